@@ -502,6 +502,16 @@ def read_types(root):
     return types
 
 
+def read_type_bits(root):
+    bits = {}
+    with open(os.path.join(root, "ir", "types.def"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\s*X\((\w+),\s*\"(\w+)\",\s*(\d+)", line)
+            if m:
+                bits[m.group(2)] = int(m.group(3))
+    return bits
+
+
 def category_of(text, typenames):
     if text in typenames:
         return "TYPE"
@@ -792,21 +802,35 @@ MATRIX_OPS = {"wmma.load", "wmma.store", "wmma.mma", "mma", "ldmatrix",
               "stmatrix", "movmatrix", "wgmma.mma_async", "wgmma.mma_async.sp",
               "tcgen05.ld", "tcgen05.st"}
 
+# Widths of type-like modifiers that ir/types.def does not list.
+EXTRA_TYPE_BITS = {"f32x2": 64, "u16x2": 32, "s16x2": 32, "u2": 2, "s2": 2,
+                   "e2m3x4": 32, "e3m2x4": 32, "b8x16": 128, "b6x16_p32": 128,
+                   "b4x16_p64": 128, "b1024": 1024}
 
-def reg_for_type(t):
-    if t in ("f32",):
+# Opcodes whose predicate-named operands (p, q) are predicates.
+PRED_P_OPS = {"setp", "isspacep", "istypep", "testp", "bar", "barrier"}
+
+
+def reg_class(t, typebits):
+    """Register class (%r, %rd, ...) holding a value of type-like modifier t."""
+    if t == "f32":
         return "%f"
     if t == "f64":
         return "%fd"
-    if t in ("b64", "u64", "s64"):
-        return "%rd"
-    if t in ("b16", "u16", "s16", "f16", "bf16"):
-        return "%h"
     if t == "pred":
         return "%p"
-    if t == "b128":
+    bits = typebits.get(t, EXTRA_TYPE_BITS.get(t, 32))
+    if bits == 128:
         return "%q"
+    if bits == 64:
+        return "%rd"
+    if bits == 16:
+        return "%h"
     return "%r"
+
+
+def wide_class(cls):
+    return {"%r": "%rd", "%h": "%r", "%f": "%fd"}.get(cls, cls)
 
 
 class Regs:
@@ -820,138 +844,165 @@ class Regs:
         self.n[cls] = k
         return "%s%d" % (cls, k)
 
+    def vec(self, cls, n):
+        return "{" + ", ".join(self.get(cls) for _ in range(n)) + "}"
 
-def render_operand(op, o, mods, typenames, regs, variant, vec):
-    """Concrete text of one operand of an instance of opcode o."""
+
+IMM_NAMES = {"n", "immlut", "imm-reg-count", "immalign", "immhalfsplitoff",
+             "imm-scale-a", "imm-scale-b", "imm-trans-a", "imm-trans-b",
+             "sp-sel", "scale-d", "initval", "suspendtimehint", "16"}
+B32_NAMES = {"size", "count", "txcount", "tx_count", "src-size", "rbits",
+             "ncols", "idesc", "ctamask", "bytemask", "scale-a-data",
+             "scale-b-data", "sp-meta", "byte-id-a", "thread-id-a",
+             "byte-id-b", "thread-id-b", "enable-input-d", "scale-input-d",
+             "disable-output-lane", "zero-column-mask-desc", "primary-size",
+             "total-size", "ord", "mask", "base", "offset", "phaseparity",
+             "taddr", "index", "t", "nbytes"}
+B64_NAMES = {"cache-policy", "a-desc", "b-desc", "s-desc", "fptr", "state",
+             "access-property", "ptr"}
+
+
+def render_operand(op, o, mods, tys, typebits, regs, variant, vec):
+    """Concrete text of one operand of an instance of opcode o; tys are the
+    instance's type-like modifiers in written order."""
     name = op["text"].strip()
-    types = [m for m in mods if m in typenames]
-    t0 = types[0] if types else "b32"
-    base = name.split(".")[0].split("|")[0].strip()
-    lname = base.lower()
     kind = op["kind"]
+    base = re.split(r"[.|]", name)[0].strip() if not name.startswith("{") else name
+    lname = base.lower()
+    t0 = tys[0] if tys else "b32"
+    t1 = tys[1] if len(tys) > 1 else t0
+    pre = op.get("prefix", "") if variant % 2 == 0 else ""
 
-    def vecreg(cls, n):
-        return "{" + ", ".join(regs.get(cls) for _ in range(n)) + "}"
+    def pair(s):
+        if op.get("pair") == "always" or (op.get("pair") == "opt" and variant % 2 == 0):
+            s += "|" + regs.get("%p")
+        return s
 
     if kind == "l":
-        if "ret" in lname:
-            return "(%r1)"
-        return "(%r2)"
+        return "(%r1)" if "ret" in lname else "(%r2)"
     if kind == "a":
         inner = name[1:-1]
         if o in ("tex", "tld4"):
-            if inner.count(",") >= 2 and "{" not in inner:
+            if inner.count(",") >= 2 and "{" not in inner and variant % 2 == 0:
                 return "[tex1, samp1, {%f1, %f2}]"
             return "[tex1, {%f1, %f2}]"
         if o == "txq":
-            return "[tex1]"
+            return "[tex1]" if variant % 3 else "[samp1]"
         if o == "suq":
             return "[surf1]"
         if o in ("suld", "sust", "sured"):
             return "[surf1, {%r8, %r9}]"
         if "tensorCoords" in inner:
             return "[%rd8, {%r8, %r9}]"
+        if "tmem" in inner or inner == "taddr":
+            return "[" + regs.get("%r") + "]"
+        if o in ("ld", "st") and "param" in mods:
+            return "[gsym]" if variant % 2 else "[" + regs.get("%rd") + "]"
+        if o in ("ld", "st", "atom", "red") and ("shared" in mods or "shared::cta" in mods):
+            return "[ssym+4]" if variant % 3 == 0 else "[" + regs.get("%rd") + "]"
+        if o == "ld" and "const" in mods:
+            return "[csym]"
+        if o in ("ld", "st", "atom", "red") and "global" in mods and variant % 4 == 1:
+            return "[gsym+8]"
         return "[" + regs.get("%rd") + "]"
-    # value operands
-    if op.get("prefix") == "!" and variant % 2 == 0:
-        pre = "!"
-    elif op.get("prefix") == "-" and variant % 2 == 0:
-        pre = "-"
-    else:
-        pre = ""
     if name.startswith("{"):
-        n = name.count(",") + 1
-        cls = "%r"
-        if o == "cvt":
-            cls = "%f"
         if o == "clusterlaunchcontrol.query_cancel":
             return "{%r1, %r2, %r3, _}"
-        return vecreg(cls, n)
-    if o in ("call",):
-        if lname in ("func",):
-            return "f1" if variant == 0 else "f0"
+        n = name.count(",") + 1
+        if lname.startswith("{byte-id") or lname.startswith("{xdim"):
+            return "{0, 0}"
+        return regs.vec("%f" if o == "cvt" else "%r", n)
+    # control flow operands
+    if o == "call":
+        if lname == "func":
+            return "f1" if op.get("shape") in ("lol", "ol") else "f0"
         if lname == "fptr":
-            return "%rd1"
+            return regs.get("%rd")
         return "proto1"
-    if o in ("bra",):
-        return "L1"
+    if o == "bra":
+        return "L1" if variant % 2 == 0 else "L2"
     if o == "brx.idx":
-        return "%r1" if lname == "index" else "bt1"
+        return regs.get("%r") if lname == "index" else "bt1"
     if o == "mov" and lname in ("fname", "kernel"):
         return "f0"
-    if lname in ("p", "q", "pred", "waitcomplete") or (lname == "d" and o in ("setp", "testp", "isspacep", "istypep", "vote", "vote.sync") and "ballot" not in mods):
-        s = pre + regs.get("%p")
-        if op.get("pair") == "always" or (op.get("pair") == "opt" and variant % 2 == 0):
-            s += "|" + regs.get("%p")
-        return s
-    if lname == "c" and op.get("prefix") == "!":
-        return pre + regs.get("%p")
-    if lname == "a" and o in ("vote", "vote.sync"):
-        return pre + regs.get("%p")
+    # predicates
+    if lname in ("q", "pred", "waitcomplete", "ignore-src") or \
+            (lname == "p" and o in PRED_P_OPS) or \
+            (lname == "d" and o in ("vote", "vote.sync") and "ballot" not in mods) or \
+            (lname == "a" and o in ("vote", "vote.sync")) or \
+            (lname == "c" and (op.get("prefix") == "!" or o == "selp")):
+        return pair(pre + regs.get("%p"))
     if lname == "_":
         return "_"
-    if lname in ("membermask",):
-        return "-1"
-    if lname in ("cache-policy", "a-desc", "b-desc", "fptr", "s-desc", "state", "taddr",
-                 "new_val", "ptr", "access-property"):
-        if lname == "new_val" and "b32" in mods:
-            return regs.get("%r")
-        return regs.get("%rd")
-    if re.match(r"^(n|immlut|imm.*|cp-size|size|count|txcount|tx_count|ncols|"
-                r"immhalfsplitoff|imm-reg-count|initval|sp-sel|scale-d|"
-                r"primary-size|total-size|fraction|ord|rbits|lod|t|"
-                r"suspendtimehint|phaseparity|byte-id.*|thread-id.*|"
-                r"enable-input-d|scale-input-d|disable-output-lane|"
-                r"zero-column-mask-desc|idesc|offset|base|mask|index|"
-                r"src-size|ignore-src|ctamask|bytemask|im2colinfo|"
-                r"sp-meta|scale-a-data|scale-b-data|redval|nbytes|"
-                r"trycancel.*|try_cancel_response|\d+)$", lname):
-        if lname in ("cp-size",):
-            return "16"
+    if lname == "membermask":
+        return "-1" if variant % 2 == 0 else regs.get("%r")
+    if lname in IMM_NAMES or re.match(r"^\d+$", lname):
         if re.match(r"^\d+$", lname):
             return lname
-        if lname in ("ignore-src",):
-            return regs.get("%p")
-        if lname in ("try_cancel_response",):
-            return regs.get("%q")
-        if lname in ("fraction",):
-            return "0f3F800000"
-        if lname in ("lod",):
-            return regs.get("%f")
-        if lname in ("size", "count", "txcount", "tx_count", "src-size", "rbits", "redval",
-                     "sp-meta", "idesc", "ctamask", "bytemask", "scale-a-data", "scale-b-data"):
-            return regs.get("%r")
-        if lname in ("im2colinfo",):
-            return "{%h1, %h2}"
-        return str(4 if lname != "initval" else 0)
+        return "0" if lname in ("initval", "sp-sel", "imm-trans-a", "imm-trans-b") else "1"
+    if lname == "cp-size":
+        return "16"
+    if lname == "fraction":
+        return "0f3F800000"
+    if lname == "lod":
+        return regs.get("%f")
+    if lname == "im2colinfo":
+        return "{%h1, %h2}"
+    if lname == "try_cancel_response":
+        return regs.get("%q")
+    if lname == "new_val":
+        return regs.get(reg_class(t0 if t0 != "b1024" else t1, typebits))
+    if lname in B64_NAMES:
+        return regs.get("%rd")
+    if lname in B32_NAMES:
+        return regs.get("%r")
     # data operands
-    cls = reg_for_type(t0)
-    if o in ("cvt", "cvt.pack") and len(types) >= 2:
-        cls = reg_for_type(types[0] if lname == "d" else types[1])
-    if o in ("cvta", "isspacep", "mapa", "getctarank", "alloca", "stacksave", "stackrestore"):
-        cls = "%rd" if ("u64" in mods or lname in ("a",)) and o not in ("getctarank",) else cls
     if o in MATRIX_OPS and lname in ("d", "a", "b", "c", "r"):
-        return vecreg("%r", 4)
-    if vec and lname in ("d", "b", "c", "r") and o not in ("multimem.ld_reduce",):
-        return vecreg(cls, vec)
-    if vec and o == "multimem.ld_reduce" and lname == "d":
-        return vecreg(cls, vec)
+        return regs.vec("%r", 4)
+    if o in ("mma",) and lname in ("e", "f"):
+        return regs.get("%r") if lname == "e" else "0"
+    if o in ("tex", "tld4") and lname == "e":
+        return "{%r1, %r2}"
+    if o in ("tex", "tld4") and lname == "f":
+        return regs.get("%f")
+    cls = reg_class(t0, typebits)
+    if o in ("cvt", "set") and lname != "d":
+        cls = reg_class(t1, typebits)
+    elif o == "slct" and lname == "c":
+        cls = reg_class(t1, typebits)
+    elif o == "cvt.pack":
+        cls = "%r"
+    elif o in ("popc", "clz", "bfind") and lname == "d":
+        cls = "%r"
+    elif o in ("shl", "shr", "shf", "bfe") and lname in ("b", "c"):
+        cls = "%r"
+    elif o in ("cvta", "isspacep", "mapa", "getctarank") and lname in ("p", "a", "d"):
+        cls = "%r" if ("u32" in mods and lname != "a") or (o == "getctarank" and lname == "d") else "%rd"
+        if o == "mapa" and lname == "b":
+            cls = "%r"
+    elif o in ("vote", "vote.sync", "dp4a", "dp2a", "prmt", "lop3", "fns", "bfi", "bmsk", "szext"):
+        cls = "%r"
+    if "wide" in mods and lname in ("d",) or ("wide" in mods and o == "mad" and lname == "c"):
+        cls = wide_class(cls)
+    if vec and lname in ("d", "b", "c", "r"):
+        if not (o in ("atom", "red", "multimem.ld_reduce") and lname == "c"):
+            return regs.vec(cls, vec)
     s = pre + regs.get(cls)
-    if op.get("suffix") and variant % 2 == 1 and o not in ("ld",):
-        pass
-    if op.get("pair") == "always" or (op.get("pair") == "opt" and variant % 2 == 0):
-        s += "|" + regs.get("%p")
-    if "." in name and name.split(".")[1] == "dsel":
+    if ".dsel" in name:
         s += ".h0"
-    return s
+    return pair(s)
 
 
-def instances(form, data, typenames, opset, opprefixes):
+def instances(form, typenames, typebits, opset):
     """A few concrete instruction lines for one form: every alternative of
-    every slot appears at least once."""
+    every slot appears at least once; optional operands alternate between
+    present and absent."""
     slots = form.slots
     n = max([len(s) for s in slots] + [2])
     ops = parse_operands(form.operands)
+    shape = shape_of(ops)
+    for op in ops:
+        op["shape"] = shape.replace("?", "")
     lines = []
     for i in range(n):
         parts = [form.root]
@@ -962,6 +1013,7 @@ def instances(form, data, typenames, opset, opprefixes):
             continue
         o = ".".join(parts[:k])
         mods = parts[k:]
+        tys = [m for m in mods if m in typenames or m in EXTRA_TYPE_BITS]
         vec = 0
         for m in mods:
             if m in VECS:
@@ -973,7 +1025,7 @@ def instances(form, data, typenames, opset, opprefixes):
         for op in ops:
             if op["opt"] and i % 2 == 1:
                 continue
-            rendered.append(render_operand(op, o, mods, typenames, regs, i, vec))
+            rendered.append(render_operand(op, o, mods, tys, typebits, regs, i, vec))
         line = ".".join(parts)
         if rendered:
             line += " " + ", ".join(rendered)
@@ -1028,11 +1080,15 @@ BAD_FORMS = [
     "mma.sync.aligned.m16n8k16.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8};",
     "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4};",
     "cp.async.ca.shared.global.ftz [%rd1], [%rd2], 16;",
-    "rcp.rn.approx.f32 %f1, %f2;",
-    "div.rn.full.f32 %f1, %f2, %f3;",
+    "rcp.rn.rz.f32 %f1, %f2;",
+    "div.approx.full.f32 %f1, %f2, %f3;",
+    "ld.global %r1, [%rd1];",
+    "mov %r1, %r2;",
     "st.global.nc.f32 [%rd1], %f1;",
     "ld.global.wb.f32 %f1, [%rd1];",
-    "atom.global.v4.add.u32 %r1, [%rd1], %r2;",
+    "atom.global.add.v16.u32 %r1, [%rd1], %r2;",
+    "atom.global.add.u32 %r1, %r2, [%rd1];",
+    "setp.lt.s32 %r1, [%rd1], %r2;",
     "add.cc.sat.s32 %r1, %r2, %r3;",
     "cvt.u32.u32.u32 %r1, %r2, %r3, %r4, %r5;",
     "popc.sync.b32 %r1, %r2;",
@@ -1054,6 +1110,7 @@ def main():
     types = read_types(args.root)
     typenames = {t for (t, _e) in types}
     typeenum = {t: e for (t, e) in types}
+    typebits = read_type_bits(args.root)
     forms = build_forms(args.syntax_dir)
     forms.extend(EXTRA_FORMS)
     data, problems = analyse(forms, typenames)
@@ -1080,7 +1137,7 @@ def main():
              "# prototype proto1."]
     seen = set()
     for form in forms:
-        for line in instances(form, data, typenames, opset, opprefixes):
+        for line in instances(form, typenames, typebits, opset):
             if line not in seen:
                 seen.add(line)
                 lines.append(line)
