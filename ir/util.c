@@ -1,0 +1,125 @@
+/* util.c — allocation, formatting and file-reading helpers. */
+#include "ir/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Out of memory is reported once and ends the process with the
+ * internal-error status; callers never see NULL. */
+static void out_of_memory(size_t n)
+{
+    fprintf(stderr, "simtlab: out of memory (allocating %zu bytes)\n", n);
+    exit(2);
+}
+
+void *ptx_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory(n);
+    return p;
+}
+
+void *ptx_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(n * size);
+    return p;
+}
+
+void *ptx_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        out_of_memory(n);
+    return q;
+}
+
+char *ptx_strdup(const char *s)
+{
+    return ptx_strndup(s, strlen(s));
+}
+
+char *ptx_strndup(const char *s, size_t n)
+{
+    char *p = ptx_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void *ptx_grow(void *p, uint32_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    uint64_t c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    if (c > UINT32_MAX)
+        c = UINT32_MAX;
+    if (need > c)
+        out_of_memory((size_t)need * elem);
+    *cap = (uint32_t)c;
+    return ptx_xrealloc(p, (size_t)c * elem);
+}
+
+void *ptx_shrink(void *p, uint32_t n, size_t elem)
+{
+    if (!p)
+        return NULL;
+    return ptx_xrealloc(p, (size_t)n * elem);
+}
+
+char *ptx_vformat(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        n = 0;
+    char *s = ptx_xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *ptx_format(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = ptx_vformat(fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+char *ptx_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = ptx_xmalloc(cap);
+    for (;;) {
+        if (n + 2 >= cap) {
+            cap *= 2;
+            buf = ptx_xrealloc(buf, cap);
+        }
+        size_t got = fread(buf + n, 1, cap - n - 2, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[n] = buf[n + 1] = '\0';
+    *size = n;
+    return buf;
+}

@@ -1,0 +1,31 @@
+/* util.h — small allocation and formatting helpers shared by every layer.
+ * Allocation failure is not recoverable in simtlab: the helpers report it and
+ * exit with status 2 (internal error) instead of returning NULL. */
+#ifndef SIMTLAB_UTIL_H
+#define SIMTLAB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *ptx_xmalloc(size_t n);
+void *ptx_xcalloc(size_t n, size_t size);
+void *ptx_xrealloc(void *p, size_t n);
+char *ptx_strdup(const char *s);
+char *ptx_strndup(const char *s, size_t n);
+
+/* Grow array p (elements of elem bytes, capacity *cap) to hold need elements;
+ * capacity doubles so appends are amortized O(1). */
+void *ptx_grow(void *p, uint32_t *cap, uint64_t need, size_t elem);
+
+/* Shrink an array to exactly n elements (after building it). */
+void *ptx_shrink(void *p, uint32_t n, size_t elem);
+
+char *ptx_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ptx_vformat(const char *fmt, va_list ap);
+
+/* Read a whole file; returns NULL and sets errno on failure. *size excludes
+ * the two NUL bytes always appended (the lexer scans the buffer in place). */
+char *ptx_read_file(const char *path, size_t *size);
+
+#endif

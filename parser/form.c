@@ -1,0 +1,212 @@
+/* form.c — decoding an instruction word ("ld.global.v4.f32") into a form
+ * and checking an instruction's operands against the opcode's shapes.
+ *
+ * The opcode is the longest dotted prefix that names a PTX instruction; every
+ * remaining part must be a modifier that instruction accepts, at most one per
+ * category except types, state spaces, layouts and MISC. Valid forms are
+ * cached on the word's string entry, so each spelling is decoded once. */
+#include <string.h>
+
+#include "ir/util.h"
+#include "parser/builder_impl.h"
+#include "parser/isa.h"
+
+#define GROW(arr, cap, need) ((arr) = ptx_grow((arr), &(cap), (need), sizeof *(arr)))
+
+/* Longest opcode prefix of text ending at a dot boundary; sets *cut to its
+ * length. */
+static ptx_opcode find_opcode(const char *text, size_t len, size_t *cut)
+{
+    for (size_t n = len;; ) {
+        ptx_opcode op = isa_lookup_opcode(text, n);
+        if (op != PTX_OP_INVALID) {
+            *cut = n;
+            return op;
+        }
+        while (n > 0 && text[n - 1] != '.')
+            n--;
+        if (n == 0)
+            return PTX_OP_INVALID;
+        n--; /* drop the dot */
+    }
+}
+
+static const char *category_name(ptx_modcat c)
+{
+    static const char *const names[PTX_MODCAT_COUNT] = {
+        [PTX_MODCAT_TYPE] = "type", [PTX_MODCAT_SPACE] = "state space",
+        [PTX_MODCAT_VEC] = "vector size", [PTX_MODCAT_ROUND] = "rounding mode",
+        [PTX_MODCAT_CMP] = "comparison", [PTX_MODCAT_OP] = "operation",
+        [PTX_MODCAT_SEM] = "memory ordering", [PTX_MODCAT_SCOPE] = "scope",
+        [PTX_MODCAT_MODE] = "mode", [PTX_MODCAT_SHAPE] = "shape",
+        [PTX_MODCAT_GEOM] = "geometry", [PTX_MODCAT_WIDTH] = ".hi/.lo/.wide",
+    };
+    return c < PTX_MODCAT_COUNT && names[c] ? names[c] : "modifier";
+}
+
+static bool repeatable(ptx_modcat c)
+{
+    return c == PTX_MODCAT_TYPE || c == PTX_MODCAT_SPACE || c == PTX_MODCAT_LAYOUT ||
+           c == PTX_MODCAT_MISC;
+}
+
+/* Append a decoded form and its written modifier order to the module. */
+static uint32_t intern_form(ptx_builder *b, const ptx_form *f, const uint16_t *toks)
+{
+    ptx_module *m = b->m;
+    GROW(m->forms, b->cap_forms, m->nforms + 1);
+    GROW(m->form_tokens, b->cap_form_tokens, (uint64_t)m->nform_tokens + f->ntokens);
+    m->forms[m->nforms] = *f;
+    m->forms[m->nforms].first_token = m->nform_tokens;
+    memcpy(&m->form_tokens[m->nform_tokens], toks, f->ntokens * sizeof *toks);
+    m->nform_tokens += f->ntokens;
+    return m->nforms++;
+}
+
+/* Add one modifier to the form being decoded; false (and a report) when it
+ * is unknown, not allowed on the opcode, or conflicts with an earlier one. */
+static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char *word,
+                         const char *part, size_t n, ptxb_loc at)
+{
+    ptx_opcode op = (ptx_opcode)f->opcode;
+    ptx_modifier mod = isa_lookup_modifier(part, n);
+    if (mod == PTX_MOD_NONE) {
+        ptxb_error(b, at, "unknown modifier '.%.*s' in '%s'", (int)n, part, word);
+        return false;
+    }
+    if (!isa_allows(op, mod)) {
+        ptxb_error(b, at, "modifier '.%.*s' is not allowed on '%s' (in '%s')", (int)n, part,
+                   ptx_opcode_name(op), word);
+        return false;
+    }
+    if (f->ntokens == 255) {
+        ptxb_error(b, at, "too many modifiers in '%s'", word);
+        return false;
+    }
+    ptx_modcat cat = ptx_modifier_category(mod);
+    int value = ptx_modifier_value(mod);
+    if (!repeatable(cat) && f->mod[cat]) {
+        ptxb_error(b, at, "conflicting %s modifiers '.%s' and '.%.*s' in '%s'", category_name(cat),
+                   ptx_modifier_text((ptx_modifier)f->mod[cat]), (int)n, part, word);
+        return false;
+    }
+    if (cat == PTX_MODCAT_MISC) {
+        for (unsigned i = 0; i < f->ntokens; i++)
+            if (toks[i] == mod) {
+                ptxb_error(b, at, "repeated modifier '.%.*s' in '%s'", (int)n, part, word);
+                return false;
+            }
+    }
+    if (cat == PTX_MODCAT_TYPE) {
+        if (f->ntypes == 4) {
+            ptxb_error(b, at, "too many types in '%s'", word);
+            return false;
+        }
+        f->type[f->ntypes++] = (uint8_t)value;
+    } else if (cat == PTX_MODCAT_SPACE) {
+        if (f->nspaces == 2) {
+            ptxb_error(b, at, "too many state spaces in '%s'", word);
+            return false;
+        }
+        f->space[f->nspaces++] = (uint8_t)value;
+    } else if (cat == PTX_MODCAT_VEC) {
+        f->vec = (uint8_t)value;
+    }
+    if (!f->mod[cat])
+        f->mod[cat] = (uint16_t)mod;
+    toks[f->ntokens++] = (uint16_t)mod;
+    return true;
+}
+
+uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
+{
+    strent *e = &b->st.ents[word];
+    if (e->form != PTX_NONE)
+        return e->form;
+    const char *text = b->st.strs[word];
+    size_t len = e->len, cut = 0;
+    ptx_opcode op = find_opcode(text, len, &cut);
+    if (op == PTX_OP_INVALID) {
+        const char *dot = strchr(text, '.');
+        ptxb_error(b, at, "unknown instruction '%.*s'", (int)(dot ? (size_t)(dot - text) : len), text);
+        return PTX_NONE;
+    }
+    ptx_form f = {.opcode = (uint16_t)op, .vec = 1};
+    uint16_t toks[256];
+    for (size_t p = cut; p < len;) {
+        size_t q = p + 1;
+        while (q < len && text[q] != '.')
+            q++;
+        if (!add_modifier(b, &f, toks, text, text + p + 1, q - p - 1, at))
+            return PTX_NONE;
+        p = q;
+    }
+    const isa_opcode_info *info = isa_opcode_info_of(op);
+    for (int c = 1; info && c < PTX_MODCAT_COUNT; c++) {
+        if ((info->required & (1u << c)) && !f.mod[c]) {
+            ptxb_error(b, at, "'%s' needs a %s modifier", text, category_name((ptx_modcat)c));
+            return PTX_NONE;
+        }
+    }
+    e->form = intern_form(b, &f, toks);
+    return e->form;
+}
+
+/* Operand class letter used by shape strings: 'a' address, 'l' list, 'o'. */
+static char operand_class(const ptx_operand *o)
+{
+    if (o->kind == PTX_OPD_ADDR || o->kind == PTX_OPD_BRACKET)
+        return 'a';
+    if (o->kind == PTX_OPD_LIST)
+        return 'l';
+    return 'o';
+}
+
+/* Does the operand class string got[0..n) match shape (with '?' optionals)? */
+static bool shape_matches(const char *shape, const char *got, size_t n)
+{
+    if (*shape == '\0')
+        return n == 0;
+    bool optional = shape[1] == '?';
+    const char *rest = shape + (optional ? 2 : 1);
+    if (n > 0 && got[0] == shape[0] && shape_matches(rest, got + 1, n - 1))
+        return true;
+    return optional && shape_matches(rest, got, n);
+}
+
+/* Render a shape for messages: "d, [a], b?" style. */
+static void describe_shape(const char *shape, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (const char *s = shape; *s && k + 8 < cap; s++) {
+        if (*s == '?')
+            continue;
+        const char *w = *s == 'a' ? "[addr]" : *s == 'l' ? "(list)" : "x";
+        k += (size_t)snprintf(out + k, cap - k, "%s%s%s", k ? ", " : "", w, s[1] == '?' ? "?" : "");
+    }
+}
+
+bool check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
+                 ptxb_loc at)
+{
+    const isa_opcode_info *info = isa_opcode_info_of((ptx_opcode)f->opcode);
+    if (!info || info->nshapes == 0 || n > 64)
+        return true;
+    char got[65];
+    for (uint32_t i = 0; i < n; i++)
+        got[i] = operand_class(&ops[i]);
+    for (unsigned s = 0; s < info->nshapes; s++)
+        if (shape_matches(info->shapes[s], got, n))
+            return true;
+    char want[256] = "";
+    size_t k = 0;
+    for (unsigned s = 0; s < info->nshapes && k + 40 < sizeof want; s++) {
+        char one[128];
+        describe_shape(info->shapes[s], one, sizeof one);
+        k += (size_t)snprintf(want + k, sizeof want - k, "%s(%s)", s ? " or " : "", one);
+    }
+    ptxb_error(b, at, "wrong operands for '%s': got %u operand%s, expected %s",
+               ptx_opcode_name((ptx_opcode)f->opcode), n, n == 1 ? "" : "s", want);
+    return false;
+}

@@ -1,0 +1,118 @@
+/* strtab.c — string interning: FNV-1a hashing, open addressing, texts in
+ * 64 KiB arena blocks (one allocation per block, not per string). */
+#include "parser/strtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir.h"
+#include "ir/util.h"
+
+enum { BLOCK_SIZE = 64 * 1024 };
+
+static uint32_t hash_text(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+void strtab_init(strtab *t)
+{
+    memset(t, 0, sizeof *t);
+    t->nslots = 1024;
+    t->slots = ptx_xcalloc(t->nslots, sizeof *t->slots);
+}
+
+/* Copy a text into the arena; large texts get a block of their own. */
+static char *arena_copy(strtab *t, const char *s, size_t len)
+{
+    size_t need = len + 1;
+    if (need > t->curleft) {
+        size_t size = need > BLOCK_SIZE / 4 ? need : BLOCK_SIZE;
+        char *blk = ptx_xmalloc(size);
+        t->blocks = ptx_grow(t->blocks, &t->capblocks, t->nblocks + 1, sizeof *t->blocks);
+        t->blocks[t->nblocks++] = blk;
+        if (size == need) {
+            memcpy(blk, s, len);
+            blk[len] = '\0';
+            return blk;
+        }
+        t->cur = blk;
+        t->curleft = size;
+    }
+    char *p = t->cur;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    t->cur += need;
+    t->curleft -= need;
+    return p;
+}
+
+/* Double the slot table when it is half full. */
+static void rehash(strtab *t)
+{
+    uint32_t n = t->nslots * 2;
+    uint32_t *slots = ptx_xcalloc(n, sizeof *slots);
+    for (uint32_t id = 0; id < t->n; id++) {
+        uint32_t i = t->ents[id].hash & (n - 1);
+        while (slots[i])
+            i = (i + 1) & (n - 1);
+        slots[i] = id + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = n;
+}
+
+uint32_t strtab_find(const strtab *t, const char *text, size_t len)
+{
+    uint32_t h = hash_text(text, len);
+    for (uint32_t i = h & (t->nslots - 1);; i = (i + 1) & (t->nslots - 1)) {
+        uint32_t s = t->slots[i];
+        if (!s)
+            return UINT32_MAX;
+        const strent *e = &t->ents[s - 1];
+        if (e->hash == h && e->len == len && memcmp(t->strs[s - 1], text, len) == 0)
+            return s - 1;
+    }
+}
+
+uint32_t strtab_intern(strtab *t, const char *text, size_t len)
+{
+    uint32_t h = hash_text(text, len);
+    uint32_t i = h & (t->nslots - 1);
+    for (;; i = (i + 1) & (t->nslots - 1)) {
+        uint32_t s = t->slots[i];
+        if (!s)
+            break;
+        const strent *e = &t->ents[s - 1];
+        if (e->hash == h && e->len == len && memcmp(t->strs[s - 1], text, len) == 0)
+            return s - 1;
+    }
+    uint32_t id = t->n;
+    uint32_t cap = t->cap;
+    t->strs = ptx_grow(t->strs, &cap, (uint64_t)id + 1, sizeof *t->strs);
+    t->ents = ptx_grow(t->ents, &t->cap, (uint64_t)id + 1, sizeof *t->ents);
+    t->strs[id] = arena_copy(t, text, len);
+    t->ents[id] = (strent){.hash = h, .len = (uint32_t)len, .reg = PTX_NONE,
+                           .scalar = PTX_NONE, .range = PTX_NONE, .sym = PTX_NONE,
+                           .label = PTX_NONE, .form = PTX_NONE};
+    t->slots[i] = id + 1;
+    t->n++;
+    if (t->n * 2 > t->nslots)
+        rehash(t);
+    return id;
+}
+
+void strtab_free(strtab *t)
+{
+    for (uint32_t i = 0; i < t->nblocks; i++)
+        free(t->blocks[i]);
+    free(t->blocks);
+    free(t->strs);
+    free(t->ents);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
