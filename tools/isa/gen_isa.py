@@ -722,21 +722,29 @@ def emit(root, data, mods, typenames, typeenum):
     write(os.path.join(root, "ir", "opcodes.def"), "\n".join(lines) + "\n")
     # modifiers.def
     lines = [HEADER_C.rstrip("\n"),
-             "/* Every modifier spelling: X(ENUM, \"text\", PTX_MODCAT_x, value).",
-             " * value: ptx_type for TYPE, ptx_space for SPACE, element count for VEC,",
-             " * else 0. Notes on categories:",
-             " *  - \"NaN\" (min/max NaN propagation) is NAN_PROPAGATE, distinct from",
-             " *    \"nan\" (compare: either operand NaN), which is NAN.",
-             " *  - .hi/.lo are WIDTH also where they are comparison operators",
-             " *    (setp.lo.u32); .ls/.hs are CMP.",
-             " *  - .mmio is MISC (ld.mmio.relaxed carries it with a SEM modifier).",
-             " *  - .L2::evict_* are MISC (createpolicy carries a primary and a",
-             " *    secondary priority); L2EVICT is unused.",
-             " *  - .uni is UNI also as a vote mode; .popc (mma/bar.red) is MISC;",
-             " *    .x1-.x128 counts, .sp variants, .kind is MODE, and packed types",
-             " *    missing from ir/types.def (f32x2, u16x2, ...) are MISC. */"]
+             "/* Every modifier spelling: X(ENUM, \"text\", PTX_MODCAT_x, value), text",
+             " * without the leading dot. value: ptx_type for TYPE, ptx_space for SPACE,",
+             " * element count for VEC, else 0. Grouped by category, in ptx_modcat order.",
+             " * Choices where the ISA is ambiguous:",
+             " *  - \"NaN\" (min/max NaN propagation) is NAN_PROPAGATE; \"nan\" (compare:",
+             " *    unordered) is NAN.",
+             " *  - .hi/.lo are WIDTH also where they compare (setp.lo.u32); .ls/.hs are CMP.",
+             " *  - .uni is UNI also as a vote mode.",
+             " *  - .mmio is MISC, not SEM: ld.mmio.relaxed.sys carries both.",
+             " *  - .L2::evict_* are MISC, not L2EVICT: createpolicy carries a primary and",
+             " *    a secondary priority of the same spellings; L2EVICT is unused.",
+             " *  - .popc is MISC (mma ....xor.popc carries an OP with it); matrix counts",
+             " *    .x1-.x128, .trans, .sp, .cta_group::N and the like are MISC.",
+             " *  - Single-letter selectors (.a .b .c .d of wmma, .r .g .b .a of tld4, .l .r",
+             " *    of shf, .b .p of surface ops) are MODE.",
+             " *  - Packed types that ir/types.def does not list (f32x2, u16x2, s16x2, u2,",
+             " *    s2, e2m3x4, e3m2x4, b8x16, b6x16_p32, b4x16_p64, b1024) are MISC. */"]
+    last = None
     for m in mods:
         c = category_of(m, typenames)
+        if c != last:
+            lines.append("/* ---- %s ---- */" % c)
+            last = c
         lines.append('X(%s, "%s", PTX_MODCAT_%s, %s)' % (enums[m], m, c, value_of(m, c, typeenum)))
     write(os.path.join(root, "ir", "modifiers.def"), "\n".join(lines) + "\n")
     # isa_table.inc
