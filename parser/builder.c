@@ -698,18 +698,17 @@ void ptxb_func_begin(ptx_builder *b, ptx_func_kind kind, ptxb_loc at)
     b->fcap_proto_params = b->fcap_stmts = b->fcap_locs = b->fcap_locals = b->fcap_pragmas = 0;
     b->ctx = kind == PTX_FUNC_FUNC ? CTX_FUNC_RET : CTX_FUNC_ARG;
     b->nperf = 0;
-    int linkage = b->attrs.linkage;
+    b->fn_linkage = b->attrs.linkage; /* applied when the name is known */
     if (b->attrs.space >= 0 || b->attrs.type)
         ptxb_error(b, at, "a function takes only linkage directives before .entry/.func");
     attrs_reset(b);
-    b->attrs.linkage = linkage; /* kept until the name is known */
     scope_push(b);
 }
 
 void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    int linkage = b->attrs.linkage;
+    int linkage = b->fn_linkage;
     attrs_reset(b);
     strent *e = &b->st.ents[name];
     uint32_t s = e->sym;

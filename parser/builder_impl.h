@@ -65,6 +65,7 @@ struct ptx_builder {
     /* the function being parsed (fn == PTX_NONE outside) */
     uint32_t fn;
     param_ctx ctx;
+    int fn_linkage;           /* linkage written before .entry/.func */
     bool in_body;
     uint32_t depth;           /* scope depth: 0 module, 1 function header/body, 2+ nested */
     uint32_t fcap_params, fcap_rets, fcap_regs, fcap_regdecls, fcap_instrs, fcap_operands,

@@ -280,6 +280,7 @@ name_list
 
 proto_rets
     : %empty
+    | '(' ')'
     | '(' param_list ')'
     ;
 
