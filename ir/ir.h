@@ -124,7 +124,7 @@ int ptx_modifier_value(ptx_modifier m);        /* type/space/vector width; else 
 typedef struct ptx_form {
     uint16_t opcode;              /* ptx_opcode */
     uint8_t ntypes;               /* types in written order */
-    uint8_t type[4];              /* ptx_type */
+    uint8_t type[5];              /* ptx_type (mma .block_scale forms carry 5) */
     uint8_t nspaces;
     uint8_t space[2];             /* ptx_space, in written order */
     uint8_t vec;                  /* 1 when no .vN */

@@ -98,7 +98,7 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
             }
     }
     if (cat == PTX_MODCAT_TYPE) {
-        if (f->ntypes == 4) {
+        if (f->ntypes == sizeof f->type) {
             ptxb_error(b, at, "too many types in '%s'", word);
             return false;
         }
@@ -143,7 +143,7 @@ uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
     }
     const isa_opcode_info *info = isa_opcode_info_of(op);
     for (int c = 1; info && c < PTX_MODCAT_COUNT; c++) {
-        if ((info->required & (1u << c)) && !f.mod[c]) {
+        if ((info->required & (1ull << c)) && !f.mod[c]) {
             ptxb_error(b, at, "'%s' needs a %s modifier", text, category_name((ptx_modcat)c));
             return PTX_NONE;
         }

@@ -24,7 +24,7 @@ typedef struct isa_opcode_info {
     const char *name;            /* "ld", "cp.async.bulk.tensor" */
     const uint16_t *allowed;     /* ptx_modifier ids this opcode accepts, ascending */
     uint16_t nallowed;
-    uint32_t required;           /* bit (1u << ptx_modcat) per category that must appear */
+    uint64_t required;           /* bit (1ull << ptx_modcat) per category that must appear */
     const char *const *shapes;   /* operand shapes of its forms */
     uint8_t nshapes;
 } isa_opcode_info;

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#define ISA_CAT(c) (1u << PTX_MODCAT_##c)
+#define ISA_CAT(c) (1ull << PTX_MODCAT_##c)
 
 #include "parser/isa_table.inc"
 

@@ -768,7 +768,7 @@ def emit(root, data, mods, typenames, typeenum):
     for o in OPCODES:
         d = data[o]
         e = op_enum(o)
-        # MISC is a grab bag (and bit 32 would not fit the uint32_t mask)
+        # MISC is a grab bag: never required
         req = sorted(c for c in (d.required or []) if c != "MISC")
         reqs = " | ".join("ISA_CAT(%s)" % c for c in req) or "0"
         al = "isa_allowed_%s" % e if d.allowed else "NULL"
