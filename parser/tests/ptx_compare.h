@@ -39,7 +39,7 @@ static int cmp_operand(const ptx_module *a, const ptx_function *fa, const ptx_op
         cmp_reg_name(a, fa, x->id, s1, sizeof s1);
         cmp_reg_name(b, fb, y->id, s2, sizeof s2);
         if (strcmp(s1, s2) != 0) {
-            snprintf(why, n, "register %.100s vs %.100s", s1, s2);
+            snprintf(why, n, "register %.60s vs %.60s", s1, s2);
             return 0;
         }
         return 1;
@@ -82,7 +82,7 @@ static int cmp_operand(const ptx_module *a, const ptx_function *fa, const ptx_op
         cmp_reg_name(a, fa, x->id, s1, sizeof s1);
         cmp_reg_name(b, fb, y->id, s2, sizeof s2);
         if (strcmp(s1, s2) != 0) {
-            snprintf(why, n, "address register %.100s vs %.100s", s1, s2);
+            snprintf(why, n, "address register %.60s vs %.60s", s1, s2);
             return 0;
         }
         return 1;
