@@ -124,9 +124,11 @@ static void dot_instr(const ptx_module *m, const ptx_function *f, const ptx_inst
     fclose(mem);
     fprintf(out, "%u: ", in->line);
     for (const char *p = text; *p; p++) {
+        if (*p == '\t')
+            continue; /* the printer aligns operands with a tab; one space is enough here */
         if (*p == '"' || *p == '\\' || *p == '{' || *p == '}' || *p == '<' || *p == '>' || *p == '|')
             fputc('\\', out);
-        fputc(*p == '\t' ? ' ' : *p, out);
+        fputc(*p, out);
     }
     fputs("\\l", out);
     free(text);
