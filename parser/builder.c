@@ -664,7 +664,8 @@ void ptxb_init_list(ptx_builder *b, uint32_t count, ptxb_loc at)
     ptx_module *m = b->m;
     uint32_t first = m->ninits;
     GROW(m->inits, b->cap_inits, (uint64_t)m->ninits + count);
-    memcpy(&m->inits[first], &b->istack[b->nistack - count], count * sizeof *m->inits);
+    if (count)
+        memcpy(&m->inits[first], &b->istack[b->nistack - count], count * sizeof *m->inits);
     m->ninits += count;
     b->nistack -= count;
     ipush(b, (ptx_init){.kind = PTX_INIT_LIST, .first = first, .count = count});

@@ -58,7 +58,8 @@ static uint32_t intern_form(ptx_builder *b, const ptx_form *f, const uint16_t *t
     GROW(m->form_tokens, b->cap_form_tokens, (uint64_t)m->nform_tokens + f->ntokens);
     m->forms[m->nforms] = *f;
     m->forms[m->nforms].first_token = m->nform_tokens;
-    memcpy(&m->form_tokens[m->nform_tokens], toks, f->ntokens * sizeof *toks);
+    if (f->ntokens)
+        memcpy(&m->form_tokens[m->nform_tokens], toks, f->ntokens * sizeof *toks);
     m->nform_tokens += f->ntokens;
     return m->nforms++;
 }

@@ -216,7 +216,8 @@ void ptxb_opd_group(ptx_builder *b, ptx_operand_kind kind, uint32_t count, ptxb_
     }
     uint32_t first = b->nelems;
     GROW(b->elems, b->cap_elems, (uint64_t)b->nelems + count);
-    memcpy(&b->elems[first], &b->stk[b->nstk - count], count * sizeof *b->elems);
+    if (count)
+        memcpy(&b->elems[first], &b->stk[b->nstk - count], count * sizeof *b->elems);
     b->nelems += count;
     b->nstk -= count;
     push(b, (ptx_operand){.kind = (uint8_t)kind, .count = (uint8_t)count, .id = first}, at);
@@ -274,8 +275,10 @@ void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at)
     ptx_function *f = &b->m->functions[b->fn];
     uint32_t base = f->noperands, eb = base + b->nstk;
     GROW(f->operands, b->fcap_operands, (uint64_t)eb + b->nelems);
-    memcpy(&f->operands[base], b->stk, b->nstk * sizeof *b->stk);
-    memcpy(&f->operands[eb], b->elems, b->nelems * sizeof *b->elems);
+    if (b->nstk)
+        memcpy(&f->operands[base], b->stk, b->nstk * sizeof *b->stk);
+    if (b->nelems)
+        memcpy(&f->operands[eb], b->elems, b->nelems * sizeof *b->elems);
     f->noperands = eb + b->nelems;
     for (uint32_t i = base; i < f->noperands; i++)
         if (is_composite(f->operands[i].kind))

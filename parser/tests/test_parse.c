@@ -400,6 +400,53 @@ static void test_source_locations(void **state)
     ptx_module_free(m);
 }
 
+/* Every instruction form of the ISA 9.0 syntax reference (testdata/isa,
+ * generated from it) parses inside a kernel declaring the names it uses. */
+static void test_every_isa_form_parses(void **state)
+{
+    (void)state;
+    const char *root = getenv("SIMTLAB_TESTDATA");
+    if (!root)
+        skip();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/isa/forms.txt", root);
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    static const char pre[] =
+        ".version 9.0\n.target sm_100a\n.address_size 64\n"
+        ".global .align 8 .b8 gsym[1024];\n.shared .align 8 .b8 ssym[1024];\n"
+        ".const .align 8 .b8 csym[1024];\n.global .texref tex1;\n"
+        ".global .samplerref samp1;\n.global .surfref surf1;\n"
+        ".func f0()\n{\nret;\n}\n"
+        ".func (.param .b32 f1_r) f1(.param .b32 f1_a)\n{\nret;\n}\n"
+        ".entry k()\n{\n.reg .b32 %r<100>;\n.reg .b64 %rd<100>;\n.reg .f32 %f<100>;\n"
+        ".reg .f64 %fd<100>;\n.reg .b16 %h<100>;\n.reg .b128 %q<10>;\n.reg .pred %p<10>;\n"
+        "proto1: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "bt1: .branchtargets L1, L2;\nL1:\n";
+    char line[4096], text[8192];
+    unsigned n = 0, bad = 0;
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        n++;
+        int len = snprintf(text, sizeof text, "%s%sL2:\nret;\n}\n", pre, line);
+        ptx_diags d = {0};
+        ptx_module *m = ptx_parse_string(text, (size_t)len, "forms", &d);
+        if (!m) {
+            if (bad++ < 10) {
+                fprintf(stderr, "form does not parse: %s", line);
+                ptx_diags_print(&d, stderr);
+            }
+        }
+        ptx_module_free(m);
+        ptx_diags_free(&d);
+    }
+    fclose(in);
+    assert_true(n > 1000);
+    if (bad)
+        fail_msg("%u of %u ISA forms do not parse", bad, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_functions_and_calls),
         cmocka_unit_test(test_debug_directives_print_back),
         cmocka_unit_test(test_source_locations),
+        cmocka_unit_test(test_every_isa_form_parses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
