@@ -871,6 +871,54 @@ void ptxb_body_begin(ptx_builder *b, ptxb_loc at)
     attrs_reset(b);
 }
 
+/* Label operand k of instruction i must be a label of kind `want`. */
+static void check_label_kind(ptx_builder *b, const ptx_instr *in, unsigned k,
+                             ptx_label_kind want, const char *what)
+{
+    const ptx_function *f = &b->m->functions[b->fn];
+    const ptx_operand *o = &f->operands[in->operands + k];
+    ptxb_loc at = {in->line, in->col};
+    const char *op = ptx_opcode_name((ptx_opcode)b->m->forms[in->form].opcode);
+    if (o->kind != PTX_OPD_LABEL)
+        ptxb_error(b, at, "'%s' needs %s here", op, what);
+    else if (f->labels[o->id].defined && f->labels[o->id].kind != want)
+        ptxb_error(b, at, "'%s' is not %s", bstr(b, f->labels[o->id].name), what);
+}
+
+/* Branches name code labels, brx.idx a .branchtargets list, and an indirect
+ * call a .callprototype or .calltargets label. */
+static void check_control_operands(ptx_builder *b)
+{
+    const ptx_function *f = &b->m->functions[b->fn];
+    for (uint32_t i = 0; i < f->ninstrs; i++) {
+        const ptx_instr *in = &f->instrs[i];
+        ptx_opcode op = (ptx_opcode)b->m->forms[in->form].opcode;
+        if (op == PTX_OP_BRA && in->noperands == 1) {
+            check_label_kind(b, in, 0, PTX_LABEL_CODE, "a label");
+        } else if (op == PTX_OP_BRX_IDX && in->noperands == 2) {
+            check_label_kind(b, in, 1, PTX_LABEL_BRANCHTARGETS, "a .branchtargets label");
+        } else if (op == PTX_OP_CALL && in->noperands >= 1) {
+            unsigned t = f->operands[in->operands].kind == PTX_OPD_LIST ? 1 : 0;
+            if (t >= in->noperands)
+                continue;
+            const ptx_operand *target = &f->operands[in->operands + t];
+            unsigned last = in->noperands - 1;
+            const ptx_operand *lo = &f->operands[in->operands + last];
+            if (target->kind == PTX_OPD_REG) {
+                if (lo->kind != PTX_OPD_LABEL ||
+                    (f->labels[lo->id].kind != PTX_LABEL_PROTOTYPE &&
+                     f->labels[lo->id].kind != PTX_LABEL_CALLTARGETS))
+                    ptxb_error(b, (ptxb_loc){in->line, in->col},
+                               "an indirect call needs a .callprototype or .calltargets label last");
+            } else if (target->kind != PTX_OPD_SYM ||
+                       b->m->symbols[target->id].kind != PTX_SYM_FUNC) {
+                ptxb_error(b, (ptxb_loc){in->line, in->col},
+                           "call target must be a function or a register holding its address");
+            }
+        }
+    }
+}
+
 /* Every label used must be defined somewhere in the function. */
 static void check_labels(ptx_builder *b)
 {
@@ -879,8 +927,10 @@ static void check_labels(ptx_builder *b)
         if (!f->labels[i].defined)
             ptxb_error(b, b->label_ref[i], "use of undeclared label or identifier '%s'",
                        bstr(b, f->labels[i].name));
-        b->st.ents[f->labels[i].name].label = PTX_NONE;
     }
+    check_control_operands(b);
+    for (uint32_t i = 0; i < f->nlabels; i++)
+        b->st.ents[f->labels[i].name].label = PTX_NONE;
 }
 
 /* Shrink the function's arrays to their final sizes. */

@@ -153,26 +153,48 @@ uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
     return e->form;
 }
 
-/* Operand class letter used by shape strings: 'a' address, 'l' list, 'o'. */
-static char operand_class(const ptx_operand *o)
+/* Can operand o be written? Registers, vectors of them, pairs and sinks. */
+static bool writable(const ptx_function *f, const ptx_operand *o)
 {
-    if (o->kind == PTX_OPD_ADDR || o->kind == PTX_OPD_BRACKET)
-        return 'a';
-    if (o->kind == PTX_OPD_LIST)
-        return 'l';
-    return 'o';
+    if (o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_PAIR) {
+        for (unsigned i = 0; i < o->count; i++)
+            if (!writable(f, &f->operands[o->id + i]))
+                return false;
+        return true;
+    }
+    return (o->kind == PTX_OPD_REG && !(o->flags & (PTX_OPF_NEG | PTX_OPF_NOT))) ||
+           o->kind == PTX_OPD_SINK;
 }
 
-/* Does the operand class string got[0..n) match shape (with '?' optionals)? */
-static bool shape_matches(const char *shape, const char *got, size_t n)
+/* Does shape letter c accept operand o ('d' destination, 'a' address, 'l'
+ * list, 'o' any other operand)? Vector elements live in the builder's
+ * element pool while the instruction is being built. */
+static bool letter_accepts(const ptx_builder *b, char c, const ptx_operand *o, bool strict)
+{
+    if (o->kind == PTX_OPD_ADDR || o->kind == PTX_OPD_BRACKET)
+        return c == 'a';
+    if (o->kind == PTX_OPD_LIST)
+        return c == 'l';
+    if (c == 'd' && strict) {
+        ptx_function tmp = {.operands = b->elems};
+        return writable(&tmp, o);
+    }
+    return c == 'o' || c == 'd';
+}
+
+/* Do operands ops[0..n) match shape (with '?' optionals)? Not strict:
+ * destinations are not checked for being writable. */
+static bool shape_matches(const ptx_builder *b, const char *shape, const ptx_operand *ops,
+                          size_t n, bool strict)
 {
     if (*shape == '\0')
         return n == 0;
     bool optional = shape[1] == '?';
     const char *rest = shape + (optional ? 2 : 1);
-    if (n > 0 && got[0] == shape[0] && shape_matches(rest, got + 1, n - 1))
+    if (n > 0 && letter_accepts(b, shape[0], ops, strict) &&
+        shape_matches(b, rest, ops + 1, n - 1, strict))
         return true;
-    return optional && shape_matches(rest, got, n);
+    return optional && shape_matches(b, rest, ops, n, strict);
 }
 
 /* Render a shape for messages: "d, [a], b?" style. */
@@ -183,7 +205,7 @@ static void describe_shape(const char *shape, char *out, size_t cap)
     for (const char *s = shape; *s && k + 8 < cap; s++) {
         if (*s == '?')
             continue;
-        const char *w = *s == 'a' ? "[addr]" : *s == 'l' ? "(list)" : "x";
+        const char *w = *s == 'a' ? "[addr]" : *s == 'l' ? "(list)" : *s == 'd' ? "dest" : "x";
         k += (size_t)snprintf(out + k, cap - k, "%s%s%s", k ? ", " : "", w, s[1] == '?' ? "?" : "");
     }
 }
@@ -194,12 +216,16 @@ bool check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint
     const isa_opcode_info *info = isa_opcode_info_of((ptx_opcode)f->opcode);
     if (!info || info->nshapes == 0 || n > 64)
         return true;
-    char got[65];
-    for (uint32_t i = 0; i < n; i++)
-        got[i] = operand_class(&ops[i]);
     for (unsigned s = 0; s < info->nshapes; s++)
-        if (shape_matches(info->shapes[s], got, n))
+        if (shape_matches(b, info->shapes[s], ops, n, true))
             return true;
+    for (unsigned s = 0; s < info->nshapes; s++) {
+        if (shape_matches(b, info->shapes[s], ops, n, false)) {
+            ptxb_error(b, at, "the destination of '%s' must be a register, a vector of "
+                       "registers or _", ptx_opcode_name((ptx_opcode)f->opcode));
+            return false;
+        }
+    }
     char want[256] = "";
     size_t k = 0;
     for (unsigned s = 0; s < info->nshapes && k + 40 < sizeof want; s++) {

@@ -15,6 +15,7 @@
 
 /* Operand shape string: one letter per operand, each optionally followed by
  * '?' when it may be omitted:
+ *   'd'  a destination: register, vector of registers, pair d|p, or sink _
  *   'o'  a value operand: register (with component), special register,
  *        immediate, symbol, label, vector {..}, pair d|p, or sink _
  *   'a'  a bracketed address [..] (plain address or [a, b, ...] list)

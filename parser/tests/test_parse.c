@@ -400,6 +400,36 @@ static void test_source_locations(void **state)
     ptx_module_free(m);
 }
 
+/* Parse must fail with the first error at line:col containing `what`. */
+static void expect_error(const char *body, uint32_t line, uint32_t col, const char *what)
+{
+    char text[4096];
+    int n = snprintf(text, sizeof text, HEADER ".entry k()\n{\n.reg .pred %%p<2>;\n"
+                     ".reg .b32 %%r<4>;\n%s\n}\n", body);
+    ptx_diags d = {0};
+    ptx_module *m = ptx_parse_string(text, (size_t)n, "e.ptx", &d);
+    assert_null(m);
+    assert_true(d.count >= 1);
+    if (d.items[0].line != line || d.items[0].col != col || !strstr(d.items[0].message, what))
+        fail_msg("got %u:%u: %s; want %u:%u: ...%s...", d.items[0].line, d.items[0].col,
+                 d.items[0].message, line, col, what);
+    ptx_diags_free(&d);
+}
+
+/* Semantic checks on operands: destinations, branch targets, guards. */
+static void test_operand_semantic_errors(void **state)
+{
+    (void)state;
+    expect_error("add.s32 5, %r1, %r2;", 8, 1, "destination of 'add' must be a register");
+    expect_error("add.s32 %r1, %r2;", 8, 1, "got 2 operands");
+    expect_error("bra %r1;", 8, 1, "'bra' needs a label");
+    expect_error("  @%r1 ret;", 8, 4, "not a predicate");
+    expect_error("mov.u32 %r1, %r4;", 8, 14, "undeclared register '%r4'");
+    expect_error("T: .branchtargets L;\nL:\nbra T;", 10, 1, "'T' is not a label");
+    expect_error("L:\nL:\nret;", 9, 1, "duplicate label 'L'");
+    expect_error("add.s32 %r1, %r2, L;\nL: ret;", 8, 19, "labels are only operands");
+}
+
 /* Every instruction form of the ISA 9.0 syntax reference (testdata/isa,
  * generated from it) parses inside a kernel declaring the names it uses. */
 static void test_every_isa_form_parses(void **state)
@@ -462,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_functions_and_calls),
         cmocka_unit_test(test_debug_directives_print_back),
         cmocka_unit_test(test_source_locations),
+        cmocka_unit_test(test_operand_semantic_errors),
         cmocka_unit_test(test_every_isa_form_parses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

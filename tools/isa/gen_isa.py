@@ -485,7 +485,14 @@ def parse_operands(s):
 
 
 def shape_of(ops):
-    return "".join(o["kind"] + ("?" if o["opt"] else "") for o in ops)
+    """Shape letters; a first operand named d (d, d|p) is a destination: 'd'."""
+    letters = []
+    for i, o in enumerate(ops):
+        kind = o["kind"]
+        if i == 0 and kind == "o" and re.match(r"d\b", o["text"]):
+            kind = "d"
+        letters.append(kind + ("?" if o["opt"] else ""))
+    return "".join(letters)
 
 
 # ---------------------------------------------------------------------------
