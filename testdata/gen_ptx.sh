@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Regenerate every PTX file under testdata/ptx/ from testdata/cuda/*.cu.
+#
+#   testdata/ptx/<name>.sm_75.O3.ptx   nvcc -ptx -arch=sm_75 -O3
+#   testdata/ptx/<name>.sm_80.O3.ptx   nvcc -ptx -arch=sm_80 -O3
+#   testdata/ptx/<name>.sm_90.O3.ptx   nvcc -ptx -arch=sm_90 -O3
+#   testdata/ptx/<name>.sm_80.G.ptx    nvcc -ptx -arch=sm_80 -G   (.loc/.file/.section .debug_*)
+#
+# Usage: testdata/gen_ptx.sh            (NVCC=/path/to/nvcc to pick a compiler)
+#
+# Output is deterministic and free of machine paths:
+#  * nvcc runs inside testdata/cuda on relative file names, so assert() file
+#    strings hold bare file names;
+#  * -frandom-seed=<file> and `-Xcicc --orig_src_path_name=testdata/cuda/<file>`
+#    fix the hashes nvcc puts into internal-linkage names
+#    (_ZN.._INTERNAL_<hash>_<len>_<file>_cu_<seed>...), which otherwise depend
+#    on a random number and on the absolute source path;
+#  * PWD is set to /proc/self/cwd (the same trick Bazel uses) so the -G
+#    compilation directory does not depend on where the repository lives;
+#  * the sed filter below then turns `.file` names into repository-relative
+#    ones (testdata/cuda/x.cu) and header paths into <cuda>/include/... or
+#    <system>/include/..., and rewrites the DW_AT_comp_dir string in
+#    .debug_info (emitted as `.b8` bytes) from "/proc/self/cwd" to
+#    "testdata/cuda/", which has the same length (14 bytes), so no DWARF
+#    offsets move.
+# The script fails if any absolute path survives in a .file directive.
+set -euo pipefail
+
+NVCC=${NVCC:-nvcc}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+src=$here/cuda
+out=$here/ptx
+
+O3_ARCHS=(sm_75 sm_80 sm_90)
+G_ARCHS=(sm_80)
+
+# "/proc/self/cwd" and "testdata/cuda/" as the byte lists nvcc prints.
+CWD_BYTES='47,112,114,111,99,47,115,101,108,102,47,99,119,100'
+REL_BYTES='116,101,115,116,100,97,116,97,47,99,117,100,97,47'
+
+normalize() {
+    sed -E \
+        -e 's#^(\s*\.file\s+[0-9]+\s+)"/proc/self/cwd/#\1"testdata/cuda/#' \
+        -e 's#^(\s*\.file\s+[0-9]+\s+)"/[^"]*/(targets/[^/"]+/include|cuda[^/"]*/include)/#\1"<cuda>/include/#' \
+        -e 's#^(\s*\.file\s+[0-9]+\s+)"/[^"]*/include/#\1"<system>/include/#' \
+        -e "s#^\\.b8 ${CWD_BYTES}\$#.b8 ${REL_BYTES}#"
+}
+
+compile() { # compile <file.cu> <arch> <mode: O3|G> <output>
+    local cu=$1 arch=$2 mode=$3 dst=$4 flag tmp
+    case $mode in
+    O3) flag=-O3 ;;
+    G) flag=-G ;;
+    esac
+    tmp=$(mktemp)
+    (cd "$src" && PWD=/proc/self/cwd "$NVCC" -ptx -arch="$arch" "$flag" \
+        -frandom-seed="$cu" -Xcicc --orig_src_path_name="testdata/cuda/$cu" "$cu" -o "$tmp")
+    normalize <"$tmp" >"$dst"
+    rm -f "$tmp"
+    if grep -Eq '^\s*\.file\s+[0-9]+\s+"/' "$dst"; then
+        echo "error: absolute path left in $dst:" >&2
+        grep -E '^\s*\.file\s+[0-9]+\s+"/' "$dst" >&2
+        exit 1
+    fi
+    if grep -q "^\\.b8 ${CWD_BYTES}\$" "$dst"; then
+        echo "error: compilation directory left in $dst" >&2
+        exit 1
+    fi
+}
+
+mkdir -p "$out"
+rm -f "$out"/*.ptx
+
+"$NVCC" --version | grep release
+
+shopt -s nullglob
+files=("$src"/*.cu)
+if [ ${#files[@]} -eq 0 ]; then
+    echo "error: no .cu files in $src" >&2
+    exit 1
+fi
+
+for path in "${files[@]}"; do
+    cu=$(basename "$path")
+    name=${cu%.cu}
+    for arch in "${O3_ARCHS[@]}"; do
+        compile "$cu" "$arch" O3 "$out/$name.$arch.O3.ptx"
+    done
+    for arch in "${G_ARCHS[@]}"; do
+        compile "$cu" "$arch" G "$out/$name.$arch.G.ptx"
+    done
+    echo "  $name"
+done
+
+du -ch "$out"/*.ptx | tail -n 1
