@@ -267,7 +267,8 @@ typedef enum ptx_init_kind {
     PTX_INIT_F64,     /* value = bits */
     PTX_INIT_SYM,     /* address of symbol id (+ value offset); GENERIC flag */
     PTX_INIT_LIST,    /* {...}: first = first child index, count */
-    PTX_INIT_NAMED    /* name = value (samplerref fields): id = name string, value as child */
+    PTX_INIT_NAMED,   /* field = value (samplerref fields): id = field name string, first = child */
+    PTX_INIT_NAME     /* a bare name used as a value ("linear"): id = string */
 } ptx_init_kind;
 
 typedef struct ptx_init {

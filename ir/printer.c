@@ -164,6 +164,9 @@ static void print_decl(const ptx_module *m, const ptx_symbol *s, FILE *out)
         fputs(" .attribute(.unified)", out);
     if (s->align)
         fprintf(out, " .align %u", s->align);
+    if (s->vec > 1)
+        fprintf(out, " .v%u", s->vec);
+    fprintf(out, " .%s", ptx_type_name((ptx_type)s->type));
     if (s->flags & PTX_SYMF_PTR) {
         fputs(" .ptr", out);
         if (s->ptr_space)
@@ -171,10 +174,7 @@ static void print_decl(const ptx_module *m, const ptx_symbol *s, FILE *out)
         if (s->ptr_align)
             fprintf(out, " .align %u", s->ptr_align);
     }
-    if (s->vec > 1)
-        fprintf(out, " .v%u", s->vec);
-    fprintf(out, " .%s %s", ptx_type_name((ptx_type)s->type),
-            s->name == PTX_NONE ? "_" : ptx_str(m, s->name));
+    fprintf(out, " %s", s->name == PTX_NONE ? "_" : ptx_str(m, s->name));
     for (unsigned d = 0; d < s->ndims; d++) {
         if (s->dims[d] == 0 && (s->flags & PTX_SYMF_FLEX) && d + 1 == s->ndims)
             fputs("[]", out);
@@ -212,7 +212,11 @@ static void print_init(const ptx_module *m, uint32_t i, FILE *out)
         fputc('}', out);
         break;
     case PTX_INIT_NAMED:
-        fprintf(out, "%s = %s", ptx_str(m, v->id), ptx_str(m, m->inits[v->first].id));
+        fprintf(out, "%s = ", ptx_str(m, v->id));
+        print_init(m, v->first, out);
+        break;
+    case PTX_INIT_NAME:
+        fputs(ptx_str(m, v->id), out);
         break;
     }
 }

@@ -74,7 +74,19 @@ uint32_t ptxb_raw_intern(ptx_builder *b)
     return ptxb_intern(b, b->raw ? b->raw : "", b->nraw);
 }
 
-/* ---- binding and scopes ------------------------------------------------ */
+bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at)
+{
+    const char *t = bstr(b, type_word);
+    if (strcmp(t, ".u64") != 0 && strcmp(t, ".s64") != 0)
+        ptxb_error(b, at, "constant expressions can be cast to .s64 or .u64 only, not '%s'", t);
+    return strcmp(t, ".u64") == 0;
+}
+
+/* ---- binding and scopes ------------------------------------------------ *
+ * Labels are scoped like other names: a label defined in a { } block is
+ * visible in that block only. A reference to a label not yet defined creates
+ * a pending label in the current scope; when the scope closes still pending,
+ * it moves to the enclosing scope, where a later definition resolves it. */
 
 /* Change one binding slot of a name, logging the old value when inside a
  * scope so that closing the scope restores it. */
@@ -82,7 +94,7 @@ void bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
 {
     strent *e = &b->st.ents[str];
     uint32_t *slot = field == UNDO_REG ? &e->reg : field == UNDO_SCALAR ? &e->scalar
-                   : field == UNDO_RANGE ? &e->range : &e->sym;
+                   : field == UNDO_RANGE ? &e->range : field == UNDO_LABEL ? &e->label : &e->sym;
     if (b->depth > 0) {
         GROW(b->undo, b->cap_undo, b->nundo + 1);
         b->undo[b->nundo++] = (undo){str, (uint8_t)field, *slot, e->reg_gen};
@@ -99,21 +111,38 @@ static void scope_push(ptx_builder *b)
     b->depth++;
 }
 
-/* Restore every binding made since the matching scope_push. */
+/* Restore every binding made since the matching scope_push; pending labels
+ * of the closing scope move to the enclosing one (not past the function). */
 static void scope_pop(ptx_builder *b)
 {
     uint32_t mark = b->marks[--b->nmarks];
-    while (b->nundo > mark) {
-        undo *u = &b->undo[--b->nundo];
+    b->nhoist = 0;
+    for (uint32_t i = b->nundo; i > mark; i--) {
+        undo *u = &b->undo[i - 1];
         strent *e = &b->st.ents[u->str];
         switch (u->field) {
         case UNDO_REG: e->reg = u->old; e->reg_gen = u->old_gen; break;
         case UNDO_SCALAR: e->scalar = u->old; break;
         case UNDO_RANGE: e->range = u->old; break;
+        case UNDO_LABEL:
+            if (b->depth > 1 && e->label != PTX_NONE &&
+                !b->m->functions[b->fn].labels[e->label].defined && u->old == PTX_NONE) {
+                b->label_depth[e->label] = b->depth - 1;
+                GROW(b->hoist, b->cap_hoist, b->nhoist + 1);
+                b->hoist[b->nhoist++] = *u; /* stays bound, now in the parent scope */
+            } else {
+                e->label = u->old;
+            }
+            break;
         default: e->sym = u->old; break;
         }
     }
+    b->nundo = mark;
     b->depth--;
+    for (uint32_t i = 0; i < b->nhoist; i++) {
+        GROW(b->undo, b->cap_undo, b->nundo + 1);
+        b->undo[b->nundo++] = b->hoist[i];
+    }
 }
 
 /* ---- module directives -------------------------------------------------- */
@@ -671,12 +700,19 @@ void ptxb_init_list(ptx_builder *b, uint32_t count, ptxb_loc at)
     ipush(b, (ptx_init){.kind = PTX_INIT_LIST, .first = first, .count = count});
 }
 
-void ptxb_init_named(ptx_builder *b, uint32_t name, uint32_t value_word, ptxb_loc at)
+void ptxb_init_word(ptx_builder *b, uint32_t word)
+{
+    ipush(b, (ptx_init){.kind = PTX_INIT_NAME, .id = word});
+}
+
+/* "field = value" of a .samplerref/.texref initializer: the value on top of
+ * the stack becomes the child of a NAMED node. */
+void ptxb_init_named(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     (void)at;
     ptx_module *m = b->m;
     GROW(m->inits, b->cap_inits, m->ninits + 1);
-    m->inits[m->ninits] = (ptx_init){.kind = PTX_INIT_NAMED, .id = value_word};
+    m->inits[m->ninits] = b->istack[--b->nistack];
     ipush(b, (ptx_init){.kind = PTX_INIT_NAMED, .id = name, .first = m->ninits++, .count = 1});
 }
 
@@ -929,8 +965,6 @@ static void check_labels(ptx_builder *b)
                        bstr(b, f->labels[i].name));
     }
     check_control_operands(b);
-    for (uint32_t i = 0; i < f->nlabels; i++)
-        b->st.ents[f->labels[i].name].label = PTX_NONE;
 }
 
 /* Shrink the function's arrays to their final sizes. */
@@ -988,28 +1022,37 @@ void ptxb_scope_close(ptx_builder *b, ptxb_loc at)
     add_stmt(b, PTX_STMT_SCOPE_CLOSE, 0, 0);
 }
 
-/* Label id for a name in the current function, created (undefined) on first
- * reference so forward branches work. */
-uint32_t label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
+/* A new, undefined label named `name` in the current scope. */
+static uint32_t new_label(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    strent *e = &b->st.ents[name];
-    if (e->label != PTX_NONE)
-        return e->label;
     ptx_function *f = &b->m->functions[b->fn];
     GROW(f->labels, b->fcap_labels, f->nlabels + 1);
     GROW(b->label_ref, b->cap_label_ref, f->nlabels + 1);
+    GROW(b->label_depth, b->cap_label_depth, f->nlabels + 1);
     uint32_t id = f->nlabels++;
     f->labels[id] = (ptx_label){.name = name, .instr = PTX_NONE, .first = PTX_NONE,
                                 .proto = PTX_NONE, .line = at.line, .col = at.col};
     b->label_ref[id] = at;
-    e->label = id;
+    b->label_depth[id] = b->depth;
+    bind(b, name, UNDO_LABEL, id);
     return id;
 }
 
-/* Define a label of the given kind; reports duplicates. */
+/* Label id a reference resolves to: the visible label of that name, or a
+ * pending one, so that forward branches work. */
+uint32_t label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
+{
+    uint32_t id = b->st.ents[name].label;
+    return id != PTX_NONE ? id : new_label(b, name, at);
+}
+
+/* Define a label of the given kind in the current scope: resolves a pending
+ * label of this scope, shadows one of an enclosing scope, reports duplicates. */
 static uint32_t define_label(ptx_builder *b, uint32_t name, ptx_label_kind kind, ptxb_loc at)
 {
-    uint32_t id = label_ref(b, name, at);
+    uint32_t id = b->st.ents[name].label;
+    if (id == PTX_NONE || b->label_depth[id] != b->depth)
+        id = new_label(b, name, at);
     ptx_label *l = &b->m->functions[b->fn].labels[id];
     if (l->defined) {
         ptxb_error(b, at, "duplicate label '%s' (first defined at %u:%u)", bstr(b, name),
@@ -1118,11 +1161,13 @@ static void builder_free(ptx_builder *b)
     strtab_free(&b->st);
     free(b->sym_depth);
     free(b->undo);
+    free(b->hoist);
     free(b->marks);
     free(b->istack);
     free(b->regdecl_seq);
     free(b->regdecl_depth);
     free(b->label_ref);
+    free(b->label_depth);
     free(b->stk);
     free(b->stk_at);
     free(b->elems);

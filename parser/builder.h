@@ -39,6 +39,9 @@ void ptxb_raw_reset(ptx_builder *b);
 void ptxb_raw_append(ptx_builder *b, const char *s, size_t len);
 uint32_t ptxb_raw_intern(ptx_builder *b);
 
+/* Constant-expression cast (.s64)/(.u64): true for unsigned. */
+bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at);
+
 /* ---- module directives ---- */
 void ptxb_version(ptx_builder *b, uint32_t text, ptxb_loc at);
 void ptxb_target(ptx_builder *b, uint32_t name, ptxb_loc at);
@@ -69,7 +72,8 @@ void ptxb_init_int(ptx_builder *b, ptxb_int v);
 void ptxb_init_float(ptx_builder *b, ptxb_float f);
 void ptxb_init_sym(ptx_builder *b, uint32_t name, int64_t offset, bool generic, ptxb_loc at);
 void ptxb_init_list(ptx_builder *b, uint32_t count, ptxb_loc at);
-void ptxb_init_named(ptx_builder *b, uint32_t name, uint32_t value_word, ptxb_loc at);
+void ptxb_init_word(ptx_builder *b, uint32_t word);     /* a bare name such as "linear" */
+void ptxb_init_named(ptx_builder *b, uint32_t name, ptxb_loc at); /* name = <top of stack> */
 
 /* ---- functions ---- */
 void ptxb_func_begin(ptx_builder *b, ptx_func_kind kind, ptxb_loc at);

@@ -14,7 +14,7 @@ typedef struct undo {
     uint32_t old, old_gen;
 } undo;
 
-enum { UNDO_REG, UNDO_SCALAR, UNDO_RANGE, UNDO_SYM };
+enum { UNDO_REG, UNDO_SCALAR, UNDO_RANGE, UNDO_SYM, UNDO_LABEL };
 
 /* Attributes of the declaration being parsed. */
 typedef struct decl_attrs {
@@ -50,6 +50,7 @@ struct ptx_builder {
 
     /* scopes */
     undo *undo; uint32_t nundo, cap_undo;
+    undo *hoist; uint32_t nhoist, cap_hoist; /* pending labels moving to the parent scope */
     uint32_t *marks; uint32_t nmarks, cap_marks;
     uint32_t reg_gen;         /* bumped when a register declaration may shadow a cached one */
     uint32_t decl_seq;        /* declaration order, to pick the innermost binding */
@@ -75,7 +76,8 @@ struct ptx_builder {
     uint32_t *regdecl_depth;  /* scope depth of each regdecl */
     uint32_t cap_regdecl_seq, cap_regdecl_depth;
     ptxb_loc *label_ref;      /* first reference of each label */
-    uint32_t cap_label_ref;
+    uint32_t *label_depth;    /* scope depth each label belongs to */
+    uint32_t cap_label_ref, cap_label_depth;
     uint32_t perf[3]; uint32_t nperf;
     uint32_t proto_first_ret, proto_first_arg;
 

@@ -42,6 +42,7 @@ static int64_t wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 static ptxb_int cx_div(ptx_builder *b, PTX_YYLTYPE at, ptxb_int x, ptxb_int y, bool rem);
 static ptxb_int cx_shift(ptxb_int x, ptxb_int y, bool left);
+static int cx_cmp(ptxb_int x, ptxb_int y);
 }
 
 %token <id> T_WORD "identifier" T_DOTWORD "directive or modifier" T_STRING "string" T_DWARF "@@DWARF line"
@@ -50,6 +51,7 @@ static ptxb_int cx_shift(ptxb_int x, ptxb_int y, bool left);
 %token <sec> T_SECTION ".section"
 %token <loc> T_LOC ".loc"
 %token T_SINK "_" T_SHL "<<" T_SHR ">>" T_LEXERROR "invalid token"
+%token T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!=" T_ANDAND "&&" T_OROR "||"
 %token T_VERSION ".version" T_TARGET ".target" T_ADDRESS_SIZE ".address_size"
 %token T_ENTRY ".entry" T_FUNC ".func" T_FILE ".file" T_PRAGMA ".pragma" T_ALIAS ".alias"
 %token T_EXTERN ".extern" T_VISIBLE ".visible" T_WEAK ".weak" T_COMMON ".common"
@@ -68,9 +70,14 @@ static ptxb_int cx_shift(ptxb_int x, ptxb_int y, bool left);
 %type <id> pragma_strings
 %type <num> addr_offset
 
+%right '?' ':'
+%left T_OROR
+%left T_ANDAND
 %left '|'
 %left '^'
 %left '&'
+%left T_EQ T_NE
+%left '<' '>' T_LE T_GE
 %left T_SHL T_SHR
 %left '+' '-'
 %left '*' '/' '%'
@@ -162,7 +169,8 @@ init
     | T_WORD '-' cexpr                      { ptxb_init_sym(b, $1, wrap_sub(0, $3.v), false, AT(@1)); }
     | T_WORD '(' T_WORD ')'                 { ptxb_init_sym(b, $3, 0, true, AT(@3)); /* generic(sym) */ }
     | T_WORD '(' T_WORD ')' '+' cexpr       { ptxb_init_sym(b, $3, $6.v, true, AT(@3)); }
-    | T_WORD '=' T_WORD                     { ptxb_init_named(b, $1, $3, AT(@1)); }
+    | T_WORD '=' T_WORD                     { ptxb_init_word(b, $3); ptxb_init_named(b, $1, AT(@1)); }
+    | T_WORD '=' cexpr                      { ptxb_init_int(b, $3); ptxb_init_named(b, $1, AT(@1)); }
     | '{' init_elems '}'                    { ptxb_init_list(b, $2, AT(@1)); }
     | '{' '}'                               { ptxb_init_list(b, 0, AT(@1)); }
     ;
@@ -378,6 +386,7 @@ cexpr
     | '(' cexpr ')'                         { $$ = $2; }
     | '-' cexpr %prec UNARY                 { $$ = cx(wrap_sub(0, $2.v), $2.is_unsigned); }
     | '~' cexpr %prec UNARY                 { $$ = cx(~$2.v, $2.is_unsigned); }
+    | '(' T_DOTWORD ')' cexpr %prec UNARY   { $$ = cx($4.v, ptxb_cast_unsigned(b, $2, AT(@2))); }
     | '!' cexpr %prec UNARY                 { $$ = cx(!$2.v, false); }
     | cexpr '+' cexpr                       { $$ = cx(wrap_add($1.v, $3.v), $1.is_unsigned || $3.is_unsigned); }
     | cexpr '-' cexpr                       { $$ = cx(wrap_sub($1.v, $3.v), $1.is_unsigned || $3.is_unsigned); }
@@ -389,6 +398,15 @@ cexpr
     | cexpr '&' cexpr                       { $$ = cx($1.v & $3.v, $1.is_unsigned || $3.is_unsigned); }
     | cexpr '|' cexpr                       { $$ = cx($1.v | $3.v, $1.is_unsigned || $3.is_unsigned); }
     | cexpr '^' cexpr                       { $$ = cx($1.v ^ $3.v, $1.is_unsigned || $3.is_unsigned); }
+    | cexpr '<' cexpr                       { $$ = cx(cx_cmp($1, $3) < 0, false); }
+    | cexpr '>' cexpr                       { $$ = cx(cx_cmp($1, $3) > 0, false); }
+    | cexpr T_LE cexpr                      { $$ = cx(cx_cmp($1, $3) <= 0, false); }
+    | cexpr T_GE cexpr                      { $$ = cx(cx_cmp($1, $3) >= 0, false); }
+    | cexpr T_EQ cexpr                      { $$ = cx($1.v == $3.v, false); }
+    | cexpr T_NE cexpr                      { $$ = cx($1.v != $3.v, false); }
+    | cexpr T_ANDAND cexpr                  { $$ = cx($1.v && $3.v, false); }
+    | cexpr T_OROR cexpr                    { $$ = cx($1.v || $3.v, false); }
+    | cexpr '?' cexpr ':' cexpr             { $$ = $1.v ? $3 : $5; }
     ;
 
 %%
@@ -439,6 +457,14 @@ static ptxb_int cx_div(ptx_builder *b, PTX_YYLTYPE at, ptxb_int x, ptxb_int y, b
     if (x.v == INT64_MIN && y.v == -1)
         return cx(rem ? 0 : INT64_MIN, false);
     return cx(rem ? x.v % y.v : x.v / y.v, false);
+}
+
+/* Three-way comparison, unsigned when either operand is unsigned. */
+static int cx_cmp(ptxb_int x, ptxb_int y)
+{
+    if (x.is_unsigned || y.is_unsigned)
+        return (uint64_t)x.v < (uint64_t)y.v ? -1 : (uint64_t)x.v > (uint64_t)y.v;
+    return x.v < y.v ? -1 : x.v > y.v;
 }
 
 /* Shifts: counts of 64 or more give 0 (or the sign fill for signed >>). */

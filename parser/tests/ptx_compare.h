@@ -154,6 +154,11 @@ static int cmp_inits(const ptx_module *a, uint32_t i, const ptx_module *b, uint3
         return 0;
     if (x->kind == PTX_INIT_SYM)
         return strcmp(ptx_symbol_name(a, x->id), ptx_symbol_name(b, y->id)) == 0;
+    if (x->kind == PTX_INIT_NAME || x->kind == PTX_INIT_NAMED) {
+        if (strcmp(ptx_str(a, x->id), ptx_str(b, y->id)) != 0)
+            return 0;
+        return x->kind == PTX_INIT_NAME || cmp_inits(a, x->first, b, y->first);
+    }
     if (x->kind == PTX_INIT_LIST) {
         for (uint32_t k = 0; k < x->count; k++)
             if (!cmp_inits(a, x->first + k, b, y->first + k))

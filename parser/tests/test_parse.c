@@ -177,6 +177,46 @@ static void test_scoped_shadowing(void **state)
     ptx_module_free(m);
 }
 
+/* Labels are block scoped: sibling blocks may reuse a name, and a branch
+ * inside a block may target a label the enclosing block defines later. */
+static void test_scoped_labels(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_body("{ bra L; }\n"          /* 0: forward, from a nested block */
+                               "{ M: bra M; }\n"       /* 1 */
+                               "{ M: bra M; }\n"       /* 2 */
+                               "L: ret;\n");           /* 3 */
+    const ptx_function *f = kernel(m);
+    const ptx_label *l0 = &f->labels[opd(f, 0, 0)->id];
+    assert_string_equal(ptx_str(m, l0->name), "L");
+    assert_int_equal(l0->instr, 3);
+    uint32_t m1 = opd(f, 1, 0)->id, m2 = opd(f, 2, 0)->id;
+    assert_int_not_equal(m1, m2);
+    assert_int_equal(f->labels[m1].instr, 1);
+    assert_int_equal(f->labels[m2].instr, 2);
+    ptx_module_free(m);
+}
+
+/* Constant expressions: C operators, casts, ternary (values by hand). */
+static void test_constant_expressions(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_body("mov.s64 %rd1, (1 > 0) ? 11 : 22;\n"
+                               "mov.s64 %rd2, (.u64)(-1) >> 60;\n"
+                               "mov.s64 %rd3, (.s64)(-1) >> 60;\n"
+                               "mov.s64 %rd4, (3 <= 4) + (3 >= 4) * 10 + (2 == 2) + (2 != 2);\n"
+                               "mov.s64 %rd5, 1 && 0 || 1;\n"
+                               "mov.s64 %rd6, -1 < 1U;\n");
+    const ptx_function *f = kernel(m);
+    assert_int_equal(opd(f, 0, 1)->value, 11);
+    assert_int_equal(opd(f, 1, 1)->value, 15);
+    assert_int_equal(opd(f, 2, 1)->value, -1);
+    assert_int_equal(opd(f, 3, 1)->value, 2);
+    assert_int_equal(opd(f, 4, 1)->value, 1);
+    assert_int_equal(opd(f, 5, 1)->value, 0); /* unsigned comparison: 2^64-1 < 1 is false */
+    ptx_module_free(m);
+}
+
 static void test_addresses(void **state)
 {
     (void)state;
@@ -485,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_float_literals),
         cmocka_unit_test(test_register_ranges),
         cmocka_unit_test(test_scoped_shadowing),
+        cmocka_unit_test(test_scoped_labels),
+        cmocka_unit_test(test_constant_expressions),
         cmocka_unit_test(test_addresses),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_guards_pairs_sregs),

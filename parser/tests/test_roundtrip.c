@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -146,10 +147,14 @@ static char *find_ptxas(void)
 }
 
 /* sm_XX of the module's .target; ptxas 13 cannot assemble for targets older
- * than sm_75, so those are assembled for sm_75. */
+ * than sm_75, so those are assembled for sm_75, and it no longer generates
+ * 32-bit code, so 32-bit modules are only checked (-arch=compute_75). */
 static void target_arch(const ptx_module *m, char *buf, size_t n)
 {
-    snprintf(buf, n, "sm_75");
+    bool addr32 = m->address_size != 64; /* a module without .address_size is 32-bit */
+    snprintf(buf, n, addr32 ? "compute_75" : "sm_75");
+    if (addr32)
+        return;
     for (uint32_t i = 0; i < m->ntargets; i++) {
         const char *t = ptx_str(m, m->targets[i]);
         unsigned v = 0;

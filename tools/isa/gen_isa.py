@@ -7,7 +7,7 @@ SYNTAX_DIR holds one text file per instruction family, each giving the
 instruction's syntax lines (opcode, modifiers, optional parts in {}, operand
 list) followed by the value sets of its modifier variables ("name = { .a, .b
 };"), sections separated by lines of dashes. The script reads them, applies
-the corrections listed in OVERRIDES / EXTRA_FORMS below, and writes:
+the corrections listed in OVERRIDES / EXTRA_FORMS_SPEC below, and writes:
 
   ir/opcodes.def          X(ENUM, "name") for every opcode, in enum order
   ir/modifiers.def        X(ENUM, "text", PTX_MODCAT_x, value)
@@ -209,9 +209,12 @@ OVERRIDES = [
 
 # Forms stated only in the manual's prose (or folded into another family in
 # the reference): (file they belong with, text in the reference's notation).
-EXTRA_FORMS = [
+EXTRA_FORMS_SPEC = [
     # mov of a vector to/from a wider scalar (pack/unpack) uses "mov.type d, a"
-    # with a {..} operand; already covered by the mov forms.
+    # with a {..} operand, covered by the mov forms; mov between vector
+    # registers (.reg .v4 .f32 %v) carries .v2/.v4, which ptxas accepts.
+    ("mov.txt", "mov", [["v2"], ["v4"]],
+     ["b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64"], "d, a"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -1127,7 +1130,8 @@ def main():
     typeenum = {t: e for (t, e) in types}
     typebits = read_type_bits(args.root)
     forms = build_forms(args.syntax_dir)
-    forms.extend(EXTRA_FORMS)
+    forms.extend(Form(f, root, [vecs, [[t] for t in tys]], ops, "%s%s" % (root, ops))
+                 for (f, root, vecs, tys, ops) in EXTRA_FORMS_SPEC)
     data, problems = analyse(forms, typenames)
     mods = order_modifiers(data, types, typenames)
     for p in problems:
