@@ -15,6 +15,14 @@
 
 typedef struct ptx_builder ptx_builder;
 
+/* What the lexer keeps besides the builder: the current line and where it
+ * starts in the (in-place) input, from which token columns follow. */
+typedef struct ptx_lexer_ctx {
+    ptx_builder *b;
+    uint32_t line;
+    const char *line_start;
+} ptx_lexer_ctx;
+
 /* Source position of a token or rule: 1-based line and column. */
 typedef struct ptxb_loc { uint32_t line, col; } ptxb_loc;
 

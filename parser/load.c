@@ -13,8 +13,9 @@
 ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags *diags)
 {
     ptx_builder *b = ptxb_new(name, diags);
+    ptx_lexer_ctx ctx = {b, 1, text};
     yyscan_t scanner;
-    if (ptx_yylex_init_extra(b, &scanner) != 0) {
+    if (ptx_yylex_init_extra(&ctx, &scanner) != 0) {
         ptx_diag_add(diags, PTX_DIAG_ERROR, name, 0, 0, "cannot initialize the lexer");
         return ptxb_finish(b, false);
     }

@@ -17,8 +17,9 @@
 #include "parser/builder.h"
 /* Locations start at line 1, column 1. */
 #define PTX_YYLTYPE_IS_DECLARED 1
-#define PTX_YYLTYPE_IS_TRIVIAL 1
-typedef struct PTX_YYLTYPE { int first_line, first_column, last_line, last_column; } PTX_YYLTYPE;
+typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
+/* A rule's location is where its first symbol starts (nothing else is used). */
+#define YYLLOC_DEFAULT(Cur, Rhs, N) ((Cur) = YYRHSLOC(Rhs, (N) ? 1 : 0))
 }
 
 %union {
