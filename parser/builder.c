@@ -1168,6 +1168,7 @@ static void builder_free(ptx_builder *b)
     free(b->regdecl_depth);
     free(b->label_ref);
     free(b->label_depth);
+    free(b->form_shape_ok);
     free(b->stk);
     free(b->stk_at);
     free(b->elems);

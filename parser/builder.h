@@ -21,10 +21,12 @@ typedef struct ptx_lexer_ctx {
     ptx_builder *b;
     uint32_t line;
     const char *line_start;
+    uint32_t sec_name;     /* .section being read: its name and position */
+    struct ptxb_loc { uint32_t line, col; } sec_at;
 } ptx_lexer_ctx;
 
 /* Source position of a token or rule: 1-based line and column. */
-typedef struct ptxb_loc { uint32_t line, col; } ptxb_loc;
+typedef struct ptxb_loc ptxb_loc;
 
 /* Integer literal or constant expression value. */
 typedef struct ptxb_int { int64_t v; bool is_unsigned; } ptxb_int;

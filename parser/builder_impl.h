@@ -90,6 +90,9 @@ struct ptx_builder {
     /* .section raw text */
     char *raw; size_t nraw, cap_raw;
 
+    uint64_t *form_shape_ok;  /* per form: last operand signature that matched a shape */
+    uint32_t cap_form_shape_ok;
+
     bool syntax_failed;
 };
 

@@ -153,12 +153,13 @@ uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
     return e->form;
 }
 
-/* Can operand o be written? Registers, vectors of them, pairs and sinks. */
-static bool writable(const ptx_function *f, const ptx_operand *o)
+/* Can operand o be written? Registers, vectors of them, pairs and sinks.
+ * Elements of vectors live in `elems` while the instruction is built. */
+static bool writable(const ptx_operand *elems, const ptx_operand *o)
 {
     if (o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_PAIR) {
         for (unsigned i = 0; i < o->count; i++)
-            if (!writable(f, &f->operands[o->id + i]))
+            if (!writable(elems, &elems[o->id + i]))
                 return false;
         return true;
     }
@@ -167,18 +168,15 @@ static bool writable(const ptx_function *f, const ptx_operand *o)
 }
 
 /* Does shape letter c accept operand o ('d' destination, 'a' address, 'l'
- * list, 'o' any other operand)? Vector elements live in the builder's
- * element pool while the instruction is being built. */
+ * list, 'o' any other operand)? */
 static bool letter_accepts(const ptx_builder *b, char c, const ptx_operand *o, bool strict)
 {
     if (o->kind == PTX_OPD_ADDR || o->kind == PTX_OPD_BRACKET)
         return c == 'a';
     if (o->kind == PTX_OPD_LIST)
         return c == 'l';
-    if (c == 'd' && strict) {
-        ptx_function tmp = {.operands = b->elems};
-        return writable(&tmp, o);
-    }
+    if (c == 'd' && strict)
+        return writable(b->elems, o);
     return c == 'o' || c == 'd';
 }
 
@@ -210,15 +208,45 @@ static void describe_shape(const char *shape, char *out, size_t cap)
     }
 }
 
+/* Operand signature: count plus two bits per operand (plain, writable,
+ * address, list), or 0 when there are too many operands to encode. */
+static uint64_t operand_signature(const ptx_builder *b, const ptx_operand *ops, uint32_t n)
+{
+    if (n > 29)
+        return 0;
+    uint64_t sig = n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t k = (ops[i].kind == PTX_OPD_ADDR || ops[i].kind == PTX_OPD_BRACKET) ? 2
+                   : ops[i].kind == PTX_OPD_LIST ? 3 : writable(b->elems, &ops[i]) ? 1 : 0;
+        sig |= k << (5 + 2 * i);
+    }
+    return sig;
+}
+
 bool check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
                  ptxb_loc at)
 {
     const isa_opcode_info *info = isa_opcode_info_of((ptx_opcode)f->opcode);
     if (!info || info->nshapes == 0 || n > 64)
         return true;
-    for (unsigned s = 0; s < info->nshapes; s++)
-        if (shape_matches(b, info->shapes[s], ops, n, true))
-            return true;
+    /* instructions of one form nearly always repeat one operand pattern */
+    uint32_t fi = (uint32_t)(f - b->m->forms);
+    uint64_t sig = operand_signature(b, ops, n);
+    if (sig && fi < b->cap_form_shape_ok && b->form_shape_ok[fi] == sig)
+        return true;
+    bool ok = false;
+    for (unsigned s = 0; s < info->nshapes && !ok; s++)
+        ok = shape_matches(b, info->shapes[s], ops, n, true);
+    if (ok) {
+        if (fi >= b->cap_form_shape_ok) {
+            uint32_t old = b->cap_form_shape_ok;
+            b->form_shape_ok = ptx_grow(b->form_shape_ok, &b->cap_form_shape_ok, fi + 1,
+                                        sizeof *b->form_shape_ok);
+            memset(b->form_shape_ok + old, 0, (b->cap_form_shape_ok - old) * sizeof *b->form_shape_ok);
+        }
+        b->form_shape_ok[fi] = sig;
+        return true;
+    }
     for (unsigned s = 0; s < info->nshapes; s++) {
         if (shape_matches(b, info->shapes[s], ops, n, false)) {
             ptxb_error(b, at, "the destination of '%s' must be a register, a vector of "

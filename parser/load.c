@@ -13,7 +13,7 @@
 ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags *diags)
 {
     ptx_builder *b = ptxb_new(name, diags);
-    ptx_lexer_ctx ctx = {b, 1, text};
+    ptx_lexer_ctx ctx = {b, 1, text, PTX_NONE, {0, 0}};
     yyscan_t scanner;
     if (ptx_yylex_init_extra(&ctx, &scanner) != 0) {
         ptx_diag_add(diags, PTX_DIAG_ERROR, name, 0, 0, "cannot initialize the lexer");

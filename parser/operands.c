@@ -13,6 +13,25 @@
 
 #define GROW(arr, cap, need) ((arr) = ptx_grow((arr), &(cap), (need), sizeof *(arr)))
 
+/* Split a name such as "%r12" into an interned prefix ("%r") and index
+ * (12), once per string; names without such a suffix get no prefix. */
+static void split_range_name(ptx_builder *b, uint32_t word)
+{
+    const char *text = b->st.strs[word];
+    uint32_t len = b->st.ents[word].len, i = len;
+    while (i > 0 && text[i - 1] >= '0' && text[i - 1] <= '9')
+        i--;
+    bool leading_zero = text[i] == '0' && i + 1 < len;
+    uint32_t prefix = PTX_NONE, idx = 0;
+    if (i > 0 && i < len && !leading_zero && len - i <= 9) {
+        for (uint32_t k = i; k < len; k++)
+            idx = idx * 10 + (uint32_t)(text[k] - '0');
+        prefix = ptxb_intern(b, text, i); /* may move the entry table */
+    }
+    b->st.ents[word].prefix = prefix;
+    b->st.ents[word].pindex = idx + 1;
+}
+
 /* Resolve a register name: an exact scalar declaration or a member of a
  * %name<N> range, whichever was declared innermost. The answer is cached on
  * the name until a later declaration could shadow it. */
@@ -29,21 +48,14 @@ uint32_t resolve_register(ptx_builder *b, uint32_t word)
         best = e->scalar;
         best_seq = b->regdecl_seq[f->regs[best].decl];
     }
-    const char *text = b->st.strs[word];
-    uint32_t len = e->len, i = len;
-    while (i > 0 && text[i - 1] >= '0' && text[i - 1] <= '9')
-        i--;
-    bool leading_zero = text[i] == '0' && i + 1 < len;
-    if (i > 0 && i < len && !leading_zero && len - i <= 9) {
-        uint32_t prefix = strtab_find(&b->st, text, i);
-        uint32_t d = prefix == PTX_NONE ? PTX_NONE : b->st.ents[prefix].range;
-        if (d != PTX_NONE) {
-            uint32_t idx = 0;
-            for (uint32_t k = i; k < len; k++)
-                idx = idx * 10 + (uint32_t)(text[k] - '0');
-            if (idx < f->regdecls[d].count && b->regdecl_seq[d] > best_seq)
-                best = f->regdecls[d].first + idx;
-        }
+    if (e->pindex == 0)
+        split_range_name(b, word);
+    e = &b->st.ents[word];
+    uint32_t d = e->prefix == PTX_NONE ? PTX_NONE : b->st.ents[e->prefix].range;
+    if (d != PTX_NONE) {
+        uint32_t idx = e->pindex - 1;
+        if (idx < f->regdecls[d].count && b->regdecl_seq[d] > best_seq)
+            best = f->regdecls[d].first + idx;
     }
     if (best != PTX_NONE)
         bind(b, word, UNDO_REG, best);

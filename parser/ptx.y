@@ -273,7 +273,10 @@ stmt
     | T_WORD ':' T_CALLPROTOTYPE            { ptxb_proto_begin(b, AT(@3)); }
       proto_rets T_SINK                     { ptxb_proto_args(b); }
       proto_args proto_noreturn ';'         { ptxb_proto_end(b, $1, $<count>9 != 0, AT(@1)); }
-    | instruction ';'
+    | T_WORD ';'                            { ptxb_instr(b, $1, AT(@1)); }
+    | T_WORD operands ';'                   { ptxb_instr(b, $1, AT(@1)); }
+    | guard T_WORD ';'                      { ptxb_instr(b, $2, AT(@2)); }
+    | guard T_WORD operands ';'             { ptxb_instr(b, $2, AT(@2)); }
     | attrs declarators ';'                 { ptxb_declare_end(b); }
     | '{'                                   { ptxb_scope_open(b, AT(@1)); }
       stmts '}'                             { ptxb_scope_close(b, AT(@4)); }
@@ -304,13 +307,6 @@ proto_noreturn
     | T_NORETURN                            { $<count>$ = 1; }
     ;
 
-instruction
-    : T_WORD                                { ptxb_instr(b, $1, AT(@1)); }
-    | T_WORD operands                       { ptxb_instr(b, $1, AT(@1)); }
-    | guard T_WORD                          { ptxb_instr(b, $2, AT(@2)); }
-    | guard T_WORD operands                 { ptxb_instr(b, $2, AT(@2)); }
-    ;
-
 guard
     : '@' T_WORD                            { ptxb_guard(b, $2, false, AT(@2)); }
     | '@' '!' T_WORD                        { ptxb_guard(b, $3, true, AT(@3)); }
@@ -321,8 +317,11 @@ operands
     | operands ',' operand
     ;
 
+/* Instructions are the bulk of PTX: the plain register/name operand reduces
+ * to an operand in one step (not through `simple`). */
 operand
-    : simple
+    : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
+    | simple_other
     | pair_elem '|' pair_elem               { ptxb_opd_group(b, PTX_OPD_PAIR, 2, AT(@1)); }
     | '{' vec_elems '}'                     { ptxb_opd_group(b, PTX_OPD_VEC, $2, AT(@1)); }
     | '[' address ']'
@@ -333,7 +332,11 @@ operand
 
 simple
     : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
-    | '-' T_WORD                            { ptxb_opd_word(b, $2, PTX_OPF_NEG, AT(@1)); }
+    | simple_other
+    ;
+
+simple_other
+    : '-' T_WORD                            { ptxb_opd_word(b, $2, PTX_OPF_NEG, AT(@1)); }
     | '!' T_WORD                            { ptxb_opd_word(b, $2, PTX_OPF_NOT, AT(@1)); }
     | T_WORD '+' cexpr                      { ptxb_opd_symoff(b, $1, $3.v, false, AT(@1)); }
     | T_WORD '(' T_WORD ')'                 { ptxb_opd_symoff(b, $3, 0, true, AT(@1)); }

@@ -1,4 +1,4 @@
-/* strtab.c — string interning: FNV-1a hashing, open addressing, texts in
+/* strtab.c — string interning: word-at-a-time hashing, open addressing, texts in
  * 64 KiB arena blocks (one allocation per block, not per string). */
 #include "parser/strtab.h"
 
@@ -10,12 +10,24 @@
 
 enum { BLOCK_SIZE = 64 * 1024 };
 
+/* Hash of a name, eight bytes at a time (names are short: registers,
+ * opcodes with modifiers, labels). */
 static uint32_t hash_text(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+        s += 8;
+        len -= 8;
+    }
+    uint64_t w = 0;
     for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+    return (uint32_t)(h ^ (h >> 29));
 }
 
 void strtab_init(strtab *t)

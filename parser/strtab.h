@@ -19,6 +19,8 @@ typedef struct strent {
     uint32_t sym;      /* symbol id bound to this name */
     uint32_t label;    /* label id in the current function */
     uint32_t form;     /* decoded opcode form when used as an instruction word */
+    uint32_t prefix;   /* "%r12" -> id of "%r" (UINT32_MAX: none; 0 with pindex 0: not computed) */
+    uint32_t pindex;   /* ... and 12 + 1 (0 when not yet computed) */
     uint16_t sreg;     /* cached special-register lookup: 0 unknown, 1 none, 2+id */
     uint8_t comp;      /* cached component of a dotted special register */
     uint8_t pad;
