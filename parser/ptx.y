@@ -261,8 +261,12 @@ body
 
 /* ---- statements ---------------------------------------------------------- */
 
+/* Instructions are the bulk of PTX, so they are alternatives of `stmts`
+ * itself (one reduction per instruction, not two). */
 stmts
     : %empty
+    | stmts T_WORD ';'                      { ptxb_instr(b, $2, AT(@2)); }
+    | stmts T_WORD operands ';'             { ptxb_instr(b, $2, AT(@2)); }
     | stmts stmt
     ;
 
@@ -273,8 +277,6 @@ stmt
     | T_WORD ':' T_CALLPROTOTYPE            { ptxb_proto_begin(b, AT(@3)); }
       proto_rets T_SINK                     { ptxb_proto_args(b); }
       proto_args proto_noreturn ';'         { ptxb_proto_end(b, $1, $<count>9 != 0, AT(@1)); }
-    | T_WORD ';'                            { ptxb_instr(b, $1, AT(@1)); }
-    | T_WORD operands ';'                   { ptxb_instr(b, $1, AT(@1)); }
     | guard T_WORD ';'                      { ptxb_instr(b, $2, AT(@2)); }
     | guard T_WORD operands ';'             { ptxb_instr(b, $2, AT(@2)); }
     | attrs declarators ';'                 { ptxb_declare_end(b); }
@@ -312,16 +314,17 @@ guard
     | '@' '!' T_WORD                        { ptxb_guard(b, $3, true, AT(@3)); }
     ;
 
+/* The plain register/name operand, by far the most common, reduces in one
+ * step together with its list. */
 operands
-    : operand
+    : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
+    | operand
+    | operands ',' T_WORD                   { ptxb_opd_word(b, $3, 0, AT(@3)); }
     | operands ',' operand
     ;
 
-/* Instructions are the bulk of PTX: the plain register/name operand reduces
- * to an operand in one step (not through `simple`). */
 operand
-    : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
-    | simple_other
+    : simple_other
     | pair_elem '|' pair_elem               { ptxb_opd_group(b, PTX_OPD_PAIR, 2, AT(@1)); }
     | '{' vec_elems '}'                     { ptxb_opd_group(b, PTX_OPD_VEC, $2, AT(@1)); }
     | '[' address ']'
