@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Out of memory is reported once and ends the process with the
  * internal-error status; callers never see NULL. */
@@ -95,23 +96,36 @@ char *ptx_format(const char *fmt, ...)
     return s;
 }
 
+/* Read all of f into a buffer of cap bytes (grown as needed). */
+static char *read_stream(FILE *f, size_t cap, size_t *size)
+{
+    size_t n = 0;
+    char *buf = ptx_xmalloc(cap);
+    for (;;) {
+        if (n + PTX_READ_PADDING >= cap) {
+            cap *= 2;
+            buf = ptx_xrealloc(buf, cap);
+        }
+        size_t got = fread(buf + n, 1, cap - n - PTX_READ_PADDING, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    memset(buf + n, 0, PTX_READ_PADDING);
+    *size = n;
+    return buf;
+}
+
 char *ptx_read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = ptx_xmalloc(cap);
-    for (;;) {
-        if (n + 2 >= cap) {
-            cap *= 2;
-            buf = ptx_xrealloc(buf, cap);
-        }
-        size_t got = fread(buf + n, 1, cap - n - 2, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
+    struct stat st;
+    /* a regular file is read into a buffer of its exact size (plus padding) */
+    size_t cap = (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+                     ? (size_t)st.st_size + PTX_READ_PADDING + 1 : 1 << 16;
+    char *buf = read_stream(f, cap, size);
     int err = ferror(f);
     fclose(f);
     if (err) {
@@ -119,7 +133,5 @@ char *ptx_read_file(const char *path, size_t *size)
         errno = EIO;
         return NULL;
     }
-    buf[n] = buf[n + 1] = '\0';
-    *size = n;
     return buf;
 }

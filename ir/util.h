@@ -24,8 +24,12 @@ void *ptx_shrink(void *p, uint32_t n, size_t elem);
 char *ptx_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *ptx_vformat(const char *fmt, va_list ap);
 
+/* NUL bytes ptx_read_file appends after the data (what the lexer needs to
+ * scan the buffer in place). */
+#define PTX_READ_PADDING 8
+
 /* Read a whole file; returns NULL and sets errno on failure. *size excludes
- * the two NUL bytes always appended (the lexer scans the buffer in place). */
+ * the PTX_READ_PADDING NUL bytes always appended. */
 char *ptx_read_file(const char *path, size_t *size);
 
 #endif

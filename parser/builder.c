@@ -39,6 +39,11 @@ uint32_t ptxb_intern(ptx_builder *b, const char *s, size_t len)
     return strtab_intern(&b->st, s, len);
 }
 
+uint32_t ptxb_intern_token(ptx_builder *b, const char *s, size_t len)
+{
+    return strtab_intern_padded(&b->st, s, len);
+}
+
 void ptxb_error(ptx_builder *b, ptxb_loc at, const char *fmt, ...)
 {
     va_list ap;

@@ -41,6 +41,8 @@ ptx_module *ptxb_finish(ptx_builder *b, bool syntax_ok);
 
 /* ---- lexer support ---- */
 uint32_t ptxb_intern(ptx_builder *b, const char *s, size_t len);
+/* Intern a token of the (padded) input buffer. */
+uint32_t ptxb_intern_token(ptx_builder *b, const char *s, size_t len);
 void ptxb_error(ptx_builder *b, ptxb_loc at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool ptxb_too_many_errors(const ptx_builder *b);

@@ -19,7 +19,7 @@ ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags
         ptx_diag_add(diags, PTX_DIAG_ERROR, name, 0, 0, "cannot initialize the lexer");
         return ptxb_finish(b, false);
     }
-    ptx_yy_scan_buffer(text, len + 2, scanner);
+    ptx_yy_scan_buffer(text, len + 2, scanner); /* flex needs the last two as NUL */
     int rc = ptx_yyparse(scanner, b);
     ptx_yylex_destroy(scanner);
     return ptxb_finish(b, rc == 0);
@@ -27,9 +27,9 @@ ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags
 
 ptx_module *ptx_parse_string(const char *text, size_t len, const char *name, ptx_diags *diags)
 {
-    char *copy = ptx_xmalloc(len + 2);
+    char *copy = ptx_xmalloc(len + PTX_PARSE_PADDING);
     memcpy(copy, text, len);
-    copy[len] = copy[len + 1] = '\0';
+    memset(copy + len, 0, PTX_PARSE_PADDING);
     ptx_module *m = ptx_parse_buffer(copy, len, name, diags);
     free(copy);
     return m;

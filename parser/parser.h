@@ -12,9 +12,12 @@
 #include "ir/ir.h"
 #include "parser/diag.h"
 
-/* Parse PTX text. `text` must be followed by two NUL bytes (text[len] ==
- * text[len+1] == 0): the lexer scans it in place without copying. `name` is
- * used in diagnostics. */
+/* Bytes that must follow the text given to ptx_parse_buffer, all NUL: the
+ * lexer scans the buffer in place and reads names a word at a time. */
+#define PTX_PARSE_PADDING 8
+
+/* Parse PTX text. `text` must be followed by PTX_PARSE_PADDING NUL bytes
+ * (as ptx_read_file provides). `name` is used in diagnostics. */
 ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags *diags);
 
 /* Parse PTX text of any buffer (copied first). */

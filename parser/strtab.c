@@ -2,6 +2,7 @@
  * 64 KiB arena blocks (one allocation per block, not per string). */
 #include "parser/strtab.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +11,28 @@
 
 enum { BLOCK_SIZE = 64 * 1024 };
 
+/* Little-endian load of n <= 8 bytes (the rest zero). */
+static uint64_t load_tail(const char *s, size_t n)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    return w;
+}
+
+/* Eight bytes of which only the first n (< 8) count; s must be readable for
+ * eight bytes. */
+static uint64_t load_masked(const char *s, size_t n)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    return n ? w & (~0ull >> (64 - 8 * n)) : 0;
+}
+
 /* Hash of a name, eight bytes at a time (names are short: registers,
- * opcodes with modifiers, labels). */
-static uint32_t hash_text(const char *s, size_t len)
+ * opcodes with modifiers, labels). `padded`: s may be read 8 bytes past
+ * its end. */
+static uint32_t hash_text(const char *s, size_t len, bool padded)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
     while (len >= 8) {
@@ -23,11 +43,21 @@ static uint32_t hash_text(const char *s, size_t len)
         s += 8;
         len -= 8;
     }
-    uint64_t w = 0;
-    for (size_t i = 0; i < len; i++)
-        w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    uint64_t w = padded ? load_masked(s, len) : load_tail(s, len);
     h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
     return (uint32_t)(h ^ (h >> 29));
+}
+
+/* Equality of a stored text (always padded) with text[0..len). */
+static bool same_text(const char *stored, const char *text, size_t len, bool padded)
+{
+    if (padded && len <= 16) {
+        if (len <= 8)
+            return load_masked(stored, len) == load_masked(text, len);
+        return memcmp(stored, text, 8) == 0 &&
+               load_masked(stored + 8, len - 8) == load_masked(text + 8, len - 8);
+    }
+    return memcmp(stored, text, len) == 0;
 }
 
 void strtab_init(strtab *t)
@@ -37,18 +67,20 @@ void strtab_init(strtab *t)
     t->slots = ptx_xcalloc(t->nslots, sizeof *t->slots);
 }
 
-/* Copy a text into the arena; large texts get a block of their own. */
+/* Copy a text into the arena; large texts get a block of their own. Every
+ * block keeps 8 spare bytes at its end so stored texts can be read a word
+ * at a time. */
 static char *arena_copy(strtab *t, const char *s, size_t len)
 {
     size_t need = len + 1;
-    if (need > t->curleft) {
-        size_t size = need > BLOCK_SIZE / 4 ? need : BLOCK_SIZE;
+    if (need + 8 > t->curleft) {
+        size_t size = need + 8 > BLOCK_SIZE / 4 ? need + 8 : BLOCK_SIZE;
         char *blk = ptx_xmalloc(size);
         t->blocks = ptx_grow(t->blocks, &t->capblocks, t->nblocks + 1, sizeof *t->blocks);
         t->blocks[t->nblocks++] = blk;
-        if (size == need) {
+        if (size == need + 8) {
             memcpy(blk, s, len);
-            blk[len] = '\0';
+            memset(blk + len, 0, 9);
             return blk;
         }
         t->cur = blk;
@@ -80,27 +112,28 @@ static void rehash(strtab *t)
 
 uint32_t strtab_find(const strtab *t, const char *text, size_t len)
 {
-    uint32_t h = hash_text(text, len);
+    uint32_t h = hash_text(text, len, false);
     for (uint32_t i = h & (t->nslots - 1);; i = (i + 1) & (t->nslots - 1)) {
         uint32_t s = t->slots[i];
         if (!s)
             return UINT32_MAX;
         const strent *e = &t->ents[s - 1];
-        if (e->hash == h && e->len == len && memcmp(t->strs[s - 1], text, len) == 0)
+        if (e->hash == h && e->len == len && same_text(t->strs[s - 1], text, len, false))
             return s - 1;
     }
 }
 
-uint32_t strtab_intern(strtab *t, const char *text, size_t len)
+/* Intern with a choice of reading text word-wise (padded) or bytewise. */
+static uint32_t intern(strtab *t, const char *text, size_t len, bool padded)
 {
-    uint32_t h = hash_text(text, len);
+    uint32_t h = hash_text(text, len, padded);
     uint32_t i = h & (t->nslots - 1);
     for (;; i = (i + 1) & (t->nslots - 1)) {
         uint32_t s = t->slots[i];
         if (!s)
             break;
         const strent *e = &t->ents[s - 1];
-        if (e->hash == h && e->len == len && memcmp(t->strs[s - 1], text, len) == 0)
+        if (e->hash == h && e->len == len && same_text(t->strs[s - 1], text, len, padded))
             return s - 1;
     }
     uint32_t id = t->n;
@@ -116,6 +149,16 @@ uint32_t strtab_intern(strtab *t, const char *text, size_t len)
     if (t->n * 2 > t->nslots)
         rehash(t);
     return id;
+}
+
+uint32_t strtab_intern(strtab *t, const char *text, size_t len)
+{
+    return intern(t, text, len, false);
+}
+
+uint32_t strtab_intern_padded(strtab *t, const char *text, size_t len)
+{
+    return intern(t, text, len, true);
 }
 
 void strtab_free(strtab *t)

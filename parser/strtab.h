@@ -41,6 +41,9 @@ typedef struct strtab {
 void strtab_init(strtab *t);
 /* Id of text[0..len), interning it when new. */
 uint32_t strtab_intern(strtab *t, const char *text, size_t len);
+/* The same for text that may be read 8 bytes past its end (lexer tokens in
+ * a padded buffer): hashed and compared a word at a time. */
+uint32_t strtab_intern_padded(strtab *t, const char *text, size_t len);
 /* Id of text[0..len) if already interned, else UINT32_MAX. */
 uint32_t strtab_find(const strtab *t, const char *text, size_t len);
 void strtab_free(strtab *t);
