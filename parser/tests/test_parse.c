@@ -470,6 +470,21 @@ static void test_operand_semantic_errors(void **state)
     expect_error("add.s32 %r1, %r2, L;\nL: ret;", 8, 19, "labels are only operands");
 }
 
+/* Bytes above 0x7f outside comments are errors, not a hang (the scanner is
+ * 8-bit clean); inside comments they are fine. */
+static void test_high_bytes(void **state)
+{
+    (void)state;
+    ptx_diags d = {0};
+    ptx_module *m = ptx_parse_string("\x80", 1, "x.ptx", &d);
+    assert_null(m);
+    assert_int_equal(d.items[0].line, 1);
+    assert_non_null(strstr(d.items[0].message, "unexpected byte 0x80"));
+    ptx_diags_free(&d);
+    m = parse(HEADER "// caf\xc3\xa9\n.entry k()\n{\nret;\n}\n");
+    ptx_module_free(m);
+}
+
 /* Every instruction form of the ISA 9.0 syntax reference (testdata/isa,
  * generated from it) parses inside a kernel declaring the names it uses. */
 static void test_every_isa_form_parses(void **state)
@@ -535,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_debug_directives_print_back),
         cmocka_unit_test(test_source_locations),
         cmocka_unit_test(test_operand_semantic_errors),
+        cmocka_unit_test(test_high_bytes),
         cmocka_unit_test(test_every_isa_form_parses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
