@@ -18,6 +18,12 @@ char *ptx_strndup(const char *s, size_t n);
  * capacity doubles so appends are amortized O(1). */
 void *ptx_grow(void *p, uint32_t *cap, uint64_t need, size_t elem);
 
+/* Make room for `need` elements in array `arr` of capacity `cap` (an
+ * lvalue); the common case, room already there, costs one comparison. */
+#define PTX_GROW(arr, cap, need)                                                   \
+    ((arr) = ((uint64_t)(need) <= (cap) ? (arr)                                    \
+                                        : ptx_grow((arr), &(cap), (need), sizeof *(arr))))
+
 /* Shrink an array to exactly n elements (after building it). */
 void *ptx_shrink(void *p, uint32_t n, size_t elem);
 

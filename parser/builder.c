@@ -12,8 +12,6 @@
 #include "ir/util.h"
 #include "ir/module_impl.h"
 
-#define GROW(arr, cap, need) ((arr) = ptx_grow((arr), &(cap), (need), sizeof *(arr)))
-
 const char *bstr(const ptx_builder *b, uint32_t id)
 {
     return b->st.strs[id];
@@ -101,7 +99,7 @@ void bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
     uint32_t *slot = field == UNDO_REG ? &e->reg : field == UNDO_SCALAR ? &e->scalar
                    : field == UNDO_RANGE ? &e->range : field == UNDO_LABEL ? &e->label : &e->sym;
     if (b->depth > 0) {
-        GROW(b->undo, b->cap_undo, b->nundo + 1);
+        PTX_GROW(b->undo, b->cap_undo, b->nundo + 1);
         b->undo[b->nundo++] = (undo){str, (uint8_t)field, *slot, e->reg_gen};
     }
     *slot = value;
@@ -111,7 +109,7 @@ void bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
 
 static void scope_push(ptx_builder *b)
 {
-    GROW(b->marks, b->cap_marks, b->nmarks + 1);
+    PTX_GROW(b->marks, b->cap_marks, b->nmarks + 1);
     b->marks[b->nmarks++] = b->nundo;
     b->depth++;
 }
@@ -133,7 +131,7 @@ static void scope_pop(ptx_builder *b)
             if (b->depth > 1 && e->label != PTX_NONE &&
                 !b->m->functions[b->fn].labels[e->label].defined && u->old == PTX_NONE) {
                 b->label_depth[e->label] = b->depth - 1;
-                GROW(b->hoist, b->cap_hoist, b->nhoist + 1);
+                PTX_GROW(b->hoist, b->cap_hoist, b->nhoist + 1);
                 b->hoist[b->nhoist++] = *u; /* stays bound, now in the parent scope */
             } else {
                 e->label = u->old;
@@ -145,7 +143,7 @@ static void scope_pop(ptx_builder *b)
     b->nundo = mark;
     b->depth--;
     for (uint32_t i = 0; i < b->nhoist; i++) {
-        GROW(b->undo, b->cap_undo, b->nundo + 1);
+        PTX_GROW(b->undo, b->cap_undo, b->nundo + 1);
         b->undo[b->nundo++] = b->hoist[i];
     }
 }
@@ -155,7 +153,7 @@ static void scope_pop(ptx_builder *b)
 static void add_top(ptx_builder *b, ptx_top_kind kind, uint32_t index)
 {
     ptx_module *m = b->m;
-    GROW(m->tops, b->cap_tops, m->ntops + 1);
+    PTX_GROW(m->tops, b->cap_tops, m->ntops + 1);
     m->tops[m->ntops++] = (ptx_top){(uint8_t)kind, index};
 }
 
@@ -198,7 +196,7 @@ void ptxb_target(ptx_builder *b, uint32_t name, ptxb_loc at)
         ptxb_error(b, at, "unknown .target '%s' (expected sm_XX, sm_XXa, sm_XXf, compute_XX, "
                           "texmode_*, debug or map_f64_to_f32)", bstr(b, name));
     ptx_module *m = b->m;
-    GROW(m->targets, b->cap_targets, m->ntargets + 1);
+    PTX_GROW(m->targets, b->cap_targets, m->ntargets + 1);
     m->targets[m->ntargets++] = name;
 }
 
@@ -218,7 +216,7 @@ void ptxb_file(ptx_builder *b, ptxb_int num, uint32_t name, bool extra, ptxb_int
     for (uint32_t i = 0; i < m->nfiles; i++)
         if (m->files[i].number == (uint32_t)num.v)
             ptxb_error(b, at, "duplicate .file %lld", (long long)num.v);
-    GROW(m->files, b->cap_files, m->nfiles + 1);
+    PTX_GROW(m->files, b->cap_files, m->nfiles + 1);
     m->files[m->nfiles] = (ptx_file_entry){(uint32_t)num.v, name, (uint64_t)ts.v,
                                            (uint64_t)size.v, extra};
     add_top(b, PTX_TOP_FILE, m->nfiles++);
@@ -227,7 +225,7 @@ void ptxb_file(ptx_builder *b, ptxb_int num, uint32_t name, bool extra, ptxb_int
 void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text)
 {
     ptx_module *m = b->m;
-    GROW(m->sections, b->cap_sections, m->nsections + 1);
+    PTX_GROW(m->sections, b->cap_sections, m->nsections + 1);
     m->sections[m->nsections] = (ptx_section){name, text};
     add_top(b, PTX_TOP_SECTION, m->nsections++);
 }
@@ -276,7 +274,7 @@ void ptxb_alias(ptx_builder *b, uint32_t alias, uint32_t target, ptxb_loc at)
     if (b->m->symbols[a].kind != PTX_SYM_FUNC || b->m->symbols[t].kind != PTX_SYM_FUNC)
         ptxb_error(b, at, ".alias needs two functions");
     ptx_module *m = b->m;
-    GROW(m->aliases, b->cap_aliases, m->naliases + 1);
+    PTX_GROW(m->aliases, b->cap_aliases, m->naliases + 1);
     m->aliases[m->naliases] = (ptx_alias){a, t};
     add_top(b, PTX_TOP_ALIAS, m->naliases++);
 }
@@ -416,7 +414,7 @@ void ptxb_dim(ptx_builder *b, bool sized, ptxb_int v, ptxb_loc at)
 void add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    GROW(f->stmts, b->fcap_stmts, f->nstmts + 1);
+    PTX_GROW(f->stmts, b->fcap_stmts, f->nstmts + 1);
     f->stmts[f->nstmts++] = (ptx_stmt){(uint8_t)kind, {0, 0, 0}, index, count, f->ninstrs};
 }
 
@@ -425,8 +423,8 @@ void add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count
 uint32_t new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     ptx_module *m = b->m;
-    GROW(m->symbols, b->cap_symbols, m->nsymbols + 1);
-    GROW(b->sym_depth, b->cap_sym_depth, m->nsymbols + 1);
+    PTX_GROW(m->symbols, b->cap_symbols, m->nsymbols + 1);
+    PTX_GROW(b->sym_depth, b->cap_sym_depth, m->nsymbols + 1);
     uint32_t id = m->nsymbols++;
     m->symbols[id] = (ptx_symbol){.name = name, .vec = 1, .init = PTX_NONE, .func = b->fn,
                                   .line = at.line, .col = at.col};
@@ -490,15 +488,15 @@ static uint32_t add_regdecl(ptx_builder *b, uint32_t name, uint32_t count, ptxb_
         ptxb_error(b, at, "too many registers in one function (limit 2^26)");
         return PTX_NONE;
     }
-    GROW(f->regdecls, b->fcap_regdecls, f->nregdecls + 1);
-    GROW(b->regdecl_seq, b->cap_regdecl_seq, f->nregdecls + 1);
-    GROW(b->regdecl_depth, b->cap_regdecl_depth, f->nregdecls + 1);
+    PTX_GROW(f->regdecls, b->fcap_regdecls, f->nregdecls + 1);
+    PTX_GROW(b->regdecl_seq, b->cap_regdecl_seq, f->nregdecls + 1);
+    PTX_GROW(b->regdecl_depth, b->cap_regdecl_depth, f->nregdecls + 1);
     uint32_t d = f->nregdecls++;
     f->regdecls[d] = (ptx_regdecl){name, count, f->nregs, (uint8_t)b->attrs.type,
                                    (uint8_t)(b->attrs.vec ? b->attrs.vec : 1), 0, at.line, at.col};
     b->regdecl_seq[d] = ++b->decl_seq;
     b->regdecl_depth[d] = b->depth;
-    GROW(f->regs, b->fcap_regs, (uint64_t)f->nregs + n);
+    PTX_GROW(f->regs, b->fcap_regs, (uint64_t)f->nregs + n);
     for (uint32_t i = 0; i < n; i++)
         f->regs[f->nregs + i] = (ptx_reg){name, count == PTX_NONE ? PTX_NONE : i,
                                           (uint8_t)b->attrs.type, f->regdecls[d].vec, 0, d};
@@ -604,7 +602,7 @@ static void attach_init(ptx_builder *b, ptx_symbol *s, ptxb_loc at)
     }
     /* Move the (already flattened) root into the module's pool. */
     ptx_module *m = b->m;
-    GROW(m->inits, b->cap_inits, m->ninits + 1);
+    PTX_GROW(m->inits, b->cap_inits, m->ninits + 1);
     m->inits[m->ninits] = b->istack[0];
     s->init = m->ninits++;
     b->nistack = 0;
@@ -643,7 +641,7 @@ void ptxb_declare(ptx_builder *b, uint32_t name, bool has_init, ptxb_loc at)
         attach_init(b, s, at);
     if (b->fn != PTX_NONE && b->in_body) {
         ptx_function *f = &b->m->functions[b->fn];
-        GROW(f->locals, b->fcap_locals, f->nlocals + 1);
+        PTX_GROW(f->locals, b->fcap_locals, f->nlocals + 1);
         f->locals[f->nlocals++] = id;
         add_stmt(b, PTX_STMT_VARDECL, id, 0);
     } else {
@@ -668,7 +666,7 @@ void ptxb_declare_end(ptx_builder *b)
 
 static void ipush(ptx_builder *b, ptx_init v)
 {
-    GROW(b->istack, b->cap_istack, b->nistack + 1);
+    PTX_GROW(b->istack, b->cap_istack, b->nistack + 1);
     b->istack[b->nistack++] = v;
 }
 
@@ -697,7 +695,7 @@ void ptxb_init_list(ptx_builder *b, uint32_t count, ptxb_loc at)
     (void)at;
     ptx_module *m = b->m;
     uint32_t first = m->ninits;
-    GROW(m->inits, b->cap_inits, (uint64_t)m->ninits + count);
+    PTX_GROW(m->inits, b->cap_inits, (uint64_t)m->ninits + count);
     if (count)
         memcpy(&m->inits[first], &b->istack[b->nistack - count], count * sizeof *m->inits);
     m->ninits += count;
@@ -716,7 +714,7 @@ void ptxb_init_named(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     (void)at;
     ptx_module *m = b->m;
-    GROW(m->inits, b->cap_inits, m->ninits + 1);
+    PTX_GROW(m->inits, b->cap_inits, m->ninits + 1);
     m->inits[m->ninits] = b->istack[--b->nistack];
     ipush(b, (ptx_init){.kind = PTX_INIT_NAMED, .id = name, .first = m->ninits++, .count = 1});
 }
@@ -726,7 +724,7 @@ void ptxb_init_named(ptx_builder *b, uint32_t name, ptxb_loc at)
 void ptxb_func_begin(ptx_builder *b, ptx_func_kind kind, ptxb_loc at)
 {
     ptx_module *m = b->m;
-    GROW(m->functions, b->cap_functions, m->nfunctions + 1);
+    PTX_GROW(m->functions, b->cap_functions, m->nfunctions + 1);
     b->fn = m->nfunctions++;
     ptx_function *f = &m->functions[b->fn];
     memset(f, 0, sizeof *f);
@@ -807,17 +805,17 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
     switch (b->ctx) {
     case CTX_FUNC_RET:
         s->flags |= PTX_SYMF_RETURN;
-        GROW(f->rets, b->fcap_rets, f->nrets + 1);
+        PTX_GROW(f->rets, b->fcap_rets, f->nrets + 1);
         f->rets[f->nrets++] = id;
         break;
     case CTX_FUNC_ARG:
-        GROW(f->params, b->fcap_params, f->nparams + 1);
+        PTX_GROW(f->params, b->fcap_params, f->nparams + 1);
         f->params[f->nparams++] = id;
         break;
     default:
         if (b->ctx == CTX_PROTO_RET)
             s->flags |= PTX_SYMF_RETURN;
-        GROW(f->proto_params, b->fcap_proto_params, f->nproto_params + 1);
+        PTX_GROW(f->proto_params, b->fcap_proto_params, f->nproto_params + 1);
         f->proto_params[f->nproto_params++] = id;
         break;
     }
@@ -880,7 +878,7 @@ void ptxb_func_pragma(ptx_builder *b, uint32_t text, ptxb_loc at)
 {
     (void)at;
     ptx_function *f = &b->m->functions[b->fn];
-    GROW(f->pragmas, b->fcap_pragmas, f->npragmas + 1);
+    PTX_GROW(f->pragmas, b->fcap_pragmas, f->npragmas + 1);
     f->pragmas[f->npragmas++] = text;
 }
 
@@ -1031,9 +1029,9 @@ void ptxb_scope_close(ptx_builder *b, ptxb_loc at)
 static uint32_t new_label(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    GROW(f->labels, b->fcap_labels, f->nlabels + 1);
-    GROW(b->label_ref, b->cap_label_ref, f->nlabels + 1);
-    GROW(b->label_depth, b->cap_label_depth, f->nlabels + 1);
+    PTX_GROW(f->labels, b->fcap_labels, f->nlabels + 1);
+    PTX_GROW(b->label_ref, b->cap_label_ref, f->nlabels + 1);
+    PTX_GROW(b->label_depth, b->cap_label_depth, f->nlabels + 1);
     uint32_t id = f->nlabels++;
     f->labels[id] = (ptx_label){.name = name, .instr = PTX_NONE, .first = PTX_NONE,
                                 .proto = PTX_NONE, .line = at.line, .col = at.col};
@@ -1080,7 +1078,7 @@ void ptxb_label(ptx_builder *b, uint32_t name, ptxb_loc at)
 
 void ptxb_name_push(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    GROW(b->names, b->cap_names, b->nnames + 1);
+    PTX_GROW(b->names, b->cap_names, b->nnames + 1);
     b->names[b->nnames++] = (pending_name){name, at};
 }
 
@@ -1089,7 +1087,7 @@ void ptxb_branchtargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc
     uint32_t id = define_label(b, label, PTX_LABEL_BRANCHTARGETS, at);
     ptx_function *f = &b->m->functions[b->fn];
     uint32_t first = f->nlabel_lists;
-    GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
+    PTX_GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
     for (uint32_t i = b->nnames - count; i < b->nnames; i++) {
         uint32_t t = label_ref(b, b->names[i].str, b->names[i].at);
         f = &b->m->functions[b->fn];
@@ -1107,7 +1105,7 @@ void ptxb_calltargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc a
     uint32_t id = define_label(b, label, PTX_LABEL_CALLTARGETS, at);
     ptx_function *f = &b->m->functions[b->fn];
     uint32_t first = f->nlabel_lists;
-    GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
+    PTX_GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
     for (uint32_t i = b->nnames - count; i < b->nnames; i++) {
         uint32_t s = b->st.ents[b->names[i].str].sym;
         if (s == PTX_NONE || b->m->symbols[s].kind != PTX_SYM_FUNC)
@@ -1139,7 +1137,7 @@ void ptxb_proto_args(ptx_builder *b)
 void ptxb_proto_end(ptx_builder *b, uint32_t label, bool noreturn, ptxb_loc at)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    GROW(f->protos, b->fcap_protos, f->nprotos + 1);
+    PTX_GROW(f->protos, b->fcap_protos, f->nprotos + 1);
     uint32_t p = f->nprotos++;
     f->protos[p] = (ptx_proto){b->proto_first_ret, b->proto_first_arg - b->proto_first_ret,
                                b->proto_first_arg, f->nproto_params - b->proto_first_arg,
@@ -1154,7 +1152,7 @@ void ptxb_loc_directive(ptx_builder *b, uint32_t file, uint32_t line, uint32_t c
                         uint32_t extra)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    GROW(f->locs, b->fcap_locs, f->nlocs + 1);
+    PTX_GROW(f->locs, b->fcap_locs, f->nlocs + 1);
     f->locs[f->nlocs] = (ptx_loc){file, line, col, extra};
     add_stmt(b, PTX_STMT_LOC, f->nlocs++, 0);
 }

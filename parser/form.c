@@ -11,8 +11,6 @@
 #include "parser/builder_impl.h"
 #include "parser/isa.h"
 
-#define GROW(arr, cap, need) ((arr) = ptx_grow((arr), &(cap), (need), sizeof *(arr)))
-
 /* Longest opcode prefix of text ending at a dot boundary; sets *cut to its
  * length. */
 static ptx_opcode find_opcode(const char *text, size_t len, size_t *cut)
@@ -54,8 +52,8 @@ static bool repeatable(ptx_modcat c)
 static uint32_t intern_form(ptx_builder *b, const ptx_form *f, const uint16_t *toks)
 {
     ptx_module *m = b->m;
-    GROW(m->forms, b->cap_forms, m->nforms + 1);
-    GROW(m->form_tokens, b->cap_form_tokens, (uint64_t)m->nform_tokens + f->ntokens);
+    PTX_GROW(m->forms, b->cap_forms, m->nforms + 1);
+    PTX_GROW(m->form_tokens, b->cap_form_tokens, (uint64_t)m->nform_tokens + f->ntokens);
     m->forms[m->nforms] = *f;
     m->forms[m->nforms].first_token = m->nform_tokens;
     if (f->ntokens)
@@ -226,13 +224,13 @@ static uint64_t operand_signature(const ptx_builder *b, const ptx_operand *ops, 
 bool check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
                  ptxb_loc at)
 {
-    const isa_opcode_info *info = isa_opcode_info_of((ptx_opcode)f->opcode);
-    if (!info || info->nshapes == 0 || n > 64)
-        return true;
     /* instructions of one form nearly always repeat one operand pattern */
     uint32_t fi = (uint32_t)(f - b->m->forms);
     uint64_t sig = operand_signature(b, ops, n);
     if (sig && fi < b->cap_form_shape_ok && b->form_shape_ok[fi] == sig)
+        return true;
+    const isa_opcode_info *info = isa_opcode_info_of((ptx_opcode)f->opcode);
+    if (!info || info->nshapes == 0 || n > 64)
         return true;
     bool ok = false;
     for (unsigned s = 0; s < info->nshapes && !ok; s++)

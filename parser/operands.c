@@ -11,8 +11,6 @@
 #include "parser/builder_impl.h"
 #include "parser/isa.h"
 
-#define GROW(arr, cap, need) ((arr) = ptx_grow((arr), &(cap), (need), sizeof *(arr)))
-
 /* Split a name such as "%r12" into an interned prefix ("%r") and index
  * (12), once per string; names without such a suffix get no prefix. */
 static void split_range_name(ptx_builder *b, uint32_t word)
@@ -101,8 +99,8 @@ static bool lookup_sreg(ptx_builder *b, uint32_t word, ptx_sreg *sreg, ptx_compo
 
 static void push(ptx_builder *b, ptx_operand o, ptxb_loc at)
 {
-    GROW(b->stk, b->cap_stk, b->nstk + 1);
-    GROW(b->stk_at, b->cap_stk_at, b->nstk + 1);
+    PTX_GROW(b->stk, b->cap_stk, b->nstk + 1);
+    PTX_GROW(b->stk_at, b->cap_stk_at, b->nstk + 1);
     b->stk[b->nstk] = o;
     b->stk_at[b->nstk++] = at;
 }
@@ -227,7 +225,7 @@ void ptxb_opd_group(ptx_builder *b, ptx_operand_kind kind, uint32_t count, ptxb_
         count = 255;
     }
     uint32_t first = b->nelems;
-    GROW(b->elems, b->cap_elems, (uint64_t)b->nelems + count);
+    PTX_GROW(b->elems, b->cap_elems, (uint64_t)b->nelems + count);
     if (count)
         memcpy(&b->elems[first], &b->stk[b->nstk - count], count * sizeof *b->elems);
     b->nelems += count;
@@ -247,7 +245,7 @@ static void check_label_uses(ptx_builder *b, ptx_opcode op, ptxb_loc at)
     if (op == PTX_OP_BRA || op == PTX_OP_BRX_IDX || op == PTX_OP_CALL)
         return;
     for (uint32_t i = 0; i < b->nstk; i++)
-        if (b->stk[i].kind == PTX_OPD_LABEL)
+        if (__builtin_expect(b->stk[i].kind == PTX_OPD_LABEL, 0))
             ptxb_error(b, b->stk_at[i], "'%s' is not a register or variable (labels are only "
                        "operands of bra, brx.idx and call)",
                        b->st.strs[b->m->functions[b->fn].labels[b->stk[i].id].name]);
@@ -286,16 +284,16 @@ void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at)
     }
     ptx_function *f = &b->m->functions[b->fn];
     uint32_t base = f->noperands, eb = base + b->nstk;
-    GROW(f->operands, b->fcap_operands, (uint64_t)eb + b->nelems);
+    PTX_GROW(f->operands, b->fcap_operands, (uint64_t)eb + b->nelems);
     if (b->nstk)
         memcpy(&f->operands[base], b->stk, b->nstk * sizeof *b->stk);
     if (b->nelems)
         memcpy(&f->operands[eb], b->elems, b->nelems * sizeof *b->elems);
     f->noperands = eb + b->nelems;
-    for (uint32_t i = base; i < f->noperands; i++)
+    for (uint32_t i = base; b->nelems && i < f->noperands; i++)
         if (is_composite(f->operands[i].kind))
             f->operands[i].id += eb;
-    GROW(f->instrs, b->fcap_instrs, f->ninstrs + 1);
+    PTX_GROW(f->instrs, b->fcap_instrs, f->ninstrs + 1);
     f->instrs[f->ninstrs++] = (ptx_instr){form, base, (uint8_t)b->nstk, b->guard_neg, 0,
                                           b->guard, at.line, at.col};
     instr_reset(b);
