@@ -69,7 +69,6 @@ static int cx_cmp(ptxb_int x, ptxb_int y);
 %type <num> cexpr
 %type <count> vec_elems bracket_rest call_elems init_elems name_list
 %type <id> pragma_strings
-%type <num> addr_offset
 
 %right '?' ':'
 %left T_OROR
@@ -318,8 +317,10 @@ guard
  * step together with its list. */
 operands
     : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
+    | cexpr                                 { ptxb_opd_int(b, $1, AT(@1)); }
     | operand
     | operands ',' T_WORD                   { ptxb_opd_word(b, $3, 0, AT(@3)); }
+    | operands ',' cexpr                    { ptxb_opd_int(b, $3, AT(@3)); }
     | operands ',' operand
     ;
 
@@ -327,7 +328,10 @@ operand
     : simple_other
     | pair_elem '|' pair_elem               { ptxb_opd_group(b, PTX_OPD_PAIR, 2, AT(@1)); }
     | '{' vec_elems '}'                     { ptxb_opd_group(b, PTX_OPD_VEC, $2, AT(@1)); }
-    | '[' address ']'
+    | '[' T_WORD ']'                        { ptxb_opd_addr(b, $2, 0, AT(@1)); }
+    | '[' T_WORD '+' cexpr ']'              { ptxb_opd_addr(b, $2, $4.v, AT(@1)); }
+    | '[' T_WORD '-' cexpr ']'              { ptxb_opd_addr(b, $2, wrap_sub(0, $4.v), AT(@1)); }
+    | '[' cexpr ']'                         { ptxb_opd_addr(b, PTX_NONE, $2.v, AT(@1)); }
     | '[' simple_or_vec ',' bracket_rest ']' { ptxb_opd_group(b, PTX_OPD_BRACKET, $4 + 1, AT(@1)); }
     | '(' call_elems ')'                    { ptxb_opd_group(b, PTX_OPD_LIST, $2, AT(@1)); }
     | '(' ')'                               { ptxb_opd_group(b, PTX_OPD_LIST, 0, AT(@1)); }
@@ -335,6 +339,7 @@ operand
 
 simple
     : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
+    | cexpr                                 { ptxb_opd_int(b, $1, AT(@1)); }
     | simple_other
     ;
 
@@ -344,7 +349,6 @@ simple_other
     | T_WORD '+' cexpr                      { ptxb_opd_symoff(b, $1, $3.v, false, AT(@1)); }
     | T_WORD '(' T_WORD ')'                 { ptxb_opd_symoff(b, $3, 0, true, AT(@1)); }
     | T_SINK                                { ptxb_opd_sink(b, AT(@1)); }
-    | cexpr                                 { ptxb_opd_int(b, $1, AT(@1)); }
     | T_FLOAT                               { ptxb_opd_float(b, $1, AT(@1)); }
     | '-' T_FLOAT                           { ptxb_float f = $2; f.bits ^= (f.kind == PTX_OPD_F32) ? 0x80000000u : 0x8000000000000000u;
                                               f.text = PTX_NONE; ptxb_opd_float(b, f, AT(@1)); }
@@ -375,17 +379,6 @@ call_elems
     | T_SINK                                { ptxb_opd_sink(b, AT(@1)); $$ = 1; }
     | call_elems ',' T_WORD                 { ptxb_opd_word(b, $3, 0, AT(@3)); $$ = $1 + 1; }
     | call_elems ',' T_SINK                 { ptxb_opd_sink(b, AT(@3)); $$ = $1 + 1; }
-    ;
-
-address
-    : T_WORD addr_offset                    { ptxb_opd_addr(b, $1, $2.v, AT(@1)); }
-    | cexpr                                 { ptxb_opd_addr(b, PTX_NONE, $1.v, AT(@1)); }
-    ;
-
-addr_offset
-    : %empty                                { $$ = cx(0, false); }
-    | '+' cexpr                             { $$ = $2; }
-    | '-' cexpr                             { $$ = cx(wrap_sub(0, $2.v), $2.is_unsigned); }
     ;
 
 cexpr
