@@ -159,6 +159,10 @@ static void add_top(ptx_builder *b, ptx_top_kind kind, uint32_t index)
 
 void ptxb_version(ptx_builder *b, uint32_t text, ptxb_loc at)
 {
+    if (text == PTX_NONE) { /* a hex float such as 0f... has no decimal text */
+        ptxb_error(b, at, "malformed .version (expected MAJOR.MINOR)");
+        return;
+    }
     const char *s = bstr(b, text);
     unsigned major = 0, minor = 0;
     int n = 0;
