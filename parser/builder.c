@@ -14,17 +14,17 @@
 
 const char *bstr(const ptx_builder *b, uint32_t id)
 {
-    return b->st.strs[id];
+    return strtab_text(&b->st, id);
 }
 
-ptx_builder *ptxb_new(const char *filename, ptx_diags *diags)
+ptx_builder *ptxb_new(const char *filename, size_t input_len, ptx_diags *diags)
 {
     ptx_builder *b = ptx_xcalloc(1, sizeof *b);
     b->m = ptx_xcalloc(1, sizeof *b->m);
     b->m->source_name = ptx_strdup(filename);
     b->diags = diags;
     b->filename = b->m->source_name;
-    strtab_init(&b->st);
+    strtab_init(&b->st, 4 * (uint64_t)input_len + 64);
     b->fn = PTX_NONE;
     b->guard = PTX_NONE;
     b->attrs.space = -1;
@@ -95,7 +95,7 @@ bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at)
  * scope so that closing the scope restores it. */
 void bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
 {
-    strent *e = &b->st.ents[str];
+    strent *e = strtab_ent(&b->st, str);
     uint32_t *slot = field == UNDO_REG ? &e->reg : field == UNDO_SCALAR ? &e->scalar
                    : field == UNDO_RANGE ? &e->range : field == UNDO_LABEL ? &e->label : &e->sym;
     if (b->depth > 0) {
@@ -122,7 +122,7 @@ static void scope_pop(ptx_builder *b)
     b->nhoist = 0;
     for (uint32_t i = b->nundo; i > mark; i--) {
         undo *u = &b->undo[i - 1];
-        strent *e = &b->st.ents[u->str];
+        strent *e = strtab_ent(&b->st, u->str);
         switch (u->field) {
         case UNDO_REG: e->reg = u->old; e->reg_gen = u->old_gen; break;
         case UNDO_SCALAR: e->scalar = u->old; break;
@@ -264,7 +264,7 @@ void ptxb_pragma(ptx_builder *b, uint32_t text, ptxb_loc at)
 /* Module-scope symbol of a name, or report it as undeclared. */
 static uint32_t need_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    uint32_t s = b->st.ents[name].sym;
+    uint32_t s = strtab_ent(&b->st, name)->sym;
     if (s == PTX_NONE)
         ptxb_error(b, at, "use of undeclared symbol '%s'", bstr(b, name));
     return s;
@@ -439,7 +439,7 @@ uint32_t new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 /* Report a name already declared in the current scope. */
 static bool redeclared(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    strent *e = &b->st.ents[name];
+    strent *e = strtab_ent(&b->st, name);
     uint32_t depth = b->depth > 255 ? 255 : b->depth;
     if (e->sym != PTX_NONE && b->sym_depth[e->sym] == depth) {
         const ptx_symbol *s = &b->m->symbols[e->sym];
@@ -538,7 +538,7 @@ void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc 
                    (long long)count.v);
         return;
     }
-    strent *e = &b->st.ents[name];
+    strent *e = strtab_ent(&b->st, name);
     ptx_function *f = &b->m->functions[b->fn];
     if (e->range != PTX_NONE && b->regdecl_depth[e->range] == b->depth) {
         const ptx_regdecl *o = &f->regdecls[e->range];
@@ -622,7 +622,7 @@ void ptxb_declare(ptx_builder *b, uint32_t name, bool has_init, ptxb_loc at)
         b->nistack = 0;
         return;
     }
-    strent *e = &b->st.ents[name];
+    strent *e = strtab_ent(&b->st, name);
     uint32_t id;
     if (e->sym != PTX_NONE && b->m->symbols[e->sym].kind == PTX_SYM_VAR &&
         b->sym_depth[e->sym] == (b->depth > 255 ? 255 : b->depth) &&
@@ -754,7 +754,7 @@ void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
     ptx_function *f = &b->m->functions[b->fn];
     int linkage = b->fn_linkage;
     attrs_reset(b);
-    strent *e = &b->st.ents[name];
+    strent *e = strtab_ent(&b->st, name);
     uint32_t s = e->sym;
     /* a function is declared at module scope: look through the function scope */
     if (s != PTX_NONE && b->m->symbols[s].kind == PTX_SYM_FUNC) {
@@ -1049,7 +1049,7 @@ static uint32_t new_label(ptx_builder *b, uint32_t name, ptxb_loc at)
  * pending one, so that forward branches work. */
 uint32_t label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    uint32_t id = b->st.ents[name].label;
+    uint32_t id = strtab_ent(&b->st, name)->label;
     return id != PTX_NONE ? id : new_label(b, name, at);
 }
 
@@ -1057,7 +1057,7 @@ uint32_t label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
  * label of this scope, shadows one of an enclosing scope, reports duplicates. */
 static uint32_t define_label(ptx_builder *b, uint32_t name, ptx_label_kind kind, ptxb_loc at)
 {
-    uint32_t id = b->st.ents[name].label;
+    uint32_t id = strtab_ent(&b->st, name)->label;
     if (id == PTX_NONE || b->label_depth[id] != b->depth)
         id = new_label(b, name, at);
     ptx_label *l = &b->m->functions[b->fn].labels[id];
@@ -1111,7 +1111,7 @@ void ptxb_calltargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc a
     uint32_t first = f->nlabel_lists;
     PTX_GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
     for (uint32_t i = b->nnames - count; i < b->nnames; i++) {
-        uint32_t s = b->st.ents[b->names[i].str].sym;
+        uint32_t s = strtab_ent(&b->st, b->names[i].str)->sym;
         if (s == PTX_NONE || b->m->symbols[s].kind != PTX_SYM_FUNC)
             ptxb_error(b, b->names[i].at, "call target '%s' is not a declared function",
                        bstr(b, b->names[i].str));
@@ -1194,12 +1194,11 @@ ptx_module *ptxb_finish(ptx_builder *b, bool syntax_ok)
     if (syntax_ok && m->ntargets == 0 && b->diags->errors == 0)
         ptxb_error(b, (ptxb_loc){1, 1}, "missing .target directive");
     /* the module takes the interned texts; the builder's tables go */
-    m->strings = b->st.strs;
+    char **blocks;
+    uint32_t nblocks;
     m->nstrings = b->st.n;
-    ptx_module_take_blocks(m, b->st.blocks, b->st.nblocks);
-    b->st.strs = NULL;
-    b->st.blocks = NULL;
-    b->st.nblocks = 0;
+    m->strings = strtab_take_texts(&b->st, &blocks, &nblocks);
+    ptx_module_take_blocks(m, blocks, nblocks);
     if (!syntax_ok || b->diags->errors) {
         builder_free(b);
         ptx_module_free(m);

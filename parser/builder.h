@@ -35,7 +35,8 @@ typedef struct ptxb_int { int64_t v; bool is_unsigned; } ptxb_int;
  * literals keep their text (string id) so printing reproduces them. */
 typedef struct ptxb_float { uint64_t bits; uint32_t text; uint8_t kind; } ptxb_float;
 
-ptx_builder *ptxb_new(const char *filename, ptx_diags *diags);
+/* A builder for an input of input_len bytes (bounds the names it can hold). */
+ptx_builder *ptxb_new(const char *filename, size_t input_len, ptx_diags *diags);
 /* Finish: returns the module on success (builder freed), NULL on errors. */
 ptx_module *ptxb_finish(ptx_builder *b, bool syntax_ok);
 

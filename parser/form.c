@@ -119,10 +119,10 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
 
 uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
-    strent *e = &b->st.ents[word];
+    strent *e = strtab_ent(&b->st, word);
     if (e->form != PTX_NONE)
         return e->form;
-    const char *text = b->st.strs[word];
+    const char *text = bstr(b, word);
     size_t len = e->len, cut = 0;
     ptx_opcode op = find_opcode(text, len, &cut);
     if (op == PTX_OP_INVALID) {

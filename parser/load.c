@@ -12,7 +12,7 @@
 
 ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags *diags)
 {
-    ptx_builder *b = ptxb_new(name, diags);
+    ptx_builder *b = ptxb_new(name, len, diags);
     ptx_lexer_ctx ctx = {b, 1, text, PTX_NONE, {0, 0}};
     yyscan_t scanner;
     if (ptx_yylex_init_extra(&ctx, &scanner) != 0) {

@@ -11,31 +11,12 @@
 #include "parser/builder_impl.h"
 #include "parser/isa.h"
 
-/* Split a name such as "%r12" into an interned prefix ("%r") and index
- * (12), once per string; names without such a suffix get no prefix. */
-static void split_range_name(ptx_builder *b, uint32_t word)
-{
-    const char *text = b->st.strs[word];
-    uint32_t len = b->st.ents[word].len, i = len;
-    while (i > 0 && text[i - 1] >= '0' && text[i - 1] <= '9')
-        i--;
-    bool leading_zero = text[i] == '0' && i + 1 < len;
-    uint32_t prefix = PTX_NONE, idx = 0;
-    if (i > 0 && i < len && !leading_zero && len - i <= 9) {
-        for (uint32_t k = i; k < len; k++)
-            idx = idx * 10 + (uint32_t)(text[k] - '0');
-        prefix = ptxb_intern(b, text, i); /* may move the entry table */
-    }
-    b->st.ents[word].prefix = prefix;
-    b->st.ents[word].pindex = idx + 1;
-}
-
 /* Resolve a register name: an exact scalar declaration or a member of a
  * %name<N> range, whichever was declared innermost. The answer is cached on
  * the name until a later declaration could shadow it. */
 uint32_t resolve_register(ptx_builder *b, uint32_t word)
 {
-    strent *e = &b->st.ents[word];
+    strent *e = strtab_ent(&b->st, word);
     if (e->reg != PTX_NONE && e->reg_gen == b->reg_gen)
         return e->reg;
     if (b->fn == PTX_NONE)
@@ -46,12 +27,9 @@ uint32_t resolve_register(ptx_builder *b, uint32_t word)
         best = e->scalar;
         best_seq = b->regdecl_seq[f->regs[best].decl];
     }
-    if (e->pindex == 0)
-        split_range_name(b, word);
-    e = &b->st.ents[word];
-    uint32_t d = e->prefix == PTX_NONE ? PTX_NONE : b->st.ents[e->prefix].range;
+    uint32_t d = e->prefix == PTX_NONE ? PTX_NONE : strtab_ent(&b->st, e->prefix)->range;
     if (d != PTX_NONE) {
-        uint32_t idx = e->pindex - 1;
+        uint32_t idx = e->pindex;
         if (idx < f->regdecls[d].count && b->regdecl_seq[d] > best_seq)
             best = f->regdecls[d].first + idx;
     }
@@ -72,9 +50,9 @@ static ptx_component parse_component(const char *s)
 /* Special register named by a word such as "%tid.x"; cached on the word. */
 static bool lookup_sreg(ptx_builder *b, uint32_t word, ptx_sreg *sreg, ptx_component *comp)
 {
-    strent *e = &b->st.ents[word];
+    strent *e = strtab_ent(&b->st, word);
     if (e->sreg == 0) {
-        const char *text = b->st.strs[word];
+        const char *text = bstr(b, word);
         const char *dot = strchr(text, '.');
         size_t n = dot ? (size_t)(dot - text) : strlen(text);
         e->sreg = 1;
@@ -109,12 +87,12 @@ void ptxb_guard(ptx_builder *b, uint32_t reg, bool negated, ptxb_loc at)
 {
     uint32_t r = resolve_register(b, reg);
     if (r == PTX_NONE) {
-        ptxb_error(b, at, "guard uses undeclared predicate '%s'", b->st.strs[reg]);
+        ptxb_error(b, at, "guard uses undeclared predicate '%s'", bstr(b, reg));
         return;
     }
     uint8_t type = b->m->functions[b->fn].regs[r].type;
     if (type != PTX_TYPE_PRED) {
-        ptxb_error(b, at, "guard '%s' is not a predicate (it is .%s)", b->st.strs[reg],
+        ptxb_error(b, at, "guard '%s' is not a predicate (it is .%s)", bstr(b, reg),
                    ptx_type_name((ptx_type)type));
         return;
     }
@@ -125,14 +103,12 @@ void ptxb_guard(ptx_builder *b, uint32_t reg, bool negated, ptxb_loc at)
 /* A register (or vector register) written with a component: "%r1.h0". */
 static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o)
 {
-    const char *text = b->st.strs[word];
-    const char *dot = strchr(text, '.');
-    if (!dot)
+    uint32_t base = strtab_ent(&b->st, word)->dotbase;
+    if (base == PTX_NONE)
         return false;
-    ptx_component c = parse_component(dot + 1);
+    ptx_component c = parse_component(bstr(b, word) + strtab_ent(&b->st, base)->len + 1);
     if (c == PTX_COMP_NONE)
         return false;
-    uint32_t base = ptxb_intern(b, text, (size_t)(dot - text));
     uint32_t r = resolve_register(b, base);
     if (r == PTX_NONE)
         return false;
@@ -148,13 +124,13 @@ void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
     uint32_t r = resolve_register(b, word);
     ptx_sreg sreg;
     ptx_component comp;
-    const char *text = b->st.strs[word];
+    const char *text = bstr(b, word);
     if (r != PTX_NONE) {
         o.kind = PTX_OPD_REG;
         o.id = r;
-    } else if (b->st.ents[word].sym != PTX_NONE) {
+    } else if (strtab_ent(&b->st, word)->sym != PTX_NONE) {
         o.kind = PTX_OPD_SYM;
-        o.id = b->st.ents[word].sym;
+        o.id = strtab_ent(&b->st, word)->sym;
     } else if (lookup_sreg(b, word, &sreg, &comp)) {
         o.kind = PTX_OPD_SREG;
         o.id = sreg;
@@ -193,9 +169,9 @@ void ptxb_opd_sink(ptx_builder *b, ptxb_loc at)
 
 void ptxb_opd_symoff(ptx_builder *b, uint32_t name, int64_t offset, bool generic, ptxb_loc at)
 {
-    uint32_t s = b->st.ents[name].sym;
+    uint32_t s = strtab_ent(&b->st, name)->sym;
     if (s == PTX_NONE)
-        ptxb_error(b, at, "use of undeclared symbol '%s'", b->st.strs[name]);
+        ptxb_error(b, at, "use of undeclared symbol '%s'", bstr(b, name));
     push(b, (ptx_operand){.kind = PTX_OPD_SYM, .id = s, .value = offset,
                           .flags = generic ? PTX_OPF_GENERIC : 0}, at);
 }
@@ -207,12 +183,12 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
         uint32_t r = resolve_register(b, base);
         if (r != PTX_NONE) {
             o.id = r;
-        } else if (b->st.ents[base].sym != PTX_NONE) {
-            o.id = b->st.ents[base].sym;
+        } else if (strtab_ent(&b->st, base)->sym != PTX_NONE) {
+            o.id = strtab_ent(&b->st, base)->sym;
             o.flags = PTX_OPF_ADDR_SYM;
         } else {
             ptxb_error(b, at, "use of undeclared %s '%s' in address",
-                       b->st.strs[base][0] == '%' ? "register" : "identifier", b->st.strs[base]);
+                       bstr(b, base)[0] == '%' ? "register" : "identifier", bstr(b, base));
         }
     }
     push(b, o, at);
@@ -248,11 +224,11 @@ static void check_label_uses(ptx_builder *b, ptx_opcode op, ptxb_loc at)
         if (__builtin_expect(b->stk[i].kind == PTX_OPD_LABEL, 0))
             ptxb_error(b, b->stk_at[i], "'%s' is not a register or variable (labels are only "
                        "operands of bra, brx.idx and call)",
-                       b->st.strs[b->m->functions[b->fn].labels[b->stk[i].id].name]);
+                       bstr(b, b->m->functions[b->fn].labels[b->stk[i].id].name));
     for (uint32_t i = 0; i < b->nelems; i++)
         if (b->elems[i].kind == PTX_OPD_LABEL)
             ptxb_error(b, at, "'%s' is not a register or variable",
-                       b->st.strs[b->m->functions[b->fn].labels[b->elems[i].id].name]);
+                       bstr(b, b->m->functions[b->fn].labels[b->elems[i].id].name));
 }
 
 static void instr_reset(ptx_builder *b)

@@ -1,8 +1,10 @@
-/* strtab.c — string interning: word-at-a-time hashing, open addressing, texts in
- * 64 KiB arena blocks (one allocation per block, not per string). */
+/* strtab.c — string interning: word-at-a-time hashing, open addressing,
+ * entries in chunks that never move, texts in 64 KiB arena blocks (one
+ * allocation per block, not per string). */
 #include "parser/strtab.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,11 +62,16 @@ static bool same_text(const char *stored, const char *text, size_t len, bool pad
     return memcmp(stored, text, len) == 0;
 }
 
-void strtab_init(strtab *t)
+void strtab_init(strtab *t, uint64_t max_names)
 {
     memset(t, 0, sizeof *t);
     t->nslots = 1024;
     t->slots = ptx_xcalloc(t->nslots, sizeof *t->slots);
+    uint64_t chunks = (max_names >> STRTAB_CHUNK_BITS) + 2;
+    if (chunks > (UINT32_MAX >> STRTAB_CHUNK_BITS))
+        chunks = UINT32_MAX >> STRTAB_CHUNK_BITS;
+    t->nchunks = (uint32_t)chunks;
+    t->chunks = ptx_xcalloc(t->nchunks, sizeof *t->chunks);
 }
 
 /* Copy a text into the arena; large texts get a block of their own. Every
@@ -100,7 +107,7 @@ static void rehash(strtab *t)
     uint32_t n = t->nslots * 2;
     uint32_t *slots = ptx_xcalloc(n, sizeof *slots);
     for (uint32_t id = 0; id < t->n; id++) {
-        uint32_t i = t->ents[id].hash & (n - 1);
+        uint32_t i = strtab_ent(t, id)->hash & (n - 1);
         while (slots[i])
             i = (i + 1) & (n - 1);
         slots[i] = id + 1;
@@ -110,17 +117,27 @@ static void rehash(strtab *t)
     t->nslots = n;
 }
 
-uint32_t strtab_find(const strtab *t, const char *text, size_t len)
+static uint32_t intern(strtab *t, const char *text, size_t len, bool padded);
+
+/* Fill in what a new name's text implies: "%r12" has prefix "%r" and index
+ * 12 (no leading zeros, at most 9 digits); "%tid.x" has base "%tid". */
+static void derive(strtab *t, uint32_t id, const char *text, size_t len, bool padded)
 {
-    uint32_t h = hash_text(text, len, false);
-    for (uint32_t i = h & (t->nslots - 1);; i = (i + 1) & (t->nslots - 1)) {
-        uint32_t s = t->slots[i];
-        if (!s)
-            return UINT32_MAX;
-        const strent *e = &t->ents[s - 1];
-        if (e->hash == h && e->len == len && same_text(t->strs[s - 1], text, len, false))
-            return s - 1;
+    size_t i = len;
+    while (i > 0 && text[i - 1] >= '0' && text[i - 1] <= '9')
+        i--;
+    uint32_t prefix = UINT32_MAX, idx = 0;
+    if (i > 0 && i < len && !(text[i] == '0' && i + 1 < len) && len - i <= 9) {
+        for (size_t k = i; k < len; k++)
+            idx = idx * 10 + (uint32_t)(text[k] - '0');
+        prefix = intern(t, text, i, padded);
     }
+    const char *dot = len > 1 ? memchr(text + 1, '.', len - 1) : NULL;
+    uint32_t base = dot ? intern(t, text, (size_t)(dot - text), padded) : UINT32_MAX;
+    strent *e = strtab_ent(t, id);
+    e->prefix = prefix;
+    e->pindex = idx;
+    e->dotbase = base;
 }
 
 /* Intern with a choice of reading text word-wise (padded) or bytewise. */
@@ -132,22 +149,29 @@ static uint32_t intern(strtab *t, const char *text, size_t len, bool padded)
         uint32_t s = t->slots[i];
         if (!s)
             break;
-        const strent *e = &t->ents[s - 1];
-        if (e->hash == h && e->len == len && same_text(t->strs[s - 1], text, len, padded))
+        const strent *e = strtab_ent(t, s - 1);
+        if (e->hash == h && e->len == len && same_text(e->text, text, len, padded))
             return s - 1;
     }
     uint32_t id = t->n;
-    uint32_t cap = t->cap;
-    t->strs = ptx_grow(t->strs, &cap, (uint64_t)id + 1, sizeof *t->strs);
-    t->ents = ptx_grow(t->ents, &t->cap, (uint64_t)id + 1, sizeof *t->ents);
-    t->strs[id] = arena_copy(t, text, len);
-    t->ents[id] = (strent){.hash = h, .len = (uint32_t)len, .reg = PTX_NONE,
-                           .scalar = PTX_NONE, .range = PTX_NONE, .sym = PTX_NONE,
-                           .label = PTX_NONE, .form = PTX_NONE};
+    uint32_t chunk = id >> STRTAB_CHUNK_BITS;
+    if (chunk >= t->nchunks) { /* the caller's bound was wrong: an internal error */
+        fprintf(stderr, "simtlab: internal error: more than %u distinct names\n",
+                t->nchunks << STRTAB_CHUNK_BITS);
+        exit(2);
+    }
+    if (!t->chunks[chunk])
+        t->chunks[chunk] = ptx_xmalloc(sizeof(strent) << STRTAB_CHUNK_BITS);
+    strent *e = strtab_ent(t, id);
+    *e = (strent){.text = arena_copy(t, text, len), .hash = h, .len = (uint32_t)len,
+                  .prefix = UINT32_MAX, .dotbase = UINT32_MAX, .reg = UINT32_MAX,
+                  .scalar = UINT32_MAX, .range = UINT32_MAX, .sym = UINT32_MAX,
+                  .label = UINT32_MAX, .form = UINT32_MAX};
     t->slots[i] = id + 1;
     t->n++;
     if (t->n * 2 > t->nslots)
         rehash(t);
+    derive(t, id, text, len, padded);
     return id;
 }
 
@@ -161,13 +185,26 @@ uint32_t strtab_intern_padded(strtab *t, const char *text, size_t len)
     return intern(t, text, len, true);
 }
 
+char **strtab_take_texts(strtab *t, char ***blocks, uint32_t *nblocks)
+{
+    char **texts = ptx_xmalloc((t->n ? t->n : 1) * sizeof *texts);
+    for (uint32_t id = 0; id < t->n; id++)
+        texts[id] = (char *)strtab_ent(t, id)->text;
+    *blocks = t->blocks;
+    *nblocks = t->nblocks;
+    t->blocks = NULL;
+    t->nblocks = t->capblocks = 0;
+    return texts;
+}
+
 void strtab_free(strtab *t)
 {
     for (uint32_t i = 0; i < t->nblocks; i++)
         free(t->blocks[i]);
     free(t->blocks);
-    free(t->strs);
-    free(t->ents);
+    for (uint32_t c = 0; t->chunks && c < t->nchunks && t->chunks[c]; c++)
+        free(t->chunks[c]);
+    free(t->chunks);
     free(t->slots);
     memset(t, 0, sizeof *t);
 }

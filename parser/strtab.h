@@ -2,8 +2,14 @@
  *
  * Every identifier the lexer sees is interned once; its entry carries the
  * current meaning of the name (register, symbol, label, decoded opcode form),
- * so resolving a name in the builder is an array access, not a hash lookup.
- * Scoped bindings are restored through an undo log (see builder.c). */
+ * so resolving a name in the builder is an entry access, not a hash lookup.
+ * Scoped bindings are restored through an undo log (see builder.c).
+ *
+ * Entries live in fixed-size chunks that never move, and everything derived
+ * from a name's text (its %r<N> prefix and index, its part before the first
+ * dot) is computed when the name is created. So one thread (the lexer) may
+ * intern while another (the parser) reads entries of ids it was handed and
+ * writes their binding slots, which the interning side never touches. */
 #ifndef SIMTLAB_STRTAB_H
 #define SIMTLAB_STRTAB_H
 
@@ -11,7 +17,13 @@
 #include <stdint.h>
 
 typedef struct strent {
+    const char *text;  /* NUL-terminated, readable 8 bytes past its end */
     uint32_t hash, len;
+    /* derived from the text when interned */
+    uint32_t prefix;   /* "%r12" -> id of "%r" (UINT32_MAX when not of that shape) */
+    uint32_t pindex;   /* ... and 12 */
+    uint32_t dotbase;  /* "%tid.x" -> id of "%tid" (UINT32_MAX without a dot) */
+    /* binding slots, owned by the builder */
     uint32_t reg;      /* cached register id for this exact name (valid if reg_gen matches) */
     uint32_t reg_gen;
     uint32_t scalar;   /* register declared with exactly this name */
@@ -19,18 +31,18 @@ typedef struct strent {
     uint32_t sym;      /* symbol id bound to this name */
     uint32_t label;    /* label id in the current function */
     uint32_t form;     /* decoded opcode form when used as an instruction word */
-    uint32_t prefix;   /* "%r12" -> id of "%r" (UINT32_MAX: none; 0 with pindex 0: not computed) */
-    uint32_t pindex;   /* ... and 12 + 1 (0 when not yet computed) */
     uint16_t sreg;     /* cached special-register lookup: 0 unknown, 1 none, 2+id */
     uint8_t comp;      /* cached component of a dotted special register */
     uint8_t pad;
 } strent;
 
+enum { STRTAB_CHUNK_BITS = 12 };
+
 typedef struct strtab {
-    char **strs;        /* NUL-terminated texts, indexed by id */
-    strent *ents;
-    uint32_t n, cap;
-    uint32_t *slots;    /* open addressing: id + 1, 0 = empty */
+    strent **chunks;    /* chunk pointers, allocated once (never moved) */
+    uint32_t nchunks;   /* room in `chunks` */
+    uint32_t n;
+    uint32_t *slots;    /* open addressing: id + 1, 0 = empty (interning side only) */
     uint32_t nslots;
     char **blocks;      /* arena blocks holding the texts */
     uint32_t nblocks, capblocks;
@@ -38,14 +50,28 @@ typedef struct strtab {
     size_t curleft;
 } strtab;
 
-void strtab_init(strtab *t);
+static inline strent *strtab_ent(const strtab *t, uint32_t id)
+{
+    return &t->chunks[id >> STRTAB_CHUNK_BITS][id & ((1u << STRTAB_CHUNK_BITS) - 1)];
+}
+
+static inline const char *strtab_text(const strtab *t, uint32_t id)
+{
+    return strtab_ent(t, id)->text;
+}
+
+/* An empty table with room for at least max_names names. An input of L
+ * bytes yields at most L tokens, each with at most two derived names, plus
+ * pragma and section texts: the parser passes 4 L + 64. */
+void strtab_init(strtab *t, uint64_t max_names);
 /* Id of text[0..len), interning it when new. */
 uint32_t strtab_intern(strtab *t, const char *text, size_t len);
 /* The same for text that may be read 8 bytes past its end (lexer tokens in
  * a padded buffer): hashed and compared a word at a time. */
 uint32_t strtab_intern_padded(strtab *t, const char *text, size_t len);
-/* Id of text[0..len) if already interned, else UINT32_MAX. */
-uint32_t strtab_find(const strtab *t, const char *text, size_t len);
+/* The texts as one array indexed by id (for the module); the arena blocks
+ * are handed over too, so the table is empty afterwards. */
+char **strtab_take_texts(strtab *t, char ***blocks, uint32_t *nblocks);
 void strtab_free(strtab *t);
 
 #endif

@@ -219,7 +219,7 @@ static void test_empty_file(void **state)
     (void)state;
     expect_error("", 1, 1, "missing .version directive");
     /* the in-place entry point with a zero-length buffer */
-    char buf[2] = {0, 0};
+    char buf[PTX_PARSE_PADDING] = {0};
     ptx_diags d = {0};
     ptx_module *m = ptx_parse_buffer(buf, 0, "empty.ptx", &d);
     assert_null(m);
