@@ -52,31 +52,6 @@ void ptxb_error(ptx_builder *b, ptxb_loc at, const char *fmt, ...)
     free(msg);
 }
 
-bool ptxb_too_many_errors(const ptx_builder *b)
-{
-    return b->diags->dropped > 0;
-}
-
-void ptxb_raw_reset(ptx_builder *b)
-{
-    b->nraw = 0;
-}
-
-void ptxb_raw_append(ptx_builder *b, const char *s, size_t len)
-{
-    if (b->nraw + len + 1 > b->cap_raw) {
-        b->cap_raw = (b->nraw + len + 1) * 2;
-        b->raw = ptx_xrealloc(b->raw, b->cap_raw);
-    }
-    memcpy(b->raw + b->nraw, s, len);
-    b->nraw += len;
-}
-
-uint32_t ptxb_raw_intern(ptx_builder *b)
-{
-    return ptxb_intern(b, b->raw ? b->raw : "", b->nraw);
-}
-
 bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at)
 {
     const char *t = bstr(b, type_word);
@@ -240,16 +215,6 @@ void ptxb_dwarf(ptx_builder *b, uint32_t text)
         add_stmt(b, PTX_STMT_DWARF, text, 0);
     else
         add_top(b, PTX_TOP_DWARF, text);
-}
-
-/* Pragma strings are kept as their written list: "a", "b". */
-uint32_t ptxb_pragma_join(ptx_builder *b, uint32_t acc, uint32_t next)
-{
-    char *s = acc == PTX_NONE ? ptx_format("\"%s\"", bstr(b, next))
-                              : ptx_format("%s, \"%s\"", bstr(b, acc), bstr(b, next));
-    uint32_t id = ptxb_intern(b, s, strlen(s));
-    free(s);
-    return id;
 }
 
 void ptxb_pragma(ptx_builder *b, uint32_t text, ptxb_loc at)
@@ -1180,7 +1145,6 @@ static void builder_free(ptx_builder *b)
     free(b->stk_at);
     free(b->elems);
     free(b->names);
-    free(b->raw);
     free(b);
 }
 

@@ -15,18 +15,8 @@
 
 typedef struct ptx_builder ptx_builder;
 
-/* What the lexer keeps besides the builder: the current line and where it
- * starts in the (in-place) input, from which token columns follow. */
-typedef struct ptx_lexer_ctx {
-    ptx_builder *b;
-    uint32_t line;
-    const char *line_start;
-    uint32_t sec_name;     /* .section being read: its name and position */
-    struct ptxb_loc { uint32_t line, col; } sec_at;
-} ptx_lexer_ctx;
-
 /* Source position of a token or rule: 1-based line and column. */
-typedef struct ptxb_loc ptxb_loc;
+typedef struct ptxb_loc { uint32_t line, col; } ptxb_loc;
 
 /* Integer literal or constant expression value. */
 typedef struct ptxb_int { int64_t v; bool is_unsigned; } ptxb_int;
@@ -40,17 +30,13 @@ ptx_builder *ptxb_new(const char *filename, size_t input_len, ptx_diags *diags);
 /* Finish: returns the module on success (builder freed), NULL on errors. */
 ptx_module *ptxb_finish(ptx_builder *b, bool syntax_ok);
 
-/* ---- lexer support ---- */
+/* ---- lexer support (the only builder calls the lexer makes) ---- */
 uint32_t ptxb_intern(ptx_builder *b, const char *s, size_t len);
 /* Intern a token of the (padded) input buffer. */
 uint32_t ptxb_intern_token(ptx_builder *b, const char *s, size_t len);
+
 void ptxb_error(ptx_builder *b, ptxb_loc at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-bool ptxb_too_many_errors(const ptx_builder *b);
-/* Raw text accumulation for .section bodies. */
-void ptxb_raw_reset(ptx_builder *b);
-void ptxb_raw_append(ptx_builder *b, const char *s, size_t len);
-uint32_t ptxb_raw_intern(ptx_builder *b);
 
 /* Constant-expression cast (.s64)/(.u64): true for unsigned. */
 bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at);
@@ -63,7 +49,6 @@ void ptxb_file(ptx_builder *b, ptxb_int num, uint32_t name, bool extra, ptxb_int
                ptxb_int size, ptxb_loc at);
 void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text);
 void ptxb_dwarf(ptx_builder *b, uint32_t text);
-uint32_t ptxb_pragma_join(ptx_builder *b, uint32_t acc, uint32_t next);
 void ptxb_pragma(ptx_builder *b, uint32_t text, ptxb_loc at);
 void ptxb_alias(ptx_builder *b, uint32_t alias, uint32_t target, ptxb_loc at);
 

@@ -87,9 +87,6 @@ struct ptx_builder {
     ptx_operand *elems; uint32_t nelems, cap_elems;
     pending_name *names; uint32_t nnames, cap_names;
 
-    /* .section raw text */
-    char *raw; size_t nraw, cap_raw;
-
     uint64_t *form_shape_ok;  /* per form: last operand signature that matched a shape */
     uint32_t cap_form_shape_ok;
 

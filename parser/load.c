@@ -4,26 +4,8 @@
 #include <string.h>
 
 #include "ir/util.h"
-#include "parser/builder.h"
 #include "parser/container.h"
 #include "parser/parser.h"
-#include "parser/ptx_lexer.h"
-#include "parser/ptx_parser.h"
-
-ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags *diags)
-{
-    ptx_builder *b = ptxb_new(name, len, diags);
-    ptx_lexer_ctx ctx = {b, 1, text, PTX_NONE, {0, 0}};
-    yyscan_t scanner;
-    if (ptx_yylex_init_extra(&ctx, &scanner) != 0) {
-        ptx_diag_add(diags, PTX_DIAG_ERROR, name, 0, 0, "cannot initialize the lexer");
-        return ptxb_finish(b, false);
-    }
-    ptx_yy_scan_buffer(text, len + 2, scanner); /* flex needs the last two as NUL */
-    int rc = ptx_yyparse(scanner, b);
-    ptx_yylex_destroy(scanner);
-    return ptxb_finish(b, rc == 0);
-}
 
 ptx_module *ptx_parse_string(const char *text, size_t len, const char *name, ptx_diags *diags)
 {

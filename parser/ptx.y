@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "parser/builder.h"
+#include "parser/lexer.h"
 /* Locations start at line 1, column 1. */
 #define PTX_YYLTYPE_IS_DECLARED 1
 typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
@@ -29,10 +30,16 @@ typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
     uint32_t count;
     struct { uint32_t name, text, line, col; } sec;
     struct { uint32_t file, line, col, extra; } loc;
+    ptx_lex_error err;
+}
+
+%code provides {
+/* The grammar's token source (pipeline.c): the scanner, directly or through
+ * the lexer thread's ring. */
+int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *src);
 }
 
 %code {
-int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
 static void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, ptx_builder *b, const char *msg);
 
 #define AT(l) ((ptxb_loc){(uint32_t)(l).first_line, (uint32_t)(l).first_column})
@@ -51,10 +58,12 @@ static int cx_cmp(ptxb_int x, ptxb_int y);
 %token <flt> T_FLOAT "float literal"
 %token <sec> T_SECTION ".section"
 %token <loc> T_LOC ".loc"
-%token T_SINK "_" T_SHL "<<" T_SHR ">>" T_LEXERROR "invalid token"
+%token <id> T_PRAGMA ".pragma"
+%token <err> T_LEXERROR "invalid token"
+%token T_SINK "_" T_SHL "<<" T_SHR ">>"
 %token T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!=" T_ANDAND "&&" T_OROR "||"
 %token T_VERSION ".version" T_TARGET ".target" T_ADDRESS_SIZE ".address_size"
-%token T_ENTRY ".entry" T_FUNC ".func" T_FILE ".file" T_PRAGMA ".pragma" T_ALIAS ".alias"
+%token T_ENTRY ".entry" T_FUNC ".func" T_FILE ".file" T_ALIAS ".alias"
 %token T_EXTERN ".extern" T_VISIBLE ".visible" T_WEAK ".weak" T_COMMON ".common"
 %token T_ALIGN ".align" T_PTR ".ptr" T_ATTRIBUTE ".attribute"
 %token T_SPACE_REG ".reg" T_SPACE_GLOBAL ".global" T_SPACE_CONST ".const"
@@ -68,7 +77,6 @@ static int cx_cmp(ptxb_int x, ptxb_int y);
 
 %type <num> cexpr
 %type <count> vec_elems bracket_rest call_elems init_elems name_list
-%type <id> pragma_strings
 
 %right '?' ':'
 %left T_OROR
@@ -100,7 +108,7 @@ top
     | T_FILE T_INT T_STRING ',' T_INT ',' T_INT { ptxb_file(b, $2, $3, true, $5, $7, AT(@1)); }
     | T_SECTION                             { ptxb_section(b, $1.name, $1.text); }
     | T_DWARF                               { ptxb_dwarf(b, $1); }
-    | T_PRAGMA pragma_strings ';'           { ptxb_pragma(b, $2, AT(@1)); }
+    | T_PRAGMA ';'                          { ptxb_pragma(b, $1, AT(@1)); }
     | T_ALIAS T_WORD ',' T_WORD ';'         { ptxb_alias(b, $2, $4, AT(@2)); }
     | attrs declarators ';'                 { ptxb_declare_end(b); }
     | function
@@ -109,11 +117,6 @@ top
 target_list
     : T_WORD                                { ptxb_target(b, $1, AT(@1)); }
     | target_list ',' T_WORD                { ptxb_target(b, $3, AT(@3)); }
-    ;
-
-pragma_strings
-    : T_STRING                              { $$ = ptxb_pragma_join(b, PTX_NONE, $1); }
-    | pragma_strings ',' T_STRING           { $$ = ptxb_pragma_join(b, $1, $3); }
     ;
 
 /* ---- declarations ---------------------------------------------------- */
@@ -244,7 +247,7 @@ perf
     | T_MAXCLUSTERRANK perf_values          { ptxb_perf(b, PTXB_MAXCLUSTERRANK, AT(@1)); }
     | T_REQNCTAPERCLUSTER perf_values       { ptxb_perf(b, PTXB_REQNCTAPERCLUSTER, AT(@1)); }
     | T_EXPLICITCLUSTER                     { ptxb_perf(b, PTXB_EXPLICITCLUSTER, AT(@1)); }
-    | T_PRAGMA pragma_strings ';'           { ptxb_func_pragma(b, $2, AT(@1)); }
+    | T_PRAGMA ';'                          { ptxb_func_pragma(b, $1, AT(@1)); }
     ;
 
 perf_values
@@ -281,7 +284,7 @@ stmt
     | attrs declarators ';'                 { ptxb_declare_end(b); }
     | '{'                                   { ptxb_scope_open(b, AT(@1)); }
       stmts '}'                             { ptxb_scope_close(b, AT(@4)); }
-    | T_PRAGMA pragma_strings ';'           { ptxb_pragma(b, $2, AT(@1)); }
+    | T_PRAGMA ';'                          { ptxb_pragma(b, $1, AT(@1)); }
     | T_LOC                                 { ptxb_loc_directive(b, $1.file, $1.line, $1.col, $1.extra); }
     | T_DWARF                               { ptxb_dwarf(b, $1); }
     ;
@@ -425,7 +428,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ptx_bui
     (void)scanner;
     yysymbol_kind_t tok = yypcontext_token(ctx);
     if (tok == YYSYMBOL_T_LEXERROR)
-        return 0;
+        return 0; /* reported by ptx_yylex with its own message */
     enum { MAX = 6 };
     yysymbol_kind_t expected[MAX];
     int n = yypcontext_expected_tokens(ctx, expected, MAX);
