@@ -12,7 +12,7 @@
 #include "ir/util.h"
 #include "ir/module_impl.h"
 
-const char *bstr(const ptx_builder *b, uint32_t id)
+const char *ptxb_str(const ptx_builder *b, uint32_t id)
 {
     return strtab_text(&b->st, id);
 }
@@ -54,7 +54,7 @@ void ptxb_error(ptx_builder *b, ptxb_loc at, const char *fmt, ...)
 
 bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at)
 {
-    const char *t = bstr(b, type_word);
+    const char *t = ptxb_str(b, type_word);
     if (strcmp(t, ".u64") != 0 && strcmp(t, ".s64") != 0)
         ptxb_error(b, at, "constant expressions can be cast to .s64 or .u64 only, not '%s'", t);
     return strcmp(t, ".u64") == 0;
@@ -68,7 +68,7 @@ bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at)
 
 /* Change one binding slot of a name, logging the old value when inside a
  * scope so that closing the scope restores it. */
-void bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
+void ptxb_bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
 {
     strent *e = strtab_ent(&b->st, str);
     uint32_t *slot = field == UNDO_REG ? &e->reg : field == UNDO_SCALAR ? &e->scalar
@@ -138,7 +138,7 @@ void ptxb_version(ptx_builder *b, uint32_t text, ptxb_loc at)
         ptxb_error(b, at, "malformed .version (expected MAJOR.MINOR)");
         return;
     }
-    const char *s = bstr(b, text);
+    const char *s = ptxb_str(b, text);
     unsigned major = 0, minor = 0;
     int n = 0;
     if (sscanf(s, "%u.%u%n", &major, &minor, &n) != 2 || s[n] != '\0') {
@@ -171,9 +171,9 @@ static bool valid_target(const char *s)
 
 void ptxb_target(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    if (!valid_target(bstr(b, name)))
+    if (!valid_target(ptxb_str(b, name)))
         ptxb_error(b, at, "unknown .target '%s' (expected sm_XX, sm_XXa, sm_XXf, compute_XX, "
-                          "texmode_*, debug or map_f64_to_f32)", bstr(b, name));
+                          "texmode_*, debug or map_f64_to_f32)", ptxb_str(b, name));
     ptx_module *m = b->m;
     PTX_GROW(m->targets, b->cap_targets, m->ntargets + 1);
     m->targets[m->ntargets++] = name;
@@ -212,7 +212,7 @@ void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text)
 void ptxb_dwarf(ptx_builder *b, uint32_t text)
 {
     if (b->in_body)
-        add_stmt(b, PTX_STMT_DWARF, text, 0);
+        ptxb_add_stmt(b, PTX_STMT_DWARF, text, 0);
     else
         add_top(b, PTX_TOP_DWARF, text);
 }
@@ -221,7 +221,7 @@ void ptxb_pragma(ptx_builder *b, uint32_t text, ptxb_loc at)
 {
     (void)at;
     if (b->in_body)
-        add_stmt(b, PTX_STMT_PRAGMA, text, 0);
+        ptxb_add_stmt(b, PTX_STMT_PRAGMA, text, 0);
     else
         add_top(b, PTX_TOP_PRAGMA, text);
 }
@@ -231,7 +231,7 @@ static uint32_t need_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     uint32_t s = strtab_ent(&b->st, name)->sym;
     if (s == PTX_NONE)
-        ptxb_error(b, at, "use of undeclared symbol '%s'", bstr(b, name));
+        ptxb_error(b, at, "use of undeclared symbol '%s'", ptxb_str(b, name));
     return s;
 }
 
@@ -324,7 +324,7 @@ void ptxb_attr_ptr(ptx_builder *b, ptxb_loc at)
 void ptxb_attr_dotword(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
     attrs_touch(b, at);
-    const char *s = bstr(b, word) + 1;
+    const char *s = ptxb_str(b, word) + 1;
     for (int t = 1; t < PTX_TYPE_COUNT; t++) {
         if (strcmp(s, ptx_type_name((ptx_type)t)) == 0) {
             if (b->attrs.type)
@@ -347,13 +347,13 @@ void ptxb_attr_dotword(ptx_builder *b, uint32_t word, ptxb_loc at)
         }
     }
     ptxb_error(b, at, "unexpected '%s' in a declaration (expected a state space, type, "
-                      ".align, .ptr, .v2/.v4/.v8 or a linkage directive)", bstr(b, word));
+                      ".align, .ptr, .v2/.v4/.v8 or a linkage directive)", ptxb_str(b, word));
 }
 
 void ptxb_attr_attribute(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
     attrs_touch(b, at);
-    const char *s = bstr(b, word);
+    const char *s = ptxb_str(b, word);
     if (strcmp(s, ".managed") != 0 && strcmp(s, ".unified") != 0)
         ptxb_error(b, at, "unknown .attribute(%s) (expected .managed or .unified)", s);
     b->attrs.attribute = word;
@@ -380,7 +380,7 @@ void ptxb_dim(ptx_builder *b, bool sized, ptxb_int v, ptxb_loc at)
 
 /* ---- declarations ----------------------------------------------------------- */
 
-void add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count)
+void ptxb_add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count)
 {
     ptx_function *f = &b->m->functions[b->fn];
     PTX_GROW(f->stmts, b->fcap_stmts, f->nstmts + 1);
@@ -389,7 +389,7 @@ void add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count
 
 /* Append a symbol named `name` (string id, or PTX_NONE) at the current
  * depth; the caller fills in its fields. */
-uint32_t new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
+uint32_t ptxb_new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     ptx_module *m = b->m;
     PTX_GROW(m->symbols, b->cap_symbols, m->nsymbols + 1);
@@ -408,7 +408,7 @@ static bool redeclared(ptx_builder *b, uint32_t name, ptxb_loc at)
     uint32_t depth = b->depth > 255 ? 255 : b->depth;
     if (e->sym != PTX_NONE && b->sym_depth[e->sym] == depth) {
         const ptx_symbol *s = &b->m->symbols[e->sym];
-        ptxb_error(b, at, "redeclaration of '%s' (first declared at %u:%u)", bstr(b, name),
+        ptxb_error(b, at, "redeclaration of '%s' (first declared at %u:%u)", ptxb_str(b, name),
                    s->line, s->col);
         return true;
     }
@@ -418,7 +418,7 @@ static bool redeclared(ptx_builder *b, uint32_t name, ptxb_loc at)
         if (r != PTX_NONE && b->regdecl_depth[f->regs[r].decl] == b->depth) {
             const ptx_regdecl *d = &f->regdecls[f->regs[r].decl];
             ptxb_error(b, at, "redeclaration of register '%s' (first declared at %u:%u)",
-                       bstr(b, name), d->line, d->col);
+                       ptxb_str(b, name), d->line, d->col);
             return true;
         }
     }
@@ -430,11 +430,11 @@ static bool attrs_complete(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     if (b->attrs.space < 0) {
         ptxb_error(b, at, "declaration of '%s' has no state space (.reg, .global, .shared, ...)",
-                   name == PTX_NONE ? "_" : bstr(b, name));
+                   name == PTX_NONE ? "_" : ptxb_str(b, name));
         return false;
     }
     if (!b->attrs.type) {
-        ptxb_error(b, at, "declaration of '%s' has no type", name == PTX_NONE ? "_" : bstr(b, name));
+        ptxb_error(b, at, "declaration of '%s' has no type", name == PTX_NONE ? "_" : ptxb_str(b, name));
         return false;
     }
     return true;
@@ -480,7 +480,7 @@ static bool reg_attrs_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
         return false;
     }
     if (!b->attrs.type) {
-        ptxb_error(b, at, "register declaration of '%s' has no type", bstr(b, name));
+        ptxb_error(b, at, "register declaration of '%s' has no type", ptxb_str(b, name));
         return false;
     }
     if (b->attrs.linkage || b->attrs.align || b->attrs.ptr) {
@@ -493,7 +493,7 @@ static bool reg_attrs_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
 void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc at)
 {
     if (b->attrs.space != PTX_SPACE_REG) {
-        ptxb_error(b, at, "'%s<N>' ranges are only for .reg declarations", bstr(b, name));
+        ptxb_error(b, at, "'%s<N>' ranges are only for .reg declarations", ptxb_str(b, name));
         return;
     }
     if (!reg_attrs_ok(b, name, at))
@@ -508,12 +508,12 @@ void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc 
     if (e->range != PTX_NONE && b->regdecl_depth[e->range] == b->depth) {
         const ptx_regdecl *o = &f->regdecls[e->range];
         ptxb_error(b, at, "redeclaration of register range '%s<>' (first declared at %u:%u)",
-                   bstr(b, name), o->line, o->col);
+                   ptxb_str(b, name), o->line, o->col);
         return;
     }
     uint32_t d = add_regdecl(b, name, (uint32_t)count.v, at);
     if (d != PTX_NONE) {
-        bind(b, name, UNDO_RANGE, d);
+        ptxb_bind(b, name, UNDO_RANGE, d);
         b->reg_gen++;
     }
 }
@@ -532,7 +532,7 @@ static void declare_register(ptx_builder *b, uint32_t name, bool has_init, ptxb_
     uint32_t d = add_regdecl(b, name, PTX_NONE, at);
     if (d == PTX_NONE)
         return;
-    bind(b, name, UNDO_SCALAR, b->m->functions[b->fn].regdecls[d].first);
+    ptxb_bind(b, name, UNDO_SCALAR, b->m->functions[b->fn].regdecls[d].first);
     b->reg_gen++;
 }
 
@@ -553,7 +553,7 @@ static void fill_symbol(ptx_builder *b, ptx_symbol *s)
     if (b->flex)
         s->flags |= PTX_SYMF_FLEX;
     if (b->attrs.attribute != PTX_NONE)
-        s->flags |= strcmp(bstr(b, b->attrs.attribute), ".managed") == 0 ? PTX_SYMF_MANAGED
+        s->flags |= strcmp(ptxb_str(b, b->attrs.attribute), ".managed") == 0 ? PTX_SYMF_MANAGED
                                                                         : PTX_SYMF_UNIFIED;
 }
 
@@ -598,21 +598,21 @@ void ptxb_declare(ptx_builder *b, uint32_t name, bool has_init, ptxb_loc at)
             b->nistack = 0;
             return;
         }
-        id = new_symbol(b, name, at);
-        bind(b, name, UNDO_SYM, id);
+        id = ptxb_new_symbol(b, name, at);
+        ptxb_bind(b, name, UNDO_SYM, id);
     }
     ptx_symbol *s = &b->m->symbols[id];
     s->kind = (b->attrs.space == PTX_SPACE_PARAM && b->fn != PTX_NONE) ? PTX_SYM_LOCALPARAM : PTX_SYM_VAR;
     fill_symbol(b, s);
     if (b->flex && !(s->flags & PTX_SYMF_EXTERN) && s->space != PTX_SPACE_SHARED && !has_init)
-        ptxb_error(b, at, "unsized array '%s' needs .extern or an initializer", bstr(b, name));
+        ptxb_error(b, at, "unsized array '%s' needs .extern or an initializer", ptxb_str(b, name));
     if (has_init)
         attach_init(b, s, at);
     if (b->fn != PTX_NONE && b->in_body) {
         ptx_function *f = &b->m->functions[b->fn];
         PTX_GROW(f->locals, b->fcap_locals, f->nlocals + 1);
         f->locals[f->nlocals++] = id;
-        add_stmt(b, PTX_STMT_VARDECL, id, 0);
+        ptxb_add_stmt(b, PTX_STMT_VARDECL, id, 0);
     } else {
         add_top(b, PTX_TOP_VAR, id);
     }
@@ -625,7 +625,7 @@ void ptxb_declare_end(ptx_builder *b)
     if (b->fn != PTX_NONE && b->in_body) {
         ptx_function *f = &b->m->functions[b->fn];
         if (f->nregdecls > b->line_regdecl_start)
-            add_stmt(b, PTX_STMT_REGDECL, b->line_regdecl_start,
+            ptxb_add_stmt(b, PTX_STMT_REGDECL, b->line_regdecl_start,
                      f->nregdecls - b->line_regdecl_start);
     }
     attrs_reset(b);
@@ -725,10 +725,10 @@ void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
     if (s != PTX_NONE && b->m->symbols[s].kind == PTX_SYM_FUNC) {
         const ptx_function *old = &b->m->functions[b->m->symbols[s].func];
         if (old->kind != f->kind)
-            ptxb_error(b, at, "'%s' was declared as a %s", bstr(b, name),
+            ptxb_error(b, at, "'%s' was declared as a %s", ptxb_str(b, name),
                        old->kind == PTX_FUNC_ENTRY ? "kernel (.entry)" : "function (.func)");
     } else if (s != PTX_NONE && b->sym_depth[s] == 0) {
-        ptxb_error(b, at, "redeclaration of '%s' as a function", bstr(b, name));
+        ptxb_error(b, at, "redeclaration of '%s' as a function", ptxb_str(b, name));
         s = PTX_NONE;
     } else {
         s = PTX_NONE;
@@ -736,8 +736,8 @@ void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
     if (s == PTX_NONE) {
         uint32_t depth = b->depth;
         b->depth = 0; /* functions live at module scope */
-        s = new_symbol(b, name, at);
-        bind(b, name, UNDO_SYM, s);
+        s = ptxb_new_symbol(b, name, at);
+        ptxb_bind(b, name, UNDO_SYM, s);
         b->depth = depth;
         b->m->symbols[s].kind = PTX_SYM_FUNC;
     }
@@ -764,7 +764,7 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
         attrs_reset(b);
         return;
     }
-    uint32_t id = new_symbol(b, name, at);
+    uint32_t id = ptxb_new_symbol(b, name, at);
     ptx_symbol *s = &b->m->symbols[id];
     s->kind = PTX_SYM_PARAM;
     fill_symbol(b, s);
@@ -789,7 +789,7 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
         break;
     }
     if (name != PTX_NONE && !proto)
-        bind(b, name, UNDO_SYM, id);
+        ptxb_bind(b, name, UNDO_SYM, id);
     attrs_reset(b);
 }
 
@@ -860,7 +860,7 @@ static void func_publish(ptx_builder *b, ptxb_loc at)
     ptx_symbol *s = &b->m->symbols[f->symbol];
     if (s->func != PTX_NONE && s->func != b->fn && (f->flags & PTX_FUNCF_HAS_BODY) &&
         (b->m->functions[s->func].flags & PTX_FUNCF_HAS_BODY))
-        ptxb_error(b, at, "redefinition of '%s' (first defined at %u:%u)", bstr(b, s->name),
+        ptxb_error(b, at, "redefinition of '%s' (first defined at %u:%u)", ptxb_str(b, s->name),
                    b->m->functions[s->func].decl_line, b->m->functions[s->func].decl_col);
     if (s->func == PTX_NONE || (f->flags & PTX_FUNCF_HAS_BODY))
         s->func = b->fn;
@@ -890,7 +890,7 @@ static void check_label_kind(ptx_builder *b, const ptx_instr *in, unsigned k,
     if (o->kind != PTX_OPD_LABEL)
         ptxb_error(b, at, "'%s' needs %s here", op, what);
     else if (f->labels[o->id].defined && f->labels[o->id].kind != want)
-        ptxb_error(b, at, "'%s' is not %s", bstr(b, f->labels[o->id].name), what);
+        ptxb_error(b, at, "'%s' is not %s", ptxb_str(b, f->labels[o->id].name), what);
 }
 
 /* Branches name code labels, brx.idx a .branchtargets list, and an indirect
@@ -934,7 +934,7 @@ static void check_labels(ptx_builder *b)
     for (uint32_t i = 0; i < f->nlabels; i++) {
         if (!f->labels[i].defined)
             ptxb_error(b, b->label_ref[i], "use of undeclared label or identifier '%s'",
-                       bstr(b, f->labels[i].name));
+                       ptxb_str(b, f->labels[i].name));
     }
     check_control_operands(b);
 }
@@ -984,14 +984,14 @@ void ptxb_scope_open(ptx_builder *b, ptxb_loc at)
         ptxb_error(b, at, "scopes nested too deeply (limit 200)");
     }
     scope_push(b);
-    add_stmt(b, PTX_STMT_SCOPE_OPEN, 0, 0);
+    ptxb_add_stmt(b, PTX_STMT_SCOPE_OPEN, 0, 0);
 }
 
 void ptxb_scope_close(ptx_builder *b, ptxb_loc at)
 {
     (void)at;
     scope_pop(b);
-    add_stmt(b, PTX_STMT_SCOPE_CLOSE, 0, 0);
+    ptxb_add_stmt(b, PTX_STMT_SCOPE_CLOSE, 0, 0);
 }
 
 /* A new, undefined label named `name` in the current scope. */
@@ -1006,13 +1006,13 @@ static uint32_t new_label(ptx_builder *b, uint32_t name, ptxb_loc at)
                                 .proto = PTX_NONE, .line = at.line, .col = at.col};
     b->label_ref[id] = at;
     b->label_depth[id] = b->depth;
-    bind(b, name, UNDO_LABEL, id);
+    ptxb_bind(b, name, UNDO_LABEL, id);
     return id;
 }
 
 /* Label id a reference resolves to: the visible label of that name, or a
  * pending one, so that forward branches work. */
-uint32_t label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
+uint32_t ptxb_label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     uint32_t id = strtab_ent(&b->st, name)->label;
     return id != PTX_NONE ? id : new_label(b, name, at);
@@ -1027,7 +1027,7 @@ static uint32_t define_label(ptx_builder *b, uint32_t name, ptx_label_kind kind,
         id = new_label(b, name, at);
     ptx_label *l = &b->m->functions[b->fn].labels[id];
     if (l->defined) {
-        ptxb_error(b, at, "duplicate label '%s' (first defined at %u:%u)", bstr(b, name),
+        ptxb_error(b, at, "duplicate label '%s' (first defined at %u:%u)", ptxb_str(b, name),
                    l->line, l->col);
         return PTX_NONE;
     }
@@ -1036,7 +1036,7 @@ static uint32_t define_label(ptx_builder *b, uint32_t name, ptx_label_kind kind,
     l->line = at.line;
     l->col = at.col;
     l->instr = b->m->functions[b->fn].ninstrs;
-    add_stmt(b, PTX_STMT_LABEL, id, 0);
+    ptxb_add_stmt(b, PTX_STMT_LABEL, id, 0);
     return id;
 }
 
@@ -1058,7 +1058,7 @@ void ptxb_branchtargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc
     uint32_t first = f->nlabel_lists;
     PTX_GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
     for (uint32_t i = b->nnames - count; i < b->nnames; i++) {
-        uint32_t t = label_ref(b, b->names[i].str, b->names[i].at);
+        uint32_t t = ptxb_label_ref(b, b->names[i].str, b->names[i].at);
         f = &b->m->functions[b->fn];
         f->label_lists[f->nlabel_lists++] = t;
     }
@@ -1079,7 +1079,7 @@ void ptxb_calltargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc a
         uint32_t s = strtab_ent(&b->st, b->names[i].str)->sym;
         if (s == PTX_NONE || b->m->symbols[s].kind != PTX_SYM_FUNC)
             ptxb_error(b, b->names[i].at, "call target '%s' is not a declared function",
-                       bstr(b, b->names[i].str));
+                       ptxb_str(b, b->names[i].str));
         f->label_lists[f->nlabel_lists++] = s;
     }
     b->nnames -= count;
@@ -1123,7 +1123,7 @@ void ptxb_loc_directive(ptx_builder *b, uint32_t file, uint32_t line, uint32_t c
     ptx_function *f = &b->m->functions[b->fn];
     PTX_GROW(f->locs, b->fcap_locs, f->nlocs + 1);
     f->locs[f->nlocs] = (ptx_loc){file, line, col, extra};
-    add_stmt(b, PTX_STMT_LOC, f->nlocs++, 0);
+    ptxb_add_stmt(b, PTX_STMT_LOC, f->nlocs++, 0);
 }
 
 /* ---- finishing ------------------------------------------------------------- */

@@ -94,18 +94,18 @@ struct ptx_builder {
 };
 
 /* builder.c */
-const char *bstr(const ptx_builder *b, uint32_t id);
-void bind(ptx_builder *b, uint32_t str, int field, uint32_t value);
-uint32_t new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at);
-void add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count);
-uint32_t label_ref(ptx_builder *b, uint32_t name, ptxb_loc at);
+const char *ptxb_str(const ptx_builder *b, uint32_t id);
+void ptxb_bind(ptx_builder *b, uint32_t str, int field, uint32_t value);
+uint32_t ptxb_new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at);
+void ptxb_add_stmt(ptx_builder *b, ptx_stmt_kind kind, uint32_t index, uint32_t count);
+uint32_t ptxb_label_ref(ptx_builder *b, uint32_t name, ptxb_loc at);
 
 /* operands.c */
-uint32_t resolve_register(ptx_builder *b, uint32_t word);
+uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word);
 
 /* form.c */
-uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at);
-bool check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
+uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at);
+bool ptxb_check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
                  ptxb_loc at);
 
 #endif

@@ -117,12 +117,12 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
     return true;
 }
 
-uint32_t decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
+uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
     strent *e = strtab_ent(&b->st, word);
     if (e->form != PTX_NONE)
         return e->form;
-    const char *text = bstr(b, word);
+    const char *text = ptxb_str(b, word);
     size_t len = e->len, cut = 0;
     ptx_opcode op = find_opcode(text, len, &cut);
     if (op == PTX_OP_INVALID) {
@@ -221,7 +221,7 @@ static uint64_t operand_signature(const ptx_builder *b, const ptx_operand *ops, 
     return sig;
 }
 
-bool check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
+bool ptxb_check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops, uint32_t n,
                  ptxb_loc at)
 {
     /* instructions of one form nearly always repeat one operand pattern */

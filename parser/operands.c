@@ -14,7 +14,7 @@
 /* Resolve a register name: an exact scalar declaration or a member of a
  * %name<N> range, whichever was declared innermost. The answer is cached on
  * the name until a later declaration could shadow it. */
-uint32_t resolve_register(ptx_builder *b, uint32_t word)
+uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word)
 {
     strent *e = strtab_ent(&b->st, word);
     if (e->reg != PTX_NONE && e->reg_gen == b->reg_gen)
@@ -34,7 +34,7 @@ uint32_t resolve_register(ptx_builder *b, uint32_t word)
             best = f->regdecls[d].first + idx;
     }
     if (best != PTX_NONE)
-        bind(b, word, UNDO_REG, best);
+        ptxb_bind(b, word, UNDO_REG, best);
     return best;
 }
 
@@ -52,7 +52,7 @@ static bool lookup_sreg(ptx_builder *b, uint32_t word, ptx_sreg *sreg, ptx_compo
 {
     strent *e = strtab_ent(&b->st, word);
     if (e->sreg == 0) {
-        const char *text = bstr(b, word);
+        const char *text = ptxb_str(b, word);
         const char *dot = strchr(text, '.');
         size_t n = dot ? (size_t)(dot - text) : strlen(text);
         e->sreg = 1;
@@ -85,14 +85,14 @@ static void push(ptx_builder *b, ptx_operand o, ptxb_loc at)
 
 void ptxb_guard(ptx_builder *b, uint32_t reg, bool negated, ptxb_loc at)
 {
-    uint32_t r = resolve_register(b, reg);
+    uint32_t r = ptxb_resolve_register(b, reg);
     if (r == PTX_NONE) {
-        ptxb_error(b, at, "guard uses undeclared predicate '%s'", bstr(b, reg));
+        ptxb_error(b, at, "guard uses undeclared predicate '%s'", ptxb_str(b, reg));
         return;
     }
     uint8_t type = b->m->functions[b->fn].regs[r].type;
     if (type != PTX_TYPE_PRED) {
-        ptxb_error(b, at, "guard '%s' is not a predicate (it is .%s)", bstr(b, reg),
+        ptxb_error(b, at, "guard '%s' is not a predicate (it is .%s)", ptxb_str(b, reg),
                    ptx_type_name((ptx_type)type));
         return;
     }
@@ -106,10 +106,10 @@ static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o)
     uint32_t base = strtab_ent(&b->st, word)->dotbase;
     if (base == PTX_NONE)
         return false;
-    ptx_component c = parse_component(bstr(b, word) + strtab_ent(&b->st, base)->len + 1);
+    ptx_component c = parse_component(ptxb_str(b, word) + strtab_ent(&b->st, base)->len + 1);
     if (c == PTX_COMP_NONE)
         return false;
-    uint32_t r = resolve_register(b, base);
+    uint32_t r = ptxb_resolve_register(b, base);
     if (r == PTX_NONE)
         return false;
     o->kind = PTX_OPD_REG;
@@ -121,10 +121,10 @@ static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o)
 void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
 {
     ptx_operand o = {.flags = flags};
-    uint32_t r = resolve_register(b, word);
+    uint32_t r = ptxb_resolve_register(b, word);
     ptx_sreg sreg;
     ptx_component comp;
-    const char *text = bstr(b, word);
+    const char *text = ptxb_str(b, word);
     if (r != PTX_NONE) {
         o.kind = PTX_OPD_REG;
         o.id = r;
@@ -145,7 +145,7 @@ void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
         o.kind = PTX_OPD_SINK;
     } else {
         o.kind = PTX_OPD_LABEL;
-        o.id = label_ref(b, word, at);
+        o.id = ptxb_label_ref(b, word, at);
     }
     push(b, o, at);
 }
@@ -171,7 +171,7 @@ void ptxb_opd_symoff(ptx_builder *b, uint32_t name, int64_t offset, bool generic
 {
     uint32_t s = strtab_ent(&b->st, name)->sym;
     if (s == PTX_NONE)
-        ptxb_error(b, at, "use of undeclared symbol '%s'", bstr(b, name));
+        ptxb_error(b, at, "use of undeclared symbol '%s'", ptxb_str(b, name));
     push(b, (ptx_operand){.kind = PTX_OPD_SYM, .id = s, .value = offset,
                           .flags = generic ? PTX_OPF_GENERIC : 0}, at);
 }
@@ -180,7 +180,7 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
 {
     ptx_operand o = {.kind = PTX_OPD_ADDR, .id = PTX_NONE, .value = offset};
     if (base != PTX_NONE) {
-        uint32_t r = resolve_register(b, base);
+        uint32_t r = ptxb_resolve_register(b, base);
         if (r != PTX_NONE) {
             o.id = r;
         } else if (strtab_ent(&b->st, base)->sym != PTX_NONE) {
@@ -188,7 +188,7 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
             o.flags = PTX_OPF_ADDR_SYM;
         } else {
             ptxb_error(b, at, "use of undeclared %s '%s' in address",
-                       bstr(b, base)[0] == '%' ? "register" : "identifier", bstr(b, base));
+                       ptxb_str(b, base)[0] == '%' ? "register" : "identifier", ptxb_str(b, base));
         }
     }
     push(b, o, at);
@@ -224,11 +224,11 @@ static void check_label_uses(ptx_builder *b, ptx_opcode op, ptxb_loc at)
         if (__builtin_expect(b->stk[i].kind == PTX_OPD_LABEL, 0))
             ptxb_error(b, b->stk_at[i], "'%s' is not a register or variable (labels are only "
                        "operands of bra, brx.idx and call)",
-                       bstr(b, b->m->functions[b->fn].labels[b->stk[i].id].name));
+                       ptxb_str(b, b->m->functions[b->fn].labels[b->stk[i].id].name));
     for (uint32_t i = 0; i < b->nelems; i++)
         if (b->elems[i].kind == PTX_OPD_LABEL)
             ptxb_error(b, at, "'%s' is not a register or variable",
-                       bstr(b, b->m->functions[b->fn].labels[b->elems[i].id].name));
+                       ptxb_str(b, b->m->functions[b->fn].labels[b->elems[i].id].name));
 }
 
 static void instr_reset(ptx_builder *b)
@@ -246,12 +246,12 @@ void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at)
         return;
     }
     uint32_t errors = b->diags->errors;
-    uint32_t form = decode_form(b, opcode_word, at);
+    uint32_t form = ptxb_decode_form(b, opcode_word, at);
     if (b->nstk > 255)
         ptxb_error(b, at, "too many operands (limit 255)");
     if (form != PTX_NONE) {
         const ptx_form *fm = &b->m->forms[form];
-        check_shape(b, fm, b->stk, b->nstk, at);
+        ptxb_check_shape(b, fm, b->stk, b->nstk, at);
         check_label_uses(b, (ptx_opcode)fm->opcode, at);
     }
     if (b->diags->errors != errors) {
