@@ -453,10 +453,15 @@ static uint32_t add_regdecl(ptx_builder *b, uint32_t name, uint32_t count, ptxb_
 {
     ptx_function *f = &b->m->functions[b->fn];
     uint32_t n = count == PTX_NONE ? 1 : count;
-    if ((uint64_t)f->nregs + n > (1u << 26)) {
-        ptxb_error(b, at, "too many registers in one function (limit 2^26)");
+    if ((uint64_t)f->nregs + n > PTXB_MAX_FUNC_REGS) {
+        ptxb_error(b, at, "too many registers in one function (at most %u)", PTXB_MAX_FUNC_REGS);
         return PTX_NONE;
     }
+    if ((uint64_t)b->module_regs + n > PTXB_MAX_MODULE_REGS) {
+        ptxb_error(b, at, "too many registers in one module (at most %u)", PTXB_MAX_MODULE_REGS);
+        return PTX_NONE;
+    }
+    b->module_regs += n;
     PTX_GROW(f->regdecls, b->fcap_regdecls, f->nregdecls + 1);
     PTX_GROW(b->regdecl_seq, b->cap_regdecl_seq, f->nregdecls + 1);
     PTX_GROW(b->regdecl_depth, b->cap_regdecl_depth, f->nregdecls + 1);
@@ -498,9 +503,9 @@ void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc 
     }
     if (!reg_attrs_ok(b, name, at))
         return;
-    if (count.v <= 0 || count.v > (1 << 24)) {
-        ptxb_error(b, at, "register range size must be between 1 and 16777216, not %lld",
-                   (long long)count.v);
+    if (count.v <= 0 || count.v > PTXB_MAX_FUNC_REGS) {
+        ptxb_error(b, at, "register range size must be between 1 and %u, not %lld",
+                   PTXB_MAX_FUNC_REGS, (long long)count.v);
         return;
     }
     strent *e = strtab_ent(&b->st, name);
@@ -922,6 +927,10 @@ static void check_control_operands(ptx_builder *b)
                        b->m->symbols[target->id].kind != PTX_SYM_FUNC) {
                 ptxb_error(b, (ptxb_loc){in->line, in->col},
                            "call target must be a function or a register holding its address");
+            } else if (b->m->functions[b->m->symbols[target->id].func].kind == PTX_FUNC_ENTRY) {
+                ptxb_error(b, (ptxb_loc){in->line, in->col},
+                           "cannot call kernel '%s' (kernels are launched, not called)",
+                           ptxb_str(b, b->m->symbols[target->id].name));
             }
         }
     }

@@ -32,6 +32,11 @@ typedef struct decl_attrs {
     bool any;
 } decl_attrs;
 
+/* Registers are expanded at declaration (one record each): these bound the
+ * memory a declaration can claim (16 bytes a register). */
+#define PTXB_MAX_FUNC_REGS (1u << 22)
+#define PTXB_MAX_MODULE_REGS (1u << 24)
+
 typedef enum param_ctx { CTX_NONE, CTX_FUNC_RET, CTX_FUNC_ARG, CTX_PROTO_RET, CTX_PROTO_ARG } param_ctx;
 
 typedef struct pending_name { uint32_t str; ptxb_loc at; } pending_name;
@@ -53,6 +58,7 @@ struct ptx_builder {
     undo *hoist; uint32_t nhoist, cap_hoist; /* pending labels moving to the parent scope */
     uint32_t *marks; uint32_t nmarks, cap_marks;
     uint32_t reg_gen;         /* bumped when a register declaration may shadow a cached one */
+    uint64_t module_regs;     /* registers declared in all functions so far */
     uint32_t decl_seq;        /* declaration order, to pick the innermost binding */
 
     /* the declaration being parsed */

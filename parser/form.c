@@ -230,7 +230,7 @@ bool ptxb_check_shape(ptx_builder *b, const ptx_form *f, const ptx_operand *ops,
     if (sig && fi < b->cap_form_shape_ok && b->form_shape_ok[fi] == sig)
         return true;
     const isa_opcode_info *info = isa_opcode_info_of((ptx_opcode)f->opcode);
-    if (!info || info->nshapes == 0 || n > 64)
+    if (!info || info->nshapes == 0)
         return true;
     bool ok = false;
     for (unsigned s = 0; s < info->nshapes && !ok; s++)
