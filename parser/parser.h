@@ -37,5 +37,7 @@ ptx_module *ptx_parse_string(const char *text, size_t len, const char *name,
 /* Load a file: PTX text, or an ELF/fatbin/cubin holding PTX. For binaries the
  * PTX entry for SM `arch` is used (0: the highest PTX version embedded). */
 ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags);
+ptx_module *ptx_load_file_opts(const char *path, unsigned arch, ptx_diags *diags,
+                               const ptx_parse_options *opt);
 
 #endif
