@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
 # Run simtlab's whole test suite: the unit and end-to-end tests in a normal
-# build and again under AddressSanitizer + UndefinedBehaviorSanitizer, then
-# the parser fuzzer for a bounded time. Installs missing dependencies first.
+# build and again under AddressSanitizer + UndefinedBehaviorSanitizer, the
+# two-thread parse under ThreadSanitizer, then the parser fuzzer for a
+# bounded time. Installs missing dependencies first.
 set -euo pipefail
 cd "$(dirname "$0")"
 tools/deps.sh
+
+passed=0
+failed=0
+# meson test with the given arguments; adds its counts to the totals
+count_tests() {
+    local out
+    out=$(mktemp)
+    local rc=0
+    meson test "$@" --print-errorlogs 2>&1 | tee "$out" || rc=$?
+    passed=$((passed + $(awk '/^Ok:/ {print $2}' "$out")))
+    failed=$((failed + $(awk '/^Fail:/ {print $2}' "$out")))
+    rm -f "$out"
+    return $rc
+}
 
 run_suite() { # build-dir, meson options...
     local dir=$1
@@ -13,7 +28,7 @@ run_suite() { # build-dir, meson options...
         meson setup "$dir" "$@"
     fi
     ninja -C "$dir"
-    meson test -C "$dir" --print-errorlogs
+    count_tests -C "$dir"
 }
 
 echo "== tests (debugoptimized build)"
@@ -21,6 +36,13 @@ run_suite build-test
 echo "== tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false
+echo "== the lexer thread under ThreadSanitizer"
+if [ ! -f build-tsan/build.ninja ]; then
+    meson setup build-tsan -Db_sanitize=thread
+fi
+ninja -C build-tsan
+TSAN_OPTIONS=halt_on_error=1 count_tests -C build-tsan test_roundtrip
 echo "== parser fuzzing (${SIMTLAB_FUZZ_SECONDS:-60} s)"
 tools/fuzz/run.sh "${SIMTLAB_FUZZ_SECONDS:-60}"
 echo "== all tests passed"
+echo "$passed passed, $failed failed"
