@@ -1060,15 +1060,28 @@ void ptxb_name_push(ptx_builder *b, uint32_t name, ptxb_loc at)
     b->names[b->nnames++] = (pending_name){name, at};
 }
 
-void ptxb_branchtargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc at)
+/* The target of one name of a .branchtargets (a code label, possibly
+ * defined later) or .calltargets (a function declared before) list. */
+static uint32_t list_target(ptx_builder *b, ptx_label_kind kind, const pending_name *n)
 {
-    uint32_t id = define_label(b, label, PTX_LABEL_BRANCHTARGETS, at);
+    if (kind == PTX_LABEL_BRANCHTARGETS)
+        return ptxb_label_ref(b, n->str, n->at);
+    uint32_t s = strtab_ent(&b->st, n->str)->sym;
+    if (s == PTX_NONE || b->m->symbols[s].kind != PTX_SYM_FUNC)
+        ptxb_error(b, n->at, "call target '%s' is not a declared function", ptxb_str(b, n->str));
+    return s;
+}
+
+/* Define `label` as a list of the last `count` names pushed. */
+static void target_list(ptx_builder *b, uint32_t label, ptx_label_kind kind, uint32_t count,
+                        ptxb_loc at)
+{
+    uint32_t id = define_label(b, label, kind, at);
     ptx_function *f = &b->m->functions[b->fn];
     uint32_t first = f->nlabel_lists;
     PTX_GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
     for (uint32_t i = b->nnames - count; i < b->nnames; i++) {
-        uint32_t t = ptxb_label_ref(b, b->names[i].str, b->names[i].at);
-        f = &b->m->functions[b->fn];
+        uint32_t t = list_target(b, kind, &b->names[i]);
         f->label_lists[f->nlabel_lists++] = t;
     }
     b->nnames -= count;
@@ -1078,24 +1091,14 @@ void ptxb_branchtargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc
     }
 }
 
+void ptxb_branchtargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc at)
+{
+    target_list(b, label, PTX_LABEL_BRANCHTARGETS, count, at);
+}
+
 void ptxb_calltargets(ptx_builder *b, uint32_t label, uint32_t count, ptxb_loc at)
 {
-    uint32_t id = define_label(b, label, PTX_LABEL_CALLTARGETS, at);
-    ptx_function *f = &b->m->functions[b->fn];
-    uint32_t first = f->nlabel_lists;
-    PTX_GROW(f->label_lists, b->fcap_label_lists, (uint64_t)f->nlabel_lists + count);
-    for (uint32_t i = b->nnames - count; i < b->nnames; i++) {
-        uint32_t s = strtab_ent(&b->st, b->names[i].str)->sym;
-        if (s == PTX_NONE || b->m->symbols[s].kind != PTX_SYM_FUNC)
-            ptxb_error(b, b->names[i].at, "call target '%s' is not a declared function",
-                       ptxb_str(b, b->names[i].str));
-        f->label_lists[f->nlabel_lists++] = s;
-    }
-    b->nnames -= count;
-    if (id != PTX_NONE) {
-        f->labels[id].first = first;
-        f->labels[id].count = count;
-    }
+    target_list(b, label, PTX_LABEL_CALLTARGETS, count, at);
 }
 
 void ptxb_proto_begin(ptx_builder *b, ptxb_loc at)
