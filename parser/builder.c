@@ -562,7 +562,36 @@ static void fill_symbol(ptx_builder *b, ptx_symbol *s)
                                                                         : PTX_SYMF_UNIFIED;
 }
 
-/* Validate and store the initializer on the stack as the symbol's. */
+/* Does initializer node v fit dimensions dims[d..] of s (the vector
+ * elements count as one more dimension)? A list may hold sub-lists, one
+ * per element of its dimension, or at most as many scalars as the rest of
+ * the array has elements (a flat list). */
+static bool init_fits(const ptx_builder *b, const ptx_symbol *s, const uint64_t *dims,
+                      unsigned ndims, unsigned d, const ptx_init *v)
+{
+    if (v->kind != PTX_INIT_LIST)
+        return d == ndims;
+    if (d == ndims)
+        return s->type == PTX_TYPE_SAMPLERREF || s->type == PTX_TYPE_TEXREF ||
+               s->type == PTX_TYPE_SURFREF; /* { field = value, ... } */
+    uint64_t rest = 1;
+    for (unsigned k = d; k < ndims; k++)
+        rest = rest > UINT64_MAX / (dims[k] ? dims[k] : 1) ? UINT64_MAX : rest * dims[k];
+    bool flat = true;
+    for (uint32_t i = 0; i < v->count; i++)
+        flat &= b->m->inits[v->first + i].kind != PTX_INIT_LIST;
+    if (flat && d + 1 < ndims)
+        return v->count <= rest;
+    if (v->count > dims[d])
+        return false;
+    for (uint32_t i = 0; i < v->count; i++)
+        if (!init_fits(b, s, dims, ndims, d + 1, &b->m->inits[v->first + i]))
+            return false;
+    return true;
+}
+
+/* Validate and store the initializer on the stack as the symbol's; an
+ * unsized [] array takes its size from it. */
 static void attach_init(ptx_builder *b, ptx_symbol *s, ptxb_loc at)
 {
     if (b->nistack != 1) {
@@ -571,6 +600,22 @@ static void attach_init(ptx_builder *b, ptx_symbol *s, ptxb_loc at)
     }
     if (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST) {
         ptxb_error(b, at, "only .global and .const variables can have initializers");
+        b->nistack = 0;
+        return;
+    }
+    const ptx_init *root = &b->istack[0];
+    uint64_t dims[5];
+    unsigned nd = s->ndims;
+    memcpy(dims, s->dims, sizeof s->dims);
+    if (s->vec > 1)
+        dims[nd++] = s->vec;
+    if ((s->flags & PTX_SYMF_FLEX) && s->ndims == 1 && root->kind == PTX_INIT_LIST) {
+        s->dims[0] = dims[0] = root->count; /* x[] = {...} */
+        s->flags &= (uint16_t)~PTX_SYMF_FLEX;
+    }
+    if (!init_fits(b, s, dims, nd, 0, root)) {
+        ptxb_error(b, at, "initializer of '%s' does not match its %s", ptxb_str(b, s->name),
+                   nd ? "dimensions (too many elements or nested too deeply)" : "scalar type");
         b->nistack = 0;
         return;
     }
@@ -989,9 +1034,8 @@ void ptxb_func_decl_end(ptx_builder *b, ptxb_loc at)
 void ptxb_scope_open(ptx_builder *b, ptxb_loc at)
 {
     (void)at;
-    if (b->depth >= 200) {
+    if (b->depth == 200) /* reported once, at the first scope too deep */
         ptxb_error(b, at, "scopes nested too deeply (limit 200)");
-    }
     scope_push(b);
     ptxb_add_stmt(b, PTX_STMT_SCOPE_OPEN, 0, 0);
 }

@@ -35,9 +35,19 @@ static const char *category_name(ptx_modcat c)
         [PTX_MODCAT_TYPE] = "type", [PTX_MODCAT_SPACE] = "state space",
         [PTX_MODCAT_VEC] = "vector size", [PTX_MODCAT_ROUND] = "rounding mode",
         [PTX_MODCAT_CMP] = "comparison", [PTX_MODCAT_OP] = "operation",
+        [PTX_MODCAT_SAT] = "saturation", [PTX_MODCAT_FTZ] = "flush-to-zero",
+        [PTX_MODCAT_APPROX] = "precision (.approx/.full)", [PTX_MODCAT_RELU] = ".relu",
+        [PTX_MODCAT_NAN] = "NaN mode", [PTX_MODCAT_XORSIGN] = ".xorsign",
+        [PTX_MODCAT_ABS] = ".abs", [PTX_MODCAT_WIDTH] = "result width (.hi/.lo/.wide)",
+        [PTX_MODCAT_CC] = "carry (.cc)", [PTX_MODCAT_UNI] = ".uni",
+        [PTX_MODCAT_ALIGNED] = ".aligned", [PTX_MODCAT_SYNC] = ".sync",
         [PTX_MODCAT_SEM] = "memory ordering", [PTX_MODCAT_SCOPE] = "scope",
-        [PTX_MODCAT_MODE] = "mode", [PTX_MODCAT_SHAPE] = "shape",
-        [PTX_MODCAT_GEOM] = "geometry", [PTX_MODCAT_WIDTH] = ".hi/.lo/.wide",
+        [PTX_MODCAT_COP] = "cache operator", [PTX_MODCAT_L1EVICT] = "L1 eviction priority",
+        [PTX_MODCAT_L2EVICT] = "L2 eviction priority", [PTX_MODCAT_CACHEHINT] = "cache hint",
+        [PTX_MODCAT_PREFETCH] = "prefetch size", [PTX_MODCAT_NC] = ".nc",
+        [PTX_MODCAT_MODE] = "mode", [PTX_MODCAT_CLAMP] = "clamp mode",
+        [PTX_MODCAT_SHAPE] = "shape", [PTX_MODCAT_LAYOUT] = "layout",
+        [PTX_MODCAT_GEOM] = "geometry", [PTX_MODCAT_MISC] = "modifier",
     };
     return c < PTX_MODCAT_COUNT && names[c] ? names[c] : "modifier";
 }
@@ -84,17 +94,17 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
     }
     ptx_modcat cat = ptx_modifier_category(mod);
     int value = ptx_modifier_value(mod);
+    bool positional = cat == PTX_MODCAT_TYPE || cat == PTX_MODCAT_SPACE || cat == PTX_MODCAT_LAYOUT;
+    for (unsigned i = 0; !positional && i < f->ntokens; i++)
+        if (toks[i] == mod) {
+            ptxb_error(b, at, "repeated modifier '.%.*s' in '%s'", (int)n, part, word);
+            return false;
+        }
     if (!repeatable(cat) && f->mod[cat]) {
-        ptxb_error(b, at, "conflicting %s modifiers '.%s' and '.%.*s' in '%s'", category_name(cat),
-                   ptx_modifier_text((ptx_modifier)f->mod[cat]), (int)n, part, word);
+        ptxb_error(b, at, "conflicting modifiers '.%s' and '.%.*s' in '%s' (each sets the %s)",
+                   ptx_modifier_text((ptx_modifier)f->mod[cat]), (int)n, part, word,
+                   category_name(cat));
         return false;
-    }
-    if (cat == PTX_MODCAT_MISC) {
-        for (unsigned i = 0; i < f->ntokens; i++)
-            if (toks[i] == mod) {
-                ptxb_error(b, at, "repeated modifier '.%.*s' in '%s'", (int)n, part, word);
-                return false;
-            }
     }
     if (cat == PTX_MODCAT_TYPE) {
         if (f->ntypes == sizeof f->type) {

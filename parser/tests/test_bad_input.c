@@ -535,9 +535,45 @@ static void test_conflicting_modifiers(void **state)
 {
     (void)state;
     expect_error(KERNEL("  cvt.rn.rz.f32.f64 %f1, %fd1;\n"), BODY_LINE, 3,
-                 "conflicting rounding mode modifiers '.rn' and '.rz'");
+                 "conflicting modifiers '.rn' and '.rz' in 'cvt.rn.rz.f32.f64' (each sets the "
+                 "rounding mode)");
     expect_error(KERNEL("  setp.eq.lt.s32 %p1, %r1, %r2;\n"), BODY_LINE, 3,
-                 "conflicting comparison modifiers");
+                 "(each sets the comparison)");
+    expect_error(KERNEL("  ld.global.ca.cg.u32 %r1, [%rd1];\n"), BODY_LINE, 3,
+                 "(each sets the cache operator)");
+    /* the same modifier twice is a repetition, not a conflict */
+    expect_error(KERNEL("  add.ftz.ftz.f32 %f1, %f2, %f3;\n"), BODY_LINE, 3,
+                 "repeated modifier '.ftz' in 'add.ftz.ftz.f32'");
+}
+
+/* Initializers must fit the declared dimensions; [] takes its size from
+ * the initializer. */
+static void test_initializer_shape(void **state)
+{
+    (void)state;
+    expect_error(MHEAD ".global .b8 x[2] = {{{{1}}}};\n", 3, 13, "does not match its dimensions");
+    expect_error(MHEAD ".global .u32 y[2] = {1, 2, 3};\n", 3, 14, "does not match its dimensions");
+    expect_error(MHEAD ".global .u32 z = {1};\n", 3, 14, "does not match its scalar type");
+    expect_error(MHEAD ".global .b8 w[2][2] = {{1, 2, 3}, {4}};\n", 3, 13, "does not match");
+    expect_ok(MHEAD ".global .b8 a[2][3] = {{1, 2, 3}, {4, 5, 6}};\n"
+              ".global .b8 f[2][3] = {1, 2, 3, 4, 5, 6};\n"
+              ".global .v2 .f32 v = {0f3F800000, 0f40000000};\n"
+              ".global .u32 u[] = {1, 2, 3};\n");
+    ptx_diags d = {0};
+    const char *text = MHEAD ".global .u32 u[] = {1, 2, 3};\n";
+    ptx_module *m = ptx_parse_string(text, strlen(text), "u.ptx", &d);
+    assert_non_null(m);
+    assert_int_equal(ptx_symbol_size(&m->symbols[m->tops[0].index]), 12);
+    ptx_module_free(m);
+    ptx_diags_free(&d);
+}
+
+/* Bytes that are neither printable ASCII nor whitespace are named by value. */
+static void test_control_bytes(void **state)
+{
+    (void)state;
+    expect_error(MHEAD "\x7f", 3, 1, "unexpected byte 0x7f");
+    expect_error(MHEAD "\x01", 3, 1, "unexpected byte 0x01");
 }
 
 /* Too few or too many operands for the opcode's shapes. */
@@ -561,14 +597,12 @@ static void test_undeclared_register(void **state)
                  "undeclared register '%nope'");
 }
 
-/* known bug: an undeclared register inside an address is reported at the
- * '[' (column 22) rather than at the register's name (column 23), unlike
- * every other undeclared-register error (since 6b80ed0, where [reg+off]
- * reduces in one rule located at '['). */
+/* An undeclared register inside an address is reported at the register's
+ * name (column 23), like every other undeclared-register error (it was at
+ * the '[' for a while). */
 static void test_undeclared_register_in_address_location(void **state)
 {
     (void)state;
-    known_bug("undeclared register in [reg+off] is located at '[', not at the name");
     expect_error(KERNEL("  ld.global.u32 %r1, [%nope+4];\n"), BODY_LINE, 23,
                  "undeclared register '%nope'");
     expect_error(KERNEL("  st.global.u32 [ %nope ], %r1;\n"), BODY_LINE, 19,
@@ -650,12 +684,11 @@ static void test_unterminated_comment(void **state)
     expect_error(MHEAD "/*", 0, 0, "unterminated /* comment");
 }
 
-/* known bug: the unterminated-comment error points at the end of the file
- * (the last piece of comment text) instead of the opening slash-star. */
+/* The unterminated-comment error points at the opening slash-star (not at
+ * the end of the file). */
 static void test_unterminated_comment_location(void **state)
 {
     (void)state;
-    known_bug("unterminated /* comment is reported at the end of the file, not at its start");
     expect_error(KERNEL("  /* never closed ;\n"), BODY_LINE, 3, "unterminated /* comment");
     expect_error(MHEAD "/* a\nb\nc\n", 3, 1, "unterminated /* comment");
 }
@@ -668,12 +701,11 @@ static void test_unterminated_section(void **state)
                  "unterminated .section body (missing '}')");
 }
 
-/* known bug: the unterminated-.section error points at the last line of
- * the body instead of the .section directive. */
+/* The unterminated-.section error points at the .section directive (not
+ * at the last line of the body). */
 static void test_unterminated_section_location(void **state)
 {
     (void)state;
-    known_bug("unterminated .section is reported at the end of the file, not at .section");
     expect_error(MHEAD ".section .debug_info {\n .b8 1\n .b8 2\n", 3, 1,
                  "unterminated .section body");
 }
@@ -1099,12 +1131,11 @@ static void test_version_hex_float(void **state)
     expect_error(text, 1, 10, "malformed .version");
 }
 
-/* known bug: instructions with more than 64 operands skip the operand-shape
- * check (check_shape returns true for n > 64), so they are accepted. */
-static void test_known_bug_many_operands(void **state)
+/* Instructions with more than 64 operands are shape-checked too (they were
+ * once accepted unchecked). */
+static void test_many_operands(void **state)
 {
     (void)state;
-    known_bug("instructions with 65..255 operands are accepted without a shape check");
     char buf[2048];
     size_t k = (size_t)snprintf(buf, sizeof buf, "%s  ret 0", KHEAD);
     for (int i = 1; i < 100; i++)
@@ -1136,27 +1167,24 @@ static void test_branch_call_targets(void **state)
     expect_error(TG_HEAD " brx.idx %r1, g;\n}\n", 7, 2, "needs a .branchtargets label");
 }
 
-/* known bug: `call` accepts a kernel (.entry) as its target; PTX calls
- * only .func functions (kernels are launched, not called). */
-static void test_known_bug_call_kernel(void **state)
+/* `call` rejects a kernel (.entry) as its target: PTX calls only .func
+ * functions (kernels are launched, not called). */
+static void test_call_kernel(void **state)
 {
     (void)state;
-    known_bug("call accepts an .entry kernel as the callee");
     expect_error(TG_HEAD " call k;\n}\n", 7, 2, NULL);
     expect_error(".version 8.0\n.target sm_80\n.entry e()\n{\n ret;\n}\n"
                  ".func f()\n{\n call e;\n ret;\n}\n", 9, 2, NULL);
 }
 #undef TG_HEAD
 
-/* known bug: register ranges are expanded eagerly (a record per register)
- * with a per-function limit of 2^26 registers and no per-module one: the
- * 130 bytes below make the parser allocate about 1 GiB, and every further
- * kernel like it another GiB. Ranges should stay lazy (one record per
- * declaration) or the limit should bound the memory of the whole module. */
-static void test_known_bug_register_range_memory(void **state)
+/* Register ranges are expanded at declaration (a record per register), so
+ * the parser bounds them per function and per module: the 130 bytes below
+ * once made it allocate about 1 GiB; now they are an error in little
+ * memory. */
+static void test_register_range_memory(void **state)
 {
     (void)state;
-    known_bug("130 bytes of .reg ranges allocate about 1 GiB (eager range expansion)");
     char buf[4096];
     size_t k = (size_t)snprintf(buf, sizeof buf, MHEAD);
     k += (size_t)snprintf(buf + k, sizeof buf - k,
@@ -1250,6 +1278,8 @@ int main(void)
         cmocka_unit_test(test_unknown_modifier),
         cmocka_unit_test(test_modifier_not_allowed),
         cmocka_unit_test(test_conflicting_modifiers),
+        cmocka_unit_test(test_control_bytes),
+        cmocka_unit_test(test_initializer_shape),
         cmocka_unit_test(test_wrong_operand_count),
         cmocka_unit_test(test_undeclared_register),
         cmocka_unit_test(test_undeclared_register_in_address_location),
@@ -1274,9 +1304,9 @@ int main(void)
         cmocka_unit_test(test_cli_missing_file),
         cmocka_unit_test(test_version_hex_float),
         cmocka_unit_test(test_branch_call_targets),
-        cmocka_unit_test(test_known_bug_many_operands),
-        cmocka_unit_test(test_known_bug_call_kernel),
-        cmocka_unit_test(test_known_bug_register_range_memory),
+        cmocka_unit_test(test_many_operands),
+        cmocka_unit_test(test_call_kernel),
+        cmocka_unit_test(test_register_range_memory),
         cmocka_unit_test(test_fuzz_regressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
