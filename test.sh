@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Run simtlab's whole test suite: the unit and end-to-end tests in a normal
-# build and again under AddressSanitizer + UndefinedBehaviorSanitizer, the
-# two-thread parse under ThreadSanitizer, then the parser fuzzer for a
-# bounded time. Installs missing dependencies first.
+# build and again under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# the parser fuzzer for a bounded time. Installs missing dependencies first.
 set -euo pipefail
 cd "$(dirname "$0")"
 tools/deps.sh
@@ -36,12 +35,6 @@ run_suite build-test
 echo "== tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false
-echo "== the lexer thread under ThreadSanitizer"
-if [ ! -f build-tsan/build.ninja ]; then
-    meson setup build-tsan -Db_sanitize=thread
-fi
-ninja -C build-tsan
-TSAN_OPTIONS=halt_on_error=1 count_tests -C build-tsan test_roundtrip
 echo "== parser fuzzing (${SIMTLAB_FUZZ_SECONDS:-60} s)"
 tools/fuzz/run.sh "${SIMTLAB_FUZZ_SECONDS:-60}"
 echo "== all tests passed"

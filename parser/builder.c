@@ -70,7 +70,7 @@ bool ptxb_cast_unsigned(ptx_builder *b, uint32_t type_word, ptxb_loc at)
  * scope so that closing the scope restores it. */
 void ptxb_bind(ptx_builder *b, uint32_t str, int field, uint32_t value)
 {
-    strent *e = strtab_ent(&b->st, str);
+    strbind *e = strtab_bind(&b->st, str);
     uint32_t *slot = field == UNDO_REG ? &e->reg : field == UNDO_SCALAR ? &e->scalar
                    : field == UNDO_RANGE ? &e->range : field == UNDO_LABEL ? &e->label : &e->sym;
     if (b->depth > 0) {
@@ -97,7 +97,7 @@ static void scope_pop(ptx_builder *b)
     b->nhoist = 0;
     for (uint32_t i = b->nundo; i > mark; i--) {
         undo *u = &b->undo[i - 1];
-        strent *e = strtab_ent(&b->st, u->str);
+        strbind *e = strtab_bind(&b->st, u->str);
         switch (u->field) {
         case UNDO_REG: e->reg = u->old; e->reg_gen = u->old_gen; break;
         case UNDO_SCALAR: e->scalar = u->old; break;
@@ -229,7 +229,7 @@ void ptxb_pragma(ptx_builder *b, uint32_t text, ptxb_loc at)
 /* Module-scope symbol of a name, or report it as undeclared. */
 static uint32_t need_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    uint32_t s = strtab_ent(&b->st, name)->sym;
+    uint32_t s = strtab_bind(&b->st, name)->sym;
     if (s == PTX_NONE)
         ptxb_error(b, at, "use of undeclared symbol '%s'", ptxb_str(b, name));
     return s;
@@ -404,7 +404,7 @@ uint32_t ptxb_new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
 /* Report a name already declared in the current scope. */
 static bool redeclared(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    strent *e = strtab_ent(&b->st, name);
+    strbind *e = strtab_bind(&b->st, name);
     uint32_t depth = b->depth > 255 ? 255 : b->depth;
     if (e->sym != PTX_NONE && b->sym_depth[e->sym] == depth) {
         const ptx_symbol *s = &b->m->symbols[e->sym];
@@ -508,7 +508,7 @@ void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc 
                    PTXB_MAX_FUNC_REGS, (long long)count.v);
         return;
     }
-    strent *e = strtab_ent(&b->st, name);
+    strbind *e = strtab_bind(&b->st, name);
     ptx_function *f = &b->m->functions[b->fn];
     if (e->range != PTX_NONE && b->regdecl_depth[e->range] == b->depth) {
         const ptx_regdecl *o = &f->regdecls[e->range];
@@ -637,7 +637,7 @@ void ptxb_declare(ptx_builder *b, uint32_t name, bool has_init, ptxb_loc at)
         b->nistack = 0;
         return;
     }
-    strent *e = strtab_ent(&b->st, name);
+    strbind *e = strtab_bind(&b->st, name);
     uint32_t id;
     if (e->sym != PTX_NONE && b->m->symbols[e->sym].kind == PTX_SYM_VAR &&
         b->sym_depth[e->sym] == (b->depth > 255 ? 255 : b->depth) &&
@@ -769,7 +769,7 @@ void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
     ptx_function *f = &b->m->functions[b->fn];
     int linkage = b->fn_linkage;
     attrs_reset(b);
-    strent *e = strtab_ent(&b->st, name);
+    strbind *e = strtab_bind(&b->st, name);
     uint32_t s = e->sym;
     /* a function is declared at module scope: look through the function scope */
     if (s != PTX_NONE && b->m->symbols[s].kind == PTX_SYM_FUNC) {
@@ -1067,7 +1067,7 @@ static uint32_t new_label(ptx_builder *b, uint32_t name, ptxb_loc at)
  * pending one, so that forward branches work. */
 uint32_t ptxb_label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
-    uint32_t id = strtab_ent(&b->st, name)->label;
+    uint32_t id = strtab_bind(&b->st, name)->label;
     return id != PTX_NONE ? id : new_label(b, name, at);
 }
 
@@ -1075,7 +1075,7 @@ uint32_t ptxb_label_ref(ptx_builder *b, uint32_t name, ptxb_loc at)
  * label of this scope, shadows one of an enclosing scope, reports duplicates. */
 static uint32_t define_label(ptx_builder *b, uint32_t name, ptx_label_kind kind, ptxb_loc at)
 {
-    uint32_t id = strtab_ent(&b->st, name)->label;
+    uint32_t id = strtab_bind(&b->st, name)->label;
     if (id == PTX_NONE || b->label_depth[id] != b->depth)
         id = new_label(b, name, at);
     ptx_label *l = &b->m->functions[b->fn].labels[id];
@@ -1110,7 +1110,7 @@ static uint32_t list_target(ptx_builder *b, ptx_label_kind kind, const pending_n
 {
     if (kind == PTX_LABEL_BRANCHTARGETS)
         return ptxb_label_ref(b, n->str, n->at);
-    uint32_t s = strtab_ent(&b->st, n->str)->sym;
+    uint32_t s = strtab_bind(&b->st, n->str)->sym;
     if (s == PTX_NONE || b->m->symbols[s].kind != PTX_SYM_FUNC)
         ptxb_error(b, n->at, "call target '%s' is not a declared function", ptxb_str(b, n->str));
     return s;

@@ -129,11 +129,11 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
 
 uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
-    strent *e = strtab_ent(&b->st, word);
+    strbind *e = strtab_bind(&b->st, word);
     if (e->form != PTX_NONE)
         return e->form;
     const char *text = ptxb_str(b, word);
-    size_t len = e->len, cut = 0;
+    size_t len = strtab_ent(&b->st, word)->len, cut = 0;
     ptx_opcode op = find_opcode(text, len, &cut);
     if (op == PTX_OP_INVALID) {
         const char *dot = strchr(text, '.');

@@ -1,10 +1,9 @@
 /* lexer.h — what the flex scanner (ptx.l) keeps besides the builder, and
  * the token interface between the scanner and the grammar.
  *
- * The scanner touches the builder only to intern names (strtab), so it can
- * run on a thread of its own while the grammar builds the IR (pipeline.c).
- * Its errors travel in T_LEXERROR tokens and are reported when the grammar
- * consumes them, so messages come out in input order either way. */
+ * The scanner touches the builder only to intern names (strtab). Its errors
+ * travel in T_LEXERROR tokens and are reported when the grammar consumes
+ * them (parse.c), so messages come out in input order. */
 #ifndef SIMTLAB_LEXER_H
 #define SIMTLAB_LEXER_H
 

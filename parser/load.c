@@ -8,25 +8,24 @@
 #include "parser/parser.h"
 
 /* Parse a copy of text (the lexer needs a padded, writable buffer). */
-static ptx_module *parse_copy(const char *text, size_t len, const char *name, ptx_diags *diags,
-                              const ptx_parse_options *opt)
+static ptx_module *parse_copy(const char *text, size_t len, const char *name, ptx_diags *diags)
 {
     char *copy = ptx_xmalloc(len + PTX_PARSE_PADDING);
     memcpy(copy, text, len);
     memset(copy + len, 0, PTX_PARSE_PADDING);
-    ptx_module *m = ptx_parse_buffer_opts(copy, len, name, diags, opt);
+    ptx_module *m = ptx_parse_buffer(copy, len, name, diags);
     free(copy);
     return m;
 }
 
 ptx_module *ptx_parse_string(const char *text, size_t len, const char *name, ptx_diags *diags)
 {
-    return parse_copy(text, len, name, diags, NULL);
+    return parse_copy(text, len, name, diags);
 }
 
 /* Parse the PTX of a CUDA binary: the entry for `arch`, or the newest. */
 static ptx_module *load_container(const char *path, const unsigned char *buf, size_t size,
-                                  unsigned arch, ptx_diags *diags, const ptx_parse_options *opt)
+                                  unsigned arch, ptx_diags *diags)
 {
     ptx_container c;
     char err[256] = "";
@@ -53,19 +52,13 @@ static ptx_module *load_container(const char *path, const unsigned char *buf, si
     }
     const ptx_entry *e = &c.entries[k];
     char *name = ptx_format("%s(ptx:compute_%u)", path, e->arch);
-    ptx_module *m = parse_copy(e->data, e->size, name, diags, opt);
+    ptx_module *m = parse_copy(e->data, e->size, name, diags);
     free(name);
     ptx_container_free(&c);
     return m;
 }
 
 ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags)
-{
-    return ptx_load_file_opts(path, arch, diags, NULL);
-}
-
-ptx_module *ptx_load_file_opts(const char *path, unsigned arch, ptx_diags *diags,
-                               const ptx_parse_options *opt)
 {
     size_t size = 0;
     char *buf = ptx_read_file(path, &size);
@@ -75,9 +68,9 @@ ptx_module *ptx_load_file_opts(const char *path, unsigned arch, ptx_diags *diags
     }
     ptx_module *m;
     if (ptx_container_is_binary((const unsigned char *)buf, size))
-        m = load_container(path, (const unsigned char *)buf, size, arch, diags, opt);
+        m = load_container(path, (const unsigned char *)buf, size, arch, diags);
     else
-        m = ptx_parse_buffer_opts(buf, size, path, diags, opt);
+        m = ptx_parse_buffer(buf, size, path, diags);
     free(buf);
     return m;
 }

@@ -16,7 +16,7 @@
  * the name until a later declaration could shadow it. */
 uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word)
 {
-    strent *e = strtab_ent(&b->st, word);
+    strbind *e = strtab_bind(&b->st, word);
     if (e->reg != PTX_NONE && e->reg_gen == b->reg_gen)
         return e->reg;
     if (b->fn == PTX_NONE)
@@ -27,9 +27,10 @@ uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word)
         best = e->scalar;
         best_seq = b->regdecl_seq[f->regs[best].decl];
     }
-    uint32_t d = e->prefix == PTX_NONE ? PTX_NONE : strtab_ent(&b->st, e->prefix)->range;
+    const strent *n = strtab_ent(&b->st, word);
+    uint32_t d = n->prefix == PTX_NONE ? PTX_NONE : strtab_bind(&b->st, n->prefix)->range;
     if (d != PTX_NONE) {
-        uint32_t idx = e->pindex;
+        uint32_t idx = n->pindex;
         if (idx < f->regdecls[d].count && b->regdecl_seq[d] > best_seq)
             best = f->regdecls[d].first + idx;
     }
@@ -50,7 +51,7 @@ static ptx_component parse_component(const char *s)
 /* Special register named by a word such as "%tid.x"; cached on the word. */
 static bool lookup_sreg(ptx_builder *b, uint32_t word, ptx_sreg *sreg, ptx_component *comp)
 {
-    strent *e = strtab_ent(&b->st, word);
+    strbind *e = strtab_bind(&b->st, word);
     if (e->sreg == 0) {
         const char *text = ptxb_str(b, word);
         const char *dot = strchr(text, '.');
@@ -128,9 +129,9 @@ void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
     if (r != PTX_NONE) {
         o.kind = PTX_OPD_REG;
         o.id = r;
-    } else if (strtab_ent(&b->st, word)->sym != PTX_NONE) {
+    } else if (strtab_bind(&b->st, word)->sym != PTX_NONE) {
         o.kind = PTX_OPD_SYM;
-        o.id = strtab_ent(&b->st, word)->sym;
+        o.id = strtab_bind(&b->st, word)->sym;
     } else if (lookup_sreg(b, word, &sreg, &comp)) {
         o.kind = PTX_OPD_SREG;
         o.id = sreg;
@@ -169,7 +170,7 @@ void ptxb_opd_sink(ptx_builder *b, ptxb_loc at)
 
 void ptxb_opd_symoff(ptx_builder *b, uint32_t name, int64_t offset, bool generic, ptxb_loc at)
 {
-    uint32_t s = strtab_ent(&b->st, name)->sym;
+    uint32_t s = strtab_bind(&b->st, name)->sym;
     if (s == PTX_NONE)
         ptxb_error(b, at, "use of undeclared symbol '%s'", ptxb_str(b, name));
     push(b, (ptx_operand){.kind = PTX_OPD_SYM, .id = s, .value = offset,
@@ -183,8 +184,8 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
         uint32_t r = ptxb_resolve_register(b, base);
         if (r != PTX_NONE) {
             o.id = r;
-        } else if (strtab_ent(&b->st, base)->sym != PTX_NONE) {
-            o.id = strtab_ent(&b->st, base)->sym;
+        } else if (strtab_bind(&b->st, base)->sym != PTX_NONE) {
+            o.id = strtab_bind(&b->st, base)->sym;
             o.flags = PTX_OPF_ADDR_SYM;
         } else {
             ptxb_error(b, at, "use of undeclared %s '%s' in address",

@@ -20,15 +20,6 @@
  * (as ptx_read_file provides). `name` is used in diagnostics. */
 ptx_module *ptx_parse_buffer(char *text, size_t len, const char *name, ptx_diags *diags);
 
-/* How to parse. threads: 0 picks (a lexer thread for inputs of 1 MiB and
- * more on a machine with 2+ CPUs), 1 one thread, 2 always a lexer thread.
- * The result is the same either way. */
-typedef struct ptx_parse_options {
-    int threads;
-} ptx_parse_options;
-
-ptx_module *ptx_parse_buffer_opts(char *text, size_t len, const char *name, ptx_diags *diags,
-                                  const ptx_parse_options *opt);
 
 /* Parse PTX text of any buffer (copied first). */
 ptx_module *ptx_parse_string(const char *text, size_t len, const char *name,
@@ -37,7 +28,5 @@ ptx_module *ptx_parse_string(const char *text, size_t len, const char *name,
 /* Load a file: PTX text, or an ELF/fatbin/cubin holding PTX. For binaries the
  * PTX entry for SM `arch` is used (0: the highest PTX version embedded). */
 ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags);
-ptx_module *ptx_load_file_opts(const char *path, unsigned arch, ptx_diags *diags,
-                               const ptx_parse_options *opt);
 
 #endif

@@ -34,8 +34,7 @@ typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
 }
 
 %code provides {
-/* The grammar's token source (pipeline.c): the scanner, directly or through
- * the lexer thread's ring. */
+/* The grammar's token source (parse.c): the scanner, reporting its errors. */
 int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *src);
 }
 

@@ -72,6 +72,7 @@ void strtab_init(strtab *t, uint64_t max_names)
         chunks = UINT32_MAX >> STRTAB_CHUNK_BITS;
     t->nchunks = (uint32_t)chunks;
     t->chunks = ptx_xcalloc(t->nchunks, sizeof *t->chunks);
+    t->bchunks = ptx_xcalloc(t->nchunks, sizeof *t->bchunks);
 }
 
 /* Copy a text into the arena; large texts get a block of their own. Every
@@ -160,13 +161,16 @@ static uint32_t intern(strtab *t, const char *text, size_t len, bool padded)
                 t->nchunks << STRTAB_CHUNK_BITS);
         exit(2);
     }
-    if (!t->chunks[chunk])
+    if (!t->chunks[chunk]) {
         t->chunks[chunk] = ptx_xmalloc(sizeof(strent) << STRTAB_CHUNK_BITS);
-    strent *e = strtab_ent(t, id);
-    *e = (strent){.text = arena_copy(t, text, len), .hash = h, .len = (uint32_t)len,
-                  .prefix = UINT32_MAX, .dotbase = UINT32_MAX, .reg = UINT32_MAX,
-                  .scalar = UINT32_MAX, .range = UINT32_MAX, .sym = UINT32_MAX,
-                  .label = UINT32_MAX, .form = UINT32_MAX};
+        t->bchunks[chunk] = ptx_xmalloc(sizeof(strbind) << STRTAB_CHUNK_BITS);
+    }
+    *strtab_ent(t, id) = (strent){.text = arena_copy(t, text, len), .hash = h,
+                                  .len = (uint32_t)len, .prefix = UINT32_MAX,
+                                  .dotbase = UINT32_MAX};
+    *strtab_bind(t, id) = (strbind){.reg = UINT32_MAX, .scalar = UINT32_MAX,
+                                    .range = UINT32_MAX, .sym = UINT32_MAX,
+                                    .label = UINT32_MAX, .form = UINT32_MAX};
     t->slots[i] = id + 1;
     t->n++;
     if (t->n * 2 > t->nslots)
@@ -202,9 +206,12 @@ void strtab_free(strtab *t)
     for (uint32_t i = 0; i < t->nblocks; i++)
         free(t->blocks[i]);
     free(t->blocks);
-    for (uint32_t c = 0; t->chunks && c < t->nchunks && t->chunks[c]; c++)
+    for (uint32_t c = 0; t->chunks && c < t->nchunks && t->chunks[c]; c++) {
         free(t->chunks[c]);
+        free(t->bchunks[c]);
+    }
     free(t->chunks);
+    free(t->bchunks);
     free(t->slots);
     memset(t, 0, sizeof *t);
 }

@@ -5,25 +5,29 @@
  * so resolving a name in the builder is an entry access, not a hash lookup.
  * Scoped bindings are restored through an undo log (see builder.c).
  *
- * Entries live in fixed-size chunks that never move, and everything derived
- * from a name's text (its %r<N> prefix and index, its part before the first
- * dot) is computed when the name is created. So one thread (the lexer) may
- * intern while another (the parser) reads entries of ids it was handed and
- * writes their binding slots, which the interning side never touches. */
+ * Entries live in fixed-size chunks that never move (pointers to them stay
+ * valid while names are added), and everything derived from a name's text
+ * (its %r<N> prefix and index, its part before the first dot) is computed
+ * once, when the name is created, by the lexer. The builder only reads that
+ * and writes the binding slots, kept in a separate array. */
 #ifndef SIMTLAB_STRTAB_H
 #define SIMTLAB_STRTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the interning side writes, once, when a name is created. */
 typedef struct strent {
     const char *text;  /* NUL-terminated, readable 8 bytes past its end */
     uint32_t hash, len;
-    /* derived from the text when interned */
     uint32_t prefix;   /* "%r12" -> id of "%r" (UINT32_MAX when not of that shape) */
     uint32_t pindex;   /* ... and 12 */
     uint32_t dotbase;  /* "%tid.x" -> id of "%tid" (UINT32_MAX without a dot) */
-    /* binding slots, owned by the builder */
+    uint32_t pad;
+} strent;
+
+/* The builder's binding slots of a name. */
+typedef struct strbind {
     uint32_t reg;      /* cached register id for this exact name (valid if reg_gen matches) */
     uint32_t reg_gen;
     uint32_t scalar;   /* register declared with exactly this name */
@@ -34,12 +38,13 @@ typedef struct strent {
     uint16_t sreg;     /* cached special-register lookup: 0 unknown, 1 none, 2+id */
     uint8_t comp;      /* cached component of a dotted special register */
     uint8_t pad;
-} strent;
+} strbind;
 
 enum { STRTAB_CHUNK_BITS = 12 };
 
 typedef struct strtab {
     strent **chunks;    /* chunk pointers, allocated once (never moved) */
+    strbind **bchunks;  /* the same for the binding slots */
     uint32_t nchunks;   /* room in `chunks` */
     uint32_t n;
     uint32_t *slots;    /* open addressing: id + 1, 0 = empty (interning side only) */
@@ -53,6 +58,11 @@ typedef struct strtab {
 static inline strent *strtab_ent(const strtab *t, uint32_t id)
 {
     return &t->chunks[id >> STRTAB_CHUNK_BITS][id & ((1u << STRTAB_CHUNK_BITS) - 1)];
+}
+
+static inline strbind *strtab_bind(const strtab *t, uint32_t id)
+{
+    return &t->bchunks[id >> STRTAB_CHUNK_BITS][id & ((1u << STRTAB_CHUNK_BITS) - 1)];
 }
 
 static inline const char *strtab_text(const strtab *t, uint32_t id)

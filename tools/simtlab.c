@@ -129,15 +129,11 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o)
     return 0;
 }
 
-/* Load the input; on failure print diagnostics and return NULL.
- * SIMTLAB_PARSE_THREADS=1 parses on one thread, 2 always uses the lexer
- * thread (the default picks by input size). */
+/* Load the input; on failure print diagnostics and return NULL. */
 static ptx_module *load(const options *o)
 {
     ptx_diags d = {0};
-    const char *threads = getenv("SIMTLAB_PARSE_THREADS");
-    ptx_parse_options opt = {threads ? atoi(threads) : 0};
-    ptx_module *m = ptx_load_file_opts(o->file, o->arch, &d, &opt);
+    ptx_module *m = ptx_load_file(o->file, o->arch, &d);
     ptx_diags_print(&d, stderr);
     ptx_diags_free(&d);
     return m;

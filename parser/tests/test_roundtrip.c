@@ -20,7 +20,6 @@
 #include <cmocka.h>
 
 #include "ir/printer.h"
-#include "ir/util.h"
 #include "parser/parser.h"
 #include "ptx_compare.h"
 
@@ -128,78 +127,6 @@ static void test_every_file_round_trips(void **state)
     free_list(&l);
 }
 
-/* Parse a file's text with the given thread setting. */
-static ptx_module *parse_with_threads(const char *path, int threads, ptx_diags *d)
-{
-    size_t len = 0;
-    char *text = ptx_read_file(path, &len);
-    assert_non_null(text);
-    ptx_parse_options opt = {threads};
-    ptx_module *m = ptx_parse_buffer_opts(text, len, path, d, &opt);
-    free(text);
-    return m;
-}
-
-/* The lexer thread changes nothing: every testdata file, and a file with an
- * error at its end, give the same module and diagnostics either way. */
-static void test_lexer_thread_gives_same_result(void **state)
-{
-    (void)state;
-    file_list l = testdata_files();
-    if (l.n == 0)
-        skip();
-    for (size_t i = 0; i < l.n; i++) {
-        ptx_diags d1 = {0}, d2 = {0};
-        ptx_module *a = parse_with_threads(l.paths[i], 1, &d1);
-        ptx_module *b = parse_with_threads(l.paths[i], 2, &d2);
-        assert_non_null(a);
-        assert_non_null(b);
-        char why[512] = "";
-        if (!ptx_modules_equal(a, b, why, sizeof why))
-            fail_msg("%s: the lexer thread gives a different module: %s", l.paths[i], why);
-        size_t n1, n2;
-        char *t1 = print_to_string(a, &n1), *t2 = print_to_string(b, &n2);
-        assert_true(n1 == n2 && memcmp(t1, t2, n1) == 0);
-        free(t1);
-        free(t2);
-        ptx_module_free(a);
-        ptx_module_free(b);
-        ptx_diags_free(&d1);
-        ptx_diags_free(&d2);
-    }
-    /* errors: one from the grammar, one from the lexer, far into the input */
-    static const char *const tails[] = {"\n.entry bad()\n{\n add.s32 %r1;\n}\n",
-                                        "\n.entry bad()\n{\n mov.u32 0fZZ;\n}\n"};
-    for (int k = 0; k < 2; k++) {
-        ptx_diags d1 = {0}, d2 = {0};
-        size_t base_len = 0;
-        char *base = ptx_read_file(l.paths[0], &base_len);
-        size_t tl = strlen(tails[k]);
-        char *text = malloc(base_len + tl + PTX_PARSE_PADDING);
-        memcpy(text, base, base_len);
-        memcpy(text + base_len, tails[k], tl);
-        memset(text + base_len + tl, 0, PTX_PARSE_PADDING);
-        for (int threads = 1; threads <= 2; threads++) {
-            char *copy = malloc(base_len + tl + PTX_PARSE_PADDING);
-            memcpy(copy, text, base_len + tl + PTX_PARSE_PADDING);
-            ptx_parse_options opt = {threads};
-            assert_null(ptx_parse_buffer_opts(copy, base_len + tl, "e.ptx", threads == 1 ? &d1 : &d2, &opt));
-            free(copy);
-        }
-        assert_int_equal(d1.count, d2.count);
-        for (uint32_t i = 0; i < d1.count; i++) {
-            assert_int_equal(d1.items[i].line, d2.items[i].line);
-            assert_int_equal(d1.items[i].col, d2.items[i].col);
-            assert_string_equal(d1.items[i].message, d2.items[i].message);
-        }
-        free(base);
-        free(text);
-        ptx_diags_free(&d1);
-        ptx_diags_free(&d2);
-    }
-    free_list(&l);
-}
-
 /* Path of ptxas on PATH, or NULL. */
 static char *find_ptxas(void)
 {
@@ -289,7 +216,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_file_round_trips),
-        cmocka_unit_test(test_lexer_thread_gives_same_result),
         cmocka_unit_test(test_printed_ptx_assembles_with_ptxas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
