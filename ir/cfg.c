@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ir/module_impl.h"
 #include "ir/util.h"
 
 static bool is_terminator(ptx_opcode op)
@@ -95,10 +96,7 @@ static void block_succs(const ptx_module *m, const ptx_function *f, uint32_t bi,
 
 void ptx_build_cfg(ptx_module *m, ptx_function *f)
 {
-    free(f->blocks);
-    free(f->succs);
-    free(f->preds);
-    free(f->instr_block);
+    ptx_arena *arena = ptx_module_arena(m); /* a rebuilt CFG leaves the old one there */
     uint8_t *leader = ptx_xcalloc(f->ninstrs + 1, 1);
     bool label_at_end = mark_leaders(m, f, leader);
     uint32_t nreal = 0;
@@ -106,8 +104,9 @@ void ptx_build_cfg(ptx_module *m, ptx_function *f)
         nreal += leader[i];
     bool end_block = label_at_end || f->ninstrs == 0;
     uint32_t n = nreal + (end_block ? 1 : 0) + 1; /* + virtual exit */
-    f->blocks = ptx_xcalloc(n, sizeof *f->blocks);
-    f->instr_block = ptx_xmalloc((f->ninstrs ? f->ninstrs : 1) * sizeof *f->instr_block);
+    f->blocks = ptx_arena_alloc(arena, n * sizeof *f->blocks);
+    memset(f->blocks, 0, n * sizeof *f->blocks);
+    f->instr_block = ptx_arena_alloc(arena, (f->ninstrs ? f->ninstrs : 1) * sizeof *f->instr_block);
     uint32_t bi = 0;
     for (uint32_t i = 0; i < f->ninstrs; i++) {
         if (leader[i]) {
@@ -139,16 +138,17 @@ void ptx_build_cfg(ptx_module *m, ptx_function *f)
                 f->blocks[b].exits = 1;
     }
     f->blocks[f->exit_block].succ = e.n;
-    f->succs = e.v ? e.v : ptx_xmalloc(sizeof *f->succs);
+    f->succs = ptx_arena_dup(arena, e.v, e.n * sizeof *e.v);
     f->nsuccs = e.n;
+    free(e.v);
 
     /* predecessors: counting sort of the edges by target */
     uint32_t *count = ptx_xcalloc(n + 1, sizeof *count);
     for (uint32_t k = 0; k < e.n; k++)
-        count[e.v[k] + 1]++;
+        count[f->succs[k] + 1]++;
     for (uint32_t b = 0; b < n; b++)
         count[b + 1] += count[b];
-    f->preds = ptx_xmalloc((e.n ? e.n : 1) * sizeof *f->preds);
+    f->preds = ptx_arena_alloc(arena, (e.n ? e.n : 1) * sizeof *f->preds);
     f->npreds = e.n;
     for (uint32_t b = 0; b < n; b++) {
         f->blocks[b].pred = count[b];

@@ -4,24 +4,35 @@
 
 #include "ir/ir.h"
 #include "ir/module_impl.h"
+#include "ir/util.h"
 
 typedef struct module_mem {
     char **blocks;
     uint32_t nblocks;
+    ptx_arena arena;
 } module_mem;
+
+/* The module's private memory record, created on first use. */
+static module_mem *mem_of(ptx_module *m)
+{
+    if (!m->impl)
+        m->impl = ptx_xcalloc(1, sizeof(module_mem));
+    return m->impl;
+}
 
 void ptx_module_take_blocks(ptx_module *m, char **blocks, uint32_t n)
 {
-    module_mem *mem = m->impl;
-    if (!mem) {
-        mem = calloc(1, sizeof *mem);
-        if (!mem)
-            abort();
-        m->impl = mem;
-    }
+    module_mem *mem = mem_of(m);
+    for (uint32_t i = 0; i < mem->nblocks; i++)
+        free(mem->blocks[i]);
     free(mem->blocks);
     mem->blocks = blocks;
     mem->nblocks = n;
+}
+
+ptx_arena *ptx_module_arena(ptx_module *m)
+{
+    return &mem_of(m)->arena;
 }
 
 const char *ptx_str(const ptx_module *m, uint32_t id)
@@ -57,39 +68,16 @@ uint64_t ptx_symbol_size(const ptx_symbol *s)
     return n;
 }
 
-static void function_free(ptx_function *f)
-{
-    free(f->params);
-    free(f->rets);
-    free(f->pragmas);
-    free(f->regs);
-    free(f->regdecls);
-    free(f->instrs);
-    free(f->operands);
-    free(f->labels);
-    free(f->label_lists);
-    free(f->protos);
-    free(f->proto_params);
-    free(f->stmts);
-    free(f->locs);
-    free(f->locals);
-    free(f->blocks);
-    free(f->succs);
-    free(f->preds);
-    free(f->instr_block);
-}
-
 void ptx_module_free(ptx_module *m)
 {
     if (!m)
         return;
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        function_free(&m->functions[i]);
-    module_mem *mem = m->impl;
+    module_mem *mem = m->impl; /* function arrays live in its arena */
     if (mem) {
         for (uint32_t i = 0; i < mem->nblocks; i++)
             free(mem->blocks[i]);
         free(mem->blocks);
+        ptx_arena_free(&mem->arena);
         free(mem);
     }
     free(m->source_name);

@@ -752,9 +752,9 @@ void ptxb_func_begin(ptx_builder *b, ptx_func_kind kind, ptxb_loc at)
     f->decl_line = at.line;
     f->decl_col = at.col;
     f->exit_block = PTX_NONE;
-    b->fcap_params = b->fcap_rets = b->fcap_regs = b->fcap_regdecls = b->fcap_instrs = 0;
-    b->fcap_operands = b->fcap_labels = b->fcap_label_lists = b->fcap_protos = 0;
-    b->fcap_proto_params = b->fcap_stmts = b->fcap_locs = b->fcap_locals = b->fcap_pragmas = 0;
+#define X(a, n) f->a = b->scratch_##a;
+    PTXB_FUNC_ARRAYS(X)
+#undef X
     b->ctx = kind == PTX_FUNC_FUNC ? CTX_FUNC_RET : CTX_FUNC_ARG;
     b->nperf = 0;
     b->fn_linkage = b->attrs.linkage; /* applied when the name is known */
@@ -994,16 +994,17 @@ static void check_labels(ptx_builder *b)
 }
 
 /* Shrink the function's arrays to their final sizes. */
-static void func_shrink(ptx_function *f)
+/* Move the function's arrays out of the scratch buffers into the module
+ * arena, at their final sizes; the (possibly grown) buffers stay for the
+ * next function. */
+static void func_settle(ptx_builder *b, ptx_function *f)
 {
-    f->params = ptx_shrink(f->params, f->nparams, sizeof *f->params);
-    f->rets = ptx_shrink(f->rets, f->nrets, sizeof *f->rets);
-    f->regs = ptx_shrink(f->regs, f->nregs, sizeof *f->regs);
-    f->regdecls = ptx_shrink(f->regdecls, f->nregdecls, sizeof *f->regdecls);
-    f->instrs = ptx_shrink(f->instrs, f->ninstrs, sizeof *f->instrs);
-    f->operands = ptx_shrink(f->operands, f->noperands, sizeof *f->operands);
-    f->labels = ptx_shrink(f->labels, f->nlabels, sizeof *f->labels);
-    f->stmts = ptx_shrink(f->stmts, f->nstmts, sizeof *f->stmts);
+    ptx_arena *arena = ptx_module_arena(b->m);
+#define X(a, n)                                                   \
+    b->scratch_##a = f->a;                                        \
+    f->a = ptx_arena_dup(arena, f->a, (size_t)f->n * sizeof *f->a);
+    PTXB_FUNC_ARRAYS(X)
+#undef X
 }
 
 static void func_end(ptx_builder *b, ptxb_loc at)
@@ -1012,7 +1013,7 @@ static void func_end(ptx_builder *b, ptxb_loc at)
     while (b->depth > 0)
         scope_pop(b);
     func_publish(b, at);
-    func_shrink(&b->m->functions[b->fn]);
+    func_settle(b, &b->m->functions[b->fn]);
     b->fn = PTX_NONE;
     b->in_body = false;
     b->ctx = CTX_NONE;
@@ -1186,6 +1187,17 @@ void ptxb_loc_directive(ptx_builder *b, uint32_t file, uint32_t line, uint32_t c
 
 static void builder_free(ptx_builder *b)
 {
+    /* a function left unfinished (after an error) holds the live buffers */
+    ptx_function *f = b->fn != PTX_NONE ? &b->m->functions[b->fn] : NULL;
+#define X(a, n)                                  \
+    if (f) {                                     \
+        b->scratch_##a = f->a;                   \
+        f->a = NULL;                             \
+        f->n = 0;                                \
+    }                                            \
+    free(b->scratch_##a);
+    PTXB_FUNC_ARRAYS(X)
+#undef X
     strtab_free(&b->st);
     free(b->sym_depth);
     free(b->undo);

@@ -37,6 +37,14 @@ typedef struct decl_attrs {
 #define PTXB_MAX_FUNC_REGS (1u << 22)
 #define PTXB_MAX_MODULE_REGS (1u << 24)
 
+/* The arrays of a function the builder fills: X(array, count). */
+#define PTXB_FUNC_ARRAYS(X)                                                      \
+    X(params, nparams) X(rets, nrets) X(pragmas, npragmas) X(regs, nregs)          \
+    X(regdecls, nregdecls) X(instrs, ninstrs) X(operands, noperands)               \
+    X(labels, nlabels) X(label_lists, nlabel_lists) X(protos, nprotos)             \
+    X(proto_params, nproto_params) X(stmts, nstmts) X(locs, nlocs)                 \
+    X(locals, nlocals)
+
 typedef enum param_ctx { CTX_NONE, CTX_FUNC_RET, CTX_FUNC_ARG, CTX_PROTO_RET, CTX_PROTO_ARG } param_ctx;
 
 typedef struct pending_name { uint32_t str; ptxb_loc at; } pending_name;
@@ -75,9 +83,11 @@ struct ptx_builder {
     int fn_linkage;           /* linkage written before .entry/.func */
     bool in_body;
     uint32_t depth;           /* scope depth: 0 module, 1 function header/body, 2+ nested */
-    uint32_t fcap_params, fcap_rets, fcap_regs, fcap_regdecls, fcap_instrs, fcap_operands,
-        fcap_labels, fcap_label_lists, fcap_protos, fcap_proto_params, fcap_stmts, fcap_locs,
-        fcap_locals, fcap_pragmas;
+    /* the function's arrays grow in scratch buffers kept from function to
+     * function; at its end they are copied to the module arena */
+#define X(a, n) void *scratch_##a; uint32_t fcap_##a;
+    PTXB_FUNC_ARRAYS(X)
+#undef X
     uint32_t *regdecl_seq;    /* declaration order of each regdecl */
     uint32_t *regdecl_depth;  /* scope depth of each regdecl */
     uint32_t cap_regdecl_seq, cap_regdecl_depth;

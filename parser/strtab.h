@@ -40,7 +40,7 @@ typedef struct strbind {
     uint8_t pad;
 } strbind;
 
-enum { STRTAB_CHUNK_BITS = 12 };
+enum { STRTAB_CHUNK_BITS = 10 };
 
 typedef struct strtab {
     strent **chunks;    /* chunk pointers, allocated once (never moved) */
