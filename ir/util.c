@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ir/arena.h"
+
 /* Out of memory is reported once and ends the process with the
  * internal-error status; callers never see NULL. */
 static void out_of_memory(size_t n)
@@ -100,7 +102,7 @@ char *ptx_format(const char *fmt, ...)
 static char *read_stream(FILE *f, size_t cap, size_t *size)
 {
     size_t n = 0;
-    char *buf = ptx_xmalloc(cap);
+    char *buf = ptx_alloc_large(cap); /* big inputs get huge pages */
     for (;;) {
         if (n + PTX_READ_PADDING >= cap) {
             cap *= 2;
