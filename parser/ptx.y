@@ -30,15 +30,10 @@ typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
     uint32_t count;
     struct { uint32_t name, text, line, col; } sec;
     struct { uint32_t file, line, col, extra; } loc;
-    ptx_lex_error err;
-}
-
-%code provides {
-/* The grammar's token source (parse.c): the scanner, reporting its errors. */
-int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *src);
 }
 
 %code {
+int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
 static void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, ptx_builder *b, const char *msg);
 
 #define AT(l) ((ptxb_loc){(uint32_t)(l).first_line, (uint32_t)(l).first_column})
@@ -58,7 +53,7 @@ static int cx_cmp(ptxb_int x, ptxb_int y);
 %token <sec> T_SECTION ".section"
 %token <loc> T_LOC ".loc"
 %token <id> T_PRAGMA ".pragma"
-%token <err> T_LEXERROR "invalid token"
+%token T_LEXERROR "invalid token"
 %token T_SINK "_" T_SHL "<<" T_SHR ">>"
 %token T_LE "<=" T_GE ">=" T_EQ "==" T_NE "!=" T_ANDAND "&&" T_OROR "||"
 %token T_VERSION ".version" T_TARGET ".target" T_ADDRESS_SIZE ".address_size"
@@ -424,10 +419,12 @@ static void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, ptx_builder *b, const 
  * twice. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ptx_builder *b)
 {
-    (void)scanner;
     yysymbol_kind_t tok = yypcontext_token(ctx);
-    if (tok == YYSYMBOL_T_LEXERROR)
-        return 0; /* reported by ptx_yylex with its own message */
+    if (tok == YYSYMBOL_T_LEXERROR) { /* the lexer's own message */
+        const ptx_lex_error *e = &ptx_yyget_extra(scanner)->err;
+        ptxb_error(b, (ptxb_loc){e->line, e->col}, "%s", e->message);
+        return 0;
+    }
     enum { MAX = 6 };
     yysymbol_kind_t expected[MAX];
     int n = yypcontext_expected_tokens(ctx, expected, MAX);
