@@ -73,6 +73,7 @@ void strtab_init(strtab *t, uint64_t max_names)
     t->nchunks = (uint32_t)chunks;
     t->chunks = ptx_xcalloc(t->nchunks, sizeof *t->chunks);
     t->bchunks = ptx_xcalloc(t->nchunks, sizeof *t->bchunks);
+    t->cache = ptx_xcalloc(1u << STRTAB_CACHE_BITS, sizeof *t->cache); /* len 0: empty */
 }
 
 /* Copy a text into the arena; large texts get a block of their own. Every
@@ -186,7 +187,19 @@ uint32_t strtab_intern(strtab *t, const char *text, size_t len)
 
 uint32_t strtab_intern_padded(strtab *t, const char *text, size_t len)
 {
-    return intern(t, text, len, true);
+    /* most names (registers, labels, types) are short and repeat: a
+     * direct-mapped cache answers them without hashing and probing */
+    if (len == 0 || len > 16)
+        return intern(t, text, len, true);
+    uint64_t w0 = load_masked(text, len < 8 ? len : 8);
+    uint64_t w1 = len > 8 ? load_masked(text + 8, len - 8) : 0;
+    uint64_t h = (w0 * 0x9E3779B97F4A7C15ull) ^ (w1 * 0xC2B2AE3D27D4EB4Full) ^ len;
+    strcache *c = &t->cache[(h ^ (h >> 29)) & ((1u << STRTAB_CACHE_BITS) - 1)];
+    if (c->len == len && c->w0 == w0 && c->w1 == w1)
+        return c->id;
+    uint32_t id = intern(t, text, len, true);
+    *c = (strcache){w0, w1, (uint32_t)len, id};
+    return id;
 }
 
 char **strtab_take_texts(strtab *t, char ***blocks, uint32_t *nblocks)
@@ -212,6 +225,7 @@ void strtab_free(strtab *t)
     }
     free(t->chunks);
     free(t->bchunks);
+    free(t->cache);
     free(t->slots);
     memset(t, 0, sizeof *t);
 }

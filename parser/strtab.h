@@ -40,7 +40,13 @@ typedef struct strbind {
     uint8_t pad;
 } strbind;
 
-enum { STRTAB_CHUNK_BITS = 10 };
+enum { STRTAB_CHUNK_BITS = 10, STRTAB_CACHE_BITS = 10 };
+
+/* A recently interned short name: its (masked) first 16 bytes and length. */
+typedef struct strcache {
+    uint64_t w0, w1;
+    uint32_t len, id;
+} strcache;
 
 typedef struct strtab {
     strent **chunks;    /* chunk pointers, allocated once (never moved) */
@@ -53,6 +59,7 @@ typedef struct strtab {
     uint32_t nblocks, capblocks;
     char *cur;          /* free space in the newest block */
     size_t curleft;
+    strcache *cache;    /* direct-mapped, for padded names of up to 16 bytes */
 } strtab;
 
 static inline strent *strtab_ent(const strtab *t, uint32_t id)
