@@ -185,7 +185,7 @@ static int cmd_cfg(const options *o)
         fprintf(stderr, "simtlab cfg: no kernel or function named '%s' in %s\n", o->kernel, o->file);
         rc = EXIT_USER;
     } else if (o->json) {
-        ptx_cfg_json(m, o->file, o->kernel, stdout);
+        ptx_cfg_json(m, m->source_name, o->kernel, stdout);
     } else if (o->dot) {
         ptx_cfg_dot(m, o->kernel, stdout);
     } else {

@@ -1,0 +1,197 @@
+/* test_cli.c — the simtlab program as a user runs it.
+ *
+ * Runs the built binary on the bundled CUDA binaries and PTX files and
+ * checks exit statuses, what it prints and what it writes. Expected values
+ * come from the samples themselves: testdata/bin/sample.cu has two kernels
+ * (saxpy, alternate) and is embedded as PTX for compute_80 and compute_90. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "parser/parser.h"
+
+typedef struct run_result {
+    int status;
+    char *out; /* stdout and stderr together */
+} run_result;
+
+/* Run `simtlab ARGS` (a shell-quoted string) from the repository's testdata
+ * directory, capturing its output and exit status. */
+static run_result simtlab(const char *args)
+{
+    const char *build = getenv("SIMTLAB_BUILDDIR"), *data = getenv("SIMTLAB_TESTDATA");
+    run_result r = {-1, NULL};
+    if (!build || !data)
+        return r;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/tools/simtlab' %s 2>&1", data, build, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0;
+    r.out = malloc(cap);
+    size_t got;
+    while ((got = fread(r.out + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (n + 1 == cap)
+            r.out = realloc(r.out, cap *= 2);
+    }
+    r.out[n] = '\0';
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+static void need_env(void)
+{
+    if (!getenv("SIMTLAB_BUILDDIR") || !getenv("SIMTLAB_TESTDATA"))
+        skip(); /* run through meson test */
+}
+
+static void expect(const char *args, int status, const char *needle)
+{
+    run_result r = simtlab(args);
+    if (r.status != status || (needle && !strstr(r.out, needle)))
+        fail_msg("simtlab %s: exit %d (want %d), output:\n%s\n(want it to contain '%s')", args,
+                 r.status, status, r.out, needle ? needle : "");
+    free(r.out);
+}
+
+static void test_version_and_help(void **state)
+{
+    (void)state;
+    need_env();
+    expect("--version", 0, "simtlab ");
+    expect("--help", 0, "usage: simtlab <command>");
+    static const char *const cmds[] = {"parse", "print", "cfg", "extract"};
+    for (size_t i = 0; i < 4; i++) {
+        char a[64];
+        snprintf(a, sizeof a, "%s --help", cmds[i]);
+        expect(a, 0, "usage: simtlab");
+    }
+    expect("frobnicate", 1, "unknown command 'frobnicate'");
+    expect("parse", 1, "no input file");
+    expect("parse --bogus x.ptx", 1, "unknown option '--bogus'");
+    expect("cfg --dot --json bin/sample.compute_90.ptx", 1, "choose one of --dot and --json");
+}
+
+/* Any command takes a CUDA binary: the newest PTX by default, --arch picks. */
+static void test_binaries_as_input(void **state)
+{
+    (void)state;
+    need_env();
+    expect("parse bin/sample_exe", 0, "kernel _Z9alternatePii");
+    expect("parse bin/sample_exe", 0, "target sm_90");
+    expect("parse --arch sm_80 bin/sample_exe", 0, "target sm_80");
+    expect("parse bin/sample.so", 0, "kernel _Z5saxpyifPKfPf");
+    expect("parse bin/sample_lz4.fatbin", 0, "kernel _Z5saxpyifPKfPf");
+    expect("parse --arch sm_70 bin/sample_exe", 1, "no PTX for sm_70");
+    expect("parse bin/sample_sm90.cubin", 1, "SASS) only, no PTX");
+    expect("parse no/such/file.ptx", 1, "cannot read");
+}
+
+/* extract -o writes each embedded PTX entry; the files parse. */
+static void test_extract_writes_ptx(void **state)
+{
+    (void)state;
+    need_env();
+    char dir[] = "/tmp/simtlab-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[256];
+    snprintf(args, sizeof args, "extract bin/sample_exe -o %s", dir);
+    run_result r = simtlab(args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "compression: zstd"));
+    free(r.out);
+    for (unsigned arch = 80; arch <= 90; arch += 10) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/sample_exe.compute_%u.ptx", dir, arch);
+        ptx_diags d = {0};
+        ptx_module *m = ptx_load_file(path, 0, &d);
+        assert_non_null(m);
+        unsigned kernels = 0;
+        for (uint32_t i = 0; i < m->nfunctions; i++)
+            kernels += m->functions[i].kind == PTX_FUNC_ENTRY;
+        assert_int_equal(kernels, 2);
+        ptx_module_free(m);
+        ptx_diags_free(&d);
+        unlink(path);
+    }
+    rmdir(dir);
+    expect("extract bin/sample.compute_90.ptx", 1, "not a CUDA binary");
+}
+
+/* cfg --json has the documented shape; lines refer to the embedded PTX. */
+static void test_cfg_json_and_dot(void **state)
+{
+    (void)state;
+    need_env();
+    run_result r = simtlab("cfg --json -k _Z9alternatePii bin/sample_exe");
+    assert_int_equal(r.status, 0);
+    json_error_t err;
+    json_t *root = json_loads(r.out, 0, &err);
+    if (!root)
+        fail_msg("invalid JSON (%s): %s", err.text, r.out);
+    assert_string_equal(json_string_value(json_object_get(root, "schema")), "simtlab-cfg/1");
+    assert_non_null(strstr(json_string_value(json_object_get(root, "file")), "(ptx:compute_90)"));
+    json_t *kernels = json_object_get(root, "kernels");
+    assert_int_equal(json_array_size(kernels), 1);
+    json_t *blocks = json_object_get(json_array_get(kernels, 0), "blocks");
+    assert_true(json_array_size(blocks) >= 2);
+    size_t exits = 0;
+    for (size_t i = 0; i < json_array_size(blocks); i++) {
+        json_t *bk = json_array_get(blocks, i);
+        assert_int_equal(json_integer_value(json_object_get(bk, "id")), (json_int_t)i);
+        assert_true(json_integer_value(json_object_get(bk, "first_line")) <=
+                    json_integer_value(json_object_get(bk, "last_line")));
+        exits += json_is_true(json_object_get(bk, "exit"));
+    }
+    assert_true(exits >= 1);
+    json_decref(root);
+    free(r.out);
+    expect("cfg --dot bin/sample.compute_90.ptx", 0, "digraph cfg {");
+    expect("cfg -k nope bin/sample.compute_90.ptx", 1, "no kernel or function named 'nope'");
+}
+
+/* print gives PTX that parses to the same number of instructions. */
+static void test_print(void **state)
+{
+    (void)state;
+    need_env();
+    run_result r = simtlab("print bin/sample.compute_90.ptx");
+    assert_int_equal(r.status, 0);
+    ptx_diags d = {0};
+    ptx_module *m = ptx_parse_string(r.out, strlen(r.out), "printed", &d);
+    assert_non_null(m);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bin/sample.compute_90.ptx", getenv("SIMTLAB_TESTDATA"));
+    ptx_module *o = ptx_load_file(path, 0, &d);
+    assert_non_null(o);
+    assert_int_equal(m->nfunctions, o->nfunctions);
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        assert_int_equal(m->functions[i].ninstrs, o->functions[i].ninstrs);
+    ptx_module_free(m);
+    ptx_module_free(o);
+    ptx_diags_free(&d);
+    free(r.out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_version_and_help),
+        cmocka_unit_test(test_binaries_as_input),
+        cmocka_unit_test(test_extract_writes_ptx),
+        cmocka_unit_test(test_cfg_json_and_dot),
+        cmocka_unit_test(test_print),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
