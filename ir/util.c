@@ -69,13 +69,6 @@ void *ptx_grow(void *p, uint32_t *cap, uint64_t need, size_t elem)
     return ptx_xrealloc(p, (size_t)c * elem);
 }
 
-void *ptx_shrink(void *p, uint32_t n, size_t elem)
-{
-    if (!p)
-        return NULL;
-    return ptx_xrealloc(p, (size_t)n * elem);
-}
-
 char *ptx_vformat(const char *fmt, va_list ap)
 {
     va_list ap2;

@@ -24,9 +24,6 @@ void *ptx_grow(void *p, uint32_t *cap, uint64_t need, size_t elem);
     ((arr) = ((uint64_t)(need) <= (cap) ? (arr)                                    \
                                         : ptx_grow((arr), &(cap), (need), sizeof *(arr))))
 
-/* Shrink an array to exactly n elements (after building it). */
-void *ptx_shrink(void *p, uint32_t n, size_t elem);
-
 char *ptx_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *ptx_vformat(const char *fmt, va_list ap);
 
