@@ -1,0 +1,261 @@
+/* lpc.c — likely-convergence points (Fung and Aamodt, HPCA 2011, Sec. 4).
+ *
+ * The rules are stated in lpc.h. Both work per conditional branch, recognised
+ * from the CFG alone (the function carries no opcodes without its module): a
+ * block whose last instruction is guarded and that has exactly two distinct
+ * successors. That is a guarded bra whose target is not its fall-through, or
+ * a guarded ret/exit/trap; for the latter one successor is the virtual exit,
+ * from which nothing is reachable, so neither rule ever gives it an LPC. */
+#include "analysis/lpc.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "ir/util.h"
+
+/* The block of a conditional branch ends in a guarded instruction and has
+ * two distinct successors; returns the index of that instruction or
+ * PTX_NONE. */
+static uint32_t cond_branch_of(const ptx_function *f, uint32_t b)
+{
+    const ptx_block *bk = &f->blocks[b];
+    if (b == f->exit_block || bk->first == bk->end || bk->nsucc != 2)
+        return PTX_NONE;
+    if (f->instrs[bk->end - 1].guard == PTX_NONE)
+        return PTX_NONE;
+    return bk->end - 1;
+}
+
+/* Instruction index an LPC block stands for: its first instruction; for an
+ * empty block the instruction that follows it in program order (the same
+ * index), or PTX_NONE when nothing follows (the virtual exit or an empty
+ * block at the end). */
+static uint32_t block_pc(const ptx_function *f, uint32_t b)
+{
+    return f->blocks[b].first < f->ninstrs ? f->blocks[b].first : PTX_NONE;
+}
+
+/* Mark (mark[v] = stamp) every block reachable from s over CFG edges without
+ * entering `avoid` or `avoid2` (s itself is marked unless it is `avoid`; it
+ * may be `avoid2`, which is then only not re-entered). stack holds
+ * f->nblocks entries. */
+static void reach_avoiding(const ptx_function *f, uint32_t s, uint32_t avoid, uint32_t avoid2,
+                           uint32_t *mark, uint32_t stamp, uint32_t *stack)
+{
+    if (s == avoid)
+        return;
+    uint32_t top = 0;
+    mark[s] = stamp;
+    stack[top++] = s;
+    while (top) {
+        const ptx_block *bk = &f->blocks[stack[--top]];
+        for (uint32_t k = 0; k < bk->nsucc; k++) {
+            uint32_t w = f->succs[bk->succ + k];
+            if (w != avoid && w != avoid2 && mark[w] != stamp) {
+                mark[w] = stamp;
+                stack[top++] = w;
+            }
+        }
+    }
+}
+
+/* Innermost reducible loop holding block b, or PTX_NONE: irreducible regions
+ * have no single backward branch, so they are skipped outward. */
+static uint32_t innermost_loop(const ptx_loops *loops, uint32_t b)
+{
+    if (!loops || b >= loops->nblocks)
+        return PTX_NONE;
+    uint32_t l = loops->block_loop[b];
+    while (l != PTX_NONE && loops->loops[l].irreducible)
+        l = loops->loops[l].parent;
+    return l;
+}
+
+/* Static rule: see lpc.h. Candidate latches are those of the innermost loop
+ * holding the branch; of the ones that qualify, those met from both sides
+ * within the current iteration (without re-entering the header) come first,
+ * then the one starting first in program order after the branch (wrapping
+ * around). */
+uint32_t *ptx_lpc_static(const ptx_function *f, const ptx_domtree *pdom, const ptx_loops *loops)
+{
+    uint32_t n = f->nblocks;
+    uint32_t *out = ptx_xmalloc((f->ninstrs ? f->ninstrs : 1) * sizeof *out);
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        out[i] = PTX_NONE;
+    uint32_t *mark0 = ptx_xcalloc(n ? n : 1, sizeof *mark0);
+    uint32_t *mark1 = ptx_xcalloc(n ? n : 1, sizeof *mark1);
+    uint32_t *iter0 = ptx_xcalloc(n ? n : 1, sizeof *iter0);
+    uint32_t *iter1 = ptx_xcalloc(n ? n : 1, sizeof *iter1);
+    uint32_t *stack = ptx_xmalloc((n ? n : 1) * sizeof *stack);
+    uint32_t stamp = 0;
+    for (uint32_t b = 0; b < f->exit_block; b++) {
+        uint32_t br = cond_branch_of(f, b);
+        if (br == PTX_NONE)
+            continue;
+        uint32_t l = innermost_loop(loops, b);
+        if (l == PTX_NONE)
+            continue;
+        uint32_t ip = b < pdom->n ? pdom->idom[b] : PTX_NONE;
+        const ptx_block *bk = &f->blocks[b];
+        const ptx_loop *lp = &loops->loops[l];
+        uint32_t s0 = f->succs[bk->succ], s1 = f->succs[bk->succ + 1];
+        stamp += 2; /* stamp - 1: any path; stamp: within the iteration */
+        reach_avoiding(f, s0, ip, PTX_NONE, mark0, stamp - 1, stack);
+        reach_avoiding(f, s1, ip, PTX_NONE, mark1, stamp - 1, stack);
+        if (lp->nlatches > 1) { /* the same-iteration preference only matters then */
+            reach_avoiding(f, s0, ip, lp->header, iter0, stamp, stack);
+            reach_avoiding(f, s1, ip, lp->header, iter1, stamp, stack);
+        }
+        uint32_t best = PTX_NONE, best_dist = UINT32_MAX;
+        bool best_iter = false;
+        for (uint32_t k = 0; k < lp->nlatches; k++) {
+            uint32_t c = lp->latches[k];
+            if (c == ip || mark0[c] != stamp - 1 || mark1[c] != stamp - 1)
+                continue;
+            uint32_t first = f->blocks[c].first;
+            uint32_t dist = first > br ? first - br : first + f->ninstrs - br;
+            bool same_iter = iter0[c] == stamp && iter1[c] == stamp;
+            if (best == PTX_NONE || (same_iter && !best_iter) ||
+                (same_iter == best_iter && dist < best_dist)) {
+                best = c;
+                best_dist = dist;
+                best_iter = same_iter;
+            }
+        }
+        if (best != PTX_NONE)
+            out[br] = block_pc(f, best);
+    }
+    free(mark0);
+    free(mark1);
+    free(iter0);
+    free(iter1);
+    free(stack);
+    return out;
+}
+
+/* Reverse postorder of the blocks reachable from the entry (iterative DFS,
+ * successors in CFG order). rpo_index[v] = position, PTX_NONE if unreached.
+ * Returns the number of reached blocks; order receives them. */
+static uint32_t forward_rpo(const ptx_function *f, uint32_t *order, uint32_t *rpo_index)
+{
+    uint32_t n = f->nblocks;
+    uint32_t *stack = ptx_xmalloc(n * sizeof *stack);
+    uint32_t *next = ptx_xcalloc(n, sizeof *next); /* next successor to visit */
+    uint8_t *seen = ptx_xcalloc(n, 1);
+    uint32_t npost = 0, top = 0;
+    for (uint32_t v = 0; v < n; v++)
+        rpo_index[v] = PTX_NONE;
+    seen[0] = 1;
+    stack[top++] = 0;
+    while (top) {
+        uint32_t v = stack[top - 1];
+        const ptx_block *bk = &f->blocks[v];
+        if (next[v] < bk->nsucc) {
+            uint32_t w = f->succs[bk->succ + next[v]++];
+            if (!seen[w]) {
+                seen[w] = 1;
+                stack[top++] = w;
+            }
+        } else {
+            order[npost++] = v; /* postorder for now */
+            top--;
+        }
+    }
+    for (uint32_t i = 0; i < npost / 2; i++) {
+        uint32_t t = order[i];
+        order[i] = order[npost - 1 - i];
+        order[npost - 1 - i] = t;
+    }
+    for (uint32_t i = 0; i < npost; i++)
+        rpo_index[order[i]] = i;
+    free(stack);
+    free(next);
+    free(seen);
+    return npost;
+}
+
+/* Forward-path reach probabilities from block s: prob[v] = probability that
+ * a thread leaving s reaches v along forward edges (rpo_index increases)
+ * without entering `avoid`, with each edge weighted by its share of its
+ * source's executions. Only entries from s's rpo position on are written;
+ * the caller reads them only there. */
+static void forward_reach(const ptx_function *f, const uint64_t *edge_count,
+                          const uint32_t *order, const uint32_t *rpo_index, uint32_t nrpo,
+                          uint32_t s, uint32_t avoid, double *prob)
+{
+    uint32_t start = rpo_index[s];
+    for (uint32_t i = start; i < nrpo; i++)
+        prob[order[i]] = 0.0;
+    if (s == avoid)
+        return;
+    prob[s] = 1.0;
+    for (uint32_t i = start; i < nrpo; i++) {
+        uint32_t u = order[i];
+        if (prob[u] == 0.0 || u == avoid)
+            continue;
+        const ptx_block *bk = &f->blocks[u];
+        uint64_t total = 0;
+        for (uint32_t k = 0; k < bk->nsucc; k++)
+            total += edge_count[bk->succ + k];
+        if (total == 0)
+            continue;
+        for (uint32_t k = 0; k < bk->nsucc; k++) {
+            uint32_t w = f->succs[bk->succ + k];
+            uint64_t c = edge_count[bk->succ + k];
+            if (c == 0 || w == avoid || rpo_index[w] == PTX_NONE || rpo_index[w] <= i)
+                continue; /* unexecuted, the IPDOM, or a retreating edge */
+            prob[w] += prob[u] * ((double)c / (double)total);
+        }
+    }
+}
+
+/* Profile rule: see lpc.h. */
+uint32_t *ptx_lpc_profile(const ptx_function *f, const ptx_domtree *pdom,
+                          const uint64_t *edge_count)
+{
+    uint32_t n = f->nblocks;
+    uint32_t *out = ptx_xmalloc((f->ninstrs ? f->ninstrs : 1) * sizeof *out);
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        out[i] = PTX_NONE;
+    if (!edge_count || n == 0)
+        return out;
+    uint32_t *order = ptx_xmalloc(n * sizeof *order);
+    uint32_t *rpo_index = ptx_xmalloc(n * sizeof *rpo_index);
+    double *p0 = ptx_xmalloc(n * sizeof *p0);
+    double *p1 = ptx_xmalloc(n * sizeof *p1);
+    uint32_t nrpo = forward_rpo(f, order, rpo_index);
+    for (uint32_t b = 0; b < f->exit_block; b++) {
+        uint32_t br = cond_branch_of(f, b);
+        if (br == PTX_NONE || rpo_index[b] == PTX_NONE)
+            continue;
+        const ptx_block *bk = &f->blocks[b];
+        uint32_t s0 = f->succs[bk->succ], s1 = f->succs[bk->succ + 1];
+        uint64_t c0 = edge_count[bk->succ], c1 = edge_count[bk->succ + 1];
+        if (c0 == 0 || c1 == 0)
+            continue; /* no divergence observed: no profile data for it */
+        uint32_t ip = b < pdom->n ? pdom->idom[b] : PTX_NONE;
+        forward_reach(f, edge_count, order, rpo_index, nrpo, s0, ip, p0);
+        forward_reach(f, edge_count, order, rpo_index, nrpo, s1, ip, p1);
+        uint32_t from = rpo_index[s0] > rpo_index[s1] ? rpo_index[s0] : rpo_index[s1];
+        uint32_t best = PTX_NONE;
+        double best_score = 0.0;
+        for (uint32_t i = from; i < nrpo; i++) { /* ascending rpo: ties keep the earliest */
+            uint32_t v = order[i];
+            if (v == b || v == ip)
+                continue;
+            double a = (double)c0 * p0[v], c = (double)c1 * p1[v];
+            double score = a < c ? a : c;
+            if (score > best_score) {
+                best_score = score;
+                best = v;
+            }
+        }
+        if (best != PTX_NONE)
+            out[br] = block_pc(f, best);
+    }
+    free(order);
+    free(rpo_index);
+    free(p0);
+    free(p1);
+    return out;
+}
