@@ -1,13 +1,15 @@
 /* taint.c — P/D taint and warp/CTA uniformity of registers; branch classes.
  *
- * Flow-insensitive per register: every register (and the carry-flag
- * pseudo-register of defuse.h) has one fact, the join over all of its
- * definitions, and the analysis iterates over the function's instructions
- * until no fact changes (all transfer functions are monotone). PTX registers
- * are not SSA, so a register written in several places is P/D/non-uniform
- * as soon as one definition is; consequently the "taint is cleared by an
- * immediate" rule of the thesis (Fig. 4.20 line 9) only shows when every
- * definition of a register clears it.
+ * Flow-sensitive per basic block: the facts of all registers (and of the
+ * carry-flag pseudo-register of defuse.h) are kept at every block entry,
+ * joined over the predecessors, and each block is walked instruction by
+ * instruction with strong updates (an unguarded write replaces the old fact;
+ * a guarded write joins into it, as the old value may survive). Blocks are
+ * swept in order until nothing changes (all transfer functions are
+ * monotone). So the thesis's "taint is cleared by an immediate" (Fig. 4.20
+ * line 9) holds for later uses. Branch facts are taken at the branch.
+ * reg_taint of the result is, as taint.h says, the join over all
+ * definitions of a register (the value each definition produces).
  *
  * Facts per register: taint (NONE < P < D), wv ("warp-varying": threads of
  * one warp may hold different values) and cv ("CTA-varying"; wv implies cv).
@@ -294,32 +296,74 @@ static fact branch_pred(const ptx_module *m, const ptx_function *f, const ptx_de
     return r;
 }
 
-/* Data-flow to a fixed point; `forced` holds facts imposed by control
- * dependence (joined into each register). Returns nothing: regs is updated. */
-static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                     fact *regs, const fact *forced)
+/* Working state of the analysis. */
+typedef struct taint_state {
+    uint32_t nr;        /* registers incl. the carry flag */
+    fact *in;           /* per block: facts at block entry (nblocks * nr) */
+    fact *cur;          /* facts while walking one block (nr) */
+    fact *defs;         /* per register: join of the values of all its definitions */
+    fact *bfact;        /* per instruction: fact of a branch predicate at the branch */
+    fact *forced;       /* per register: imposed by control dependence */
+    fact local_sum;     /* join of everything stored to .local */
+} taint_state;
+
+/* Walk one block from its entry facts in `st->cur`, updating the .local
+ * summary, the definition joins and the branch facts; true if a summary
+ * (.local, defs) grew. Writes are strong updates unless guarded. */
+static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                       uint32_t b, taint_state *st)
 {
-    fact local_sum = {0, false, false};
-    for (uint32_t r = 0; r < du->nregs; r++)
-        fact_add(&regs[r], forced[r]);
+    bool changed = false;
+    fact *cur = st->cur;
+    for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && i < du->ninstrs; i++) {
+        const ptx_instr *in = &f->instrs[i];
+        fact in_f = {0, false, false};
+        for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
+            fact_add(&in_f, cur[du->reads[k]]);
+        if (in->guard != PTX_NONE && in->guard < st->nr)
+            fact_add(&in_f, cur[in->guard]);
+        if (is_cond_branch(m, f, i))
+            fact_add(&st->bfact[i], branch_pred(m, f, du, i, cur));
+        if (is_local_store(m, f, i)) {
+            changed |= fact_join(&st->local_sum, in_f);
+            continue;
+        }
+        if (du->wstart[i] == du->wstart[i + 1])
+            continue;
+        fact out = transfer(m, f, i, in_f, cur, st->local_sum);
+        for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
+            uint32_t w = du->writes[k];
+            fact v = out;
+            fact_add(&v, st->forced[w]);
+            changed |= fact_join(&st->defs[w], v);
+            if (in->guard != PTX_NONE)
+                fact_add(&cur[w], v); /* conditional write: old value may survive */
+            else
+                cur[w] = v;
+        }
+    }
+    return changed;
+}
+
+/* Flow-sensitive data-flow to a fixed point: per-block entry facts joined
+ * over predecessors, swept in block order until nothing changes. All facts
+ * only grow (also across calls, as `forced` grows), so it terminates. */
+static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                     taint_state *st)
+{
+    uint32_t nr = st->nr;
     bool changed = true;
     while (changed) {
         changed = false;
-        for (uint32_t i = 0; i < f->ninstrs && i < du->ninstrs; i++) {
-            fact in_f = {0, false, false};
-            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
-                fact_add(&in_f, regs[du->reads[k]]);
-            if (f->instrs[i].guard != PTX_NONE && f->instrs[i].guard < du->nregs)
-                fact_add(&in_f, regs[f->instrs[i].guard]);
-            if (is_local_store(m, f, i)) {
-                changed |= fact_join(&local_sum, in_f);
-                continue;
+        for (uint32_t b = 0; b < f->nblocks; b++) {
+            memcpy(st->cur, &st->in[(size_t)b * nr], nr * sizeof *st->cur);
+            changed |= walk_block(m, f, du, b, st);
+            const ptx_block *bk = &f->blocks[b];
+            for (uint32_t s = 0; s < bk->nsucc; s++) {
+                fact *dst = &st->in[(size_t)f->succs[bk->succ + s] * nr];
+                for (uint32_t r = 0; r < nr; r++)
+                    changed |= fact_join(&dst[r], st->cur[r]);
             }
-            if (du->wstart[i] == du->wstart[i + 1])
-                continue;
-            fact out = transfer(m, f, i, in_f, regs, local_sum);
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
-                changed |= fact_join(&regs[du->writes[k]], out);
         }
     }
 }
@@ -327,7 +371,7 @@ static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defus
 /* Control dependence: mark registers written inside the region of a
  * divergent branch and accessed outside it. Returns true if `forced` grew. */
 static bool control_dep(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                        const ptx_domtree *pdt, const fact *regs, fact *forced,
+                        const ptx_domtree *pdt, const fact *bfact, fact *forced,
                         uint8_t *inreg, uint32_t *stack, uint8_t *defin, uint8_t *outside)
 {
     bool grew = false;
@@ -336,7 +380,7 @@ static bool control_dep(const ptx_module *m, const ptx_function *f, const ptx_de
             continue;
         if (ptx_form_has(m, ptx_instr_form(m, &f->instrs[i]), PTX_MOD_UNI))
             continue;
-        fact p = branch_pred(m, f, du, i, regs);
+        fact p = bfact[i];
         if (!p.wv && !p.cv)
             continue;
         uint32_t b = f->instr_block[i];
@@ -388,26 +432,32 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     memset(out, 0, sizeof *out);
     uint32_t n = f->ninstrs;
     uint32_t nr = du->nregs;
-    fact *regs = calloc(nr ? nr : 1, sizeof *regs);
-    fact *forced = calloc(nr ? nr : 1, sizeof *forced);
-    out->reg_taint = calloc(nr ? nr : 1, 1);
+    size_t nrr = nr ? nr : 1;
+    taint_state st = {.nr = nr};
+    st.in = calloc((size_t)(f->nblocks ? f->nblocks : 1) * nrr, sizeof *st.in);
+    st.cur = calloc(nrr, sizeof *st.cur);
+    st.defs = calloc(nrr, sizeof *st.defs);
+    st.forced = calloc(nrr, sizeof *st.forced);
+    st.bfact = calloc(n ? n : 1, sizeof *st.bfact);
+    out->reg_taint = calloc(nrr, 1);
     out->branch_class = calloc(n ? n : 1, 1);
     out->cta_uniform = calloc(n ? n : 1, sizeof(bool));
     out->ninstrs = n;
-    if (!regs || !forced || !out->reg_taint || !out->branch_class || !out->cta_uniform)
+    if (!st.in || !st.cur || !st.defs || !st.forced || !st.bfact || !out->reg_taint ||
+        !out->branch_class || !out->cta_uniform)
         abort();
 
-    dataflow(m, f, du, regs, forced);
+    dataflow(m, f, du, &st);
     if (opt && opt->control_dependence && f->nblocks > 0) {
         ptx_domtree pdt;
         ptx_postdominators(f, &pdt);
         uint8_t *inreg = malloc(f->nblocks);
         uint32_t *stack = malloc(f->nblocks * sizeof *stack);
-        uint8_t *defin = malloc(nr ? nr : 1), *outside = malloc(nr ? nr : 1);
+        uint8_t *defin = malloc(nrr), *outside = malloc(nrr);
         if (!inreg || !stack || !defin || !outside)
             abort();
-        while (control_dep(m, f, du, &pdt, regs, forced, inreg, stack, defin, outside))
-            dataflow(m, f, du, regs, forced);
+        while (control_dep(m, f, du, &pdt, st.bfact, st.forced, inreg, stack, defin, outside))
+            dataflow(m, f, du, &st);
         free(inreg);
         free(stack);
         free(defin);
@@ -416,11 +466,11 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     }
 
     for (uint32_t r = 0; r < nr; r++)
-        out->reg_taint[r] = regs[r].taint;
+        out->reg_taint[r] = st.defs[r].taint;
     for (uint32_t i = 0; i < n; i++) {
         if (!is_cond_branch(m, f, i))
             continue;
-        fact p = branch_pred(m, f, du, i, regs);
+        fact p = st.bfact[i];
         bool uni = ptx_form_has(m, ptx_instr_form(m, &f->instrs[i]), PTX_MOD_UNI);
         if (!p.wv || uni)
             out->branch_class[i] = PTX_BRANCH_UNIFORM;
@@ -428,8 +478,11 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
             out->branch_class[i] = p.taint == PTX_TAINT_D ? PTX_BRANCH_D : PTX_BRANCH_P;
         out->cta_uniform[i] = !p.cv;
     }
-    free(regs);
-    free(forced);
+    free(st.in);
+    free(st.cur);
+    free(st.defs);
+    free(st.forced);
+    free(st.bfact);
 }
 
 /* Release the arrays of a result. */

@@ -172,9 +172,9 @@ static uint32_t reg_id(const fixture *fx, const char *name)
 /* ---- Fig. 4.20 -------------------------------------------------------- */
 
 /* Fig. 4.20: line 3 is a P-branch, line 8 a D-branch; %r3 (ld.param) and
- * %r4 (address) are P, %r5 (global load) is D. %r2 is P: it is also
- * written by the immediate of line 9, but the analysis is flow-insensitive
- * (join over all definitions of a register). */
+ * %r4 (address) are P, %r5 (global load) is D. reg_taint of %r2 is P: it is
+ * the join over the register's definitions (%tid.x on line 1, the immediate
+ * of line 9); the clearing itself is checked by test_clear_by_immediate. */
 static void test_fig4_20(void **state)
 {
     (void)state;
@@ -472,6 +472,57 @@ static void test_selp(void **state)
     run_case(t, w, 2, false);
 }
 
+/* Taint cleared by an immediate (Fig. 4.20 line 9): the analysis is
+ * flow-sensitive, so a branch on %r1 after `mov %r1, 100` is uniform while
+ * the branch before it is P; reg_taint joins both definitions (P). */
+static void test_clear_by_immediate(void **state)
+{
+    (void)state;
+    const char *t = HEADER ".visible .entry k(.param .u64 a) {\n"
+                    ".reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+                    "ld.param.u64 %rd1, [a];\n"
+                    "mov.u32 %r1, %tid.x;\n"
+                    "setp.eq.u32 %p1, %r1, 0;\n"
+                    "@%p1 bra L1;\n"
+                    "st.global.u32 [%rd1], %r1;\n"
+                    "L1:\n"
+                    "mov.u32 %r1, 100;\n"
+                    "setp.gt.u32 %p2, %r1, 5;\n"
+                    "@%p2 bra L2;\n"
+                    "st.global.u32 [%rd1+4], %r1;\n"
+                    "L2: ret;\n}\n";
+    const want_branch w[] = {{"setp.eq", PTX_BRANCH_P, 0}, {"setp.gt", PTX_BRANCH_UNIFORM, 1}};
+    run_case(t, w, 2, false);
+    run_case(t, w, 2, true);
+    ptx_module *m = parse(t);
+    fixture fx;
+    analyze(&fx, m, "k", false);
+    assert_int_equal(fx.tr.reg_taint[reg_id(&fx, "%r1")], PTX_TAINT_P);
+    assert_int_equal(fx.tr.reg_taint[reg_id(&fx, "%p2")], PTX_TAINT_NONE);
+    release(&fx);
+    ptx_module_free(m);
+}
+
+/* A guarded write under a %tid predicate makes an otherwise uniform value
+ * thread-varying (old value survives in the other lanes). */
+static void test_guarded_write(void **state)
+{
+    (void)state;
+    const char *t = HEADER ".visible .entry k(.param .u64 a) {\n"
+                    ".reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+                    "ld.param.u64 %rd1, [a];\n"
+                    "mov.u32 %r1, %tid.x;\n"
+                    "mov.u32 %r2, 1;\n"
+                    "setp.eq.u32 %p1, %r1, 0;\n"
+                    "@%p1 mov.u32 %r2, 2;\n"
+                    "setp.eq.u32 %p2, %r2, 1;\n"
+                    "@%p2 bra L;\n"
+                    "st.global.u32 [%rd1], %r1;\n"
+                    "L: ret;\n}\n";
+    const want_branch w[] = {{"setp.eq", PTX_BRANCH_P, 0}};
+    run_case(t, w, 1, false);
+}
+
 /* A value set to different immediates on the two sides of a %tid branch
  * (no thread-varying data flow): uniform without control dependence,
  * P (non-uniform) with it. */
@@ -553,6 +604,8 @@ int main(void)
         cmocka_unit_test(test_carry_chain),
         cmocka_unit_test(test_setp_and),
         cmocka_unit_test(test_selp),
+        cmocka_unit_test(test_clear_by_immediate),
+        cmocka_unit_test(test_guarded_write),
         cmocka_unit_test(test_control_dependence),
         cmocka_unit_test(test_warp_ops),
         cmocka_unit_test(test_names),
