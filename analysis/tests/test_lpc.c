@@ -272,14 +272,14 @@ static void test_nested(void **state)
     ptx_module_free(m);
 }
 
-/* Two latches (a `continue`): the loop H..L2 has back edges from L1 (the
- * continue side, pcs 5-6) and L2 (pcs 8-9). Blocks: 0 entry (0), 1 H (1-2,
- * @p1 bra X), 2 A (3-4, @p2 bra L2S), 3 L1 (5-6: @p3 bra H, else falls to
- * L2S), 4 L2S (7), 5 L2 (8-9, @p4 bra H), 6 X (10)... see the code: the
- * branch at A (pc 4) has successors L2S and L1; its IPDOM is L2S? No: L1
- * may go back to H, so IPDOM(A) = X, the loop exit. L1 is not reachable
- * from L2S without X; L2 is reachable from both (L1 falls into L2S -> L2):
- * LPC(pc 4) = 8. */
+/* Two latches (a `continue`): the loop at H has back edges from L1 (pcs 5-6,
+ * the continue) and L2 (pcs 8-9). Blocks: 0 entry (0), 1 H (1-2, @p1 bra
+ * X), 2 A (3-4, @p2 bra L2S), 3 L1 (5-6, @p3 bra H, else falls into L2S),
+ * 4 L2S (7), 5 L2 (8-9, @p4 bra H), 6 X (10), 7 exit. Branch A (pc 4):
+ * successors L2S and L1, IPDOM X (L1 -> L2S -> L2 -> X avoids H). Both
+ * latches are reachable from both sides without X (L1 from L2S around the
+ * loop), but only L2 within the iteration (without re-entering H): L2 is
+ * chosen although L1 comes first in program order: LPC(pc 4) = 8. */
 static void test_two_latches(void **state)
 {
     (void)state;
@@ -303,11 +303,11 @@ static void test_two_latches(void **state)
     assert_int_equal(f->instr_block[4], 2);
     assert_int_equal(f->instr_block[8], 5);
     uint32_t *lpc = static_lpc(m);
-    /* pc 6 (L1's @p3 bra H): successors H and L2S, IPDOM L2S? No: H may
-     * leave through X; IPDOM(L1) = X. Latch L2 is reachable from L2S and
-     * from H (H -> A -> L2S -> L2) without X: LPC(pc 6) = 8. pc 2 (loop
-     * test): X is a successor and the IPDOM. pc 9 (L2's branch): from X
-     * nothing: none. */
+    /* pc 6 (L1's @p3 bra H): successors H and L2S, IPDOM X (H may leave
+     * through X). Both latches are reachable from both sides; within the
+     * iteration L2 is (H -> A -> L2S -> L2, the start H being allowed), L1
+     * is not from L2S: LPC(pc 6) = 8. pc 2 (loop test) and pc 9 (L2's
+     * branch): X is a successor and the IPDOM: none. */
     const uint32_t want[] = {4, 8, 6, 8};
     check(f, lpc, want, 2);
     free(lpc);
