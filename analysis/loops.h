@@ -5,7 +5,10 @@
  * the same header are merged. Nesting follows block-set inclusion. A
  * retreating edge (to an ancestor in a DFS from the entry) whose target does
  * not dominate its source makes the strongly connected region around it
- * irreducible; such regions are flagged, not turned into loops. */
+ * irreducible; such a region (the non-trivial strongly connected components
+ * of the reachable CFG without its back edges, widened by the natural loops
+ * headed inside) is listed as a loop with `irreducible` set. Blocks
+ * unreachable from the entry are in no loop. */
 #ifndef SIMTLAB_LOOPS_H
 #define SIMTLAB_LOOPS_H
 
