@@ -8,6 +8,9 @@
  * swept in order until nothing changes (all transfer functions are
  * monotone). So the thesis's "taint is cleared by an immediate" (Fig. 4.20
  * line 9) holds for later uses. Branch facts are taken at the branch.
+ * Functions with more than TAINT_MAX_FACTS block-entry facts (blocks times
+ * registers) fall back to flow-insensitive: one fact per register, the join
+ * over all its definitions, no strong updates.
  * reg_taint of the result is, as taint.h says, the join over all
  * definitions of a register (the value each definition produces).
  *
@@ -305,7 +308,12 @@ typedef struct taint_state {
     fact *bfact;        /* per instruction: fact of a branch predicate at the branch */
     fact *forced;       /* per register: imposed by control dependence */
     fact local_sum;     /* join of everything stored to .local */
+    bool insensitive;   /* one fact per register for the whole function */
 } taint_state;
+
+/* Above this many block-entry facts (blocks * registers) the analysis falls
+ * back to flow-insensitive (3 bytes a fact: 48 MiB). */
+#define TAINT_MAX_FACTS ((size_t)16 << 20)
 
 /* Walk one block from its entry facts in `st->cur`, updating the .local
  * summary, the definition joins and the branch facts; true if a summary
@@ -336,7 +344,7 @@ static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_def
             fact v = out;
             fact_add(&v, st->forced[w]);
             changed |= fact_join(&st->defs[w], v);
-            if (in->guard != PTX_NONE)
+            if (in->guard != PTX_NONE || st->insensitive)
                 fact_add(&cur[w], v); /* conditional write: old value may survive */
             else
                 cur[w] = v;
@@ -355,6 +363,11 @@ static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defus
     bool changed = true;
     while (changed) {
         changed = false;
+        if (st->insensitive) { /* cur is the function-wide fact; defs track its growth */
+            for (uint32_t b = 0; b < f->nblocks; b++)
+                changed |= walk_block(m, f, du, b, st);
+            continue;
+        }
         for (uint32_t b = 0; b < f->nblocks; b++) {
             memcpy(st->cur, &st->in[(size_t)b * nr], nr * sizeof *st->cur);
             changed |= walk_block(m, f, du, b, st);
@@ -434,7 +447,9 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     uint32_t nr = du->nregs;
     size_t nrr = nr ? nr : 1;
     taint_state st = {.nr = nr};
-    st.in = calloc((size_t)(f->nblocks ? f->nblocks : 1) * nrr, sizeof *st.in);
+    size_t nb = f->nblocks ? f->nblocks : 1;
+    st.insensitive = nb * nrr > TAINT_MAX_FACTS || (opt && opt->flow_insensitive);
+    st.in = calloc(st.insensitive ? 1 : nb * nrr, sizeof *st.in);
     st.cur = calloc(nrr, sizeof *st.cur);
     st.defs = calloc(nrr, sizeof *st.defs);
     st.forced = calloc(nrr, sizeof *st.forced);

@@ -45,6 +45,10 @@ typedef struct ptx_taint_result {
 
 typedef struct ptx_taint_options {
     bool control_dependence;
+    /* One fact per register for the whole function (join over all its
+     * definitions) instead of per block; also used automatically for
+     * functions too large for per-block facts. */
+    bool flow_insensitive;
 } ptx_taint_options;
 
 void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
