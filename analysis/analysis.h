@@ -1,0 +1,94 @@
+/* analysis.h — all static analyses of a module, as annotations.
+ *
+ * ptx_analyze_module runs, per function with a body: dominators and
+ * post-dominators, loops, def/use, taint and branch classes, likely-
+ * convergence points and register next access, and keeps what the timing
+ * model and the reports need as plain, self-contained tables (names and
+ * source lines included), so they can be written as JSON and read back
+ * without the module (annotations.c). */
+#ifndef SIMTLAB_ANALYSIS_H
+#define SIMTLAB_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir/ir.h"
+
+/* One bra or brx.idx. pcs are instruction indices in the function. */
+typedef struct ptx_branch_note {
+    uint32_t pc, line;
+    bool conditional;      /* guarded bra, or brx.idx */
+    bool uni;              /* written with .uni */
+    uint32_t ipdom_pc;     /* reconvergence point; PTX_NONE: only at the virtual exit (or never) */
+    uint32_t ipdom_line;   /* its line, 0 with PTX_NONE */
+    bool reconverges;      /* false when the branch cannot reach an exit (infinite loop) */
+    uint32_t lpc_pc;       /* likely-convergence point, PTX_NONE when none */
+    uint32_t lpc_line;
+    uint8_t cls;           /* ptx_branch_class (analysis/taint.h); UNIFORM for unconditional */
+    bool cta_uniform;
+    bool interleavable;    /* conditional and neither successor is the IPDOM */
+} ptx_branch_note;
+
+typedef struct ptx_loop_note {
+    uint32_t header_pc, header_line;
+    uint32_t *latch_lines; /* line of the last instruction of each latch block */
+    uint32_t nlatches;
+    uint32_t depth;
+    bool irreducible;
+} ptx_loop_note;
+
+/* One access of a register and the kind of its next access. */
+typedef struct ptx_access_note {
+    uint32_t pc, line;
+    uint8_t is_write;
+    uint8_t next;          /* ptx_next_kind (analysis/nextaccess.h) */
+} ptx_access_note;
+
+typedef struct ptx_reg_note {
+    char *name;            /* "%r1" */
+    uint8_t type;          /* ptx_type */
+    ptx_access_note *accesses;
+    uint32_t naccesses;
+} ptx_reg_note;
+
+typedef struct ptx_kernel_notes {
+    char *name;
+    bool is_entry;
+    uint32_t nblocks;      /* real blocks (without the virtual exit) */
+    uint32_t ninstrs;
+    uint32_t max_live;
+    ptx_branch_note *branches; uint32_t nbranches;
+    ptx_loop_note *loops; uint32_t nloops;
+    ptx_reg_note *regs; uint32_t nregs;
+} ptx_kernel_notes;
+
+typedef struct ptx_annotations {
+    char *file;
+    ptx_kernel_notes *kernels;
+    uint32_t nkernels;
+} ptx_annotations;
+
+typedef struct ptx_analysis_options {
+    bool control_dependence; /* taint: LLVM-style divergence through control dependence */
+    const char *only;        /* analyze only the function of this name, or NULL */
+} ptx_analysis_options;
+
+/* Analyze every function with a body (or only opt->only). */
+void ptx_analyze_module(const ptx_module *m, const ptx_analysis_options *opt,
+                        ptx_annotations *out);
+
+/* JSON of schema "simtlab-analysis/1" (see README.md), and back. read
+ * returns 0, or -1 with a one-line reason in err. */
+void ptx_annotations_write_json(const ptx_annotations *a, FILE *out);
+int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err, size_t errlen);
+
+/* A readable report, and a Graphviz CFG with reconvergence edges dashed and
+ * branch blocks colored by class (needs the module for the code). */
+void ptx_annotations_write_text(const ptx_annotations *a, FILE *out);
+void ptx_analysis_write_dot(const ptx_module *m, const ptx_annotations *a, FILE *out);
+
+bool ptx_annotations_equal(const ptx_annotations *x, const ptx_annotations *y);
+void ptx_annotations_free(ptx_annotations *a);
+
+#endif

@@ -1,0 +1,351 @@
+/* annotations.c — analysis annotations as JSON ("simtlab-analysis/1") and
+ * back, so a timing run can use annotations produced earlier or edited.
+ * Writing is by hand (stable field order); reading uses jansson. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/nextaccess.h"
+#include "analysis/taint.h"
+#include "ir/cfg_export.h"
+#include "ir/util.h"
+
+static const char *const class_names[] = {"uniform", "P", "D"};
+static const char *const next_names[] = {"none", "read", "write", "undetermined"};
+
+/* A pc and its line, or two nulls for PTX_NONE. */
+static void write_pc(FILE *out, const char *key, uint32_t pc, uint32_t line)
+{
+    if (pc == PTX_NONE)
+        fprintf(out, ",\"%s_line\":null,\"%s_pc\":null", key, key);
+    else
+        fprintf(out, ",\"%s_line\":%u,\"%s_pc\":%u", key, line, key, pc);
+}
+
+static void write_branch(const ptx_branch_note *b, FILE *out)
+{
+    fprintf(out, "{\"line\":%u,\"pc\":%u,\"conditional\":%s,\"uni\":%s", b->line, b->pc,
+            b->conditional ? "true" : "false", b->uni ? "true" : "false");
+    write_pc(out, "ipdom", b->ipdom_pc, b->ipdom_line);
+    fprintf(out, ",\"reconverges\":%s", b->reconverges ? "true" : "false");
+    write_pc(out, "lpc", b->lpc_pc, b->lpc_line);
+    fprintf(out, ",\"class\":\"%s\",\"cta_uniform\":%s,\"interleavable\":%s}",
+            class_names[b->cls < 3 ? b->cls : 0], b->cta_uniform ? "true" : "false",
+            b->interleavable ? "true" : "false");
+}
+
+static void write_loop(const ptx_loop_note *l, FILE *out)
+{
+    fprintf(out, "{\"header_line\":%u,\"header_pc\":%u,\"latch_lines\":[", l->header_line,
+            l->header_pc);
+    for (uint32_t i = 0; i < l->nlatches; i++)
+        fprintf(out, "%s%u", i ? "," : "", l->latch_lines[i]);
+    fprintf(out, "],\"depth\":%u,\"irreducible\":%s}", l->depth, l->irreducible ? "true" : "false");
+}
+
+static void write_reg(const ptx_reg_note *r, FILE *out)
+{
+    fputs("{\"name\":", out);
+    ptx_json_string(r->name, out);
+    fprintf(out, ",\"type\":\"%s\",\"next_access\":[", ptx_type_name((ptx_type)r->type));
+    for (uint32_t i = 0; i < r->naccesses; i++) {
+        const ptx_access_note *a = &r->accesses[i];
+        fprintf(out, "%s{\"line\":%u,\"pc\":%u,\"access\":\"%s\",\"kind\":\"%s\"}", i ? "," : "",
+                a->line, a->pc, a->is_write ? "write" : "read", next_names[a->next & 3]);
+    }
+    fputs("]}", out);
+}
+
+void ptx_annotations_write_json(const ptx_annotations *a, FILE *out)
+{
+    fputs("{\"schema\":\"simtlab-analysis/1\",\"file\":", out);
+    ptx_json_string(a->file, out);
+    fputs(",\"kernels\":[", out);
+    for (uint32_t i = 0; i < a->nkernels; i++) {
+        const ptx_kernel_notes *k = &a->kernels[i];
+        fprintf(out, "%s\n{\"name\":", i ? "," : "");
+        ptx_json_string(k->name, out);
+        fprintf(out, ",\"kind\":\"%s\",\"blocks\":%u,\"instructions\":%u,\"max_live\":%u,"
+                     "\n \"branches\":[", k->is_entry ? "entry" : "func", k->nblocks,
+                k->ninstrs, k->max_live);
+        for (uint32_t j = 0; j < k->nbranches; j++) {
+            fputs(j ? ",\n  " : "\n  ", out);
+            write_branch(&k->branches[j], out);
+        }
+        fputs("],\n \"loops\":[", out);
+        for (uint32_t j = 0; j < k->nloops; j++) {
+            fputs(j ? "," : "", out);
+            write_loop(&k->loops[j], out);
+        }
+        fputs("],\n \"registers\":[", out);
+        for (uint32_t j = 0; j < k->nregs; j++) {
+            fputs(j ? ",\n  " : "\n  ", out);
+            write_reg(&k->regs[j], out);
+        }
+        fputs("]}", out);
+    }
+    fputs("]}\n", out);
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+typedef struct reader {
+    char *err;
+    size_t errlen;
+    bool failed;
+} reader;
+
+static void rfail(reader *r, const char *what, const char *where)
+{
+    if (!r->failed)
+        snprintf(r->err, r->errlen, "%s in %s", what, where);
+    r->failed = true;
+}
+
+/* An unsigned integer field (or null → PTX_NONE when nullable). */
+static uint32_t get_u32(reader *r, json_t *o, const char *key, bool nullable, const char *where)
+{
+    json_t *v = json_object_get(o, key);
+    if (nullable && json_is_null(v))
+        return PTX_NONE;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= PTX_NONE) {
+        char what[96];
+        snprintf(what, sizeof what, "missing or bad \"%s\"", key);
+        rfail(r, what, where);
+        return 0;
+    }
+    return (uint32_t)json_integer_value(v);
+}
+
+static bool get_bool(reader *r, json_t *o, const char *key, const char *where)
+{
+    json_t *v = json_object_get(o, key);
+    if (!json_is_boolean(v)) {
+        char what[96];
+        snprintf(what, sizeof what, "missing or bad \"%s\"", key);
+        rfail(r, what, where);
+    }
+    return json_is_true(v);
+}
+
+/* Index of s in names[0..n), or -1. */
+static int name_index(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
+{
+    const char *w = "a branch";
+    b->line = get_u32(r, o, "line", false, w);
+    b->pc = get_u32(r, o, "pc", false, w);
+    b->conditional = get_bool(r, o, "conditional", w);
+    b->uni = get_bool(r, o, "uni", w);
+    b->ipdom_pc = get_u32(r, o, "ipdom_pc", true, w);
+    b->ipdom_line = b->ipdom_pc == PTX_NONE ? 0 : get_u32(r, o, "ipdom_line", false, w);
+    b->reconverges = get_bool(r, o, "reconverges", w);
+    b->lpc_pc = get_u32(r, o, "lpc_pc", true, w);
+    b->lpc_line = b->lpc_pc == PTX_NONE ? 0 : get_u32(r, o, "lpc_line", false, w);
+    int c = name_index(class_names, 3, json_string_value(json_object_get(o, "class")));
+    if (c < 0)
+        rfail(r, "bad \"class\" (uniform, P or D)", w);
+    b->cls = (uint8_t)(c < 0 ? 0 : c);
+    b->cta_uniform = get_bool(r, o, "cta_uniform", w);
+    b->interleavable = get_bool(r, o, "interleavable", w);
+}
+
+static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
+{
+    const char *w = "a loop";
+    l->header_line = get_u32(r, o, "header_line", false, w);
+    l->header_pc = get_u32(r, o, "header_pc", false, w);
+    l->depth = get_u32(r, o, "depth", false, w);
+    l->irreducible = get_bool(r, o, "irreducible", w);
+    json_t *lat = json_object_get(o, "latch_lines");
+    if (!json_is_array(lat)) {
+        rfail(r, "missing \"latch_lines\"", w);
+        return;
+    }
+    l->nlatches = (uint32_t)json_array_size(lat);
+    l->latch_lines = ptx_xcalloc(l->nlatches ? l->nlatches : 1, sizeof *l->latch_lines);
+    for (uint32_t i = 0; i < l->nlatches; i++) {
+        json_t *v = json_array_get(lat, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            rfail(r, "bad latch line", w);
+        else
+            l->latch_lines[i] = (uint32_t)json_integer_value(v);
+    }
+}
+
+static void read_reg(reader *r, json_t *o, ptx_reg_note *g)
+{
+    const char *w = "a register";
+    const char *name = json_string_value(json_object_get(o, "name"));
+    const char *type = json_string_value(json_object_get(o, "type"));
+    g->name = ptx_strdup(name ? name : "");
+    if (!name)
+        rfail(r, "missing \"name\"", w);
+    g->type = PTX_TYPE_NONE;
+    for (int t = 1; type && t < PTX_TYPE_COUNT; t++)
+        if (strcmp(type, ptx_type_name((ptx_type)t)) == 0)
+            g->type = (uint8_t)t;
+    if (!g->type)
+        rfail(r, "bad \"type\"", w);
+    json_t *acc = json_object_get(o, "next_access");
+    if (!json_is_array(acc)) {
+        rfail(r, "missing \"next_access\"", w);
+        return;
+    }
+    g->naccesses = (uint32_t)json_array_size(acc);
+    g->accesses = ptx_xcalloc(g->naccesses ? g->naccesses : 1, sizeof *g->accesses);
+    for (uint32_t i = 0; i < g->naccesses; i++) {
+        json_t *a = json_array_get(acc, i);
+        ptx_access_note *n = &g->accesses[i];
+        n->line = get_u32(r, a, "line", false, w);
+        n->pc = get_u32(r, a, "pc", false, w);
+        const char *access = json_string_value(json_object_get(a, "access"));
+        if (!access || (strcmp(access, "read") != 0 && strcmp(access, "write") != 0))
+            rfail(r, "bad \"access\" (read or write)", w);
+        n->is_write = access && strcmp(access, "write") == 0;
+        int k = name_index(next_names, 4, json_string_value(json_object_get(a, "kind")));
+        if (k < 0)
+            rfail(r, "bad \"kind\" (none, read, write or undetermined)", w);
+        n->next = (uint8_t)(k < 0 ? 0 : k);
+    }
+}
+
+/* Read the array `key` of o into *items (count *n) with reader fn. */
+#define READ_ARRAY(r, o, key, items, n, fn)                                           \
+    do {                                                                              \
+        json_t *arr_ = json_object_get(o, key);                                       \
+        if (!json_is_array(arr_)) {                                                   \
+            rfail(r, "missing \"" key "\"", "a kernel");                              \
+            break;                                                                    \
+        }                                                                             \
+        (n) = (uint32_t)json_array_size(arr_);                                        \
+        (items) = ptx_xcalloc((n) ? (n) : 1, sizeof *(items));                        \
+        for (uint32_t i_ = 0; i_ < (n); i_++)                                         \
+            fn(r, json_array_get(arr_, i_), &(items)[i_]);                            \
+    } while (0)
+
+static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k)
+{
+    const char *name = json_string_value(json_object_get(o, "name"));
+    if (!name)
+        rfail(r, "missing \"name\"", "a kernel");
+    k->name = ptx_strdup(name ? name : "");
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    k->is_entry = !kind || strcmp(kind, "func") != 0;
+    k->nblocks = get_u32(r, o, "blocks", false, "a kernel");
+    k->ninstrs = get_u32(r, o, "instructions", false, "a kernel");
+    k->max_live = get_u32(r, o, "max_live", false, "a kernel");
+    READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch);
+    READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop);
+    READ_ARRAY(r, o, "registers", k->regs, k->nregs, read_reg);
+}
+
+int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    json_error_t je;
+    json_t *root = json_loads(text, 0, &je);
+    if (!root) {
+        snprintf(err, errlen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
+        return -1;
+    }
+    reader r = {err, errlen, false};
+    const char *schema = json_string_value(json_object_get(root, "schema"));
+    if (!schema || strcmp(schema, "simtlab-analysis/1") != 0)
+        rfail(&r, "missing or unsupported \"schema\" (expected simtlab-analysis/1)", "the document");
+    const char *file = json_string_value(json_object_get(root, "file"));
+    out->file = ptx_strdup(file ? file : "");
+    json_t *ks = json_object_get(root, "kernels");
+    if (!json_is_array(ks))
+        rfail(&r, "missing \"kernels\"", "the document");
+    else {
+        out->nkernels = (uint32_t)json_array_size(ks);
+        out->kernels = ptx_xcalloc(out->nkernels ? out->nkernels : 1, sizeof *out->kernels);
+        for (uint32_t i = 0; i < out->nkernels; i++)
+            read_kernel(&r, json_array_get(ks, i), &out->kernels[i]);
+    }
+    json_decref(root);
+    if (r.failed) {
+        ptx_annotations_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- comparing and freeing ---------------------------------------------- */
+
+static bool branches_equal(const ptx_branch_note *a, const ptx_branch_note *b)
+{
+    return a->pc == b->pc && a->line == b->line && a->conditional == b->conditional &&
+           a->uni == b->uni && a->ipdom_pc == b->ipdom_pc && a->ipdom_line == b->ipdom_line &&
+           a->reconverges == b->reconverges && a->lpc_pc == b->lpc_pc &&
+           a->lpc_line == b->lpc_line && a->cls == b->cls && a->cta_uniform == b->cta_uniform &&
+           a->interleavable == b->interleavable;
+}
+
+static bool kernels_equal(const ptx_kernel_notes *a, const ptx_kernel_notes *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->is_entry != b->is_entry || a->nblocks != b->nblocks ||
+        a->ninstrs != b->ninstrs || a->max_live != b->max_live || a->nbranches != b->nbranches ||
+        a->nloops != b->nloops || a->nregs != b->nregs)
+        return false;
+    for (uint32_t i = 0; i < a->nbranches; i++)
+        if (!branches_equal(&a->branches[i], &b->branches[i]))
+            return false;
+    for (uint32_t i = 0; i < a->nloops; i++) {
+        const ptx_loop_note *x = &a->loops[i], *y = &b->loops[i];
+        if (x->header_pc != y->header_pc || x->header_line != y->header_line ||
+            x->depth != y->depth || x->irreducible != y->irreducible || x->nlatches != y->nlatches ||
+            memcmp(x->latch_lines, y->latch_lines, x->nlatches * sizeof *x->latch_lines) != 0)
+            return false;
+    }
+    for (uint32_t i = 0; i < a->nregs; i++) {
+        const ptx_reg_note *x = &a->regs[i], *y = &b->regs[i];
+        if (strcmp(x->name, y->name) != 0 || x->type != y->type || x->naccesses != y->naccesses)
+            return false;
+        for (uint32_t j = 0; j < x->naccesses; j++) {
+            const ptx_access_note *p = &x->accesses[j], *q = &y->accesses[j];
+            if (p->pc != q->pc || p->line != q->line || p->is_write != q->is_write || p->next != q->next)
+                return false;
+        }
+    }
+    return true;
+}
+
+bool ptx_annotations_equal(const ptx_annotations *x, const ptx_annotations *y)
+{
+    if (strcmp(x->file, y->file) != 0 || x->nkernels != y->nkernels)
+        return false;
+    for (uint32_t i = 0; i < x->nkernels; i++)
+        if (!kernels_equal(&x->kernels[i], &y->kernels[i]))
+            return false;
+    return true;
+}
+
+void ptx_annotations_free(ptx_annotations *a)
+{
+    for (uint32_t i = 0; a->kernels && i < a->nkernels; i++) {
+        ptx_kernel_notes *k = &a->kernels[i];
+        free(k->name);
+        free(k->branches);
+        for (uint32_t j = 0; k->loops && j < k->nloops; j++)
+            free(k->loops[j].latch_lines);
+        free(k->loops);
+        for (uint32_t j = 0; k->regs && j < k->nregs; j++) {
+            free(k->regs[j].name);
+            free(k->regs[j].accesses);
+        }
+        free(k->regs);
+    }
+    free(a->kernels);
+    free(a->file);
+    memset(a, 0, sizeof *a);
+}
