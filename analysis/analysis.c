@@ -106,13 +106,23 @@ static void loop_notes(const ptx_function *f, const func_results *r, ptx_kernel_
     }
 }
 
-/* "%r12" for register r. */
+/* "%r12" for register r (built by hand: this runs for every register of
+ * every function, and printf is slow). */
 static char *reg_name(const ptx_module *m, const ptx_function *f, uint32_t r)
 {
     const ptx_reg *g = &f->regs[r];
-    if (g->index == PTX_NONE)
-        return ptx_strdup(ptx_str(m, g->name));
-    return ptx_format("%s%u", ptx_str(m, g->name), g->index);
+    const char *prefix = ptx_str(m, g->name);
+    size_t n = strlen(prefix);
+    char digits[12];
+    size_t nd = 0;
+    for (uint32_t v = g->index; g->index != PTX_NONE && (nd == 0 || v); v /= 10)
+        digits[nd++] = (char)('0' + v % 10);
+    char *s = ptx_xmalloc(n + nd + 1);
+    memcpy(s, prefix, n);
+    for (size_t i = 0; i < nd; i++)
+        s[n + i] = digits[nd - 1 - i];
+    s[n + nd] = '\0';
+    return s;
 }
 
 /* Registers with their accesses (in program order), skipping the carry

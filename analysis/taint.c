@@ -69,6 +69,7 @@
 #include <string.h>
 
 #include "analysis/dom.h"
+#include "ir/util.h"
 
 /* Per-register (or summary) fact. */
 typedef struct fact {
@@ -353,32 +354,69 @@ static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_def
     return changed;
 }
 
-/* Flow-sensitive data-flow to a fixed point: per-block entry facts joined
- * over predecessors, swept in block order until nothing changes. All facts
- * only grow (also across calls, as `forced` grows), so it terminates. */
-static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                     taint_state *st)
+/* Flow-insensitive data-flow: sweep all blocks until nothing grows. */
+static void dataflow_insensitive(const ptx_module *m, const ptx_function *f,
+                                 const ptx_defuse *du, taint_state *st)
 {
-    uint32_t nr = st->nr;
     bool changed = true;
     while (changed) {
         changed = false;
-        if (st->insensitive) { /* cur is the function-wide fact; defs track its growth */
-            for (uint32_t b = 0; b < f->nblocks; b++)
-                changed |= walk_block(m, f, du, b, st);
-            continue;
-        }
-        for (uint32_t b = 0; b < f->nblocks; b++) {
-            memcpy(st->cur, &st->in[(size_t)b * nr], nr * sizeof *st->cur);
+        for (uint32_t b = 0; b < f->nblocks; b++)
             changed |= walk_block(m, f, du, b, st);
-            const ptx_block *bk = &f->blocks[b];
-            for (uint32_t s = 0; s < bk->nsucc; s++) {
-                fact *dst = &st->in[(size_t)f->succs[bk->succ + s] * nr];
-                for (uint32_t r = 0; r < nr; r++)
-                    changed |= fact_join(&dst[r], st->cur[r]);
+    }
+}
+
+/* Flow-sensitive data-flow to a fixed point with a worklist: a block is
+ * walked again only when its entry facts grew (or, rarely, when the .local
+ * summary that its loads read grew). All facts only grow (also across
+ * calls, as `forced` grows), so it terminates; each block is walked a
+ * bounded number of times (the lattice is small). */
+static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                     taint_state *st)
+{
+    if (st->insensitive) {
+        dataflow_insensitive(m, f, du, st);
+        return;
+    }
+    uint32_t nr = st->nr, nb = f->nblocks;
+    uint32_t *queue = ptx_xmalloc((nb ? nb : 1) * sizeof *queue);
+    uint8_t *queued = ptx_xcalloc(nb ? nb : 1, 1);
+    uint32_t head = 0, count = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        queue[count++] = b;
+        queued[b] = 1;
+    }
+    while (count) {
+        uint32_t b = queue[head];
+        head = (head + 1) % nb;
+        count--;
+        queued[b] = 0;
+        fact local_before = st->local_sum;
+        memcpy(st->cur, &st->in[(size_t)b * nr], nr * sizeof *st->cur);
+        walk_block(m, f, du, b, st);
+        bool local_grew = fact_join(&local_before, st->local_sum);
+        const ptx_block *bk = &f->blocks[b];
+        for (uint32_t k = 0; k < bk->nsucc; k++) {
+            uint32_t v = f->succs[bk->succ + k];
+            fact *dst = &st->in[(size_t)v * nr];
+            bool grew = false;
+            for (uint32_t r = 0; r < nr; r++)
+                grew |= fact_join(&dst[r], st->cur[r]);
+            if (grew && !queued[v]) {
+                queue[(head + count) % nb] = v;
+                count++;
+                queued[v] = 1;
             }
         }
+        for (uint32_t v = 0; local_grew && v < nb; v++) /* .local loads may read more */
+            if (!queued[v]) {
+                queue[(head + count) % nb] = v;
+                count++;
+                queued[v] = 1;
+            }
     }
+    free(queue);
+    free(queued);
 }
 
 /* Control dependence: mark registers written inside the region of a
