@@ -259,10 +259,11 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
                 oN[w] |= inN[s + w];
             }
         }
-        uint32_t live = 0;
-        for (uint32_t r = 0; r < nregs; r++)
-            if (r != cc && bit_get(oR, r))
-                live++;
+        uint32_t live = 0; /* registers live at the block's end, the carry flag excluded */
+        for (uint32_t w = 0; w < words; w++)
+            live += (uint32_t)__builtin_popcount(oR[w]);
+        if (bit_get(oR, cc))
+            live--;
         for (uint32_t i = bk->end; i-- > bk->first;) {
             uint32_t a = du->rstart[i] + du->wstart[i];
             uint32_t aw = du->rstart[i + 1] + du->wstart[i];

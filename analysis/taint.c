@@ -72,17 +72,36 @@
 #include "ir/util.h"
 
 /* Per-register (or summary) fact. */
+/* A register's fact: taint encoded as a bit mask (NONE 0, P 1, D 3) so
+ * that the join of facts is a bitwise OR of their bytes. */
 typedef struct fact {
     uint8_t taint;
     bool wv, cv;
 } fact;
 
+enum { T_P = 1, T_D = 3 };
+_Static_assert(sizeof(fact) == 3, "facts are joined byte by byte");
+
+/* Join n facts of src into dst (a bytewise OR); true when dst changed. */
+static bool facts_join(fact *dst, const fact *src, uint32_t n)
+{
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    uint8_t diff = 0;
+    for (size_t i = 0; i < (size_t)n * sizeof(fact); i++) {
+        uint8_t v = (uint8_t)(d[i] | s[i]);
+        diff |= (uint8_t)(v ^ d[i]);
+        d[i] = v;
+    }
+    return diff != 0;
+}
+
 /* Growing a fact by another (join); true when it changed. */
 static bool fact_join(fact *dst, fact src)
 {
     bool changed = false;
-    if (src.taint > dst->taint) {
-        dst->taint = src.taint;
+    if ((src.taint | dst->taint) != dst->taint) {
+        dst->taint |= src.taint;
         changed = true;
     }
     if (src.wv && !dst->wv) {
@@ -105,7 +124,7 @@ static void fact_add(fact *dst, fact src)
 /* Fact of a special register read (see the header comment for the table). */
 static fact sreg_fact(uint32_t s)
 {
-    fact r = {PTX_TAINT_P, false, false};
+    fact r = {T_P, false, false};
     switch (s) {
     case PTX_SREG_TID: case PTX_SREG_LANEID: case PTX_SREG_WARPID:
     case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
@@ -194,7 +213,7 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
     const ptx_instr *in = &f->instrs[i];
     const ptx_form *fm = ptx_instr_form(m, in);
     fact r = in_f;
-    fact data_varying = {PTX_TAINT_D, true, true};
+    fact data_varying = {T_D, true, true};
     bool any_sreg;
     fact_add(&r, sreg_sources(f, in, &any_sreg));
 
@@ -204,7 +223,7 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
         switch (sp) {
         case PTX_SPACE_PARAM: case PTX_SPACE_PARAM_ENTRY: case PTX_SPACE_PARAM_FUNC:
             if (kernel_param_load(m, f, in))
-                fact_add(&r, (fact){PTX_TAINT_P, false, false});
+                fact_add(&r, (fact){T_P, false, false});
             else
                 fact_add(&r, data_varying);
             break;
@@ -213,7 +232,7 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
             break;
         case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST: case PTX_SPACE_SHARED:
         case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:
-            r.taint = PTX_TAINT_D;
+            r.taint = T_D;
             if (sp != PTX_SPACE_CONST)
                 r.cv = true;
             break;
@@ -249,14 +268,14 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
         r.wv = r.cv = true;
         break;
     case PTX_OP_ELECT_SYNC:
-        fact_add(&r, (fact){PTX_TAINT_P, true, true});
+        fact_add(&r, (fact){T_P, true, true});
         break;
     case PTX_OP_VOTE: case PTX_OP_VOTE_SYNC: case PTX_OP_REDUX_SYNC:
         r.wv = false;
         r.cv = true;
         break;
     case PTX_OP_ACTIVEMASK:
-        fact_add(&r, (fact){PTX_TAINT_P, false, true});
+        fact_add(&r, (fact){T_P, false, true});
         r.wv = false;
         break;
     default:
@@ -398,10 +417,7 @@ static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defus
         const ptx_block *bk = &f->blocks[b];
         for (uint32_t k = 0; k < bk->nsucc; k++) {
             uint32_t v = f->succs[bk->succ + k];
-            fact *dst = &st->in[(size_t)v * nr];
-            bool grew = false;
-            for (uint32_t r = 0; r < nr; r++)
-                grew |= fact_join(&dst[r], st->cur[r]);
+            bool grew = facts_join(&st->in[(size_t)v * nr], st->cur, nr);
             if (grew && !queued[v]) {
                 queue[(head + count) % nb] = v;
                 count++;
@@ -519,7 +535,7 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     }
 
     for (uint32_t r = 0; r < nr; r++)
-        out->reg_taint[r] = st.defs[r].taint;
+        out->reg_taint[r] = st.defs[r].taint == T_D ? PTX_TAINT_D : st.defs[r].taint;
     for (uint32_t i = 0; i < n; i++) {
         if (!is_cond_branch(m, f, i))
             continue;
@@ -528,7 +544,7 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
         if (!p.wv || uni)
             out->branch_class[i] = PTX_BRANCH_UNIFORM;
         else
-            out->branch_class[i] = p.taint == PTX_TAINT_D ? PTX_BRANCH_D : PTX_BRANCH_P;
+            out->branch_class[i] = p.taint == T_D ? PTX_BRANCH_D : PTX_BRANCH_P;
         out->cta_uniform[i] = !p.cv;
     }
     free(st.in);
