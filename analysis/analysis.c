@@ -106,9 +106,9 @@ static void loop_notes(const ptx_function *f, const func_results *r, ptx_kernel_
     }
 }
 
-/* "%r12" for register r (built by hand: this runs for every register of
- * every function, and printf is slow). */
-static char *reg_name(const ptx_module *m, const ptx_function *f, uint32_t r)
+/* Write "%r12" for register r at dst (built by hand: this runs for every
+ * register of every function, and printf is slow); returns its length. */
+static size_t reg_name(const ptx_module *m, const ptx_function *f, uint32_t r, char *dst)
 {
     const ptx_reg *g = &f->regs[r];
     const char *prefix = ptx_str(m, g->name);
@@ -117,33 +117,51 @@ static char *reg_name(const ptx_module *m, const ptx_function *f, uint32_t r)
     size_t nd = 0;
     for (uint32_t v = g->index; g->index != PTX_NONE && (nd == 0 || v); v /= 10)
         digits[nd++] = (char)('0' + v % 10);
-    char *s = ptx_xmalloc(n + nd + 1);
-    memcpy(s, prefix, n);
-    for (size_t i = 0; i < nd; i++)
-        s[n + i] = digits[nd - 1 - i];
-    s[n + nd] = '\0';
-    return s;
+    if (dst) {
+        memcpy(dst, prefix, n);
+        for (size_t i = 0; i < nd; i++)
+            dst[n + i] = digits[nd - 1 - i];
+        dst[n + nd] = '\0';
+    }
+    return n + nd;
 }
 
 /* Registers with their accesses (in program order), skipping the carry
- * pseudo-register and registers never accessed. */
+ * pseudo-register and registers never accessed; names and accesses live in
+ * two pools of the kernel's notes. */
 static void register_notes(const ptx_module *m, const ptx_function *f, const func_results *r,
                            ptx_kernel_notes *k)
 {
     uint32_t *count = ptx_xcalloc(f->nregs + 1, sizeof *count);
+    uint32_t total = 0;
     for (uint32_t i = 0; i < r->next.nacc; i++)
-        if (r->next.acc[i].reg < f->nregs)
+        if (r->next.acc[i].reg < f->nregs) {
             count[r->next.acc[i].reg]++;
-    k->regs = ptx_xcalloc(f->nregs ? f->nregs : 1, sizeof *k->regs);
+            total++;
+        }
+    size_t names = 0;
+    uint32_t used = 0;
+    for (uint32_t reg = 0; reg < f->nregs; reg++)
+        if (count[reg]) {
+            names += reg_name(m, f, reg, NULL) + 1;
+            used++;
+        }
+    k->regs = ptx_xcalloc(used ? used : 1, sizeof *k->regs);
+    k->name_pool = ptx_xmalloc(names ? names : 1);
+    k->access_pool = ptx_xmalloc((total ? total : 1) * sizeof *k->access_pool);
     uint32_t *slot = ptx_xcalloc(f->nregs + 1, sizeof *slot);
+    size_t npos = 0;
+    uint32_t apos = 0;
     for (uint32_t reg = 0; reg < f->nregs; reg++) {
         if (!count[reg])
             continue;
         slot[reg] = k->nregs;
         ptx_reg_note *n = &k->regs[k->nregs++];
-        n->name = reg_name(m, f, reg);
+        n->name = k->name_pool + npos;
+        npos += reg_name(m, f, reg, n->name) + 1;
         n->type = f->regs[reg].type;
-        n->accesses = ptx_xmalloc(count[reg] * sizeof *n->accesses);
+        n->accesses = k->access_pool + apos;
+        apos += count[reg];
     }
     for (uint32_t i = 0; i < r->next.nacc; i++) {
         const ptx_access *a = &r->next.acc[i];

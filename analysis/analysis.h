@@ -46,9 +46,9 @@ typedef struct ptx_access_note {
 } ptx_access_note;
 
 typedef struct ptx_reg_note {
-    char *name;            /* "%r1" */
+    char *name;            /* "%r1" (in the kernel's name_pool) */
     uint8_t type;          /* ptx_type */
-    ptx_access_note *accesses;
+    ptx_access_note *accesses; /* in the kernel's access_pool */
     uint32_t naccesses;
 } ptx_reg_note;
 
@@ -61,6 +61,8 @@ typedef struct ptx_kernel_notes {
     ptx_branch_note *branches; uint32_t nbranches;
     ptx_loop_note *loops; uint32_t nloops;
     ptx_reg_note *regs; uint32_t nregs;
+    char *name_pool;               /* register names, NUL-separated */
+    ptx_access_note *access_pool;  /* every register's accesses, register by register */
 } ptx_kernel_notes;
 
 typedef struct ptx_annotations {

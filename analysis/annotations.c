@@ -181,14 +181,19 @@ static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
     }
 }
 
-static void read_reg(reader *r, json_t *o, ptx_reg_note *g)
+/* Read one register into g; its name and accesses are appended to the
+ * kernel's pools at *npos and *apos (sized beforehand). */
+static void read_reg(reader *r, json_t *o, ptx_kernel_notes *k, ptx_reg_note *g, size_t *npos,
+                     uint32_t *apos)
 {
     const char *w = "a register";
     const char *name = json_string_value(json_object_get(o, "name"));
     const char *type = json_string_value(json_object_get(o, "type"));
-    g->name = ptx_strdup(name ? name : "");
     if (!name)
         rfail(r, "missing \"name\"", w);
+    g->name = k->name_pool + *npos;
+    strcpy(g->name, name ? name : "");
+    *npos += strlen(g->name) + 1;
     g->type = PTX_TYPE_NONE;
     for (int t = 1; type && t < PTX_TYPE_COUNT; t++)
         if (strcmp(type, ptx_type_name((ptx_type)t)) == 0)
@@ -196,12 +201,9 @@ static void read_reg(reader *r, json_t *o, ptx_reg_note *g)
     if (!g->type)
         rfail(r, "bad \"type\"", w);
     json_t *acc = json_object_get(o, "next_access");
-    if (!json_is_array(acc)) {
-        rfail(r, "missing \"next_access\"", w);
-        return;
-    }
+    g->accesses = k->access_pool + *apos;
     g->naccesses = (uint32_t)json_array_size(acc);
-    g->accesses = ptx_xcalloc(g->naccesses ? g->naccesses : 1, sizeof *g->accesses);
+    *apos += g->naccesses;
     for (uint32_t i = 0; i < g->naccesses; i++) {
         json_t *a = json_array_get(acc, i);
         ptx_access_note *n = &g->accesses[i];
@@ -211,11 +213,42 @@ static void read_reg(reader *r, json_t *o, ptx_reg_note *g)
         if (!access || (strcmp(access, "read") != 0 && strcmp(access, "write") != 0))
             rfail(r, "bad \"access\" (read or write)", w);
         n->is_write = access && strcmp(access, "write") == 0;
-        int k = name_index(next_names, 4, json_string_value(json_object_get(a, "kind")));
-        if (k < 0)
+        int kind = name_index(next_names, 4, json_string_value(json_object_get(a, "kind")));
+        if (kind < 0)
             rfail(r, "bad \"kind\" (none, read, write or undetermined)", w);
-        n->next = (uint8_t)(k < 0 ? 0 : k);
+        n->next = (uint8_t)(kind < 0 ? 0 : kind);
     }
+}
+
+/* The registers of a kernel: pools sized first, then filled. */
+static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
+{
+    json_t *arr = json_object_get(o, "registers");
+    if (!json_is_array(arr)) {
+        rfail(r, "missing \"registers\"", "a kernel");
+        return;
+    }
+    size_t names = 1;
+    uint32_t total = 0;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *g = json_array_get(arr, i);
+        const char *name = json_string_value(json_object_get(g, "name"));
+        names += (name ? strlen(name) : 0) + 1;
+        json_t *acc = json_object_get(g, "next_access");
+        if (!json_is_array(acc)) {
+            rfail(r, "missing \"next_access\"", "a register");
+            return;
+        }
+        total += (uint32_t)json_array_size(acc);
+    }
+    k->nregs = (uint32_t)json_array_size(arr);
+    k->regs = ptx_xcalloc(k->nregs ? k->nregs : 1, sizeof *k->regs);
+    k->name_pool = ptx_xmalloc(names);
+    k->access_pool = ptx_xcalloc(total ? total : 1, sizeof *k->access_pool);
+    size_t npos = 0;
+    uint32_t apos = 0;
+    for (uint32_t i = 0; i < k->nregs; i++)
+        read_reg(r, json_array_get(arr, i), k, &k->regs[i], &npos, &apos);
 }
 
 /* Read the array `key` of o into *items (count *n) with reader fn. */
@@ -245,7 +278,7 @@ static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k)
     k->max_live = get_u32(r, o, "max_live", false, "a kernel");
     READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch);
     READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop);
-    READ_ARRAY(r, o, "registers", k->regs, k->nregs, read_reg);
+    read_regs(r, o, k);
 }
 
 int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err, size_t errlen)
@@ -339,11 +372,9 @@ void ptx_annotations_free(ptx_annotations *a)
         for (uint32_t j = 0; k->loops && j < k->nloops; j++)
             free(k->loops[j].latch_lines);
         free(k->loops);
-        for (uint32_t j = 0; k->regs && j < k->nregs; j++) {
-            free(k->regs[j].name);
-            free(k->regs[j].accesses);
-        }
         free(k->regs);
+        free(k->name_pool);
+        free(k->access_pool);
     }
     free(a->kernels);
     free(a->file);
