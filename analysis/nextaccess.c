@@ -119,6 +119,31 @@ static int cmp_first(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Sort a block's first accesses by register: insertion sort for the usual
+ * short lists (no calls through a comparison pointer), qsort for long ones. */
+static void sort_first(first_acc *a, uint32_t n)
+{
+    if (n > 32) {
+        qsort(a, n, sizeof *a, cmp_first);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        first_acc x = a[i];
+        uint32_t j = i;
+        for (; j > 0 && a[j - 1].reg > x.reg; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+/* Bits set in w (portable, no library call). */
+static uint32_t popcount32(uint32_t w)
+{
+    w = w - ((w >> 1) & 0x55555555u);
+    w = (w & 0x33333333u) + ((w >> 2) & 0x33333333u);
+    return (((w + (w >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* Latency from the entry of block s to its first access of r (the whole
  * block's latency when s does not access r); 0 for the virtual exit. */
 static uint32_t head_dist(const ptx_function *f, const uint64_t *pre, const first_acc *fa,
@@ -261,7 +286,7 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
         }
         uint32_t live = 0; /* registers live at the block's end, the carry flag excluded */
         for (uint32_t w = 0; w < words; w++)
-            live += (uint32_t)__builtin_popcount(oR[w]);
+            live += popcount32(oR[w]);
         if (bit_get(oR, cc))
             live--;
         for (uint32_t i = bk->end; i-- > bk->first;) {
@@ -322,7 +347,7 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
                     fa[nfa++] = (first_acc){du->writes[k], (uint32_t)(pre[i] - pre[bk->first])};
                 }
         }
-        qsort(fa + fstart[b], nfa - fstart[b], sizeof *fa, cmp_first);
+        sort_first(fa + fstart[b], nfa - fstart[b]);
     }
     fstart[nb] = nfa;
     memset(stamp, 0, (size_t)nregs * 4);
