@@ -167,6 +167,25 @@ static uint32_t head_dist(const ptx_function *f, const uint64_t *pre, const firs
 
 /* Solve the data flow, label every access, count live registers and estimate
  * idle periods of writes. */
+/* The R/W/N sets at the end of block bk: the union of its successors'
+ * entry sets. */
+static void block_exit_sets(const ptx_function *f, const ptx_block *bk, uint32_t words,
+                            const uint32_t *inR, const uint32_t *inW, const uint32_t *inN,
+                            uint32_t *oR, uint32_t *oW, uint32_t *oN)
+{
+    memset(oR, 0, (size_t)words * 4);
+    memset(oW, 0, (size_t)words * 4);
+    memset(oN, 0, (size_t)words * 4);
+    for (uint32_t k = 0; k < bk->nsucc; k++) {
+        size_t s = (size_t)f->succs[bk->succ + k] * words;
+        for (uint32_t w = 0; w < words; w++) {
+            oR[w] |= inR[s + w];
+            oW[w] |= inW[s + w];
+            oN[w] |= inN[s + w];
+        }
+    }
+}
+
 void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
                             ptx_latency_fn latency, void *ctx, ptx_nextaccess *out)
 {
@@ -215,17 +234,7 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
         if (b == f->exit_block)
             continue;
         const ptx_block *bk = &f->blocks[b];
-        memset(oR, 0, (size_t)words * 4);
-        memset(oW, 0, (size_t)words * 4);
-        memset(oN, 0, (size_t)words * 4);
-        for (uint32_t k = 0; k < bk->nsucc; k++) {
-            size_t s = (size_t)f->succs[bk->succ + k] * words;
-            for (uint32_t w = 0; w < words; w++) {
-                oR[w] |= inR[s + w];
-                oW[w] |= inW[s + w];
-                oN[w] |= inN[s + w];
-            }
-        }
+        block_exit_sets(f, bk, words, inR, inW, inN, oR, oW, oN);
         bool changed = false;
         size_t base = (size_t)b * words;
         for (uint32_t w = 0; w < words; w++) {
@@ -273,17 +282,7 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
         const ptx_block *bk = &f->blocks[b];
         if (b == f->exit_block || bk->first == bk->end)
             continue;
-        memset(oR, 0, (size_t)words * 4);
-        memset(oW, 0, (size_t)words * 4);
-        memset(oN, 0, (size_t)words * 4);
-        for (uint32_t k = 0; k < bk->nsucc; k++) {
-            size_t s = (size_t)f->succs[bk->succ + k] * words;
-            for (uint32_t w = 0; w < words; w++) {
-                oR[w] |= inR[s + w];
-                oW[w] |= inW[s + w];
-                oN[w] |= inN[s + w];
-            }
-        }
+        block_exit_sets(f, bk, words, inR, inW, inN, oR, oW, oN);
         uint32_t live = 0; /* registers live at the block's end, the carry flag excluded */
         for (uint32_t w = 0; w < words; w++)
             live += popcount32(oR[w]);
