@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cdep.h"
 #include "analysis/defuse.h"
 #include "analysis/dom.h"
 #include "analysis/loops.h"
@@ -16,6 +17,7 @@
 /* What one function's analyses produce, before it becomes notes. */
 typedef struct func_results {
     ptx_domtree dom, pdom;
+    ptx_cdep cdep;
     ptx_loops loops;
     ptx_defuse du;
     ptx_taint_result taint;
@@ -28,6 +30,7 @@ static void run_all(const ptx_module *m, const ptx_function *f, const ptx_analys
 {
     ptx_dominators(f, &r->dom);
     ptx_postdominators(f, &r->pdom);
+    ptx_cdep_build(f, &r->pdom, &r->cdep);
     ptx_loops_find(f, &r->dom, &r->loops);
     ptx_defuse_build(m, f, &r->du);
     ptx_taint_options topt = {.control_dependence = opt && opt->control_dependence};
@@ -40,6 +43,7 @@ static void free_all(func_results *r)
 {
     ptx_domtree_free(&r->dom);
     ptx_domtree_free(&r->pdom);
+    ptx_cdep_free(&r->cdep);
     ptx_loops_free(&r->loops);
     ptx_defuse_free(&r->du);
     ptx_taint_free(&r->taint);
@@ -83,6 +87,15 @@ static ptx_branch_note branch_note(const ptx_module *m, const ptx_function *f,
     for (uint32_t k = 0; n.interleavable && k < f->blocks[b].nsucc; k++)
         if (f->succs[f->blocks[b].succ + k] == ipdom)
             n.interleavable = false;
+    if (n.conditional) {
+        uint32_t first = r->cdep.start[b], count = r->cdep.start[b + 1] - first;
+        n.controls = ptx_xmalloc((count ? count : 1) * sizeof *n.controls);
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t dep = block_pc(f, r->cdep.deps[first + k]);
+            if (dep != PTX_NONE)
+                n.controls[n.ncontrols++] = dep;
+        }
+    }
     return n;
 }
 

@@ -28,6 +28,8 @@ typedef struct ptx_branch_note {
     uint8_t cls;           /* ptx_branch_class (analysis/taint.h); UNIFORM for unconditional */
     bool cta_uniform;
     bool interleavable;    /* conditional and neither successor is the IPDOM */
+    uint32_t *controls;    /* conditional: first pcs of the blocks control dependent on it */
+    uint32_t ncontrols;
 } ptx_branch_note;
 
 typedef struct ptx_loop_note {

@@ -30,9 +30,12 @@ static void write_branch(const ptx_branch_note *b, FILE *out)
     write_pc(out, "ipdom", b->ipdom_pc, b->ipdom_line);
     fprintf(out, ",\"reconverges\":%s", b->reconverges ? "true" : "false");
     write_pc(out, "lpc", b->lpc_pc, b->lpc_line);
-    fprintf(out, ",\"class\":\"%s\",\"cta_uniform\":%s,\"interleavable\":%s}",
+    fprintf(out, ",\"class\":\"%s\",\"cta_uniform\":%s,\"interleavable\":%s,\"controls_pcs\":[",
             class_names[b->cls < 3 ? b->cls : 0], b->cta_uniform ? "true" : "false",
             b->interleavable ? "true" : "false");
+    for (uint32_t i = 0; i < b->ncontrols; i++)
+        fprintf(out, "%s%u", i ? "," : "", b->controls[i]);
+    fputs("]}", out);
 }
 
 static void write_loop(const ptx_loop_note *l, FILE *out)
@@ -156,6 +159,20 @@ static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
     b->cls = (uint8_t)(c < 0 ? 0 : c);
     b->cta_uniform = get_bool(r, o, "cta_uniform", w);
     b->interleavable = get_bool(r, o, "interleavable", w);
+    json_t *ctl = json_object_get(o, "controls_pcs");
+    if (!json_is_array(ctl)) {
+        rfail(r, "missing \"controls_pcs\"", w);
+        return;
+    }
+    b->ncontrols = (uint32_t)json_array_size(ctl);
+    b->controls = ptx_xcalloc(b->ncontrols ? b->ncontrols : 1, sizeof *b->controls);
+    for (uint32_t i = 0; i < b->ncontrols; i++) {
+        json_t *v = json_array_get(ctl, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= PTX_NONE)
+            rfail(r, "bad pc in \"controls_pcs\"", w);
+        else
+            b->controls[i] = (uint32_t)json_integer_value(v);
+    }
 }
 
 static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
@@ -321,7 +338,8 @@ static bool branches_equal(const ptx_branch_note *a, const ptx_branch_note *b)
            a->uni == b->uni && a->ipdom_pc == b->ipdom_pc && a->ipdom_line == b->ipdom_line &&
            a->reconverges == b->reconverges && a->lpc_pc == b->lpc_pc &&
            a->lpc_line == b->lpc_line && a->cls == b->cls && a->cta_uniform == b->cta_uniform &&
-           a->interleavable == b->interleavable;
+           a->interleavable == b->interleavable && a->ncontrols == b->ncontrols &&
+           (a->ncontrols == 0 || memcmp(a->controls, b->controls, a->ncontrols * sizeof *a->controls) == 0);
 }
 
 static bool kernels_equal(const ptx_kernel_notes *a, const ptx_kernel_notes *b)
@@ -368,6 +386,8 @@ void ptx_annotations_free(ptx_annotations *a)
     for (uint32_t i = 0; a->kernels && i < a->nkernels; i++) {
         ptx_kernel_notes *k = &a->kernels[i];
         free(k->name);
+        for (uint32_t j = 0; k->branches && j < k->nbranches; j++)
+            free(k->branches[j].controls);
         free(k->branches);
         for (uint32_t j = 0; k->loops && j < k->nloops; j++)
             free(k->loops[j].latch_lines);

@@ -41,7 +41,8 @@ static void text_branches(const ptx_kernel_notes *k, FILE *out)
         where(out, b->ipdom_pc, b->ipdom_line, b->reconverges);
         if (b->lpc_pc != PTX_NONE)
             fprintf(out, "  likely convergence at line %u", b->lpc_line);
-        fprintf(out, "  interleavable %s\n", yes_no(b->interleavable));
+        fprintf(out, "  interleavable %s  controls %u block%s\n", yes_no(b->interleavable),
+                b->ncontrols, b->ncontrols == 1 ? "" : "s");
     }
 }
 

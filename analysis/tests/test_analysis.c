@@ -70,6 +70,9 @@ static void test_diamond_branch(void **state)
     assert_int_equal(b->cls, PTX_BRANCH_P);
     assert_false(b->cta_uniform);
     assert_int_equal(b->lpc_pc, PTX_NONE);
+    assert_int_equal(b->ncontrols, 2); /* both arms, not the join */
+    assert_int_equal(b->controls[0], 3);
+    assert_int_equal(b->controls[1], 5);
     assert_false(k->branches[1].conditional);
     assert_true(k->branches[1].uni);
     assert_int_equal(k->nloops, 0);
