@@ -37,12 +37,16 @@ static uint32_t block_pc(const ptx_function *f, uint32_t b)
 
 /* Mark (mark[v] = stamp) every block reachable from s over CFG edges without
  * entering `avoid` or `avoid2` (s itself is marked unless it is `avoid`; it
- * may be `avoid2`, which is then only not re-entered). stack holds
- * f->nblocks entries. */
+ * may be `avoid2`, which is then only not re-entered), staying among the
+ * blocks whose outermost loop is `region`: every cycle lies inside some
+ * loop, so a path that leaves the outermost loop never comes back to it and
+ * the search loses nothing while its cost stays within that loop. stack
+ * holds f->nblocks entries. */
 static void reach_avoiding(const ptx_function *f, uint32_t s, uint32_t avoid, uint32_t avoid2,
-                           uint32_t *mark, uint32_t stamp, uint32_t *stack)
+                           const uint32_t *outer, uint32_t region, uint32_t *mark,
+                           uint32_t stamp, uint32_t *stack)
 {
-    if (s == avoid)
+    if (s == avoid || outer[s] != region)
         return;
     uint32_t top = 0;
     mark[s] = stamp;
@@ -51,12 +55,26 @@ static void reach_avoiding(const ptx_function *f, uint32_t s, uint32_t avoid, ui
         const ptx_block *bk = &f->blocks[stack[--top]];
         for (uint32_t k = 0; k < bk->nsucc; k++) {
             uint32_t w = f->succs[bk->succ + k];
-            if (w != avoid && w != avoid2 && mark[w] != stamp) {
+            if (w != avoid && w != avoid2 && mark[w] != stamp && outer[w] == region) {
                 mark[w] = stamp;
                 stack[top++] = w;
             }
         }
     }
+}
+
+/* The outermost loop holding each block (PTX_NONE outside loops); caller
+ * frees. */
+static uint32_t *outermost_loops(const ptx_function *f, const ptx_loops *loops)
+{
+    uint32_t *outer = ptx_xmalloc((f->nblocks ? f->nblocks : 1) * sizeof *outer);
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        uint32_t l = loops && b < loops->nblocks ? loops->block_loop[b] : PTX_NONE;
+        while (l != PTX_NONE && loops->loops[l].parent != PTX_NONE)
+            l = loops->loops[l].parent;
+        outer[b] = l;
+    }
+    return outer;
 }
 
 /* Innermost reducible loop holding block b, or PTX_NONE: irreducible regions
@@ -87,6 +105,7 @@ uint32_t *ptx_lpc_static(const ptx_function *f, const ptx_domtree *pdom, const p
     uint32_t *iter0 = ptx_xcalloc(n ? n : 1, sizeof *iter0);
     uint32_t *iter1 = ptx_xcalloc(n ? n : 1, sizeof *iter1);
     uint32_t *stack = ptx_xmalloc((n ? n : 1) * sizeof *stack);
+    uint32_t *outer = outermost_loops(f, loops);
     uint32_t stamp = 0;
     for (uint32_t b = 0; b < f->exit_block; b++) {
         uint32_t br = cond_branch_of(f, b);
@@ -100,11 +119,12 @@ uint32_t *ptx_lpc_static(const ptx_function *f, const ptx_domtree *pdom, const p
         const ptx_loop *lp = &loops->loops[l];
         uint32_t s0 = f->succs[bk->succ], s1 = f->succs[bk->succ + 1];
         stamp += 2; /* stamp - 1: any path; stamp: within the iteration */
-        reach_avoiding(f, s0, ip, PTX_NONE, mark0, stamp - 1, stack);
-        reach_avoiding(f, s1, ip, PTX_NONE, mark1, stamp - 1, stack);
+        uint32_t region = outer[b];
+        reach_avoiding(f, s0, ip, PTX_NONE, outer, region, mark0, stamp - 1, stack);
+        reach_avoiding(f, s1, ip, PTX_NONE, outer, region, mark1, stamp - 1, stack);
         if (lp->nlatches > 1) { /* the same-iteration preference only matters then */
-            reach_avoiding(f, s0, ip, lp->header, iter0, stamp, stack);
-            reach_avoiding(f, s1, ip, lp->header, iter1, stamp, stack);
+            reach_avoiding(f, s0, ip, lp->header, outer, region, iter0, stamp, stack);
+            reach_avoiding(f, s1, ip, lp->header, outer, region, iter1, stamp, stack);
         }
         uint32_t best = PTX_NONE, best_dist = UINT32_MAX;
         bool best_iter = false;
@@ -130,6 +150,7 @@ uint32_t *ptx_lpc_static(const ptx_function *f, const ptx_domtree *pdom, const p
     free(iter0);
     free(iter1);
     free(stack);
+    free(outer);
     return out;
 }
 
