@@ -1,5 +1,6 @@
 /* report.c — analysis annotations for people: a text report per kernel
- * and a Graphviz CFG with reconvergence edges and branch classes. */
+ * and a Graphviz CFG with reconvergence edges (dashed blue), likely-
+ * convergence edges (dotted green) and branch blocks colored by class. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,10 @@ void ptx_analysis_write_dot(const ptx_module *m, const ptx_annotations *a, FILE 
                 else
                     fprintf(out, "f%u_b%u", fi, t);
                 fputs(" [style=dashed, color=blue, label=\"reconv\"];\n", out);
+                if (br->lpc_pc != PTX_NONE && br->lpc_pc < f->ninstrs)
+                    fprintf(out, "    f%u_b%u -> f%u_b%u [style=dotted, color=darkgreen, "
+                                 "label=\"likely\"];\n",
+                            fi, f->instr_block[br->pc], fi, f->instr_block[br->lpc_pc]);
             }
             fputs("  }\n", out);
         }

@@ -168,6 +168,37 @@ static void test_json_round_trip_over_testdata(void **state)
     assert_true(files >= 30);
 }
 
+/* The Graphviz output marks reconvergence and likely-convergence edges and
+ * colors branch blocks by class (Example 2: the loads make B2 a D branch
+ * whose likely-convergence block is B6). */
+static void test_dot(void **state)
+{
+    (void)state;
+    const char *root = getenv("SIMTLAB_TESTDATA");
+    if (!root)
+        skip();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/hand/fung_example2.ptx", root);
+    ptx_diags d = {0};
+    ptx_module *m = ptx_load_file(path, 0, &d);
+    ptx_diags_free(&d);
+    assert_non_null(m);
+    ptx_annotations a;
+    ptx_analyze_module(m, NULL, &a);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ptx_analysis_write_dot(m, &a, f);
+    fclose(f);
+    assert_non_null(strstr(text, "digraph analysis {"));
+    assert_non_null(strstr(text, "f0_b2 -> f0_b6 [style=dotted, color=darkgreen, label=\"likely\"]"));
+    assert_non_null(strstr(text, "f0_b2 -> f0_b7 [style=dashed, color=blue, label=\"reconv\"]"));
+    assert_non_null(strstr(text, "fillcolor=tomato"));
+    free(text);
+    ptx_annotations_free(&a);
+    ptx_module_free(m);
+}
+
 /* The reader names what is wrong. */
 static void test_json_errors(void **state)
 {
@@ -199,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_loop_and_exits),
         cmocka_unit_test(test_json_round_trip_over_testdata),
         cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_dot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
