@@ -76,9 +76,10 @@ static void command_help(const char *cmd)
              "whether it is interleavable; natural loops and irreducible regions; register\n"
              "use and next-access hints. --json writes the annotations (schema\n"
              "simtlab-analysis/1, readable back with ptx_annotations_read_json); --dot draws\n"
-             "the CFG with reconvergence edges dashed and branch blocks colored by class\n"
-             "(green uniform, orange P, red D). --control-dependence makes values defined\n"
-             "under divergent branches non-uniform too.");
+             "the CFG with reconvergence edges dashed, likely-convergence edges dotted and\n"
+             "branch blocks colored by class (green uniform, orange P, red D).\n"
+             "--control-dependence makes values defined under divergent branches\n"
+             "non-uniform too.");
     else if (strcmp(cmd, "extract") == 0)
         puts("usage: simtlab extract [-o DIR] FILE\n"
              "Lists the entries of the fatbins in a CUDA executable, shared object,\n"
