@@ -16,19 +16,10 @@
 #include "analysis/nextaccess.h"
 #include "analysis/taint.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
-static ptx_module *parse(const char *text)
-{
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "a.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
 
 static char *to_json(const ptx_annotations *a)
 {
@@ -45,7 +36,7 @@ static char *to_json(const ptx_annotations *a)
 static void test_diamond_branch(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".entry k(.param .u64 p)\n{\n"          /* 4-5 */
+    ptx_module *m = ptx_test_parse(HEADER ".entry k(.param .u64 p)\n{\n"          /* 4-5 */
                           ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"          /* 6-7 */
                           "mov.u32 %r1, %tid.x;\n"                          /* 8  pc 0 */
                           "setp.eq.s32 %p1, %r1, 0;\n"                      /* 9  pc 1 */
@@ -86,7 +77,7 @@ static void test_diamond_branch(void **state)
 static void test_loop_and_exits(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".entry k(.param .u32 n)\n{\n"            /* 4-5 */
+    ptx_module *m = ptx_test_parse(HEADER ".entry k(.param .u32 n)\n{\n"            /* 4-5 */
                           ".reg .pred %p<3>;\n.reg .b32 %r<4>;\n"          /* 6-7 */
                           "ld.param.u32 %r1, [n];\n"                        /* 8  pc 0 */
                           "mov.u32 %r2, 0;\n"                               /* 9  pc 1 */

@@ -18,6 +18,7 @@
 
 #include "analysis/cdep.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 /* pdom[v] as a byte matrix over blocks that reach the exit (reach[v]). */
 static void reference_pdom(const ptx_function *f, uint8_t *pdom, uint8_t *reach)
@@ -92,21 +93,13 @@ static void check_function(const ptx_function *f, const char *where)
     free(reach);
 }
 
-static ptx_module *parse(const char *text)
-{
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "c.ptx", &d);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
 
 /* if/else: both arms depend on the branch block; the join does not. A loop
  * body depends on its latch; an infinite loop depends on nothing. */
 static void test_hand_cases(void **state)
 {
     (void)state;
-    ptx_module *m = parse(".version 9.0\n.target sm_90\n.entry k()\n{\n"
+    ptx_module *m = ptx_test_parse(".version 9.0\n.target sm_90\n.entry k()\n{\n"
                           ".reg .pred %p<3>;\n.reg .b32 %r<3>;\n"
                           "setp.eq.s32 %p1, %r1, 0;\n@%p1 bra ELSE;\n"    /* B0 */
                           "add.s32 %r2, %r1, 1;\nbra.uni JOIN;\n"          /* B1 */

@@ -12,19 +12,19 @@
 
 #include "analysis/defuse.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
-/* Parse a whole module; fails the test on a parse error. */
-static ptx_module *parse(const char *text)
+/* The kernel "k" (the last function with a body). */
+static const ptx_function *last_kernel(const ptx_module *m)
 {
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "test.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
+    const ptx_function *k = NULL;
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        if (m->functions[i].flags & PTX_FUNCF_HAS_BODY)
+            k = &m->functions[i];
+    assert_non_null(k);
+    return k;
 }
 
 /* Parse a kernel body after the usual register declarations, with `pre`
@@ -36,33 +36,14 @@ static ptx_module *parse_body2(const char *pre, const char *body)
     snprintf(text, n, HEADER "%s\n.visible .entry k(.param .u64 k_p0)\n{\n"
              ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
              ".reg .f32 %%f<10>;\n%s\n}\n", pre, body);
-    ptx_module *m = parse(text);
+    ptx_module *m = ptx_test_parse(text);
     free(text);
     return m;
 }
 
 static ptx_module *parse_body(const char *body) { return parse_body2("", body); }
 
-/* The kernel "k" (the last function with a body). */
-static const ptx_function *kernel(const ptx_module *m)
-{
-    const ptx_function *k = NULL;
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        if (m->functions[i].flags & PTX_FUNCF_HAS_BODY)
-            k = &m->functions[i];
-    assert_non_null(k);
-    return k;
-}
 
-/* Register id of "%<prefix><index>" (index PTX_NONE: a plain name). */
-static uint32_t reg(const ptx_module *m, const ptx_function *f, const char *prefix, uint32_t index)
-{
-    for (uint32_t r = 0; r < f->nregs; r++)
-        if (f->regs[r].index == index && strcmp(ptx_str(m, f->regs[r].name), prefix) == 0)
-            return r;
-    fail_msg("no register %s%u", prefix, index);
-    return 0;
-}
 
 /* Assert that list [v, v+n) equals the set want[0..nwant) (no duplicates). */
 static void same_set(const uint32_t *v, uint32_t n, const uint32_t *want, uint32_t nwant,
@@ -95,17 +76,17 @@ static void check(const ptx_defuse *du, uint32_t pc, const uint32_t *rd, uint32_
 #define NONE NULL, 0
 
 /* Shorthand register lookups inside a test with m and f in scope. */
-#define R(i) reg(m, f, "%r", i)
-#define RD(i) reg(m, f, "%rd", i)
-#define P(i) reg(m, f, "%p", i)
-#define F(i) reg(m, f, "%f", i)
+#define R(i) ptx_test_reg(m, f, "%r", i)
+#define RD(i) ptx_test_reg(m, f, "%rd", i)
+#define P(i) ptx_test_reg(m, f, "%p", i)
+#define F(i) ptx_test_reg(m, f, "%f", i)
 
 static void test_arith(void **state)
 {
     (void)state;
     ptx_module *m = parse_body("add.s32 %r1, %r2, %r3;\nmad.lo.s32 %r4, %r4, %r5, 7;\n"
                                "neg.f32 %f1, %f2;\nret;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     assert_int_equal(du.ninstrs, 4);
@@ -130,7 +111,7 @@ static void test_st_ld_atom(void **state)
         "ld.param.u64 %rd6, [k_p0];\n"
         "ld.global.v2.u32 {%r9, _}, [%rd7];\n"
         "red.global.add.u32 [%rd8], %r1;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     check(&du, 0, L(RD(1), R(1)), NONE);
@@ -155,7 +136,7 @@ static void test_setp_pair_and_guard(void **state)
         "@!%p2 ld.global.u32 %r6, [%rd1];\n"
         "@%p3 bra $L1;\n"
         "$L1:\nselp.b32 %r7, %r8, %r9, %p3;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     check(&du, 0, L(R(1), R(2)), L(P(1), P(2)));
@@ -182,7 +163,7 @@ static void test_carry_chain(void **state)
         "madc.hi.cc.u32 %r5, %r2, %r3, %r6;\n"
         "@%p1 add.cc.u32 %r1, %r2, %r3;\n"
         "add.u32 %r1, %r2, %r3;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     const uint32_t cc = PTX_DEFUSE_CC(f);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
@@ -211,7 +192,7 @@ static void test_sreg_bar(void **state)
         "bar.red.popc.u32 %r6, 0, %p1;\n"
         "mov.b64 %rd1, {%r7, %r8};\n"
         "mov.b64 {%r7, %r8}, %rd2;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     check(&du, 0, NONE, L(R(1)));
@@ -237,8 +218,8 @@ static void test_call(void **state)
         "call.uni (pr), fn, (pa);\n"
         "ld.param.b32 %r2, [pr];\n}\n"
         "ret;\n}\n";
-    ptx_module *m = parse(text);
-    const ptx_function *f = kernel(m);
+    ptx_module *m = ptx_test_parse(text);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     check(&du, 0, L(R(1)), NONE);
@@ -256,7 +237,7 @@ static void test_brx_idx(void **state)
         "brx.idx %r1, ts;\n"
         "$L1:\nadd.s32 %r2, %r2, 1;\nret;\n"
         "$L2:\n@%p1 brx.idx.uni %r3, ts;\nret;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     check(&du, 0, L(R(1)), NONE);
@@ -273,7 +254,7 @@ static void test_tex(void **state)
         ".global .texref tx;",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tx, {%f5, %f6}];\n"
         "tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [tx, {%r5}];");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = last_kernel(m);
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     check(&du, 0, L(F(5), F(6)), L(F(1), F(2), F(3), F(4)));

@@ -18,21 +18,11 @@
 
 #include "analysis/loops.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 #define REGS ".reg .pred %p<8>;\n.reg .b32 %r<8>;\n"
 
-/* Parse a PTX text that must be valid. */
-static ptx_module *parse(const char *text)
-{
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "loops.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
 
 /* Block that starts at the code label `name` of f. */
 static uint32_t blk(const ptx_module *m, const ptx_function *f, const char *name)
@@ -149,7 +139,7 @@ static void check_invariants(const ptx_function *f, const ptx_domtree *d, const 
  * the expected list (any order). */
 static void check_kernel(const char *text, const want_loop *w, uint32_t nw)
 {
-    ptx_module *m = parse(text);
+    ptx_module *m = ptx_test_parse(text);
     const ptx_function *f = &m->functions[0];
     ptx_domtree d;
     ptx_loops L;
@@ -393,7 +383,7 @@ static void test_large(void **state)
         add(&t, &len, &cap, "Y%u:\nadd.s32 %%r2, %%r2, %u;\n", i, 1);
     }
     add(&t, &len, &cap, "ret;\n}\n", 0, 0);
-    ptx_module *m = parse(t);
+    ptx_module *m = ptx_test_parse(t);
     free(t);
     const ptx_function *f = &m->functions[0];
     assert_true(f->nblocks > 8 * N);

@@ -18,21 +18,11 @@
 #include "analysis/loops.h"
 #include "analysis/lpc.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 7.0\n.target sm_80\n.address_size 64\n"
 #define REGS ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
 
-/* Parse PTX text, failing the test with the diagnostics on error. */
-static ptx_module *parse(const char *text)
-{
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "lpc.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
 
 /* Load testdata/<rel> through SIMTLAB_TESTDATA, failing the test if absent. */
 static ptx_module *load(const char *rel)
@@ -127,7 +117,7 @@ static void test_example2(void **state)
 static void test_no_loop(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".visible .entry k(.param .u32 a)\n{\n" REGS
+    ptx_module *m = ptx_test_parse(HEADER ".visible .entry k(.param .u32 a)\n{\n" REGS
                           "ld.param.u32 %r1, [a];\n"
                           "setp.eq.s32 %p1, %r1, 0;\n"
                           "@%p1 bra T;\n"
@@ -149,7 +139,7 @@ static void test_no_loop(void **state)
 static void test_latch_is_ipdom(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".visible .entry k(.param .u32 a)\n{\n" REGS
+    ptx_module *m = ptx_test_parse(HEADER ".visible .entry k(.param .u32 a)\n{\n" REGS
                           "mov.u32 %r1, %tid.x;\n"
                           "H:\n"
                           "setp.ge.s32 %p1, %r1, 100;\n"
@@ -185,7 +175,7 @@ static void test_latch_is_ipdom(void **state)
 static void test_break(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".visible .entry k(.param .u64 a)\n{\n" REGS
+    ptx_module *m = ptx_test_parse(HEADER ".visible .entry k(.param .u64 a)\n{\n" REGS
                           "Top:\n"
                           "ld.param.u64 %rd1, [a];\n"
                           "ld.global.u32 %r1, [%rd1];\n"
@@ -236,7 +226,7 @@ static void test_break(void **state)
 static void test_nested(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".visible .entry k(.param .u64 a)\n{\n" REGS
+    ptx_module *m = ptx_test_parse(HEADER ".visible .entry k(.param .u64 a)\n{\n" REGS
                           "mov.u32 %r1, 0;\n"
                           "OH:\n"
                           "setp.ge.s32 %p1, %r1, 10;\n"
@@ -283,7 +273,7 @@ static void test_nested(void **state)
 static void test_two_latches(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".visible .entry k(.param .u64 a)\n{\n" REGS
+    ptx_module *m = ptx_test_parse(HEADER ".visible .entry k(.param .u64 a)\n{\n" REGS
                           "mov.u32 %r1, 0;\n"
                           "H:\n"
                           "setp.ge.s32 %p1, %r1, 10;\n"
@@ -372,7 +362,7 @@ static void test_profile_example2(void **state)
 static void test_profile_no_loop(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".visible .entry k(.param .u32 a)\n{\n" REGS
+    ptx_module *m = ptx_test_parse(HEADER ".visible .entry k(.param .u32 a)\n{\n" REGS
                           "ld.param.u32 %r1, [a];\n"
                           "setp.eq.s32 %p1, %r1, 0;\n"
                           "@%p1 bra C;\n"

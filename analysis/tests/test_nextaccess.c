@@ -18,6 +18,7 @@
 #include "analysis/defuse.h"
 #include "analysis/nextaccess.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
@@ -39,25 +40,7 @@ static ptx_module *parse_body(const char *body)
     return m;
 }
 
-/* The first function with a body. */
-static const ptx_function *kernel(const ptx_module *m)
-{
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        if (m->functions[i].flags & PTX_FUNCF_HAS_BODY)
-            return &m->functions[i];
-    fail_msg("no function with a body");
-    return NULL;
-}
 
-/* Register id of "%<prefix><index>". */
-static uint32_t reg(const ptx_module *m, const ptx_function *f, const char *prefix, uint32_t index)
-{
-    for (uint32_t r = 0; r < f->nregs; r++)
-        if (f->regs[r].index == index && strcmp(ptx_str(m, f->regs[r].name), prefix) == 0)
-            return r;
-    fail_msg("no register %s%u", prefix, index);
-    return 0;
-}
 
 /* ---- reference: path search ------------------------------------------- */
 
@@ -256,10 +239,10 @@ static const ptx_access *acc(const ptx_nextaccess *na, uint32_t pc, uint32_t r, 
 
 #define NEXT(pc, r, w, k) assert_int_equal(acc(&na, pc, r, w)->next, PTX_NEXT_##k)
 #define IDLE(pc, r, v) assert_int_equal(acc(&na, pc, r, true)->idle, v)
-#define R(i) reg(m, f, "%r", i)
-#define RD(i) reg(m, f, "%rd", i)
-#define P(i) reg(m, f, "%p", i)
-#define F(i) reg(m, f, "%f", i)
+#define R(i) ptx_test_reg(m, f, "%r", i)
+#define RD(i) ptx_test_reg(m, f, "%rd", i)
+#define P(i) ptx_test_reg(m, f, "%p", i)
+#define F(i) ptx_test_reg(m, f, "%f", i)
 
 static void test_straight_line(void **state)
 {
@@ -273,7 +256,7 @@ static void test_straight_line(void **state)
         "ld.shared.u32 %r4, [%rd2];\n"       /* 5: 30 */
         "st.global.u32 [%rd1], %r3;\n"       /* 6: 400 */
         "ret;");                             /* 7: 1 */
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     ptx_defuse du;
     ptx_nextaccess na;
     analyze(m, f, &du, &na);
@@ -313,7 +296,7 @@ static void test_idle_cross_block(void **state)
         "mul.lo.s32 %r4, %r4, 3;\n"          /* 6: 4 */
         "add.s32 %r5, %r1, 2;\n"             /* 7: 4 */
         "ret;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     ptx_defuse du;
     ptx_nextaccess na;
     analyze(m, f, &du, &na);
@@ -339,7 +322,7 @@ static void test_if_else(void **state)
         "$ELSE:\nmov.u32 %r2, 7;\n"          /* 5 */
         "$END:\nst.global.u32 [%rd1], %r2;\n"/* 6 */
         "ret;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     ptx_defuse du;
     ptx_nextaccess na;
     analyze(m, f, &du, &na);
@@ -367,7 +350,7 @@ static void test_loop(void **state)
         "@%p1 bra $LOOP;\n"                  /* 4 */
         "st.global.u32 [%rd1], %r2;\n"       /* 5 */
         "ret;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     ptx_defuse du;
     ptx_nextaccess na;
     analyze(m, f, &du, &na);
@@ -403,7 +386,7 @@ static void test_overwritten_and_guarded(void **state)
         "add.cc.u32 %r3, %r3, 1;\n"          /* 9 */
         "addc.u32 %r4, %r4, 0;\n"            /* 10 */
         "ret;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     const uint32_t cc = PTX_DEFUSE_CC(f);
     ptx_defuse du;
     ptx_nextaccess na;
@@ -429,7 +412,7 @@ static void test_infinite_loop(void **state)
         "mov.u32 %r1, 1;\n"
         "$L:\nadd.s32 %r2, %r2, 1;\n"
         "bra $L;");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     verify(m, f, true, "spin");
     ptx_module_free(m);
 }

@@ -21,6 +21,7 @@
 #include "analysis/defuse.h"
 #include "analysis/taint.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
 
@@ -66,17 +67,6 @@ static void release(fixture *fx)
     ptx_defuse_free(&fx->du);
 }
 
-/* Parse inline PTX text. */
-static ptx_module *parse(const char *text)
-{
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "taint.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
 
 /* Load a file under $SIMTLAB_TESTDATA. */
 static ptx_module *load(const char *rel)
@@ -269,7 +259,7 @@ static void test_thesis_examples(void **state)
 /* Analyze inline PTX (function "k") and check its branches. */
 static void run_case(const char *text, const want_branch *w, size_t nw, bool cd)
 {
-    ptx_module *m = parse(text);
+    ptx_module *m = ptx_test_parse(text);
     fixture fx;
     analyze(&fx, m, "k", cd);
     check_branches(&fx, w, nw);
@@ -368,7 +358,7 @@ static void test_param_loop(void **state)
     const want_branch w[] = {{"setp.lt", PTX_BRANCH_UNIFORM, 1}};
     run_case(t, w, 1, false);
     run_case(t, w, 1, true);
-    ptx_module *m = parse(t);
+    ptx_module *m = ptx_test_parse(t);
     fixture fx;
     analyze(&fx, m, "k", false);
     assert_int_equal(fx.tr.reg_taint[reg_id(&fx, "%r1")], PTX_TAINT_P);
@@ -397,7 +387,7 @@ static void test_local_spill(void **state)
                     "L: ret;\n}\n";
     const want_branch w[] = {{"setp.eq", PTX_BRANCH_P, 0}};
     run_case(t, w, 1, false);
-    ptx_module *m = parse(t);
+    ptx_module *m = ptx_test_parse(t);
     fixture fx;
     analyze(&fx, m, "k", false);
     assert_int_equal(fx.tr.reg_taint[reg_id(&fx, "%r2")], PTX_TAINT_P);
@@ -426,7 +416,7 @@ static void test_carry_chain(void **state)
                     "L: ret;\n}\n";
     const want_branch w[] = {{"setp.eq", PTX_BRANCH_D, 0}};
     run_case(t, w, 1, false);
-    ptx_module *m = parse(t);
+    ptx_module *m = ptx_test_parse(t);
     fixture fx;
     analyze(&fx, m, "k", false);
     assert_int_equal(fx.tr.reg_taint[reg_id(&fx, "%r4")], PTX_TAINT_D);
@@ -501,7 +491,7 @@ static void test_clear_by_immediate(void **state)
     const want_branch w[] = {{"setp.eq", PTX_BRANCH_P, 0}, {"setp.gt", PTX_BRANCH_UNIFORM, 1}};
     run_case(t, w, 2, false);
     run_case(t, w, 2, true);
-    ptx_module *m = parse(t);
+    ptx_module *m = ptx_test_parse(t);
     fixture fx;
     analyze(&fx, m, "k", false);
     assert_int_equal(fx.tr.reg_taint[reg_id(&fx, "%r1")], PTX_TAINT_P);

@@ -15,19 +15,10 @@
 
 #include "ir/printer.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
-static ptx_module *parse(const char *text)
-{
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "test.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
 
 /* Parse a kernel body; declares the usual registers first. */
 static ptx_module *parse_body(const char *body)
@@ -39,19 +30,11 @@ static ptx_module *parse_body(const char *body)
              ".visible .entry k(.param .u64 k_p0)\n{\n"
              ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
              ".reg .f32 %%f<10>;\n.reg .f64 %%fd<4>;\n%s\n}\n", body);
-    ptx_module *m = parse(text);
+    ptx_module *m = ptx_test_parse(text);
     free(text);
     return m;
 }
 
-static const ptx_function *kernel(const ptx_module *m)
-{
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        if (m->functions[i].flags & PTX_FUNCF_HAS_BODY)
-            return &m->functions[i];
-    fail_msg("no function with a body");
-    return NULL;
-}
 
 static const ptx_operand *opd(const ptx_function *f, uint32_t instr, unsigned k)
 {
@@ -72,7 +55,7 @@ static const char *reg_name(const ptx_module *m, const ptx_function *f, uint32_t
 static void test_header(void **state)
 {
     (void)state;
-    ptx_module *m = parse(".version 8.5\n.target sm_90a, texmode_independent, debug\n"
+    ptx_module *m = ptx_test_parse(".version 8.5\n.target sm_90a, texmode_independent, debug\n"
                           ".address_size 32\n");
     assert_int_equal(m->version_major, 8);
     assert_int_equal(m->version_minor, 5);
@@ -99,7 +82,7 @@ static void test_integer_literals(void **state)
         "mov.u32 %r5, 0x7fffffff ^ 0xff;\n"
         "mov.u32 %r6, 17 % 5;\n"
         "mov.s64 %rd4, -8 >> 1;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal((uint64_t)opd(f, 0, 1)->value, UINT64_MAX);
     assert_int_equal(opd(f, 0, 1)->kind, PTX_OPD_IMM);
     assert_int_equal((uint64_t)opd(f, 1, 1)->value, UINT64_MAX);
@@ -124,7 +107,7 @@ static void test_float_literals(void **state)
                                "mov.f32 %f2, 0fFF800000;\n"
                                "mov.f64 %fd2, 1.5;\n"
                                "mov.f64 %fd3, -2.5e3;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal(opd(f, 0, 1)->kind, PTX_OPD_F32);
     assert_int_equal((uint64_t)opd(f, 0, 1)->value, 0x3F800000u);
     assert_int_equal(opd(f, 1, 1)->kind, PTX_OPD_F64);
@@ -146,7 +129,7 @@ static void test_register_ranges(void **state)
 {
     (void)state;
     ptx_module *m = parse_body("add.s32 %r9, %r0, %r8;\nadd.s64 %rd0, %rd9, 1;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal(f->nregs, 4 + 10 + 10 + 10 + 4);
     const ptx_operand *d = opd(f, 0, 0), *a = opd(f, 0, 1);
     assert_int_equal(d->kind, PTX_OPD_REG);
@@ -167,7 +150,7 @@ static void test_scoped_shadowing(void **state)
                                "  { .reg .b64 %r1; mov.u64 %r1, 3; }\n"
                                "  mov.u32 %r1, 4;\n}\n"
                                "mov.u32 %r1, 5;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     uint32_t outer = opd(f, 0, 0)->id, inner = opd(f, 1, 0)->id, inner2 = opd(f, 2, 0)->id;
     assert_int_not_equal(outer, inner);
     assert_int_not_equal(inner, inner2);
@@ -186,7 +169,7 @@ static void test_scoped_labels(void **state)
                                "{ M: bra M; }\n"       /* 1 */
                                "{ M: bra M; }\n"       /* 2 */
                                "L: ret;\n");           /* 3 */
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     const ptx_label *l0 = &f->labels[opd(f, 0, 0)->id];
     assert_string_equal(ptx_str(m, l0->name), "L");
     assert_int_equal(l0->instr, 3);
@@ -207,7 +190,7 @@ static void test_constant_expressions(void **state)
                                "mov.s64 %rd4, (3 <= 4) + (3 >= 4) * 10 + (2 == 2) + (2 != 2);\n"
                                "mov.s64 %rd5, 1 && 0 || 1;\n"
                                "mov.s64 %rd6, -1 < 1U;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal(opd(f, 0, 1)->value, 11);
     assert_int_equal(opd(f, 1, 1)->value, 15);
     assert_int_equal(opd(f, 2, 1)->value, -1);
@@ -225,7 +208,7 @@ static void test_addresses(void **state)
                                "ld.global.u32 %r3, [0x100];\n"
                                "ld.param.u64 %rd2, [k_p0];\n"
                                "st.global.v2.f32 [%rd1+16], {%f1, %f2};\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     const ptx_operand *a = opd(f, 0, 1);
     assert_int_equal(a->kind, PTX_OPD_ADDR);
     assert_int_equal(a->value, -4);
@@ -256,7 +239,7 @@ static void test_forms(void **state)
                                "mad.wide.u32 %rd1, %r1, %r2, %rd2;\n"
                                "setp.lt.and.s32 %p1, %r1, %r2, !%p2;\n"
                                "cvt.rn.f32.s32 %f1, %r1;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     const ptx_form *fm = ptx_instr_form(m, &f->instrs[0]);
     assert_int_equal(fm->opcode, PTX_OP_LD);
     assert_int_equal(fm->nspaces, 1);
@@ -282,7 +265,7 @@ static void test_forms(void **state)
     /* one spelling, one form */
     ptx_module_free(m);
     m = parse_body("add.s32 %r1, %r1, 1;\nadd.s32 %r2, %r2, 2;\n");
-    f = kernel(m);
+    f = ptx_test_kernel(m);
     assert_int_equal(f->instrs[0].form, f->instrs[1].form);
     ptx_module_free(m);
 }
@@ -293,7 +276,7 @@ static void test_guards_pairs_sregs(void **state)
     ptx_module *m = parse_body("@%p1 mov.u32 %r1, %tid.x;\n"
                                "@!%p2 shfl.sync.up.b32 %r2|%p3, %r1, 1, 0, -1;\n"
                                "mov.u32 %r3, %laneid;\n");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     char buf[32];
     assert_string_equal(reg_name(m, f, f->instrs[0].guard, buf), "%p1");
     assert_false(f->instrs[0].guard_neg);
@@ -314,7 +297,7 @@ static void test_guards_pairs_sregs(void **state)
 static void test_variables_and_initializers(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER
+    ptx_module *m = ptx_test_parse(HEADER
         ".global .align 4 .u32 arr[3] = {1, 2, 3};\n"
         ".global .u64 p = generic(arr)+4;\n"
         ".const .align 8 .f64 pi = 0d400921FB54442D18;\n"
@@ -358,7 +341,7 @@ static void test_variables_and_initializers(void **state)
 static void test_functions_and_calls(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER
+    ptx_module *m = ptx_test_parse(HEADER
         ".func (.param .b32 r) sq(.param .b32 x);\n"
         ".func (.param .b32 r) sq(.param .b32 x)\n{\n .reg .b32 %a;\n"
         " ld.param.b32 %a, [x];\n mul.lo.s32 %a, %a, %a;\n st.param.b32 [r], %a;\n ret;\n}\n"
@@ -405,14 +388,14 @@ static void test_functions_and_calls(void **state)
 static void test_debug_directives_print_back(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".file 1 \"a.cu\", 1700000000, 1234\n"
+    ptx_module *m = ptx_test_parse(HEADER ".file 1 \"a.cu\", 1700000000, 1234\n"
                           ".entry k()\n{\n.loc 1 5 3\n ret;\n}\n"
                           ".section .debug_abbrev\n{\n.b8 1\n.b8 17\n}\n");
     assert_int_equal(m->nfiles, 1);
     assert_int_equal(m->files[0].size, 1234);
     assert_int_equal(m->nsections, 1);
     assert_string_equal(ptx_str(m, m->sections[0].name), ".debug_abbrev");
-    const ptx_function *f = kernel(m);
+    const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal(f->nlocs, 1);
     assert_int_equal(f->locs[0].line, 5);
     char *text = NULL;
@@ -431,8 +414,8 @@ static void test_debug_directives_print_back(void **state)
 static void test_source_locations(void **state)
 {
     (void)state;
-    ptx_module *m = parse(HEADER ".entry k()\n{\n  .reg .pred %p;\n  @%p   exit;\n\tret;\n}\n");
-    const ptx_function *f = kernel(m);
+    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n  .reg .pred %p;\n  @%p   exit;\n\tret;\n}\n");
+    const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal(f->instrs[0].line, 7);
     assert_int_equal(f->instrs[0].col, 9);
     assert_int_equal(f->instrs[1].line, 8);
@@ -481,7 +464,7 @@ static void test_high_bytes(void **state)
     assert_int_equal(d.items[0].line, 1);
     assert_non_null(strstr(d.items[0].message, "unexpected byte 0x80"));
     ptx_diags_free(&d);
-    m = parse(HEADER "// caf\xc3\xa9\n.entry k()\n{\nret;\n}\n");
+    m = ptx_test_parse(HEADER "// caf\xc3\xa9\n.entry k()\n{\nret;\n}\n");
     ptx_module_free(m);
 }
 
