@@ -20,7 +20,6 @@
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
-
 static char *to_json(const ptx_annotations *a)
 {
     char *text = NULL;

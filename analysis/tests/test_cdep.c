@@ -93,7 +93,6 @@ static void check_function(const ptx_function *f, const char *where)
     free(reach);
 }
 
-
 /* if/else: both arms depend on the branch block; the join does not. A loop
  * body depends on its latch; an infinite loop depends on nothing. */
 static void test_hand_cases(void **state)

@@ -43,8 +43,6 @@ static ptx_module *parse_body2(const char *pre, const char *body)
 
 static ptx_module *parse_body(const char *body) { return parse_body2("", body); }
 
-
-
 /* Assert that list [v, v+n) equals the set want[0..nwant) (no duplicates). */
 static void same_set(const uint32_t *v, uint32_t n, const uint32_t *want, uint32_t nwant,
                      uint32_t pc, const char *what)

@@ -23,7 +23,6 @@
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 #define REGS ".reg .pred %p<8>;\n.reg .b32 %r<8>;\n"
 
-
 /* Block that starts at the code label `name` of f. */
 static uint32_t blk(const ptx_module *m, const ptx_function *f, const char *name)
 {

@@ -23,7 +23,6 @@
 #define HEADER ".version 7.0\n.target sm_80\n.address_size 64\n"
 #define REGS ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
 
-
 /* Load testdata/<rel> through SIMTLAB_TESTDATA, failing the test if absent. */
 static ptx_module *load(const char *rel)
 {

@@ -40,8 +40,6 @@ static ptx_module *parse_body(const char *body)
     return m;
 }
 
-
-
 /* ---- reference: path search ------------------------------------------- */
 
 enum { SEEN_R = 1, SEEN_W = 2, SEEN_N = 4 };

@@ -67,7 +67,6 @@ static void release(fixture *fx)
     ptx_defuse_free(&fx->du);
 }
 
-
 /* Load a file under $SIMTLAB_TESTDATA. */
 static ptx_module *load(const char *rel)
 {

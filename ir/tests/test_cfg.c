@@ -21,7 +21,6 @@
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 #define REGS ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n"
 
-
 /* Expected CFG: per block, instruction count and successors (-1 = exit). */
 typedef struct want_block { uint32_t ninstr; int succ[4]; int nsucc; } want_block;
 

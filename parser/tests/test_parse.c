@@ -19,7 +19,6 @@
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
-
 /* Parse a kernel body; declares the usual registers first. */
 static ptx_module *parse_body(const char *body)
 {
@@ -34,7 +33,6 @@ static ptx_module *parse_body(const char *body)
     free(text);
     return m;
 }
-
 
 static const ptx_operand *opd(const ptx_function *f, uint32_t instr, unsigned k)
 {
