@@ -18,8 +18,6 @@
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
 
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
-
 static char *to_json(const ptx_annotations *a)
 {
     char *text = NULL;
@@ -35,7 +33,7 @@ static char *to_json(const ptx_annotations *a)
 static void test_diamond_branch(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k(.param .u64 p)\n{\n"          /* 4-5 */
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k(.param .u64 p)\n{\n"  /* 4-5 */
                           ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"          /* 6-7 */
                           "mov.u32 %r1, %tid.x;\n"                          /* 8  pc 0 */
                           "setp.eq.s32 %p1, %r1, 0;\n"                      /* 9  pc 1 */
@@ -76,7 +74,7 @@ static void test_diamond_branch(void **state)
 static void test_loop_and_exits(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k(.param .u32 n)\n{\n"            /* 4-5 */
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k(.param .u32 n)\n{\n"    /* 4-5 */
                           ".reg .pred %p<3>;\n.reg .b32 %r<4>;\n"          /* 6-7 */
                           "ld.param.u32 %r1, [n];\n"                        /* 8  pc 0 */
                           "mov.u32 %r2, 0;\n"                               /* 9  pc 1 */

@@ -14,8 +14,6 @@
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
 
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
-
 /* The kernel "k" (the last function with a body). */
 static const ptx_function *last_kernel(const ptx_module *m)
 {
@@ -27,21 +25,7 @@ static const ptx_function *last_kernel(const ptx_module *m)
     return k;
 }
 
-/* Parse a kernel body after the usual register declarations, with `pre`
- * (module-scope declarations) before the kernel. */
-static ptx_module *parse_body2(const char *pre, const char *body)
-{
-    size_t n = strlen(pre) + strlen(body) + 512;
-    char *text = malloc(n);
-    snprintf(text, n, HEADER "%s\n.visible .entry k(.param .u64 k_p0)\n{\n"
-             ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
-             ".reg .f32 %%f<10>;\n%s\n}\n", pre, body);
-    ptx_module *m = ptx_test_parse(text);
-    free(text);
-    return m;
-}
-
-static ptx_module *parse_body(const char *body) { return parse_body2("", body); }
+static ptx_module *parse_body(const char *body) { return ptx_test_parse_body("", body); }
 
 /* Assert that list [v, v+n) equals the set want[0..nwant) (no duplicates). */
 static void same_set(const uint32_t *v, uint32_t n, const uint32_t *want, uint32_t nwant,
@@ -207,7 +191,7 @@ static void test_sreg_bar(void **state)
 static void test_call(void **state)
 {
     (void)state;
-    const char *text = HEADER
+    const char *text = PTX_TEST_HEADER
         ".func (.param .b32 rv) fn(.param .b32 a)\n{\n.reg .b32 %t<2>;\n"
         "ld.param.b32 %t0, [a];\nst.param.b32 [rv], %t0;\nret;\n}\n"
         ".visible .entry k(.param .u64 k_p0)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
@@ -248,7 +232,7 @@ static void test_brx_idx(void **state)
 static void test_tex(void **state)
 {
     (void)state;
-    ptx_module *m = parse_body2(
+    ptx_module *m = ptx_test_parse_body(
         ".global .texref tx;",
         "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tx, {%f5, %f6}];\n"
         "tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [tx, {%r5}];");

@@ -20,7 +20,6 @@
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
 
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 #define REGS ".reg .pred %p<8>;\n.reg .b32 %r<8>;\n"
 
 /* Block that starts at the code label `name` of f. */
@@ -167,7 +166,7 @@ static void check_kernel(const char *text, const want_loop *w, uint32_t nw)
     ptx_module_free(m);
 }
 
-#define K(body) HEADER ".entry k()\n{\n" REGS "E:\n setp.eq.s32 %p1, %r1, 0;\n" body "}\n"
+#define K(body) PTX_TEST_HEADER ".entry k()\n{\n" REGS "E:\n setp.eq.s32 %p1, %r1, 0;\n" body "}\n"
 
 static void test_single_loop(void **state)
 {
@@ -366,7 +365,7 @@ static void test_large(void **state)
     const uint32_t N = 20000;
     size_t len = 0, cap = 0;
     char *t = NULL;
-    const char *prefix = HEADER ".entry k()\n{\n" REGS "setp.eq.s32 %p1, %r1, 0;\n";
+    const char *prefix = PTX_TEST_HEADER ".entry k()\n{\n" REGS "setp.eq.s32 %p1, %r1, 0;\n";
     cap = strlen(prefix) + 4096;
     t = malloc(cap);
     len = strlen(prefix);

@@ -20,25 +20,8 @@
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
 
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
-
 /* Parse a kernel body after the usual register declarations. */
-static ptx_module *parse_body(const char *body)
-{
-    size_t n = strlen(body) + 512;
-    char *text = malloc(n);
-    snprintf(text, n, HEADER ".visible .entry k(.param .u64 k_p0)\n{\n"
-             ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
-             ".reg .f32 %%f<10>;\n%s\n}\n", body);
-    ptx_diags d = {0};
-    ptx_module *m = ptx_parse_string(text, strlen(text), "test.ptx", &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    free(text);
-    assert_non_null(m);
-    return m;
-}
+static ptx_module *parse_body(const char *body) { return ptx_test_parse_body("", body); }
 
 /* ---- reference: path search ------------------------------------------- */
 

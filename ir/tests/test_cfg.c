@@ -18,7 +18,6 @@
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
 
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 #define REGS ".reg .pred %p<4>;\n.reg .b32 %r<8>;\n"
 
 /* Expected CFG: per block, instruction count and successors (-1 = exit). */
@@ -57,7 +56,7 @@ static void check_cfg(const ptx_function *f, const want_block *w, uint32_t n)
 static void test_if_else_diamond(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n" REGS
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n" REGS
         "setp.eq.s32 %p1, %r1, 0;\n"   /* B0 */
         "@%p1 bra ELSE;\n"
         "add.s32 %r2, %r2, 1;\n"       /* B1 */
@@ -72,7 +71,7 @@ static void test_if_else_diamond(void **state)
 static void test_loop_with_break_and_guarded_ret(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n" REGS
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n" REGS
         "mov.u32 %r1, 0;\n"              /* B0 */
         "LOOP:\n setp.gt.s32 %p1, %r1, 9;\n" /* B1 */
         "@%p1 bra DONE;\n"
@@ -91,7 +90,7 @@ static void test_loop_with_break_and_guarded_ret(void **state)
 static void test_infinite_loop_and_label_at_end(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n" REGS
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n" REGS
         "setp.eq.s32 %p1, %r1, 0;\n"     /* B0 */
         "@%p1 bra END;\n"
         "SPIN:\n bra SPIN;\n"            /* B1 */
@@ -106,7 +105,7 @@ static void test_infinite_loop_and_label_at_end(void **state)
 static void test_fall_off_end_and_merged_edges(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".func f()\n{\n" REGS
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".func f()\n{\n" REGS
         "setp.eq.s32 %p1, %r1, 0;\n@%p1 bra NEXT;\nNEXT:\n add.s32 %r1, %r1, 1;\n}\n");
     const want_block w[] = {{2, {1}, 1}, {1, {-1}, 1}};
     check_cfg(&m->functions[0], w, 2);
@@ -116,7 +115,7 @@ static void test_fall_off_end_and_merged_edges(void **state)
 static void test_switch_brx_idx(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n" REGS
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n" REGS
         "T: .branchtargets C0, C1, C2, C1;\n"
         "brx.idx %r1, T;\n"               /* B0 */
         "C0:\n mov.u32 %r2, 0;\n bra.uni J;\n" /* B1 */
@@ -132,7 +131,7 @@ static void test_switch_brx_idx(void **state)
 static void test_json_output(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n" REGS   /* lines 1-7 */
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n" REGS   /* lines 1-7 */
         "setp.eq.s32 %p1, %r1, 0;\n"                       /* 8 */
         "@%p1 bra L;\n"                                    /* 9 */
         "add.s32 %r1, %r1, 1;\n"                           /* 10 */
@@ -177,7 +176,7 @@ static void test_json_output(void **state)
 static void test_dot_output(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n" REGS
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n" REGS
         "setp.eq.s32 %p1, %r1, 0;\n@%p1 bra L;\nadd.s32 %r1, %r1, 1;\nL:\nret;\n}\n");
     char *text = NULL;
     size_t len = 0;

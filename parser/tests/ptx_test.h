@@ -4,6 +4,7 @@
 #define SIMTLAB_PTX_TEST_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -18,6 +19,25 @@ static inline ptx_module *ptx_test_parse(const char *text)
         ptx_diags_print(&d, stderr);
     ptx_diags_free(&d);
     assert_non_null(m);
+    return m;
+}
+
+/* The module header every test text starts with. */
+#define PTX_TEST_HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+/* Parse the kernel k(.param .u64 k_p0) with `body` after the usual register
+ * declarations (%p<4>, %r<10>, %rd<10>, %f<10>, %fd<4>), preceded by the
+ * module-scope declarations `pre`. */
+static inline ptx_module *ptx_test_parse_body(const char *pre, const char *body)
+{
+    size_t n = strlen(pre) + strlen(body) + 512;
+    char *text = malloc(n);
+    assert_non_null(text);
+    snprintf(text, n, PTX_TEST_HEADER "%s\n.visible .entry k(.param .u64 k_p0)\n{\n"
+             ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
+             ".reg .f32 %%f<10>;\n.reg .f64 %%fd<4>;\n%s\n}\n", pre, body);
+    ptx_module *m = ptx_test_parse(text);
+    free(text);
     return m;
 }
 

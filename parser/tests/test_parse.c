@@ -17,21 +17,10 @@
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
 
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
-
-/* Parse a kernel body; declares the usual registers first. */
+/* Parse a kernel body after the usual registers, with a global array g. */
 static ptx_module *parse_body(const char *body)
 {
-    char *text = NULL;
-    size_t n = strlen(body) + 512;
-    text = malloc(n);
-    snprintf(text, n, HEADER ".global .align 4 .b8 g[64];\n"
-             ".visible .entry k(.param .u64 k_p0)\n{\n"
-             ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
-             ".reg .f32 %%f<10>;\n.reg .f64 %%fd<4>;\n%s\n}\n", body);
-    ptx_module *m = ptx_test_parse(text);
-    free(text);
-    return m;
+    return ptx_test_parse_body(".global .align 4 .b8 g[64];", body);
 }
 
 static const ptx_operand *opd(const ptx_function *f, uint32_t instr, unsigned k)
@@ -295,7 +284,7 @@ static void test_guards_pairs_sregs(void **state)
 static void test_variables_and_initializers(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER
         ".global .align 4 .u32 arr[3] = {1, 2, 3};\n"
         ".global .u64 p = generic(arr)+4;\n"
         ".const .align 8 .f64 pi = 0d400921FB54442D18;\n"
@@ -339,7 +328,7 @@ static void test_variables_and_initializers(void **state)
 static void test_functions_and_calls(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER
         ".func (.param .b32 r) sq(.param .b32 x);\n"
         ".func (.param .b32 r) sq(.param .b32 x)\n{\n .reg .b32 %a;\n"
         " ld.param.b32 %a, [x];\n mul.lo.s32 %a, %a, %a;\n st.param.b32 [r], %a;\n ret;\n}\n"
@@ -386,7 +375,7 @@ static void test_functions_and_calls(void **state)
 static void test_debug_directives_print_back(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".file 1 \"a.cu\", 1700000000, 1234\n"
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".file 1 \"a.cu\", 1700000000, 1234\n"
                           ".entry k()\n{\n.loc 1 5 3\n ret;\n}\n"
                           ".section .debug_abbrev\n{\n.b8 1\n.b8 17\n}\n");
     assert_int_equal(m->nfiles, 1);
@@ -412,7 +401,8 @@ static void test_debug_directives_print_back(void **state)
 static void test_source_locations(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse(HEADER ".entry k()\n{\n  .reg .pred %p;\n  @%p   exit;\n\tret;\n}\n");
+    ptx_module *m = ptx_test_parse(PTX_TEST_HEADER ".entry k()\n{\n"
+                                   "  .reg .pred %p;\n  @%p   exit;\n\tret;\n}\n");
     const ptx_function *f = ptx_test_kernel(m);
     assert_int_equal(f->instrs[0].line, 7);
     assert_int_equal(f->instrs[0].col, 9);
@@ -425,7 +415,7 @@ static void test_source_locations(void **state)
 static void expect_error(const char *body, uint32_t line, uint32_t col, const char *what)
 {
     char text[4096];
-    int n = snprintf(text, sizeof text, HEADER ".entry k()\n{\n.reg .pred %%p<2>;\n"
+    int n = snprintf(text, sizeof text, PTX_TEST_HEADER ".entry k()\n{\n.reg .pred %%p<2>;\n"
                      ".reg .b32 %%r<4>;\n%s\n}\n", body);
     ptx_diags d = {0};
     ptx_module *m = ptx_parse_string(text, (size_t)n, "e.ptx", &d);
@@ -462,7 +452,7 @@ static void test_high_bytes(void **state)
     assert_int_equal(d.items[0].line, 1);
     assert_non_null(strstr(d.items[0].message, "unexpected byte 0x80"));
     ptx_diags_free(&d);
-    m = ptx_test_parse(HEADER "// caf\xc3\xa9\n.entry k()\n{\nret;\n}\n");
+    m = ptx_test_parse(PTX_TEST_HEADER "// caf\xc3\xa9\n.entry k()\n{\nret;\n}\n");
     ptx_module_free(m);
 }
 
