@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 
 #include <cmocka.h>
 
@@ -106,17 +105,18 @@ static void test_loop_and_exits(void **state)
     ptx_module_free(m);
 }
 
-/* Written JSON reads back to equal annotations. */
-static void round_trip(const ptx_module *m)
+/* ptx_test_file_fn: written JSON reads back to equal annotations. */
+static void round_trip(const ptx_module *m, const char *name, void *ctx)
 {
+    (void)ctx;
     ptx_annotations a, b;
     ptx_analyze_module(m, NULL, &a);
     char *text = to_json(&a);
     char err[256] = "";
     if (ptx_annotations_read_json(text, &b, err, sizeof err) != 0)
-        fail_msg("%s: cannot read back: %s", m->source_name, err);
+        fail_msg("%s: cannot read back: %s", name, err);
     if (!ptx_annotations_equal(&a, &b))
-        fail_msg("%s: annotations differ after a JSON round trip", m->source_name);
+        fail_msg("%s: annotations differ after a JSON round trip", name);
     free(text);
     ptx_annotations_free(&a);
     ptx_annotations_free(&b);
@@ -125,34 +125,9 @@ static void round_trip(const ptx_module *m)
 static void test_json_round_trip_over_testdata(void **state)
 {
     (void)state;
-    const char *root = getenv("SIMTLAB_TESTDATA");
-    if (!root)
-        skip();
-    static const char *const dirs[] = {"ptx", "hand", "bin"};
-    unsigned files = 0;
-    for (int d = 0; d < 3; d++) {
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s/%s", root, dirs[d]);
-        DIR *dp = opendir(dir);
-        if (!dp)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(dp))) {
-            size_t n = strlen(e->d_name);
-            if (n < 5 || strcmp(e->d_name + n - 4, ".ptx") != 0)
-                continue;
-            char path[8192];
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            ptx_diags dg = {0};
-            ptx_module *m = ptx_load_file(path, 0, &dg);
-            ptx_diags_free(&dg);
-            assert_non_null(m);
-            round_trip(m);
-            ptx_module_free(m);
-            files++;
-        }
-        closedir(dp);
-    }
+    unsigned files = ptx_test_each_file("ptx", ".ptx", round_trip, NULL) +
+                     ptx_test_each_file("hand", ".ptx", round_trip, NULL) +
+                     ptx_test_each_file("bin", ".ptx", round_trip, NULL);
     assert_true(files >= 30);
 }
 
@@ -162,15 +137,7 @@ static void test_json_round_trip_over_testdata(void **state)
 static void test_dot(void **state)
 {
     (void)state;
-    const char *root = getenv("SIMTLAB_TESTDATA");
-    if (!root)
-        skip();
-    char path[4096];
-    snprintf(path, sizeof path, "%s/hand/fung_example2.ptx", root);
-    ptx_diags d = {0};
-    ptx_module *m = ptx_load_file(path, 0, &d);
-    ptx_diags_free(&d);
-    assert_non_null(m);
+    ptx_module *m = ptx_test_load("hand/fung_example2.ptx");
     ptx_annotations a;
     ptx_analyze_module(m, NULL, &a);
     char *text = NULL;

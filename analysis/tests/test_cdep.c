@@ -4,7 +4,6 @@
  * intersection (independent of dom.c) and applies the definition directly:
  * Y is control dependent on X iff X has a successor S with Y in pdom(S),
  * and Y is X itself or does not post-dominate X. */
-#include <dirent.h>
 #include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,35 +121,21 @@ static void test_hand_cases(void **state)
     ptx_module_free(m);
 }
 
+/* ptx_test_file_fn: checks every function with a body; counts them. */
+static void check_file(const ptx_module *m, const char *name, void *functions)
+{
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        if (m->functions[i].flags & PTX_FUNCF_HAS_BODY) {
+            check_function(&m->functions[i], name);
+            ++*(unsigned *)functions;
+        }
+}
+
 static void test_testdata_against_definition(void **state)
 {
     (void)state;
-    const char *root = getenv("SIMTLAB_TESTDATA");
-    if (!root)
-        skip();
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/ptx", root);
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
     unsigned functions = 0;
-    while ((e = readdir(d))) {
-        if (!strstr(e->d_name, ".O3.ptx"))
-            continue;
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        ptx_diags dg = {0};
-        ptx_module *m = ptx_load_file(path, 0, &dg);
-        ptx_diags_free(&dg);
-        assert_non_null(m);
-        for (uint32_t i = 0; i < m->nfunctions; i++)
-            if (m->functions[i].flags & PTX_FUNCF_HAS_BODY) {
-                check_function(&m->functions[i], e->d_name);
-                functions++;
-            }
-        ptx_module_free(m);
-    }
-    closedir(d);
+    ptx_test_each_file("ptx", ".O3.ptx", check_file, &functions);
     assert_true(functions > 100);
 }
 

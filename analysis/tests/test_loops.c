@@ -5,7 +5,6 @@
  * code. Structural invariants are also checked on every function of the PTX
  * test files, and a generated kernel with 100,000+ blocks shows the pass
  * scales. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -295,15 +294,11 @@ static void test_no_loops(void **state)
     check_kernel(K("@%p1 bra X;\nA:\n add.s32 %r2, %r2, 1;\nX:\n ret;\n"), NULL, 0);
 }
 
-/* Loops of every function in a file; returns the irreducible regions. */
-static uint32_t file_loops(const char *path)
+/* ptx_test_file_fn: loops of every function of m, with their invariants;
+ * adds the irreducible regions to *irr. */
+static void file_loops(const ptx_module *m, const char *name, void *irr)
 {
-    ptx_diags diags = {0};
-    ptx_module *m = ptx_load_file(path, 0, &diags);
-    ptx_diags_free(&diags);
-    if (!m)
-        return 0;
-    uint32_t irr = 0;
+    (void)name;
     for (uint32_t i = 0; i < m->nfunctions; i++) {
         const ptx_function *f = &m->functions[i];
         if (!f->nblocks)
@@ -315,12 +310,10 @@ static uint32_t file_loops(const char *path)
         if (f->nblocks < 3000)
             check_invariants(f, &d, &L);
         for (uint32_t k = 0; k < L.nloops; k++)
-            irr += L.loops[k].irreducible;
+            *(uint32_t *)irr += L.loops[k].irreducible;
         ptx_loops_free(&L);
         ptx_domtree_free(&d);
     }
-    ptx_module_free(m);
-    return irr;
 }
 
 /* control_flow.cu builds cycles entered by goto at two places
@@ -330,21 +323,12 @@ static uint32_t file_loops(const char *path)
 static void test_testdata(void **state)
 {
     (void)state;
-    const char *root = getenv("SIMTLAB_TESTDATA");
-    assert_non_null(root);
-    char dir[2048], path[4096];
-    snprintf(path, sizeof path, "%s/ptx/control_flow.sm_80.O3.ptx", root);
-    assert_true(file_loops(path) >= 2);
-    snprintf(dir, sizeof dir, "%s/ptx", root);
-    DIR *dp = opendir(dir);
-    assert_non_null(dp);
-    struct dirent *e;
-    while ((e = readdir(dp)))
-        if (e->d_name[0] != '.') {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            file_loops(path);
-        }
-    closedir(dp);
+    uint32_t irr = 0;
+    ptx_module *m = ptx_test_load("ptx/control_flow.sm_80.O3.ptx");
+    file_loops(m, "control_flow", &irr);
+    ptx_module_free(m);
+    assert_true(irr >= 2);
+    assert_true(ptx_test_each_file("ptx", ".ptx", file_loops, &irr) > 50);
 }
 
 /* Append formatted text to a growing buffer. */

@@ -23,22 +23,6 @@
 #define HEADER ".version 7.0\n.target sm_80\n.address_size 64\n"
 #define REGS ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
 
-/* Load testdata/<rel> through SIMTLAB_TESTDATA, failing the test if absent. */
-static ptx_module *load(const char *rel)
-{
-    const char *dir = getenv("SIMTLAB_TESTDATA");
-    assert_non_null(dir);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    ptx_diags d = {0};
-    ptx_module *m = ptx_load_file(path, 0, &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    assert_non_null(m);
-    return m;
-}
-
 /* Static LPCs of function 0 of m (dominators, post-dominators, loops). */
 static uint32_t *static_lpc(const ptx_module *m)
 {
@@ -100,7 +84,7 @@ static uint32_t edge(const ptx_function *f, uint32_t from, uint32_t to)
 static void test_example2(void **state)
 {
     (void)state;
-    ptx_module *m = load("hand/fung_example2.ptx");
+    ptx_module *m = ptx_test_load("hand/fung_example2.ptx");
     const ptx_function *f = &m->functions[0];
     assert_int_equal(f->exit_block, 8);
     assert_int_equal(f->instr_block[11], 2);
@@ -315,7 +299,7 @@ static void test_two_latches(void **state)
 static void test_profile_example2(void **state)
 {
     (void)state;
-    ptx_module *m = load("hand/fung_example2.ptx");
+    ptx_module *m = ptx_test_load("hand/fung_example2.ptx");
     const ptx_function *f = &m->functions[0];
     assert_int_equal(f->nsuccs, 11);
     uint64_t counts[11] = {0};

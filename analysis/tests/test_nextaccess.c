@@ -4,7 +4,6 @@
  * collecting which kinds of first access the paths meet; hand-written
  * kernels with known answers; every function of the O3 testdata files under
  * a size bound; a brute-force live count on small functions. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -407,49 +406,38 @@ static void test_kind_names(void **state)
     assert_string_equal(ptx_next_kind_name(PTX_NEXT_UNDETERMINED), "undetermined");
 }
 
+/* Counts over the testdata functions test_testdata verifies. */
+typedef struct testdata_counts {
+    unsigned nfuncs, nbrute;
+} testdata_counts;
+
+/* ptx_test_file_fn: verifies every function with a body and at most 3000
+ * instructions; liveness by brute force when small. */
+static void verify_file(const ptx_module *m, const char *name, void *counts)
+{
+    testdata_counts *c = counts;
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        const ptx_function *f = &m->functions[i];
+        if (!(f->flags & PTX_FUNCF_HAS_BODY) || f->ninstrs > 3000)
+            continue;
+        bool brute = (uint64_t)f->ninstrs * f->ninstrs * (f->nregs + 1) <= 20000000u;
+        verify(m, f, brute, name);
+        c->nfuncs++;
+        c->nbrute += brute;
+    }
+}
+
 /* Every function of every testdata/ptx/ *.O3.ptx: next kinds against the
  * reference (ninstrs <= 3000), liveness by brute force when small. */
 static void test_testdata(void **state)
 {
     (void)state;
-    const char *dir = getenv("SIMTLAB_TESTDATA");
-    if (!dir)
-        skip();
-    char path[4096];
-    snprintf(path, sizeof path, "%s/ptx", dir);
-    DIR *d = opendir(path);
-    if (!d)
-        skip();
-    unsigned nfiles = 0, nfuncs = 0, nbrute = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 7 || strcmp(e->d_name + n - 7, ".O3.ptx") != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/ptx/%s", dir, e->d_name);
-        ptx_diags dg = {0};
-        ptx_module *m = ptx_load_file(path, 0, &dg);
-        if (!m)
-            ptx_diags_print(&dg, stderr);
-        ptx_diags_free(&dg);
-        assert_non_null(m);
-        nfiles++;
-        for (uint32_t i = 0; i < m->nfunctions; i++) {
-            const ptx_function *f = &m->functions[i];
-            if (!(f->flags & PTX_FUNCF_HAS_BODY) || f->ninstrs > 3000)
-                continue;
-            bool brute = (uint64_t)f->ninstrs * f->ninstrs * (f->nregs + 1) <= 20000000u;
-            verify(m, f, brute, e->d_name);
-            nfuncs++;
-            nbrute += brute;
-        }
-        ptx_module_free(m);
-    }
-    closedir(d);
+    testdata_counts c = {0};
+    unsigned nfiles = ptx_test_each_file("ptx", ".O3.ptx", verify_file, &c);
     assert_true(nfiles > 0);
-    assert_true(nfuncs > 0);
+    assert_true(c.nfuncs > 0);
     print_message("testdata: %u files, %u functions (%u with brute-force liveness)\n", nfiles,
-                  nfuncs, nbrute);
+                  c.nfuncs, c.nbrute);
 }
 
 int main(void)

@@ -67,24 +67,6 @@ static void release(fixture *fx)
     ptx_defuse_free(&fx->du);
 }
 
-/* Load a file under $SIMTLAB_TESTDATA. */
-static ptx_module *load(const char *rel)
-{
-    const char *dir = getenv("SIMTLAB_TESTDATA");
-    if (!dir)
-        dir = "testdata";
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    ptx_diags d = {0};
-    ptx_module *m = ptx_load_file(path, 0, &d);
-    if (!m)
-        ptx_diags_print(&d, stderr);
-    ptx_diags_free(&d);
-    if (!m)
-        fail_msg("cannot load %s", path);
-    return m;
-}
-
 /* Whether instruction i is a conditional branch (bra with guard, brx.idx). */
 static bool cond_branch(const ptx_module *m, const ptx_function *f, uint32_t i)
 {
@@ -173,7 +155,7 @@ static uint32_t reg_id(const fixture *fx, const char *name)
 static void test_fig4_20(void **state)
 {
     (void)state;
-    ptx_module *m = load("hand/rhu_fig4_20.ptx");
+    ptx_module *m = ptx_test_load("hand/rhu_fig4_20.ptx");
     fixture fx;
     analyze(&fx, m, "rhu_fig4_20", false);
     const want_branch w[] = {{"setp.eq", PTX_BRANCH_P, 0}, {"setp.gt", PTX_BRANCH_D, 0}};
@@ -242,7 +224,7 @@ static const kernel_case kernels[] = {
 static void test_thesis_examples(void **state)
 {
     (void)state;
-    ptx_module *m = load("ptx/rhu_examples.sm_80.O3.ptx");
+    ptx_module *m = ptx_test_load("ptx/rhu_examples.sm_80.O3.ptx");
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
         for (int v = 0; v < 4; v++) {
             fixture fx;

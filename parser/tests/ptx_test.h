@@ -3,6 +3,7 @@
 #ifndef SIMTLAB_PTX_TEST_H
 #define SIMTLAB_PTX_TEST_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,64 @@ static inline ptx_module *ptx_test_parse_body(const char *pre, const char *body)
     ptx_module *m = ptx_test_parse(text);
     free(text);
     return m;
+}
+
+/* Path of testdata/<rel>; the directory comes from SIMTLAB_TESTDATA, which
+ * meson test sets. */
+static inline void ptx_test_path(char *buf, size_t n, const char *rel)
+{
+    const char *root = getenv("SIMTLAB_TESTDATA");
+    if (!root)
+        fail_msg("SIMTLAB_TESTDATA is not set (run the tests through meson test)");
+    if ((size_t)snprintf(buf, n, "%s/%s", root, rel) >= n)
+        fail_msg("path too long: %s/%s", root, rel);
+}
+
+/* Load testdata/<rel> (PTX or a CUDA binary); prints the diagnostics and
+ * fails the test when it does not load. */
+static inline ptx_module *ptx_test_load(const char *rel)
+{
+    char path[4096];
+    ptx_test_path(path, sizeof path, rel);
+    ptx_diags d = {0};
+    ptx_module *m = ptx_load_file(path, 0, &d);
+    if (!m)
+        ptx_diags_print(&d, stderr);
+    ptx_diags_free(&d);
+    if (!m)
+        fail_msg("cannot load %s", path);
+    return m;
+}
+
+/* Called with each module ptx_test_each_file loads and the file's name. */
+typedef void ptx_test_file_fn(const ptx_module *m, const char *name, void *ctx);
+
+/* Load every file of testdata/<sub> whose name ends in `suffix` and pass it
+ * to fn; a file that does not load fails the test. Returns the file count. */
+static inline unsigned ptx_test_each_file(const char *sub, const char *suffix,
+                                          ptx_test_file_fn *fn, void *ctx)
+{
+    char dir[4096];
+    ptx_test_path(dir, sizeof dir, sub);
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("cannot open %s", dir);
+    unsigned n = 0;
+    size_t slen = strlen(suffix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len < slen || strcmp(e->d_name + len - slen, suffix) != 0)
+            continue;
+        char rel[4096];
+        snprintf(rel, sizeof rel, "%s/%s", sub, e->d_name);
+        ptx_module *m = ptx_test_load(rel);
+        fn(m, e->d_name, ctx);
+        ptx_module_free(m);
+        n++;
+    }
+    closedir(d);
+    return n;
 }
 
 /* The first function with a body. */
