@@ -461,11 +461,8 @@ static void test_high_bytes(void **state)
 static void test_every_isa_form_parses(void **state)
 {
     (void)state;
-    const char *root = getenv("SIMTLAB_TESTDATA");
-    if (!root)
-        skip();
     char path[4096];
-    snprintf(path, sizeof path, "%s/isa/forms.txt", root);
+    ptx_test_path(path, sizeof path, "isa/forms.txt");
     FILE *in = fopen(path, "r");
     assert_non_null(in);
     static const char pre[] =
