@@ -1,47 +1,35 @@
-/* nextaccess.c — next-access kinds, liveness and idle estimates (see
- * nextaccess.h).
+/* nextaccess.c — next-access kinds and liveness (see nextaccess.h).
  *
- * Per block three bitsets describe, for each register, which kinds of "first
- * access from the block entry" some path can meet: R (a read), W (a write
- * before any read), N (the function ends without an access). A backward
- * worklist solves them to the least fixpoint; R is also the classic
- * live-in set. One backward scan per block then labels every access and
- * counts live registers, and one more scan computes the idle estimates. */
+ * A "pair" is one register accessed in one block, with the kind of its first
+ * access there (its gen: R or W) and, once solved, the R/W/N kinds met first
+ * after the block. Pairs are solved per register on the sparse evaluation
+ * graph over the augmented post-dominator tree; a backward scan per block
+ * then labels every access and counts live registers. Idle estimates are in
+ * idle.c. */
 #include "analysis/nextaccess.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* calloc that never returns NULL. */
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        abort();
-    return p;
-}
+#include "analysis/dom.h"
+#include "analysis/nextaccess_internal.h"
+#include "ir/util.h"
 
-static inline bool bit_get(const uint32_t *s, uint32_t r) { return (s[r >> 5] >> (r & 31)) & 1u; }
-static inline void bit_set(uint32_t *s, uint32_t r) { s[r >> 5] |= 1u << (r & 31); }
-static inline void bit_clr(uint32_t *s, uint32_t r) { s[r >> 5] &= ~(1u << (r & 31)); }
+enum { K_R = 1, K_W = 2, K_N = 4 };
 
-/* Kind of the next access from the three "may" bits of register r. */
-static uint8_t kind_of(const uint32_t *R, const uint32_t *W, const uint32_t *N, uint32_t r)
+/* Label of the kinds met first (K_ bits), as nextaccess.h states. */
+static uint8_t kind_of(unsigned k)
 {
-    unsigned k = (unsigned)bit_get(R, r) | (unsigned)bit_get(W, r) << 1 |
-                 (unsigned)bit_get(N, r) << 2;
     switch (k) {
-    case 0: /* no path leaves this point through an access or the exit */
-    case 4: return PTX_NEXT_NONE;
-    case 1: return PTX_NEXT_READ;
-    case 2: return PTX_NEXT_WRITE;
+    case 0: case K_N: return PTX_NEXT_NONE;
+    case K_R: return PTX_NEXT_READ;
+    case K_W: case K_W | K_N: return PTX_NEXT_WRITE;
     default: return PTX_NEXT_UNDETERMINED;
     }
 }
 
 /* Does instruction i write register r unconditionally? (Guarded writes are
- * also listed as reads by defuse, so "i writes r and does not read it" is not
- * the test; the guard is checked directly.) */
+ * also listed as reads by defuse, so the guard is checked directly.) */
 static bool writes_unconditionally(const ptx_function *f, const ptx_defuse *du, uint32_t i,
                                    uint32_t r)
 {
@@ -51,49 +39,6 @@ static bool writes_unconditionally(const ptx_function *f, const ptx_defuse *du, 
         if (du->writes[k] == r)
             return true;
     return false;
-}
-
-/* The default latency table (cycles):
- *   1    control: bra, brx.idx, call, ret, exit, trap, bar, barrier, bar.warp.sync
- *   30   memory instructions (ld, ldu, ld.global.nc, st, atom, red) on shared,
- *        const or param space
- *   400  other memory instructions (global, local, generic) and texture /
- *        surface instructions (tex, tld4, suld, sust)
- *   20   transcendentals and division (sin, cos, lg2, ex2, rcp, sqrt, rsqrt,
- *        tanh, div) and any instruction with an f64 type
- *   4    everything else (ALU). */
-uint32_t ptx_default_latency(const ptx_module *m, const ptx_instr *in, void *ctx)
-{
-    (void)ctx;
-    const ptx_form *form = ptx_instr_form(m, in);
-    switch ((ptx_opcode)form->opcode) {
-    case PTX_OP_BRA: case PTX_OP_BRX_IDX: case PTX_OP_CALL: case PTX_OP_RET: case PTX_OP_EXIT:
-    case PTX_OP_TRAP: case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_BAR_WARP_SYNC:
-        return 1;
-    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC: case PTX_OP_ST: case PTX_OP_ATOM:
-    case PTX_OP_RED: {
-        ptx_space sp = form->nspaces ? (ptx_space)form->space[0] : PTX_SPACE_NONE;
-        switch (sp) {
-        case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:
-        case PTX_SPACE_CONST: case PTX_SPACE_PARAM: case PTX_SPACE_PARAM_ENTRY:
-        case PTX_SPACE_PARAM_FUNC:
-            return 30;
-        default:
-            return 400;
-        }
-    }
-    case PTX_OP_TEX: case PTX_OP_TLD4: case PTX_OP_SULD: case PTX_OP_SUST:
-        return 400;
-    case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_RCP:
-    case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_TANH: case PTX_OP_DIV:
-        return 20;
-    default:
-        break;
-    }
-    for (unsigned t = 0; t < form->ntypes; t++)
-        if (form->type[t] == PTX_TYPE_F64)
-            return 20;
-    return 4;
 }
 
 /* Name of a next-access kind. */
@@ -108,27 +53,23 @@ const char *ptx_next_kind_name(ptx_next_kind k)
     return "?";
 }
 
-/* One (register, distance) pair: the first access of reg in a block lies
- * `dist` latency cycles after the block entry. */
-typedef struct first_acc { uint32_t reg, dist; } first_acc;
-
-/* qsort order of first_acc by register. */
-static int cmp_first(const void *a, const void *b)
+/* qsort order of pairs by register. */
+static int cmp_pair_reg(const void *a, const void *b)
 {
-    uint32_t x = ((const first_acc *)a)->reg, y = ((const first_acc *)b)->reg;
+    uint32_t x = ((const na_pair *)a)->reg, y = ((const na_pair *)b)->reg;
     return x < y ? -1 : x > y;
 }
 
-/* Sort a block's first accesses by register: insertion sort for the usual
- * short lists (no calls through a comparison pointer), qsort for long ones. */
-static void sort_first(first_acc *a, uint32_t n)
+/* Sort a block's pairs by register: insertion sort for the usual short
+ * lists, qsort for long ones. */
+static void sort_pairs(na_pair *a, uint32_t n)
 {
     if (n > 32) {
-        qsort(a, n, sizeof *a, cmp_first);
+        qsort(a, n, sizeof *a, cmp_pair_reg);
         return;
     }
     for (uint32_t i = 1; i < n; i++) {
-        first_acc x = a[i];
+        na_pair x = a[i];
         uint32_t j = i;
         for (; j > 0 && a[j - 1].reg > x.reg; j--)
             a[j] = a[j - 1];
@@ -136,54 +77,506 @@ static void sort_first(first_acc *a, uint32_t n)
     }
 }
 
-/* Bits set in w (portable, no library call). */
-static uint32_t popcount32(uint32_t w)
+/* The pairs of every block (sorted by register within the block) and their
+ * index by register (pair ids in block order). dist = latency from the block
+ * entry to the first access, from the prefix sums pre. */
+void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t *pre,
+                    na_pairs *p)
 {
-    w = w - ((w >> 1) & 0x55555555u);
-    w = (w & 0x33333333u) + ((w >> 2) & 0x33333333u);
-    return (((w + (w >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+    uint32_t nb = f->nblocks, nregs = du->nregs;
+    uint32_t nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
+    p->pair = ptx_xmalloc((nacc ? nacc : 1) * sizeof *p->pair);
+    p->bstart = ptx_xcalloc((size_t)nb + 1, sizeof *p->bstart);
+    uint32_t *seen = ptx_xcalloc(nregs ? nregs : 1, sizeof *seen);
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const ptx_block *bk = &f->blocks[b];
+        p->bstart[b] = n;
+        for (uint32_t i = bk->first; i < bk->end; i++) {
+            uint32_t dist = (uint32_t)(pre[i] - pre[bk->first] > UINT32_MAX
+                                           ? UINT32_MAX : pre[i] - pre[bk->first]);
+            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
+                if (seen[du->reads[k]] != b + 1) {
+                    seen[du->reads[k]] = b + 1;
+                    p->pair[n++] = (na_pair){du->reads[k], b, dist, K_R, 0};
+                }
+            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
+                if (seen[du->writes[k]] != b + 1) {
+                    seen[du->writes[k]] = b + 1;
+                    p->pair[n++] = (na_pair){du->writes[k], b, dist, K_W, 0};
+                }
+        }
+        sort_pairs(p->pair + p->bstart[b], n - p->bstart[b]);
+    }
+    p->bstart[nb] = n;
+    p->npairs = n;
+    p->rstart = ptx_xcalloc((size_t)nregs + 1, sizeof *p->rstart);
+    p->byreg = ptx_xmalloc((n ? n : 1) * sizeof *p->byreg);
+    for (uint32_t k = 0; k < n; k++)
+        p->rstart[p->pair[k].reg + 1]++;
+    for (uint32_t r = 0; r < nregs; r++)
+        p->rstart[r + 1] += p->rstart[r];
+    memset(seen, 0, (size_t)nregs * sizeof *seen);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = p->pair[k].reg;
+        p->byreg[p->rstart[r] + seen[r]++] = k;
+    }
+    free(seen);
 }
 
-/* Latency from the entry of block s to its first access of r (the whole
- * block's latency when s does not access r); 0 for the virtual exit. */
-static uint32_t head_dist(const ptx_function *f, const uint64_t *pre, const first_acc *fa,
-                          const uint32_t *fstart, uint32_t s, uint32_t r)
+/* The pair of register r in block b (binary search), or NULL. */
+const na_pair *na_pair_find(const na_pairs *p, uint32_t b, uint32_t r)
 {
-    if (s == f->exit_block)
-        return 0;
-    uint32_t lo = fstart[s], hi = fstart[s + 1];
+    uint32_t lo = p->bstart[b], hi = p->bstart[b + 1];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (fa[mid].reg < r)
+        if (p->pair[mid].reg < r)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < fstart[s + 1] && fa[lo].reg == r)
-        return fa[lo].dist;
-    uint64_t d = pre[f->blocks[s].end] - pre[f->blocks[s].first];
-    return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+    return lo < p->bstart[b + 1] && p->pair[lo].reg == r ? &p->pair[lo] : NULL;
 }
 
-/* Solve the data flow, label every access, count live registers and estimate
- * idle periods of writes. */
-/* The R/W/N sets at the end of block bk: the union of its successors'
- * entry sets. */
-static void block_exit_sets(const ptx_function *f, const ptx_block *bk, uint32_t words,
-                            const uint32_t *inR, const uint32_t *inW, const uint32_t *inN,
-                            uint32_t *oR, uint32_t *oW, uint32_t *oN)
+void na_pairs_free(na_pairs *p)
 {
-    memset(oR, 0, (size_t)words * 4);
-    memset(oW, 0, (size_t)words * 4);
-    memset(oN, 0, (size_t)words * 4);
-    for (uint32_t k = 0; k < bk->nsucc; k++) {
-        size_t s = (size_t)f->succs[bk->succ + k] * words;
-        for (uint32_t w = 0; w < words; w++) {
-            oR[w] |= inR[s + w];
-            oW[w] |= inW[s + w];
-            oN[w] |= inN[s + w];
+    free(p->pair);
+    free(p->bstart);
+    free(p->rstart);
+    free(p->byreg);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- the augmented CFG and its post-dominance frontiers ---------------- */
+
+/* The CFG plus a sink node X = nblocks: every block that cannot reach the
+ * virtual exit gets an edge to X, and X an edge to the exit, so that every
+ * block has a post-dominator; X contributes no kind. succ: forward CSR;
+ * pdom: post-dominator tree (over the reverse); pdf: post-dominance
+ * frontiers, CSR. */
+typedef struct aug_cfg {
+    uint32_t n, sink, exit;
+    uint32_t *sstart, *succ;
+    ptx_domtree pdom;
+    uint32_t *fstart, *pdf;
+} aug_cfg;
+
+/* Blocks that reach the virtual exit (backward search from it). */
+static uint8_t *reaching_exit(const ptx_function *f)
+{
+    uint8_t *ok = ptx_xcalloc(f->nblocks, 1);
+    uint32_t *stack = ptx_xmalloc(f->nblocks * sizeof *stack), top = 0;
+    ok[f->exit_block] = 1;
+    stack[top++] = f->exit_block;
+    while (top) {
+        const ptx_block *bk = &f->blocks[stack[--top]];
+        for (uint32_t k = 0; k < bk->npred; k++) {
+            uint32_t p = f->preds[bk->pred + k];
+            if (!ok[p]) {
+                ok[p] = 1;
+                stack[top++] = p;
+            }
         }
     }
+    free(stack);
+    return ok;
+}
+
+/* Build the augmented CFG, its post-dominator tree and its post-dominance
+ * frontiers (Cooper, Harvey, Kennedy: walk up from each successor of a
+ * node with several successors to the node's immediate post-dominator). */
+static void aug_build(const ptx_function *f, aug_cfg *a)
+{
+    uint32_t nb = f->nblocks, n = nb + 1, sink = nb;
+    uint8_t *ok = reaching_exit(f);
+    a->n = n;
+    a->sink = sink;
+    a->exit = f->exit_block;
+    a->sstart = ptx_xcalloc((size_t)n + 1, sizeof *a->sstart);
+    uint32_t nedges = 1;
+    for (uint32_t b = 0; b < nb; b++)
+        nedges += f->blocks[b].nsucc + !ok[b];
+    a->succ = ptx_xmalloc(nedges * sizeof *a->succ);
+    uint32_t e = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        a->sstart[b] = e;
+        for (uint32_t k = 0; k < f->blocks[b].nsucc; k++)
+            a->succ[e++] = f->succs[f->blocks[b].succ + k];
+        if (!ok[b])
+            a->succ[e++] = sink;
+    }
+    a->sstart[sink] = e;
+    a->succ[e++] = a->exit;
+    a->sstart[n] = e;
+    /* reverse graph for the post-dominator tree */
+    uint32_t *rstart = ptx_xcalloc((size_t)n + 2, sizeof *rstart);
+    uint32_t *radj = ptx_xmalloc((e ? e : 1) * sizeof *radj);
+    for (uint32_t k = 0; k < e; k++)
+        rstart[a->succ[k] + 2]++;
+    for (uint32_t v = 0; v < n; v++)
+        rstart[v + 2] += rstart[v + 1];
+    for (uint32_t v = 0; v < n; v++)
+        for (uint32_t k = a->sstart[v]; k < a->sstart[v + 1]; k++)
+            radj[rstart[a->succ[k] + 1]++] = v;
+    ptx_graph rg = {n, rstart, radj, NULL};
+    ptx_domtree_build(&rg, a->exit, &a->pdom);
+    free(rstart);
+    free(radj);
+    free(ok);
+    /* frontiers: pairs (runner, v) collected, then grouped by runner */
+    uint32_t cap = 0, np = 0, *fp = NULL; /* flat (runner, v) pairs */
+    uint32_t *last = ptx_xcalloc(n, sizeof *last);
+    const uint32_t *idom = a->pdom.idom;
+    for (uint32_t v = 0; v < n; v++) {
+        if (a->sstart[v + 1] - a->sstart[v] < 2 || idom[v] == PTX_NONE)
+            continue;
+        for (uint32_t k = a->sstart[v]; k < a->sstart[v + 1]; k++)
+            for (uint32_t run = a->succ[k]; run != idom[v] && run != PTX_NONE;
+                 run = idom[run]) {
+                if (last[run] == v + 1)
+                    break; /* this walk already went up from here */
+                last[run] = v + 1;
+                PTX_GROW(fp, cap, (uint64_t)np * 2 + 2);
+                fp[2 * np] = run;
+                fp[2 * np + 1] = v;
+                np++;
+            }
+    }
+    a->fstart = ptx_xcalloc((size_t)n + 1, sizeof *a->fstart);
+    a->pdf = ptx_xmalloc((np ? np : 1) * sizeof *a->pdf);
+    for (uint32_t k = 0; k < np; k++)
+        a->fstart[fp[2 * k] + 1]++;
+    for (uint32_t v = 0; v < n; v++)
+        a->fstart[v + 1] += a->fstart[v];
+    memset(last, 0, n * sizeof *last);
+    for (uint32_t k = 0; k < np; k++)
+        a->pdf[a->fstart[fp[2 * k]] + last[fp[2 * k]]++] = fp[2 * k + 1];
+    free(last);
+    free(fp);
+}
+
+static void aug_free(aug_cfg *a)
+{
+    free(a->sstart);
+    free(a->succ);
+    ptx_domtree_free(&a->pdom);
+    free(a->fstart);
+    free(a->pdf);
+}
+
+/* ---- per-register sparse evaluation graph ----------------------------- */
+
+/* One node of the current register's graph: an augmented-CFG node, its
+ * edges edge[estart .. next estart), the nodes whose edges lead to it
+ * dep[dstart .. next dstart), and its kinds (K_ bits): gen (first access in
+ * the block; 0 for a merge point), fin (met from its entry), fout (met after
+ * it). */
+typedef struct seg_node {
+    uint32_t v, estart, dstart;
+    uint8_t gen, fin, fout, queued;
+} seg_node;
+
+/* Scratch reused across registers. mark/loc are per augmented node and
+ * stamped with the register being solved, so they are never cleared. */
+typedef struct seg {
+    uint32_t *mark, *loc;
+    seg_node *nd;
+    uint32_t cnd;
+    uint32_t *edge, cedge, *dep, cdep, *work, cwork, *stack, cstack;
+    uint64_t *item; /* sweep items: preorder << 32 | tag */
+    uint32_t citem;
+} seg;
+
+#define T_EXIT 0xFFFFFFFEu   /* edge target: the virtual exit (kind N) */
+#define T_SINK 0xFFFFFFFDu   /* edge target: the sink (no kind) */
+#define TAG_SINK 0x7FFFFFFFu /* sweep tag of the sink */
+#define TAG_QUERY 0x80000000u
+
+/* Add augmented node v with first-access kinds g; returns its local index. */
+static uint32_t seg_add(seg *s, uint32_t *k, uint32_t v, uint8_t g, uint32_t stamp)
+{
+    PTX_GROW(s->nd, s->cnd, *k + 2); /* + the sentinel that closes the CSR ranges */
+    s->mark[v] = stamp;
+    s->loc[v] = *k;
+    s->nd[*k] = (seg_node){v, 0, 0, g, g, 0, 0};
+    return (*k)++;
+}
+
+/* qsort order of uint64_t. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Resolve the queued edges (edge[e] holds the augmented node it leads to)
+ * to the nearest post-dominator of that node that is in the graph, or the
+ * sink, or the exit: one sweep over the queries and the graph's nodes in
+ * post-dominator-tree preorder with a stack of the nodes enclosing the
+ * current one. */
+static void seg_resolve(const aug_cfg *a, seg *s, uint32_t k, uint32_t nitem)
+{
+    const uint32_t *pre = a->pdom.pre, *post = a->pdom.post;
+    PTX_GROW(s->item, s->citem, (uint64_t)nitem + k + 1);
+    for (uint32_t i = 0; i < k; i++)
+        s->item[nitem++] = (uint64_t)pre[s->nd[i].v] << 32 | i;
+    s->item[nitem++] = (uint64_t)pre[a->sink] << 32 | TAG_SINK;
+    qsort(s->item, nitem, sizeof *s->item, cmp_u64);
+    PTX_GROW(s->stack, s->cstack, nitem);
+    uint32_t top = 0;
+    for (uint32_t t = 0; t < nitem; t++) {
+        uint32_t tag = (uint32_t)s->item[t];
+        uint32_t v = tag & TAG_QUERY ? s->edge[tag & ~TAG_QUERY]
+                     : tag == TAG_SINK ? a->sink : s->nd[tag].v;
+        while (top) {
+            uint32_t u = s->stack[top - 1] == TAG_SINK ? a->sink : s->nd[s->stack[top - 1]].v;
+            if (pre[u] <= pre[v] && post[v] <= post[u])
+                break;
+            top--;
+        }
+        if (!(tag & TAG_QUERY))
+            s->stack[top++] = tag;
+        else if (!top)
+            s->edge[tag & ~TAG_QUERY] = T_EXIT;
+        else
+            s->edge[tag & ~TAG_QUERY] = s->stack[top - 1] == TAG_SINK ? T_SINK
+                                                                     : s->stack[top - 1];
+    }
+}
+
+/* Solve register r: set .out of each of its pairs to the kinds met first
+ * after the pair's block. */
+static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
+{
+    const uint32_t stamp = r + 1;
+    uint32_t k = 0;
+    for (uint32_t q = p->rstart[r]; q < p->rstart[r + 1]; q++) {
+        const na_pair *pr = &p->pair[p->byreg[q]];
+        seg_add(s, &k, pr->block, pr->gen, stamp);
+    }
+    /* the iterated post-dominance frontier: the merge points */
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t v = s->nd[i].v;
+        for (uint32_t j = a->fstart[v]; j < a->fstart[v + 1]; j++)
+            if (s->mark[a->pdf[j]] != stamp)
+                seg_add(s, &k, a->pdf[j], 0, stamp);
+    }
+    /* edges; a successor outside the graph is queued for seg_resolve */
+    uint32_t nedge = 0, nitem = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t v = s->nd[i].v;
+        s->nd[i].estart = nedge;
+        PTX_GROW(s->edge, s->cedge, (uint64_t)nedge + a->sstart[v + 1] - a->sstart[v]);
+        for (uint32_t j = a->sstart[v]; j < a->sstart[v + 1]; j++, nedge++) {
+            uint32_t w = a->succ[j];
+            if (w == a->exit)
+                s->edge[nedge] = T_EXIT;
+            else if (w == a->sink)
+                s->edge[nedge] = T_SINK;
+            else if (s->mark[w] == stamp)
+                s->edge[nedge] = s->loc[w];
+            else {
+                PTX_GROW(s->item, s->citem, nitem + 1);
+                s->item[nitem++] = (uint64_t)a->pdom.pre[w] << 32 | TAG_QUERY | nedge;
+                s->edge[nedge] = w;
+            }
+        }
+    }
+    s->nd[k].estart = nedge;
+    if (nitem)
+        seg_resolve(a, s, k, nitem);
+    /* reverse edges among the nodes, for the worklist */
+    for (uint32_t i = 0; i <= k; i++)
+        s->nd[i].dstart = 0;
+    for (uint32_t j = 0; j < nedge; j++)
+        if (s->edge[j] < T_SINK)
+            s->nd[s->edge[j]].dstart++;
+    for (uint32_t i = 0, sum = 0; i <= k; i++) {
+        uint32_t c = s->nd[i].dstart;
+        s->nd[i].dstart = sum;
+        sum += c;
+    }
+    PTX_GROW(s->dep, s->cdep, nedge + 1);
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = s->nd[i].estart; j < s->nd[i + 1].estart; j++)
+            if (s->edge[j] < T_SINK) {
+                seg_node *t = &s->nd[s->edge[j]];
+                s->dep[t->dstart + t->queued++] = i; /* queued counts fills for now */
+            }
+    /* worklist to the least fixpoint: fin stays gen for accessing blocks
+     * and follows fout for merge points */
+    PTX_GROW(s->work, s->cwork, k + 1);
+    uint32_t nwork = 0;
+    for (uint32_t i = k; i-- > 0;) {
+        s->nd[i].queued = 1;
+        s->work[nwork++] = i;
+    }
+    while (nwork) {
+        uint32_t i = s->work[--nwork];
+        seg_node *n = &s->nd[i];
+        n->queued = 0;
+        unsigned kinds = 0;
+        for (uint32_t j = n->estart; j < s->nd[i + 1].estart; j++)
+            kinds |= s->edge[j] == T_EXIT ? K_N : s->edge[j] == T_SINK ? 0 : s->nd[s->edge[j]].fin;
+        if (kinds == n->fout)
+            continue;
+        n->fout = (uint8_t)kinds;
+        if (n->gen)
+            continue; /* an accessing block: what enters it does not change */
+        n->fin = (uint8_t)kinds;
+        for (uint32_t j = n->dstart; j < s->nd[i + 1].dstart; j++)
+            if (!s->nd[s->dep[j]].queued) {
+                s->nd[s->dep[j]].queued = 1;
+                s->work[nwork++] = s->dep[j];
+            }
+    }
+    for (uint32_t q = p->rstart[r]; q < p->rstart[r + 1]; q++) {
+        na_pair *pr = &p->pair[p->byreg[q]];
+        pr->out = s->nd[s->loc[pr->block]].fout;
+    }
+}
+
+/* ---- liveness ---------------------------------------------------------- */
+
+/* Growable list of (block, register) live-in facts, in register order. */
+typedef struct live_list {
+    uint64_t *e;
+    uint32_t n, cap;
+} live_list;
+
+static void live_add(live_list *l, uint32_t b, uint32_t r)
+{
+    PTX_GROW(l->e, l->cap, (uint64_t)l->n + 1);
+    l->e[l->n++] = (uint64_t)b << 32 | r;
+}
+
+/* Live-in facts of register r: the blocks whose first access of r reads it,
+ * and every block that does not access r and reaches such a block through
+ * blocks that do not either (a backward search; s marks the blocks that
+ * access r, from seg_solve). through[b] counts those pass-through real
+ * registers. */
+static void explore_live(const ptx_function *f, const na_pairs *p, const seg *s, uint32_t r,
+                         uint32_t cc, uint32_t *lmark, uint32_t *stack, live_list *lv,
+                         uint32_t *through)
+{
+    const uint32_t stamp = r + 1;
+    uint32_t top = 0;
+    for (uint32_t q = p->rstart[r]; q < p->rstart[r + 1]; q++) {
+        const na_pair *pr = &p->pair[p->byreg[q]];
+        if (pr->gen == K_R) {
+            live_add(lv, pr->block, r);
+            stack[top++] = pr->block;
+        }
+    }
+    while (top) {
+        const ptx_block *bk = &f->blocks[stack[--top]];
+        for (uint32_t k = 0; k < bk->npred; k++) {
+            uint32_t b = f->preds[bk->pred + k];
+            if ((s->mark[b] == stamp && s->nd[s->loc[b]].gen) || lmark[b] == stamp)
+                continue; /* accesses r (its pair decides), or seen */
+            lmark[b] = stamp;
+            live_add(lv, b, r);
+            through[b] += r != cc;
+            stack[top++] = b;
+        }
+    }
+}
+
+/* Group the live-in facts by block (a stable counting sort keeps each
+ * block's registers ascending). */
+static void live_csr(const live_list *lv, uint32_t nb, ptx_nextaccess *out)
+{
+    out->live_start = ptx_xcalloc((size_t)nb + 1, sizeof *out->live_start);
+    out->live_regs = ptx_xmalloc((lv->n ? lv->n : 1) * sizeof *out->live_regs);
+    for (uint32_t k = 0; k < lv->n; k++)
+        out->live_start[(lv->e[k] >> 32) + 1]++;
+    for (uint32_t b = 0; b < nb; b++)
+        out->live_start[b + 1] += out->live_start[b];
+    uint32_t *fill = ptx_xcalloc(nb ? nb : 1, sizeof *fill);
+    for (uint32_t k = 0; k < lv->n; k++) {
+        uint32_t b = (uint32_t)(lv->e[k] >> 32);
+        out->live_regs[out->live_start[b] + fill[b]++] = (uint32_t)lv->e[k];
+    }
+    free(fill);
+}
+
+bool ptx_nextaccess_live_in(const ptx_nextaccess *n, uint32_t b, uint32_t r)
+{
+    if (b >= n->nblocks)
+        return false;
+    uint32_t lo = n->live_start[b], hi = n->live_start[b + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (n->live_regs[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n->live_start[b + 1] && n->live_regs[lo] == r;
+}
+
+/* ---- labels ------------------------------------------------------------ */
+
+/* List every access (index of instruction i's first access: rstart[i] +
+ * wstart[i]; reads before writes). */
+static void list_accesses(const ptx_function *f, const ptx_defuse *du, ptx_nextaccess *out)
+{
+    uint32_t nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
+    out->acc = ptx_xcalloc(nacc ? nacc : 1, sizeof *out->acc);
+    out->nacc = nacc;
+    for (uint32_t i = 0; i < f->ninstrs; i++) {
+        uint32_t a = du->rstart[i] + du->wstart[i];
+        for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++, a++)
+            out->acc[a] = (ptx_access){i, du->reads[k], 0, 0, 0};
+        for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++, a++)
+            out->acc[a] = (ptx_access){i, du->writes[k], 1, 0, 0};
+    }
+}
+
+/* Scan each block backward from the kinds after it: label every access and
+ * count live registers (through[b] pass-through ones plus those accessed
+ * in b). st is per-register scratch. */
+static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_pairs *p,
+                         const uint32_t *through, uint8_t *st, ptx_nextaccess *out)
+{
+    const uint32_t cc = PTX_DEFUSE_CC(f);
+    uint32_t max_live = 0;
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        const ptx_block *bk = &f->blocks[b];
+        if (b == f->exit_block || bk->first == bk->end)
+            continue;
+        uint32_t live = through[b];
+        for (uint32_t q = p->bstart[b]; q < p->bstart[b + 1]; q++) {
+            st[p->pair[q].reg] = p->pair[q].out;
+            live += p->pair[q].reg != cc && (p->pair[q].out & K_R);
+        }
+        for (uint32_t i = bk->end; i-- > bk->first;) {
+            uint32_t a = du->rstart[i] + du->wstart[i];
+            uint32_t aw = du->rstart[i + 1] + du->wstart[i];
+            /* labels use the state after the instruction */
+            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
+                out->acc[aw + (k - du->wstart[i])].next = kind_of(st[du->writes[k]]);
+            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
+                uint32_t r = du->reads[k];
+                out->acc[a + (k - du->rstart[i])].next =
+                    writes_unconditionally(f, du, i, r) ? PTX_NEXT_WRITE : kind_of(st[r]);
+            }
+            /* then the state before it: writes first, reads override */
+            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
+                uint32_t r = du->writes[k];
+                live -= r != cc && (st[r] & K_R);
+                st[r] = K_W;
+            }
+            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
+                uint32_t r = du->reads[k];
+                live += r != cc && !(st[r] & K_R);
+                st[r] = K_R;
+            }
+            if (live > max_live)
+                max_live = live;
+        }
+    }
+    out->max_live = max_live;
 }
 
 void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
@@ -192,211 +585,49 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
     memset(out, 0, sizeof *out);
     if (!latency)
         latency = ptx_default_latency;
-    const uint32_t nb = f->nblocks, nregs = du->nregs, words = (nregs + 31) / 32;
-    const uint32_t cc = PTX_DEFUSE_CC(f);
-    out->words = words;
+    const uint32_t nb = f->nblocks, nregs = du->nregs, cc = PTX_DEFUSE_CC(f);
     out->nblocks = nb;
-
-    /* Per block: gen sets (first access kind within the block) and in sets. */
-    uint32_t *gR = xcalloc((size_t)nb * words, 4), *gW = xcalloc((size_t)nb * words, 4);
-    uint32_t *inR = xcalloc((size_t)nb * words, 4), *inW = xcalloc((size_t)nb * words, 4);
-    uint32_t *inN = xcalloc((size_t)nb * words, 4);
-    for (uint32_t b = 0; b < nb; b++) {
-        const ptx_block *bk = &f->blocks[b];
-        uint32_t *r = gR + (size_t)b * words, *w = gW + (size_t)b * words;
-        for (uint32_t i = bk->first; i < bk->end; i++) {
-            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
-                if (!bit_get(w, du->reads[k]))
-                    bit_set(r, du->reads[k]);
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
-                if (!bit_get(r, du->writes[k]))
-                    bit_set(w, du->writes[k]);
-        }
-    }
-    if (f->exit_block < nb) {
-        uint32_t *n = inN + (size_t)f->exit_block * words;
-        for (uint32_t r = 0; r < nregs; r++)
-            bit_set(n, r);
-    }
-
-    /* Backward worklist (LIFO seeded in block order, so the last blocks are
-     * processed first). in = gen | (union of succ ins minus accessed). */
-    uint32_t *work = xcalloc(nb, 4), nwork = 0;
-    uint8_t *queued = xcalloc(nb, 1);
-    uint32_t *oR = xcalloc(words, 4), *oW = xcalloc(words, 4), *oN = xcalloc(words, 4);
-    for (uint32_t b = 0; b < nb; b++) {
-        work[nwork++] = b;
-        queued[b] = 1;
-    }
-    while (nwork) {
-        uint32_t b = work[--nwork];
-        queued[b] = 0;
-        if (b == f->exit_block)
-            continue;
-        const ptx_block *bk = &f->blocks[b];
-        block_exit_sets(f, bk, words, inR, inW, inN, oR, oW, oN);
-        bool changed = false;
-        size_t base = (size_t)b * words;
-        for (uint32_t w = 0; w < words; w++) {
-            uint32_t acc = gR[base + w] | gW[base + w];
-            uint32_t r = gR[base + w] | (oR[w] & ~acc);
-            uint32_t wr = gW[base + w] | (oW[w] & ~acc);
-            uint32_t n = oN[w] & ~acc;
-            if (r != inR[base + w] || wr != inW[base + w] || n != inN[base + w]) {
-                changed = true;
-                inR[base + w] = r;
-                inW[base + w] = wr;
-                inN[base + w] = n;
-            }
-        }
-        if (changed)
-            for (uint32_t k = 0; k < bk->npred; k++) {
-                uint32_t p = f->preds[bk->pred + k];
-                if (!queued[p]) {
-                    queued[p] = 1;
-                    work[nwork++] = p;
-                }
-            }
-    }
-
-    /* Accesses: index of instruction i's first access is rstart[i] + wstart[i]. */
-    uint32_t nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
-    out->acc = xcalloc(nacc, sizeof *out->acc);
-    out->nacc = nacc;
-    for (uint32_t i = 0; i < f->ninstrs; i++) {
-        uint32_t a = du->rstart[i] + du->wstart[i];
-        for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++, a++) {
-            out->acc[a].pc = i;
-            out->acc[a].reg = du->reads[k];
-        }
-        for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++, a++) {
-            out->acc[a].pc = i;
-            out->acc[a].reg = du->writes[k];
-            out->acc[a].is_write = 1;
-        }
-    }
-
-    /* Backward scan per block: next kinds and live counts. */
-    uint32_t max_live = 0;
-    for (uint32_t b = 0; b < nb; b++) {
-        const ptx_block *bk = &f->blocks[b];
-        if (b == f->exit_block || bk->first == bk->end)
-            continue;
-        block_exit_sets(f, bk, words, inR, inW, inN, oR, oW, oN);
-        uint32_t live = 0; /* registers live at the block's end, the carry flag excluded */
-        for (uint32_t w = 0; w < words; w++)
-            live += popcount32(oR[w]);
-        if (bit_get(oR, cc))
-            live--;
-        for (uint32_t i = bk->end; i-- > bk->first;) {
-            uint32_t a = du->rstart[i] + du->wstart[i];
-            uint32_t aw = du->rstart[i + 1] + du->wstart[i];
-            /* labels use the state after the instruction */
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
-                out->acc[aw + (k - du->wstart[i])].next = kind_of(oR, oW, oN, du->writes[k]);
-            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
-                uint32_t r = du->reads[k];
-                out->acc[a + (k - du->rstart[i])].next =
-                    writes_unconditionally(f, du, i, r) ? PTX_NEXT_WRITE : kind_of(oR, oW, oN, r);
-            }
-            /* then the state before it: writes first, reads override */
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
-                uint32_t r = du->writes[k];
-                if (r != cc && bit_get(oR, r))
-                    live--;
-                bit_clr(oR, r);
-                bit_set(oW, r);
-                bit_clr(oN, r);
-            }
-            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
-                uint32_t r = du->reads[k];
-                if (r != cc && !bit_get(oR, r))
-                    live++;
-                bit_set(oR, r);
-                bit_clr(oW, r);
-                bit_clr(oN, r);
-            }
-            if (live > max_live)
-                max_live = live;
-        }
-    }
-    out->max_live = max_live;
-
-    /* Idle estimates. pre[i] = total latency of instructions < i. */
-    uint64_t *pre = xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
+    uint64_t *pre = ptx_xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
     for (uint32_t i = 0; i < f->ninstrs; i++)
         pre[i + 1] = pre[i] + latency(m, &f->instrs[i], ctx);
-    /* first accesses of each block, sorted by register */
-    uint32_t *fstart = xcalloc((size_t)nb + 1, 4);
-    first_acc *fa = xcalloc(nacc, sizeof *fa);
-    uint32_t *stamp = xcalloc(nregs, 4), *nextpc = xcalloc(nregs, 4);
-    uint32_t nfa = 0;
-    for (uint32_t b = 0; b < nb; b++) {
-        const ptx_block *bk = &f->blocks[b];
-        fstart[b] = nfa;
-        for (uint32_t i = bk->first; i < bk->end; i++) {
-            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
-                if (stamp[du->reads[k]] != b + 1) {
-                    stamp[du->reads[k]] = b + 1;
-                    fa[nfa++] = (first_acc){du->reads[k], (uint32_t)(pre[i] - pre[bk->first])};
-                }
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
-                if (stamp[du->writes[k]] != b + 1) {
-                    stamp[du->writes[k]] = b + 1;
-                    fa[nfa++] = (first_acc){du->writes[k], (uint32_t)(pre[i] - pre[bk->first])};
-                }
-        }
-        sort_first(fa + fstart[b], nfa - fstart[b]);
+    na_pairs p;
+    na_pairs_build(f, du, pre, &p);
+    aug_cfg a;
+    aug_build(f, &a);
+    seg s = {0};
+    s.mark = ptx_xcalloc(a.n, sizeof *s.mark);
+    s.loc = ptx_xmalloc(a.n * sizeof *s.loc);
+    uint32_t *lmark = ptx_xcalloc(nb, sizeof *lmark);
+    uint32_t *through = ptx_xcalloc(nb, sizeof *through);
+    uint32_t *stack = ptx_xmalloc(nb * sizeof *stack);
+    live_list lv = {0};
+    for (uint32_t r = 0; r < nregs; r++) {
+        if (p.rstart[r] == p.rstart[r + 1])
+            continue; /* never accessed */
+        seg_solve(&a, &p, r, &s);
+        explore_live(f, &p, &s, r, cc, lmark, stack, &lv, through);
     }
-    fstart[nb] = nfa;
-    memset(stamp, 0, (size_t)nregs * 4);
-    for (uint32_t b = 0; b < nb; b++) {
-        const ptx_block *bk = &f->blocks[b];
-        for (uint32_t i = bk->end; i-- > bk->first;) {
-            uint32_t aw = du->rstart[i + 1] + du->wstart[i];
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
-                uint32_t r = du->writes[k];
-                uint64_t d;
-                if (stamp[r] == b + 1) {
-                    d = pre[nextpc[r]] - pre[i + 1];
-                } else {
-                    d = pre[bk->end] - pre[i + 1];
-                    uint32_t best = 0;
-                    for (uint32_t s = 0; s < bk->nsucc; s++) {
-                        uint32_t h = head_dist(f, pre, fa, fstart, f->succs[bk->succ + s], r);
-                        if (s == 0 || h < best)
-                            best = h;
-                    }
-                    d += best;
-                }
-                out->acc[aw + (k - du->wstart[i])].idle = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-            }
-            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
-                stamp[du->reads[k]] = b + 1;
-                nextpc[du->reads[k]] = i;
-            }
-            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
-                stamp[du->writes[k]] = b + 1;
-                nextpc[du->writes[k]] = i;
-            }
-        }
-    }
-
-    out->live_in = inR;
-    free(gR);
-    free(gW);
-    free(inW);
-    free(inN);
-    free(work);
-    free(queued);
-    free(oR);
-    free(oW);
-    free(oN);
+    live_csr(&lv, nb, out);
+    list_accesses(f, du, out);
+    uint8_t *st = ptx_xcalloc(nregs ? nregs : 1, 1);
+    label_blocks(f, du, &p, through, st, out);
+    na_idle_estimates(f, du, pre, &p, out->acc);
+    free(st);
+    free(lv.e);
+    free(lmark);
+    free(through);
+    free(stack);
+    free(s.mark);
+    free(s.loc);
+    free(s.nd);
+    free(s.edge);
+    free(s.dep);
+    free(s.work);
+    free(s.stack);
+    free(s.item);
+    aug_free(&a);
+    na_pairs_free(&p);
     free(pre);
-    free(fstart);
-    free(fa);
-    free(stamp);
-    free(nextpc);
 }
 
 /* Release the arrays of n. */
@@ -405,6 +636,7 @@ void ptx_nextaccess_free(ptx_nextaccess *n)
     if (!n)
         return;
     free(n->acc);
-    free(n->live_in);
+    free(n->live_start);
+    free(n->live_regs);
     memset(n, 0, sizeof *n);
 }

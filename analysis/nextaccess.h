@@ -3,35 +3,56 @@
  *
  * For every access of a register (a read or a write by instruction pc), the
  * kind of the register's next access on all paths from there: READ when
- * every path reads it next, WRITE when every path writes it next (the value
- * is dead), NONE when no path accesses it again, UNDETERMINED when paths
- * disagree — which consumers must treat as READ. A backward data-flow over
- * the CFG; loops need no trip counts because the lattice is finite. A
- * guarded write counts as a read and a write (the old value may survive).
+ * every path reads it next, WRITE when no path reads it before writing it
+ * (the value is dead), NONE when no path accesses it again, UNDETERMINED
+ * when paths disagree — which consumers must treat as READ. A backward
+ * data-flow over the CFG; loops need no trip counts because the lattice is
+ * finite. A guarded write counts as a read and a write (the old value may
+ * survive).
  *
  * Within one instruction reads come before writes: a read's next access is
  * WRITE when the same instruction writes the register unconditionally
  * (unguarded); otherwise, and for every write, it is the first access after
- * the instruction. A path with no further access that reaches the function
- * end contributes NONE; a point from which no path reaches an access or the
- * end (an access-free infinite loop) is NONE too.
+ * the instruction. The kinds the paths from there can meet first — a read
+ * (R), a write (W), the function end with no access (N) — give the label:
+ * R alone is READ; W alone, or W and N, is WRITE (no path reads the value
+ * again: it is dead, and Slumber may power-gate it); N alone, or no path
+ * at all (an access-free infinite loop), is NONE; R with W or N is
+ * UNDETERMINED. "Live" (R) is exactly the thesis's 1-bit hint.
  *
- * Liveness: live_in[b] = registers some path from the entry of b reads
- * before writing (bit PTX_DEFUSE_CC is the carry flag). max_live is the
- * largest number of real registers (carry flag excluded) live on entry to
- * any instruction, "live" meaning some path from there reads it before any
+ * Liveness: live-in of a block = registers some path from its entry reads
+ * before writing (PTX_DEFUSE_CC is the carry flag). max_live is the largest
+ * number of real registers (carry flag excluded) live on entry to any
+ * instruction, "live" meaning some path from there reads it before any
  * write (an instruction's own reads count; its own writes do not).
  *
- * The static idle-period estimate of a write of r by instruction pc in block
- * b (lat = the latency function, summed over instructions; pc itself and the
- * next access are not counted):
- *   - next access of r later in b at pc': lat(pc+1 .. pc'-1);
- *   - otherwise lat(pc+1 .. end of b - 1) + min over successors s of b of
- *     head(s, r), where head(s, r) = lat of the instructions of s before its
- *     first access of r, or of all of s when s does not access r, and 0 for
- *     the virtual exit (or when b has no successor). One block of
- *     look-ahead: linear apart from a binary search per cross-block write.
- * Reads carry idle 0. */
+ * Cost: no per-block set of all registers is ever built. The R/W/N kinds at
+ * the end of each block that accesses register r are solved on r's sparse
+ * evaluation graph: the blocks accessing r plus their iterated
+ * post-dominance frontier, every other block taking the answer of its
+ * nearest post-dominator in that set (Choi, Cytron, Ferrante, POPL 1991,
+ * run backward). Blocks that cannot reach the exit get a virtual edge to a
+ * sink that contributes nothing, so every block has a post-dominator.
+ * Liveness is explored per register from its upward-exposed reads
+ * backward, so its cost is the size of the live ranges. The work is linear
+ * in accesses, post-dominance frontiers and live ranges, not in blocks
+ * times registers.
+ *
+ * The static idle-period estimate of a write of r by instruction pc (lat =
+ * the latency function summed over instructions; pc itself and the next
+ * access are not counted): the shortest path, in latency, from the end of
+ * pc to the next access of r or to the function end (the warp finishes and
+ * its registers are released), over all CFG paths: the time a conservative
+ * wake-up must assume (Tripathy Sec. 6.1.2). Estimates saturate at
+ * PTX_IDLE_MAX, the largest value of Slumber's 10-bit wake-up counter
+ * (Sec. 6.3.4); a write whose paths never access r again nor end gets
+ * PTX_IDLE_MAX. The search settles at most PTX_IDLE_SEARCH blocks per
+ * write; if it stops there the estimate is the shortest distance still
+ * unexplored, a lower bound (it never predicts a wake-up too late). Reads
+ * carry idle 0. */
+#define PTX_IDLE_MAX 1023u
+#define PTX_IDLE_SEARCH 64u
+
 #ifndef SIMTLAB_NEXTACCESS_H
 #define SIMTLAB_NEXTACCESS_H
 
@@ -57,8 +78,9 @@ typedef struct ptx_nextaccess {
     ptx_access *acc;    /* every register access, ordered by pc, then reads before writes */
     uint32_t nacc;
     uint32_t max_live;  /* most registers live at once at any instruction */
-    uint32_t *live_in;  /* per block: live registers on entry (bitset words) */
-    uint32_t words;     /* 32-bit words per block bitset */
+    /* per block b: registers live on entry, ascending:
+     * live_regs[live_start[b] .. live_start[b+1]) */
+    uint32_t *live_start, *live_regs;
     uint32_t nblocks;
 } ptx_nextaccess;
 
@@ -75,6 +97,9 @@ uint32_t ptx_default_latency(const ptx_module *m, const ptx_instr *in, void *ctx
 void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
                             ptx_latency_fn latency, void *ctx, ptx_nextaccess *out);
 void ptx_nextaccess_free(ptx_nextaccess *n);
+
+/* Is register r live on entry to block b? */
+bool ptx_nextaccess_live_in(const ptx_nextaccess *n, uint32_t b, uint32_t r);
 
 const char *ptx_next_kind_name(ptx_next_kind k); /* "none", "read", "write", "undetermined" */
 

@@ -112,7 +112,7 @@ static ptx_next_kind kind_from(unsigned seen)
     switch (seen) {
     case 0: case SEEN_N: return PTX_NEXT_NONE;
     case SEEN_R: return PTX_NEXT_READ;
-    case SEEN_W: return PTX_NEXT_WRITE;
+    case SEEN_W: case SEEN_W | SEEN_N: return PTX_NEXT_WRITE;
     default: return PTX_NEXT_UNDETERMINED;
     }
 }
@@ -149,8 +149,65 @@ static bool ref_live_block(ref *x, uint32_t b, uint32_t r)
     return explore(x, r, seen) & SEEN_R;
 }
 
+/* Reference idle estimate of the write of r by instruction pc: the least
+ * latency from the end of pc to the start of an instruction accessing r, or
+ * to the function end, over instruction positions (Bellman-Ford on the
+ * instruction graph, positions n = the end); capped at PTX_IDLE_MAX. lat
+ * holds the default latency of every instruction. */
+static uint32_t ref_idle(const ref *x, const uint32_t *lat, uint32_t pc, uint32_t r)
+{
+    const ptx_function *f = x->f;
+    uint32_t n = f->ninstrs;
+    uint64_t *dist = malloc((n + 1) * sizeof *dist);
+    for (uint32_t j = 0; j <= n; j++)
+        dist[j] = UINT64_MAX;
+    /* start: the positions after pc */
+    uint32_t b = f->instr_block[pc];
+    uint32_t starts[64], ns = 0;
+    if (pc + 1 < f->blocks[b].end)
+        starts[ns++] = pc + 1;
+    else
+        for (uint32_t k = 0; k < f->blocks[b].nsucc; k++) {
+            uint32_t s = f->succs[f->blocks[b].succ + k];
+            while (s != f->exit_block && f->blocks[s].first == f->blocks[s].end &&
+                   f->blocks[s].nsucc == 1)
+                s = f->succs[f->blocks[s].succ]; /* through empty blocks */
+            starts[ns++] = s == f->exit_block ? n : f->blocks[s].first;
+        }
+    for (uint32_t k = 0; k < ns; k++)
+        dist[starts[k]] = 0;
+    uint64_t best = PTX_IDLE_MAX;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t j = 0; j < n; j++) {
+            if (dist[j] == UINT64_MAX || rd_has(x->du, j, r) || wr_has(x->du, j, r))
+                continue; /* unreached, or the search ends here */
+            uint32_t jb = f->instr_block[j];
+            uint32_t next[64], nn = 0;
+            if (j + 1 < f->blocks[jb].end)
+                next[nn++] = j + 1;
+            else
+                for (uint32_t k = 0; k < f->blocks[jb].nsucc; k++) {
+                    uint32_t s = f->succs[f->blocks[jb].succ + k];
+                    next[nn++] = s == f->exit_block ? n : f->blocks[s].first;
+                }
+            for (uint32_t k = 0; k < nn; k++)
+                if (dist[j] + lat[j] < dist[next[k]]) {
+                    dist[next[k]] = dist[j] + lat[j];
+                    changed = true;
+                }
+        }
+    }
+    for (uint32_t j = 0; j <= n; j++)
+        if (dist[j] != UINT64_MAX && (j == n || rd_has(x->du, j, r) || wr_has(x->du, j, r)) &&
+            dist[j] < best)
+            best = dist[j];
+    free(dist);
+    return (uint32_t)best;
+}
+
 /* Compare the analysis of f with the reference; `brute` adds the liveness
- * checks (cubic, small functions only). */
+ * and idle checks (cubic, small functions only). */
 static void verify(const ptx_module *m, const ptx_function *f, bool brute, const char *what)
 {
     ptx_defuse du;
@@ -160,6 +217,9 @@ static void verify(const ptx_module *m, const ptx_function *f, bool brute, const
     ref x = {f, &du, calloc(f->ninstrs + 1, 4), calloc(f->nblocks + 1, 4), 0,
              malloc((f->ninstrs + 1) * 4), 0};
     assert_int_equal(na.nacc, du.rstart[f->ninstrs] + du.wstart[f->ninstrs]);
+    uint32_t *lat = malloc((f->ninstrs + 1) * sizeof *lat);
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        lat[i] = ptx_default_latency(m, &f->instrs[i], NULL);
     for (uint32_t a = 0; a < na.nacc; a++) {
         const ptx_access *ac = &na.acc[a];
         if (a > 0) {
@@ -168,6 +228,12 @@ static void verify(const ptx_module *m, const ptx_function *f, bool brute, const
         }
         if (!ac->is_write)
             assert_int_equal(ac->idle, 0);
+        else if (brute && f->nblocks <= PTX_IDLE_SEARCH) {
+            uint32_t want = ref_idle(&x, lat, ac->pc, ac->reg);
+            if (ac->idle != want)
+                fail_msg("%s %s: pc %u reg %u: idle %u, reference %u", what,
+                         ptx_function_name(m, f), ac->pc, ac->reg, ac->idle, want);
+        }
         ptx_next_kind want = ref_next(&x, ac->pc, ac->reg, ac->is_write);
         if (ac->next != want)
             fail_msg("%s %s: pc %u reg %u %s: next %s, reference %s", what,
@@ -187,11 +253,11 @@ static void verify(const ptx_module *m, const ptx_function *f, bool brute, const
         assert_int_equal(na.nblocks, f->nblocks);
         for (uint32_t b = 0; b < f->nblocks; b++)
             for (uint32_t r = 0; r < du.nregs; r++) {
-                bool got = (na.live_in[(size_t)b * na.words + r / 32] >> (r % 32)) & 1u;
-                if (got != ref_live_block(&x, b, r))
+                if (ptx_nextaccess_live_in(&na, b, r) != ref_live_block(&x, b, r))
                     fail_msg("%s: live_in block %u reg %u", what, b, r);
             }
     }
+    free(lat);
     free(x.visited);
     free(x.bvisited);
     free(x.stack);
@@ -339,11 +405,11 @@ static void test_loop(void **state)
     NEXT(2, R(2), false, WRITE);         /* the same instruction overwrites it */
     NEXT(2, R(2), true, READ);
     NEXT(3, R(2), false, READ);
-    NEXT(4, P(1), false, UNDETERMINED);  /* rewritten in the loop, dead after it */
+    NEXT(4, P(1), false, WRITE);         /* rewritten in the loop, dead after it */
     NEXT(3, P(1), true, READ);
     /* r1 is live throughout the loop */
     uint32_t loop = f->instr_block[2];
-    assert_true((na.live_in[(size_t)loop * na.words + R(1) / 32] >> (R(1) % 32)) & 1u);
+    assert_true(ptx_nextaccess_live_in(&na, loop, R(1)));
     ptx_nextaccess_free(&na);
     ptx_defuse_free(&du);
     verify(m, f, true, "loop");
@@ -406,6 +472,74 @@ static void test_kind_names(void **state)
     assert_string_equal(ptx_next_kind_name(PTX_NEXT_UNDETERMINED), "undetermined");
 }
 
+/* xorshift64 step: the random kernels are the same on every run. */
+static uint64_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Append to a fixed buffer. */
+static void put(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < cap - *len);
+    *len += (size_t)n;
+}
+
+/* Random control flow — irreducible loops, infinite loops, blocks that
+ * never reach the end, empty blocks, guarded writes, long latencies —
+ * over a few registers, against the reference. */
+static void test_random_kernels(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x9E3779B97F4A7C15u;
+    static char body[16384];
+    for (unsigned iter = 0; iter < 1500; iter++) {
+        size_t len = 0;
+        unsigned nb = 2 + (unsigned)(next_rand(&seed) % 14);
+        for (unsigned b = 0; b < nb; b++) {
+            put(body, sizeof body, &len, "$L%u:\n", b);
+            unsigned ni = (unsigned)(next_rand(&seed) % 4);
+            for (unsigned i = 0; i < ni; i++) {
+                unsigned a = 1 + (unsigned)(next_rand(&seed) % 4);
+                unsigned c = 1 + (unsigned)(next_rand(&seed) % 4);
+                unsigned p = 1 + (unsigned)(next_rand(&seed) % 2);
+                switch (next_rand(&seed) % 6) {
+                case 0: put(body, sizeof body, &len, "add.s32 %%r%u, %%r%u, %%r%u;\n", a, c, a); break;
+                case 1: put(body, sizeof body, &len, "mov.u32 %%r%u, %u;\n", a, c); break;
+                case 2: put(body, sizeof body, &len, "@%%p%u mov.u32 %%r%u, %%r%u;\n", p, a, c); break;
+                case 3: put(body, sizeof body, &len, "setp.lt.s32 %%p%u, %%r%u, %%r%u;\n", p, a, c); break;
+                case 4: put(body, sizeof body, &len, "st.global.u32 [%%rd1], %%r%u;\n", a); break;
+                default: put(body, sizeof body, &len, "ld.global.u32 %%r%u, [%%rd1];\n", a); break;
+                }
+            }
+            unsigned t = (unsigned)(next_rand(&seed) % nb);
+            unsigned p = 1 + (unsigned)(next_rand(&seed) % 2);
+            if (b == nb - 1) {
+                put(body, sizeof body, &len, "@%%p%u bra $L%u;\nret;\n", p, t);
+                continue;
+            }
+            switch (next_rand(&seed) % 5) {
+            case 0: put(body, sizeof body, &len, "bra $L%u;\n", t); break;
+            case 1: case 2: put(body, sizeof body, &len, "@%%p%u bra $L%u;\n", p, t); break;
+            case 3: put(body, sizeof body, &len, "@%%p%u ret;\n", p); break;
+            default: break; /* fall through */
+            }
+        }
+        ptx_module *m = parse_body(body);
+        char what[32];
+        snprintf(what, sizeof what, "random %u", iter);
+        verify(m, ptx_test_kernel(m), true, what);
+        ptx_module_free(m);
+    }
+}
+
 /* Counts over the testdata functions test_testdata verifies. */
 typedef struct testdata_counts {
     unsigned nfuncs, nbrute;
@@ -450,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_overwritten_and_guarded),
         cmocka_unit_test(test_infinite_loop),
         cmocka_unit_test(test_kind_names),
+        cmocka_unit_test(test_random_kernels),
         cmocka_unit_test(test_testdata),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

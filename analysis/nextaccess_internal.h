@@ -1,0 +1,40 @@
+/* nextaccess_internal.h — what nextaccess.c and idle.c share: the
+ * block-register pairs (one per register accessed in a block). */
+#ifndef SIMTLAB_NEXTACCESS_INTERNAL_H
+#define SIMTLAB_NEXTACCESS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "analysis/defuse.h"
+#include "analysis/nextaccess.h"
+
+/* Register reg is accessed in block; its first access there lies dist
+ * latency cycles after the block entry and is a read (gen = 1) or a write
+ * (gen = 2); out = the kinds (1 read, 2 write, 4 function end) met first
+ * on the paths leaving the block. */
+typedef struct na_pair {
+    uint32_t reg, block, dist;
+    uint8_t gen, out;
+} na_pair;
+
+/* Pairs of block b: pair[bstart[b] .. bstart[b+1]), ascending registers.
+ * Pairs of register r: pair[byreg[k]] for k in [rstart[r], rstart[r+1]),
+ * ascending blocks. */
+typedef struct na_pairs {
+    na_pair *pair;
+    uint32_t npairs;
+    uint32_t *bstart, *rstart, *byreg;
+} na_pairs;
+
+/* Build the pairs of f; pre[i] = total latency of instructions < i. */
+void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t *pre,
+                    na_pairs *p);
+const na_pair *na_pair_find(const na_pairs *p, uint32_t b, uint32_t r);
+void na_pairs_free(na_pairs *p);
+
+/* Fill acc[].idle for every write (see nextaccess.h); acc is ordered as
+ * ptx_nextaccess.acc. */
+void na_idle_estimates(const ptx_function *f, const ptx_defuse *du, const uint64_t *pre,
+                       const na_pairs *p, ptx_access *acc);
+
+#endif
