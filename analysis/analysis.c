@@ -182,7 +182,7 @@ static void register_notes(const ptx_module *m, const ptx_function *f, const fun
             continue;
         ptx_reg_note *n = &k->regs[slot[a->reg]];
         n->accesses[n->naccesses++] = (ptx_access_note){a->pc, f->instrs[a->pc].line,
-                                                        a->is_write, a->next};
+                                                        a->is_write, a->next, a->idle};
     }
     free(count);
     free(slot);

@@ -45,6 +45,7 @@ typedef struct ptx_access_note {
     uint32_t pc, line;
     uint8_t is_write;
     uint8_t next;          /* ptx_next_kind (analysis/nextaccess.h) */
+    uint32_t idle;         /* writes: static idle-period estimate in cycles; reads: 0 */
 } ptx_access_note;
 
 typedef struct ptx_reg_note {

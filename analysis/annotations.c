@@ -54,8 +54,11 @@ static void write_reg(const ptx_reg_note *r, FILE *out)
     fprintf(out, ",\"type\":\"%s\",\"next_access\":[", ptx_type_name((ptx_type)r->type));
     for (uint32_t i = 0; i < r->naccesses; i++) {
         const ptx_access_note *a = &r->accesses[i];
-        fprintf(out, "%s{\"line\":%u,\"pc\":%u,\"access\":\"%s\",\"kind\":\"%s\"}", i ? "," : "",
+        fprintf(out, "%s{\"line\":%u,\"pc\":%u,\"access\":\"%s\",\"kind\":\"%s\"", i ? "," : "",
                 a->line, a->pc, a->is_write ? "write" : "read", next_names[a->next & 3]);
+        if (a->is_write)
+            fprintf(out, ",\"idle\":%u", a->idle);
+        fputc('}', out);
     }
     fputs("]}", out);
 }
@@ -234,6 +237,8 @@ static void read_reg(reader *r, json_t *o, ptx_kernel_notes *k, ptx_reg_note *g,
         if (kind < 0)
             rfail(r, "bad \"kind\" (none, read, write or undetermined)", w);
         n->next = (uint8_t)(kind < 0 ? 0 : kind);
+        if (n->is_write)
+            n->idle = get_u32(r, a, "idle", false, w);
     }
 }
 
@@ -364,7 +369,8 @@ static bool kernels_equal(const ptx_kernel_notes *a, const ptx_kernel_notes *b)
             return false;
         for (uint32_t j = 0; j < x->naccesses; j++) {
             const ptx_access_note *p = &x->accesses[j], *q = &y->accesses[j];
-            if (p->pc != q->pc || p->line != q->line || p->is_write != q->is_write || p->next != q->next)
+            if (p->pc != q->pc || p->line != q->line || p->is_write != q->is_write || p->next != q->next ||
+                p->idle != q->idle)
                 return false;
         }
     }

@@ -285,6 +285,7 @@ typedef struct seg {
     uint32_t *edge, cedge, *dep, cdep, *work, cwork, *stack, cstack;
     uint64_t *item; /* sweep items: preorder << 32 | tag */
     uint32_t citem;
+    uint64_t cost;  /* work done so far, in node and edge visits */
 } seg;
 
 #define T_EXIT 0xFFFFFFFEu   /* edge target: the virtual exit (kind N) */
@@ -357,6 +358,7 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
     /* the iterated post-dominance frontier: the merge points */
     for (uint32_t i = 0; i < k; i++) {
         uint32_t v = s->nd[i].v;
+        s->cost += a->fstart[v + 1] - a->fstart[v];
         for (uint32_t j = a->fstart[v]; j < a->fstart[v + 1]; j++)
             if (s->mark[a->pdf[j]] != stamp)
                 seg_add(s, &k, a->pdf[j], 0, stamp);
@@ -383,6 +385,7 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
         }
     }
     s->nd[k].estart = nedge;
+    s->cost += k + nedge + (uint64_t)nitem * 8; /* the sweep sorts */
     if (nitem)
         seg_resolve(a, s, k, nitem);
     /* reverse edges among the nodes, for the worklist */
@@ -438,35 +441,22 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
 
 /* ---- liveness ---------------------------------------------------------- */
 
-/* Growable list of (block, register) live-in facts, in register order. */
-typedef struct live_list {
-    uint64_t *e;
-    uint32_t n, cap;
-} live_list;
-
-static void live_add(live_list *l, uint32_t b, uint32_t r)
-{
-    PTX_GROW(l->e, l->cap, (uint64_t)l->n + 1);
-    l->e[l->n++] = (uint64_t)b << 32 | r;
-}
-
-/* Live-in facts of register r: the blocks whose first access of r reads it,
- * and every block that does not access r and reaches such a block through
- * blocks that do not either (a backward search; s marks the blocks that
- * access r, from seg_solve). through[b] counts those pass-through real
- * registers. */
-static void explore_live(const ptx_function *f, const na_pairs *p, const seg *s, uint32_t r,
-                         uint32_t cc, uint32_t *lmark, uint32_t *stack, live_list *lv,
-                         uint32_t *through)
+/* Count register r in through[b] for every block b that does not access r
+ * and reaches, through blocks that do not either, a block whose first
+ * access of r reads it: r is live all through b (a backward search from
+ * those reads; s marks the blocks that access r, from seg_solve). The
+ * carry flag is not counted. */
+static void explore_live(const ptx_function *f, const na_pairs *p, seg *s, uint32_t r,
+                         uint32_t cc, uint32_t *lmark, uint32_t *stack, uint32_t *through)
 {
     const uint32_t stamp = r + 1;
     uint32_t top = 0;
+    if (r == cc)
+        return;
     for (uint32_t q = p->rstart[r]; q < p->rstart[r + 1]; q++) {
         const na_pair *pr = &p->pair[p->byreg[q]];
-        if (pr->gen == K_R) {
-            live_add(lv, pr->block, r);
+        if (pr->gen == K_R)
             stack[top++] = pr->block;
-        }
     }
     while (top) {
         const ptx_block *bk = &f->blocks[stack[--top]];
@@ -475,44 +465,131 @@ static void explore_live(const ptx_function *f, const na_pairs *p, const seg *s,
             if ((s->mark[b] == stamp && s->nd[s->loc[b]].gen) || lmark[b] == stamp)
                 continue; /* accesses r (its pair decides), or seen */
             lmark[b] = stamp;
-            live_add(lv, b, r);
-            through[b] += r != cc;
+            through[b]++;
             stack[top++] = b;
+            s->cost++;
         }
     }
 }
 
-/* Group the live-in facts by block (a stable counting sort keeps each
- * block's registers ascending). */
-static void live_csr(const live_list *lv, uint32_t nb, ptx_nextaccess *out)
+/* ---- the dense fallback ------------------------------------------------ */
+
+/* Registers per chunk of the dense solver: 64 words of 64 bits. */
+#define DENSE_WORDS 64u
+
+/* Estimated cost of dense_solve, in the units of seg.cost. */
+static uint64_t dense_cost(const ptx_function *f, const ptx_defuse *du)
 {
-    out->live_start = ptx_xcalloc((size_t)nb + 1, sizeof *out->live_start);
-    out->live_regs = ptx_xmalloc((lv->n ? lv->n : 1) * sizeof *out->live_regs);
-    for (uint32_t k = 0; k < lv->n; k++)
-        out->live_start[(lv->e[k] >> 32) + 1]++;
-    for (uint32_t b = 0; b < nb; b++)
-        out->live_start[b + 1] += out->live_start[b];
-    uint32_t *fill = ptx_xcalloc(nb ? nb : 1, sizeof *fill);
-    for (uint32_t k = 0; k < lv->n; k++) {
-        uint32_t b = (uint32_t)(lv->e[k] >> 32);
-        out->live_regs[out->live_start[b] + fill[b]++] = (uint32_t)lv->e[k];
-    }
-    free(fill);
+    return (uint64_t)f->nblocks * ((du->nregs + 63) / 64) * 8 + f->ninstrs;
 }
 
-bool ptx_nextaccess_live_in(const ptx_nextaccess *n, uint32_t b, uint32_t r)
+/* The same results as seg_solve and explore_live for every register (each
+ * pair's .out and the pass-through counts), from a backward bit-vector
+ * data flow over all blocks, 64 * DENSE_WORDS registers at a time, swept
+ * in reverse postorder of the reverse graph (successors first) until
+ * nothing changes. Used
+ * when the sparse graphs grow large (code where control dependence is
+ * dense, such as many overlapping loops), since its cost depends only on
+ * blocks times registers. */
+static void dense_solve(const ptx_function *f, const ptx_defuse *du, const aug_cfg *a,
+                        na_pairs *p, uint32_t *through)
 {
-    if (b >= n->nblocks)
-        return false;
-    uint32_t lo = n->live_start[b], hi = n->live_start[b + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (n->live_regs[mid] < r)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const uint32_t nb = f->nblocks, nregs = du->nregs, cc = PTX_DEFUSE_CC(f);
+    const size_t cw = DENSE_WORDS, sz = (size_t)nb * cw;
+    uint64_t *gR = ptx_xmalloc(sz * 8), *gW = ptx_xmalloc(sz * 8);
+    uint64_t *iR = ptx_xmalloc(sz * 8), *iW = ptx_xmalloc(sz * 8), *iN = ptx_xmalloc(sz * 8);
+    uint64_t oR[DENSE_WORDS], oW[DENSE_WORDS], oN[DENSE_WORDS];
+    uint8_t *dirty = ptx_xmalloc(nb);
+    memset(through, 0, nb * sizeof *through);
+    for (uint32_t base = 0; base < nregs; base += 64 * DENSE_WORDS) {
+        uint32_t top = nregs - base < 64 * DENSE_WORDS ? nregs : base + 64 * DENSE_WORDS;
+        memset(gR, 0, sz * 8);
+        memset(gW, 0, sz * 8);
+        memset(iR, 0, sz * 8);
+        memset(iW, 0, sz * 8);
+        memset(iN, 0, sz * 8);
+        for (uint32_t r = base; r < top; r++)
+            for (uint32_t q = p->rstart[r]; q < p->rstart[r + 1]; q++) {
+                const na_pair *pr = &p->pair[p->byreg[q]];
+                uint64_t *g = pr->gen == K_R ? gR : gW;
+                g[pr->block * cw + (r - base) / 64] |= 1ull << ((r - base) % 64);
+            }
+        memset(iN + f->exit_block * cw, 0xFF, cw * 8);
+        memset(dirty, 1, nb);
+        for (bool again = true; again;) {
+          again = false;
+          for (uint32_t i = 0; i < a->pdom.nrpo; i++) {
+            uint32_t b = a->pdom.rpo[i];
+            if (b >= nb || b == f->exit_block || !dirty[b])
+                continue;
+            dirty[b] = 0;
+            const ptx_block *bk = &f->blocks[b];
+            memset(oR, 0, sizeof oR);
+            memset(oW, 0, sizeof oW);
+            memset(oN, 0, sizeof oN);
+            for (uint32_t k = 0; k < bk->nsucc; k++) {
+                size_t s = (size_t)f->succs[bk->succ + k] * cw;
+                for (size_t w = 0; w < cw; w++) {
+                    oR[w] |= iR[s + w];
+                    oW[w] |= iW[s + w];
+                    oN[w] |= iN[s + w];
+                }
+            }
+            bool changed = false;
+            for (size_t w = 0, o = b * cw; w < cw; w++, o++) {
+                uint64_t acc = gR[o] | gW[o];
+                uint64_t r = gR[o] | (oR[w] & ~acc), wr = gW[o] | (oW[w] & ~acc);
+                uint64_t n = oN[w] & ~acc;
+                changed |= r != iR[o] || wr != iW[o] || n != iN[o];
+                iR[o] = r;
+                iW[o] = wr;
+                iN[o] = n;
+            }
+            if (changed)
+                for (uint32_t k = 0; k < bk->npred; k++) {
+                    dirty[f->preds[bk->pred + k]] = 1;
+                    again = true;
+                }
+          }
+        }
+        /* read the kinds after each block back into its pairs */
+        for (uint32_t b = 0; b < nb; b++) {
+            const ptx_block *bk = &f->blocks[b];
+            if (b == f->exit_block)
+                continue;
+            memset(oR, 0, sizeof oR);
+            memset(oW, 0, sizeof oW);
+            memset(oN, 0, sizeof oN);
+            for (uint32_t k = 0; k < bk->nsucc; k++) {
+                size_t s = (size_t)f->succs[bk->succ + k] * cw;
+                for (size_t w = 0; w < cw; w++) {
+                    oR[w] |= iR[s + w];
+                    oW[w] |= iW[s + w];
+                    oN[w] |= iN[s + w];
+                }
+            }
+            for (uint32_t q = p->bstart[b]; q < p->bstart[b + 1]; q++) {
+                uint32_t r = p->pair[q].reg;
+                if (r < base || r >= top)
+                    continue;
+                size_t w = (r - base) / 64;
+                unsigned sh = (r - base) % 64;
+                p->pair[q].out = (uint8_t)(((oR[w] >> sh) & 1) * K_R | ((oW[w] >> sh) & 1) * K_W |
+                                           ((oN[w] >> sh) & 1) * K_N);
+            }
+            if (cc >= base && cc < top)
+                oR[(cc - base) / 64] &= ~(1ull << ((cc - base) % 64));
+            for (size_t w = 0; w < cw; w++)
+                through[b] += (uint32_t)__builtin_popcountll(oR[w] & ~(gR[b * cw + w] |
+                                                                       gW[b * cw + w]));
+        }
     }
-    return lo < n->live_start[b + 1] && n->live_regs[lo] == r;
+    free(gR);
+    free(gW);
+    free(iR);
+    free(iW);
+    free(iN);
+    free(dirty);
 }
 
 /* ---- labels ------------------------------------------------------------ */
@@ -572,6 +649,7 @@ static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_p
                 live += r != cc && !(st[r] & K_R);
                 st[r] = K_R;
             }
+            out->live[i] = live;
             if (live > max_live)
                 max_live = live;
         }
@@ -582,11 +660,16 @@ static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_p
 void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
                             ptx_latency_fn latency, void *ctx, ptx_nextaccess *out)
 {
+    na_analyze(m, f, du, latency, ctx, false, out);
+}
+
+void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                ptx_latency_fn latency, void *ctx, bool dense, ptx_nextaccess *out)
+{
     memset(out, 0, sizeof *out);
     if (!latency)
         latency = ptx_default_latency;
     const uint32_t nb = f->nblocks, nregs = du->nregs, cc = PTX_DEFUSE_CC(f);
-    out->nblocks = nb;
     uint64_t *pre = ptx_xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
     for (uint32_t i = 0; i < f->ninstrs; i++)
         pre[i + 1] = pre[i] + latency(m, &f->instrs[i], ctx);
@@ -600,20 +683,23 @@ void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const pt
     uint32_t *lmark = ptx_xcalloc(nb, sizeof *lmark);
     uint32_t *through = ptx_xcalloc(nb, sizeof *through);
     uint32_t *stack = ptx_xmalloc(nb * sizeof *stack);
-    live_list lv = {0};
+    const uint64_t budget = dense ? 0 : dense_cost(f, du);
     for (uint32_t r = 0; r < nregs; r++) {
         if (p.rstart[r] == p.rstart[r + 1])
             continue; /* never accessed */
         seg_solve(&a, &p, r, &s);
-        explore_live(f, &p, &s, r, cc, lmark, stack, &lv, through);
+        explore_live(f, &p, &s, r, cc, lmark, stack, through);
+        if (s.cost >= budget) { /* the sparse graphs are large here */
+            dense_solve(f, du, &a, &p, through);
+            break;
+        }
     }
-    live_csr(&lv, nb, out);
     list_accesses(f, du, out);
+    out->live = ptx_xcalloc(f->ninstrs ? f->ninstrs : 1, sizeof *out->live);
     uint8_t *st = ptx_xcalloc(nregs ? nregs : 1, 1);
     label_blocks(f, du, &p, through, st, out);
     na_idle_estimates(f, du, pre, &p, out->acc);
     free(st);
-    free(lv.e);
     free(lmark);
     free(through);
     free(stack);
@@ -636,7 +722,6 @@ void ptx_nextaccess_free(ptx_nextaccess *n)
     if (!n)
         return;
     free(n->acc);
-    free(n->live_start);
-    free(n->live_regs);
+    free(n->live);
     memset(n, 0, sizeof *n);
 }

@@ -20,11 +20,10 @@
  * at all (an access-free infinite loop), is NONE; R with W or N is
  * UNDETERMINED. "Live" (R) is exactly the thesis's 1-bit hint.
  *
- * Liveness: live-in of a block = registers some path from its entry reads
- * before writing (PTX_DEFUSE_CC is the carry flag). max_live is the largest
- * number of real registers (carry flag excluded) live on entry to any
- * instruction, "live" meaning some path from there reads it before any
- * write (an instruction's own reads count; its own writes do not).
+ * Liveness: live[i] = the number of real registers (the carry flag
+ * excluded) live on entry to instruction i, "live" meaning some path from
+ * there reads it before any write (an instruction's own reads count; its
+ * own writes do not); max_live = the largest of them.
  *
  * Cost: no per-block set of all registers is ever built. The R/W/N kinds at
  * the end of each block that accesses register r are solved on r's sparse
@@ -34,9 +33,12 @@
  * run backward). Blocks that cannot reach the exit get a virtual edge to a
  * sink that contributes nothing, so every block has a post-dominator.
  * Liveness is explored per register from its upward-exposed reads
- * backward, so its cost is the size of the live ranges. The work is linear
- * in accesses, post-dominance frontiers and live ranges, not in blocks
- * times registers.
+ * backward through the blocks that do not access it, counting, so its cost
+ * is the total length of the live ranges (in blocks) and it stores nothing
+ * per block and register. The work is linear in accesses, post-dominance
+ * frontiers and live-range lengths, not in blocks times registers; code
+ * where every read is dominated by a write (all compiler output) has short
+ * live ranges.
  *
  * The static idle-period estimate of a write of r by instruction pc (lat =
  * the latency function summed over instructions; pc itself and the next
@@ -77,11 +79,8 @@ typedef struct ptx_access {
 typedef struct ptx_nextaccess {
     ptx_access *acc;    /* every register access, ordered by pc, then reads before writes */
     uint32_t nacc;
-    uint32_t max_live;  /* most registers live at once at any instruction */
-    /* per block b: registers live on entry, ascending:
-     * live_regs[live_start[b] .. live_start[b+1]) */
-    uint32_t *live_start, *live_regs;
-    uint32_t nblocks;
+    uint32_t *live;     /* per instruction: real registers live on entry */
+    uint32_t max_live;  /* the largest live[i] */
 } ptx_nextaccess;
 
 /* Latency in cycles of an instruction, for idle-period estimates. */
@@ -97,9 +96,6 @@ uint32_t ptx_default_latency(const ptx_module *m, const ptx_instr *in, void *ctx
 void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
                             ptx_latency_fn latency, void *ctx, ptx_nextaccess *out);
 void ptx_nextaccess_free(ptx_nextaccess *n);
-
-/* Is register r live on entry to block b? */
-bool ptx_nextaccess_live_in(const ptx_nextaccess *n, uint32_t b, uint32_t r);
 
 const char *ptx_next_kind_name(ptx_next_kind k); /* "none", "read", "write", "undetermined" */
 

@@ -3,6 +3,7 @@
 #ifndef SIMTLAB_NEXTACCESS_INTERNAL_H
 #define SIMTLAB_NEXTACCESS_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/defuse.h"
@@ -31,6 +32,11 @@ void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t 
                     na_pairs *p);
 const na_pair *na_pair_find(const na_pairs *p, uint32_t b, uint32_t r);
 void na_pairs_free(na_pairs *p);
+
+/* ptx_nextaccess_analyze; dense: use the dense solver from the start (what
+ * happens by itself when the sparse graphs grow large), for tests. */
+void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                ptx_latency_fn latency, void *ctx, bool dense, ptx_nextaccess *out);
 
 /* Fill acc[].idle for every write (see nextaccess.h); acc is ordered as
  * ptx_nextaccess.acc. */
