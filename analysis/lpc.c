@@ -195,24 +195,68 @@ static uint32_t forward_rpo(const ptx_function *f, uint32_t *order, uint32_t *rp
     return npost;
 }
 
+/* Min-heap of reverse-postorder positions. */
+typedef struct pos_heap {
+    uint32_t *v;
+    uint32_t n;
+} pos_heap;
+
+static void pos_push(pos_heap *h, uint32_t x)
+{
+    uint32_t i = h->n++;
+    while (i && h->v[(i - 1) / 2] > x) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+}
+
+static uint32_t pos_pop(pos_heap *h)
+{
+    uint32_t top = h->v[0], last = h->v[--h->n], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+            c++;
+        if (h->v[c] >= last)
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n)
+        h->v[i] = last;
+    return top;
+}
+
+/* Per-side state of forward_reach: prob[v] is valid where mark[v] ==
+ * stamp; reached lists those blocks in reverse postorder. */
+typedef struct reach {
+    double *prob;
+    uint32_t *mark, *reached, nreached;
+} reach;
+
 /* Forward-path reach probabilities from block s: prob[v] = probability that
  * a thread leaving s reaches v along forward edges (rpo_index increases)
  * without entering `avoid`, with each edge weighted by its share of its
- * source's executions. Only entries from s's rpo position on are written;
- * the caller reads them only there. */
+ * source's executions. Blocks are visited in reverse postorder from a heap,
+ * so the cost is the size of the region reached, not of the function. */
 static void forward_reach(const ptx_function *f, const uint64_t *edge_count,
-                          const uint32_t *order, const uint32_t *rpo_index, uint32_t nrpo,
-                          uint32_t s, uint32_t avoid, double *prob)
+                          const uint32_t *order, const uint32_t *rpo_index, uint32_t s,
+                          uint32_t avoid, uint32_t stamp, pos_heap *h, reach *x)
 {
-    uint32_t start = rpo_index[s];
-    for (uint32_t i = start; i < nrpo; i++)
-        prob[order[i]] = 0.0;
+    x->nreached = 0;
     if (s == avoid)
         return;
-    prob[s] = 1.0;
-    for (uint32_t i = start; i < nrpo; i++) {
-        uint32_t u = order[i];
-        if (prob[u] == 0.0 || u == avoid)
+    h->n = 0;
+    x->mark[s] = stamp;
+    x->prob[s] = 1.0;
+    pos_push(h, rpo_index[s]);
+    while (h->n) {
+        uint32_t i = pos_pop(h), u = order[i];
+        x->reached[x->nreached++] = u;
+        if (x->prob[u] == 0.0)
             continue;
         const ptx_block *bk = &f->blocks[u];
         uint64_t total = 0;
@@ -225,7 +269,12 @@ static void forward_reach(const ptx_function *f, const uint64_t *edge_count,
             uint64_t c = edge_count[bk->succ + k];
             if (c == 0 || w == avoid || rpo_index[w] == PTX_NONE || rpo_index[w] <= i)
                 continue; /* unexecuted, the IPDOM, or a retreating edge */
-            prob[w] += prob[u] * ((double)c / (double)total);
+            if (x->mark[w] != stamp) {
+                x->mark[w] = stamp;
+                x->prob[w] = 0.0;
+                pos_push(h, rpo_index[w]);
+            }
+            x->prob[w] += x->prob[u] * ((double)c / (double)total);
         }
     }
 }
@@ -242,9 +291,13 @@ uint32_t *ptx_lpc_profile(const ptx_function *f, const ptx_domtree *pdom,
         return out;
     uint32_t *order = ptx_xmalloc(n * sizeof *order);
     uint32_t *rpo_index = ptx_xmalloc(n * sizeof *rpo_index);
-    double *p0 = ptx_xmalloc(n * sizeof *p0);
-    double *p1 = ptx_xmalloc(n * sizeof *p1);
-    uint32_t nrpo = forward_rpo(f, order, rpo_index);
+    pos_heap h = {ptx_xmalloc(n * sizeof *h.v), 0};
+    reach side[2];
+    for (int k = 0; k < 2; k++)
+        side[k] = (reach){ptx_xmalloc(n * sizeof(double)), ptx_xcalloc(n, sizeof(uint32_t)),
+                          ptx_xmalloc(n * sizeof(uint32_t)), 0};
+    forward_rpo(f, order, rpo_index);
+    uint32_t stamp = 0;
     for (uint32_t b = 0; b < f->exit_block; b++) {
         uint32_t br = cond_branch_of(f, b);
         if (br == PTX_NONE || rpo_index[b] == PTX_NONE)
@@ -255,16 +308,16 @@ uint32_t *ptx_lpc_profile(const ptx_function *f, const ptx_domtree *pdom,
         if (c0 == 0 || c1 == 0)
             continue; /* no divergence observed: no profile data for it */
         uint32_t ip = b < pdom->n ? pdom->idom[b] : PTX_NONE;
-        forward_reach(f, edge_count, order, rpo_index, nrpo, s0, ip, p0);
-        forward_reach(f, edge_count, order, rpo_index, nrpo, s1, ip, p1);
-        uint32_t from = rpo_index[s0] > rpo_index[s1] ? rpo_index[s0] : rpo_index[s1];
+        stamp++;
+        forward_reach(f, edge_count, order, rpo_index, s0, ip, stamp, &h, &side[0]);
+        forward_reach(f, edge_count, order, rpo_index, s1, ip, stamp, &h, &side[1]);
         uint32_t best = PTX_NONE;
         double best_score = 0.0;
-        for (uint32_t i = from; i < nrpo; i++) { /* ascending rpo: ties keep the earliest */
-            uint32_t v = order[i];
-            if (v == b || v == ip)
+        for (uint32_t i = 0; i < side[0].nreached; i++) { /* ascending rpo: ties keep the earliest */
+            uint32_t v = side[0].reached[i];
+            if (v == b || v == ip || side[1].mark[v] != stamp)
                 continue;
-            double a = (double)c0 * p0[v], c = (double)c1 * p1[v];
+            double a = (double)c0 * side[0].prob[v], c = (double)c1 * side[1].prob[v];
             double score = a < c ? a : c;
             if (score > best_score) {
                 best_score = score;
@@ -274,9 +327,13 @@ uint32_t *ptx_lpc_profile(const ptx_function *f, const ptx_domtree *pdom,
         if (best != PTX_NONE)
             out[br] = block_pc(f, best);
     }
+    for (int k = 0; k < 2; k++) {
+        free(side[k].prob);
+        free(side[k].mark);
+        free(side[k].reached);
+    }
+    free(h.v);
     free(order);
     free(rpo_index);
-    free(p0);
-    free(p1);
     return out;
 }
