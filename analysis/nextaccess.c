@@ -477,7 +477,8 @@ static void explore_live(const ptx_function *f, const na_pairs *p, seg *s, uint3
 /* Registers per chunk of the dense solver: 64 words of 64 bits. */
 #define DENSE_WORDS 64u
 
-/* Estimated cost of dense_solve, in the units of seg.cost. */
+/* Estimated cost of dense_solve, in the units of seg.cost: words of the
+ * bit vectors times a few sweeps. */
 static uint64_t dense_cost(const ptx_function *f, const ptx_defuse *du)
 {
     return (uint64_t)f->nblocks * ((du->nregs + 63) / 64) * 8 + f->ninstrs;
@@ -486,23 +487,25 @@ static uint64_t dense_cost(const ptx_function *f, const ptx_defuse *du)
 /* The same results as seg_solve and explore_live for every register (each
  * pair's .out and the pass-through counts), from a backward bit-vector
  * data flow over all blocks, 64 * DENSE_WORDS registers at a time, swept
- * in reverse postorder of the reverse graph (successors first) until
- * nothing changes. Used
+ * in `order` (norder entries; NULL: blocks from last to first) until
+ * nothing changes; ids >= nblocks in order are skipped. Used for small
+ * functions, where it is the cheaper of the two, and
  * when the sparse graphs grow large (code where control dependence is
  * dense, such as many overlapping loops), since its cost depends only on
  * blocks times registers. */
-static void dense_solve(const ptx_function *f, const ptx_defuse *du, const aug_cfg *a,
-                        na_pairs *p, uint32_t *through)
+static void dense_solve(const ptx_function *f, const ptx_defuse *du, const uint32_t *order,
+                        uint32_t norder, na_pairs *p, uint32_t *through)
 {
     const uint32_t nb = f->nblocks, nregs = du->nregs, cc = PTX_DEFUSE_CC(f);
-    const size_t cw = DENSE_WORDS, sz = (size_t)nb * cw;
+    const size_t cw = (nregs + 63) / 64 < DENSE_WORDS ? (nregs + 63) / 64 : DENSE_WORDS;
+    const size_t sz = (size_t)nb * cw;
     uint64_t *gR = ptx_xmalloc(sz * 8), *gW = ptx_xmalloc(sz * 8);
     uint64_t *iR = ptx_xmalloc(sz * 8), *iW = ptx_xmalloc(sz * 8), *iN = ptx_xmalloc(sz * 8);
     uint64_t oR[DENSE_WORDS], oW[DENSE_WORDS], oN[DENSE_WORDS];
     uint8_t *dirty = ptx_xmalloc(nb);
     memset(through, 0, nb * sizeof *through);
-    for (uint32_t base = 0; base < nregs; base += 64 * DENSE_WORDS) {
-        uint32_t top = nregs - base < 64 * DENSE_WORDS ? nregs : base + 64 * DENSE_WORDS;
+    for (uint32_t base = 0; base < nregs; base += 64 * cw) {
+        uint32_t top = nregs - base < 64 * cw ? nregs : base + (uint32_t)(64 * cw);
         memset(gR, 0, sz * 8);
         memset(gW, 0, sz * 8);
         memset(iR, 0, sz * 8);
@@ -518,15 +521,15 @@ static void dense_solve(const ptx_function *f, const ptx_defuse *du, const aug_c
         memset(dirty, 1, nb);
         for (bool again = true; again;) {
           again = false;
-          for (uint32_t i = 0; i < a->pdom.nrpo; i++) {
-            uint32_t b = a->pdom.rpo[i];
+          for (uint32_t i = 0; i < norder; i++) {
+            uint32_t b = order ? order[i] : norder - 1 - i;
             if (b >= nb || b == f->exit_block || !dirty[b])
                 continue;
             dirty[b] = 0;
             const ptx_block *bk = &f->blocks[b];
-            memset(oR, 0, sizeof oR);
-            memset(oW, 0, sizeof oW);
-            memset(oN, 0, sizeof oN);
+            memset(oR, 0, cw * 8);
+            memset(oW, 0, cw * 8);
+            memset(oN, 0, cw * 8);
             for (uint32_t k = 0; k < bk->nsucc; k++) {
                 size_t s = (size_t)f->succs[bk->succ + k] * cw;
                 for (size_t w = 0; w < cw; w++) {
@@ -557,9 +560,9 @@ static void dense_solve(const ptx_function *f, const ptx_defuse *du, const aug_c
             const ptx_block *bk = &f->blocks[b];
             if (b == f->exit_block)
                 continue;
-            memset(oR, 0, sizeof oR);
-            memset(oW, 0, sizeof oW);
-            memset(oN, 0, sizeof oN);
+            memset(oR, 0, cw * 8);
+            memset(oW, 0, cw * 8);
+            memset(oN, 0, cw * 8);
             for (uint32_t k = 0; k < bk->nsucc; k++) {
                 size_t s = (size_t)f->succs[bk->succ + k] * cw;
                 for (size_t w = 0; w < cw; w++) {
@@ -657,51 +660,30 @@ static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_p
     out->max_live = max_live;
 }
 
-void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                            ptx_latency_fn latency, void *ctx, ptx_nextaccess *out)
+/* Solve every register sparsely (seg_solve, explore_live); once the work
+ * passes `budget`, hand everything to dense_solve instead. */
+static void sparse_solve(const ptx_function *f, const ptx_defuse *du, na_pairs *p,
+                         uint64_t budget, uint32_t *through)
 {
-    na_analyze(m, f, du, latency, ctx, false, out);
-}
-
-void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                ptx_latency_fn latency, void *ctx, bool dense, ptx_nextaccess *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!latency)
-        latency = ptx_default_latency;
     const uint32_t nb = f->nblocks, nregs = du->nregs, cc = PTX_DEFUSE_CC(f);
-    uint64_t *pre = ptx_xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
-    for (uint32_t i = 0; i < f->ninstrs; i++)
-        pre[i + 1] = pre[i] + latency(m, &f->instrs[i], ctx);
-    na_pairs p;
-    na_pairs_build(f, du, pre, &p);
     aug_cfg a;
     aug_build(f, &a);
     seg s = {0};
     s.mark = ptx_xcalloc(a.n, sizeof *s.mark);
     s.loc = ptx_xmalloc(a.n * sizeof *s.loc);
     uint32_t *lmark = ptx_xcalloc(nb, sizeof *lmark);
-    uint32_t *through = ptx_xcalloc(nb, sizeof *through);
     uint32_t *stack = ptx_xmalloc(nb * sizeof *stack);
-    const uint64_t budget = dense ? 0 : dense_cost(f, du);
     for (uint32_t r = 0; r < nregs; r++) {
-        if (p.rstart[r] == p.rstart[r + 1])
+        if (p->rstart[r] == p->rstart[r + 1])
             continue; /* never accessed */
-        seg_solve(&a, &p, r, &s);
-        explore_live(f, &p, &s, r, cc, lmark, stack, through);
+        seg_solve(&a, p, r, &s);
+        explore_live(f, p, &s, r, cc, lmark, stack, through);
         if (s.cost >= budget) { /* the sparse graphs are large here */
-            dense_solve(f, du, &a, &p, through);
+            dense_solve(f, du, a.pdom.rpo, a.pdom.nrpo, p, through);
             break;
         }
     }
-    list_accesses(f, du, out);
-    out->live = ptx_xcalloc(f->ninstrs ? f->ninstrs : 1, sizeof *out->live);
-    uint8_t *st = ptx_xcalloc(nregs ? nregs : 1, 1);
-    label_blocks(f, du, &p, through, st, out);
-    na_idle_estimates(f, du, pre, &p, out->acc);
-    free(st);
     free(lmark);
-    free(through);
     free(stack);
     free(s.mark);
     free(s.loc);
@@ -712,6 +694,38 @@ void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du
     free(s.stack);
     free(s.item);
     aug_free(&a);
+}
+
+void ptx_nextaccess_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                            ptx_latency_fn latency, void *ctx, ptx_nextaccess *out)
+{
+    na_analyze(m, f, du, latency, ctx, NA_AUTO, out);
+}
+
+void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
+                ptx_latency_fn latency, void *ctx, na_mode mode, ptx_nextaccess *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!latency)
+        latency = ptx_default_latency;
+    const uint32_t nb = f->nblocks, nregs = du->nregs;
+    uint64_t *pre = ptx_xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        pre[i + 1] = pre[i] + latency(m, &f->instrs[i], ctx);
+    na_pairs p;
+    na_pairs_build(f, du, pre, &p);
+    uint32_t *through = ptx_xcalloc(nb, sizeof *through);
+    if (mode == NA_DENSE || (mode == NA_AUTO && dense_cost(f, du) <= 64 * ((uint64_t)f->ninstrs + nb)))
+        dense_solve(f, du, NULL, nb, &p, through);
+    else
+        sparse_solve(f, du, &p, mode == NA_AUTO ? dense_cost(f, du) : UINT64_MAX, through);
+    list_accesses(f, du, out);
+    out->live = ptx_xcalloc(f->ninstrs ? f->ninstrs : 1, sizeof *out->live);
+    uint8_t *st = ptx_xcalloc(nregs ? nregs : 1, 1);
+    label_blocks(f, du, &p, through, st, out);
+    na_idle_estimates(f, du, pre, &p, out->acc);
+    free(st);
+    free(through);
     na_pairs_free(&p);
     free(pre);
 }

@@ -33,10 +33,14 @@ void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t 
 const na_pair *na_pair_find(const na_pairs *p, uint32_t b, uint32_t r);
 void na_pairs_free(na_pairs *p);
 
-/* ptx_nextaccess_analyze; dense: use the dense solver from the start (what
- * happens by itself when the sparse graphs grow large), for tests. */
+/* How na_analyze solves the kinds: NA_AUTO (what ptx_nextaccess_analyze
+ * does) picks the dense bit-vector solver for functions where it is cheap
+ * and the sparse one otherwise, falling back to dense when the sparse
+ * graphs grow large; the tests force either to check both. */
+typedef enum na_mode { NA_AUTO, NA_SPARSE, NA_DENSE } na_mode;
+
 void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                ptx_latency_fn latency, void *ctx, bool dense, ptx_nextaccess *out);
+                ptx_latency_fn latency, void *ctx, na_mode mode, ptx_nextaccess *out);
 
 /* Fill acc[].idle for every write (see nextaccess.h); acc is ordered as
  * ptx_nextaccess.acc. */

@@ -205,7 +205,7 @@ static void verify_mode(const ptx_module *m, const ptx_function *f, bool brute, 
     ptx_defuse du;
     ptx_defuse_build(m, f, &du);
     ptx_nextaccess na;
-    na_analyze(m, f, &du, NULL, NULL, dense, &na);
+    na_analyze(m, f, &du, NULL, NULL, dense ? NA_DENSE : NA_SPARSE, &na);
     ref x = {f, &du, calloc(f->ninstrs + 1, 4), calloc(f->nblocks + 1, 4), 0,
              malloc((f->ninstrs + 1) * 4), 0};
     assert_int_equal(na.nacc, du.rstart[f->ninstrs] + du.wstart[f->ninstrs]);
