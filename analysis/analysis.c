@@ -196,6 +196,7 @@ static void kernel_notes(const ptx_module *m, const ptx_function *f, const func_
     k->nblocks = f->exit_block;
     k->ninstrs = f->ninstrs;
     k->max_live = r->next.max_live;
+    k->taint_flow_insensitive = r->taint.flow_insensitive;
     uint32_t cap = 0;
     for (uint32_t pc = 0; pc < f->ninstrs; pc++) {
         ptx_opcode op = (ptx_opcode)m->forms[f->instrs[pc].form].opcode;

@@ -61,6 +61,7 @@ typedef struct ptx_kernel_notes {
     uint32_t nblocks;      /* real blocks (without the virtual exit) */
     uint32_t ninstrs;
     uint32_t max_live;
+    bool taint_flow_insensitive; /* branch classes from the flow-insensitive fallback */
     ptx_branch_note *branches; uint32_t nbranches;
     ptx_loop_note *loops; uint32_t nloops;
     ptx_reg_note *regs; uint32_t nregs;

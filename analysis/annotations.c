@@ -73,8 +73,9 @@ void ptx_annotations_write_json(const ptx_annotations *a, FILE *out)
         fprintf(out, "%s\n{\"name\":", i ? "," : "");
         ptx_json_string(k->name, out);
         fprintf(out, ",\"kind\":\"%s\",\"blocks\":%u,\"instructions\":%u,\"max_live\":%u,"
-                     "\n \"branches\":[", k->is_entry ? "entry" : "func", k->nblocks,
-                k->ninstrs, k->max_live);
+                     "\"taint_flow_insensitive\":%s,\n \"branches\":[",
+                k->is_entry ? "entry" : "func", k->nblocks, k->ninstrs, k->max_live,
+                k->taint_flow_insensitive ? "true" : "false");
         for (uint32_t j = 0; j < k->nbranches; j++) {
             fputs(j ? ",\n  " : "\n  ", out);
             write_branch(&k->branches[j], out);
@@ -298,6 +299,7 @@ static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k)
     k->nblocks = get_u32(r, o, "blocks", false, "a kernel");
     k->ninstrs = get_u32(r, o, "instructions", false, "a kernel");
     k->max_live = get_u32(r, o, "max_live", false, "a kernel");
+    k->taint_flow_insensitive = json_is_true(json_object_get(o, "taint_flow_insensitive"));
     READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch);
     READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop);
     read_regs(r, o, k);
@@ -350,7 +352,8 @@ static bool branches_equal(const ptx_branch_note *a, const ptx_branch_note *b)
 static bool kernels_equal(const ptx_kernel_notes *a, const ptx_kernel_notes *b)
 {
     if (strcmp(a->name, b->name) != 0 || a->is_entry != b->is_entry || a->nblocks != b->nblocks ||
-        a->ninstrs != b->ninstrs || a->max_live != b->max_live || a->nbranches != b->nbranches ||
+        a->ninstrs != b->ninstrs || a->max_live != b->max_live ||
+        a->taint_flow_insensitive != b->taint_flow_insensitive || a->nbranches != b->nbranches ||
         a->nloops != b->nloops || a->nregs != b->nregs)
         return false;
     for (uint32_t i = 0; i < a->nbranches; i++)

@@ -74,6 +74,9 @@ void ptx_annotations_write_text(const ptx_annotations *a, FILE *out)
         const ptx_kernel_notes *k = &a->kernels[i];
         fprintf(out, "\n%s %s: %u blocks, %u instructions\n", k->is_entry ? "kernel" : "func",
                 k->name, k->nblocks, k->ninstrs);
+        if (k->taint_flow_insensitive)
+            fputs("  branch classes: flow-insensitive taint (the function is too large for "
+                  "per-block facts), so P/D and uniformity are conservative\n", out);
         fprintf(out, "  loops: %u\n", k->nloops);
         for (uint32_t j = 0; j < k->nloops; j++) {
             const ptx_loop_note *l = &k->loops[j];

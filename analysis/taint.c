@@ -512,6 +512,7 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     out->branch_class = calloc(n ? n : 1, 1);
     out->cta_uniform = calloc(n ? n : 1, sizeof(bool));
     out->ninstrs = n;
+    out->flow_insensitive = st.insensitive;
     if (!st.in || !st.cur || !st.defs || !st.forced || !st.bfact || !out->reg_taint ||
         !out->branch_class || !out->cta_uniform)
         abort();

@@ -41,6 +41,8 @@ typedef struct ptx_taint_result {
     uint8_t *branch_class;  /* ptx_branch_class; 0 for other instructions */
     bool *cta_uniform;      /* the branch condition is the same in all threads of the CTA */
     uint32_t ninstrs;
+    bool flow_insensitive;  /* computed flow-insensitively (asked for, or the function is too
+                               large for per-block facts): conservative classes */
 } ptx_taint_result;
 
 typedef struct ptx_taint_options {

@@ -52,6 +52,7 @@ static void analyze_opt(fixture *fx, ptx_module *m, const char *name, bool cd, b
     ptx_taint_options opt = {.control_dependence = cd, .flow_insensitive = fi};
     ptx_taint_analyze(m, fx->f, &fx->du, &opt, &fx->tr);
     assert_int_equal(fx->tr.ninstrs, fx->f->ninstrs);
+    assert_int_equal(fx->tr.flow_insensitive, fi); /* testdata functions are small */
 }
 
 /* Flow-sensitive analysis, with or without control dependence. */
