@@ -16,6 +16,7 @@
 #include "parser/parser.h"
 #include "analysis/analysis.h"
 #include "ir/cfg_export.h"
+#include "tools/run_cmd.h"
 
 #ifndef SIMTLAB_VERSION
 #define SIMTLAB_VERSION "unknown"
@@ -43,6 +44,7 @@ static void usage(FILE *out)
           "  analyze FILE      branches, reconvergence, loops, taint classes, register\n"
           "                    next access (--dot, --json, -k KERNEL)\n"
           "  extract FILE      list the PTX embedded in a CUDA binary (-o DIR writes it)\n"
+          "  run FILE -k K ... emulate one launch of kernel K (--grid, --block, --arg ...)\n"
           "\n"
           "FILE may be PTX text, or an executable, shared object, object, .fatbin or\n"
           ".cubin built by nvcc; --arch sm_XX picks the embedded PTX (default: newest).\n"
@@ -330,6 +332,8 @@ int main(int argc, char **argv)
         printf("simtlab %s\n", SIMTLAB_VERSION);
         return EXIT_OK;
     }
+    if (strcmp(cmd, "run") == 0)
+        return simtlab_run(argc - 2, argv + 2);
     static const struct { const char *name; int (*run)(const options *); } cmds[] = {
         {"parse", cmd_parse}, {"print", cmd_print}, {"cfg", cmd_cfg}, {"analyze", cmd_analyze},
         {"extract", cmd_extract},

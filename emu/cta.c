@@ -1,0 +1,250 @@
+/* cta.c — running one CTA in functional mode: static warps of 32
+ * consecutive threads, each with a PDOM reconvergence stack (immediate
+ * post-dominators from the analyzer), barriers, and deadlock detection.
+ *
+ * Warps run round-robin, each for up to SIM_SLICE instructions at a time,
+ * so that a warp spinning on a flag another warp sets makes progress; the
+ * schedule depends only on instruction counts, so runs are deterministic. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/internal.h"
+#include "ir/util.h"
+
+#define SIM_SLICE 64
+
+enum { W_RUNNING, W_BARRIER, W_DONE, W_FAULT };
+
+/* Push a stack entry. */
+static void push(sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    PTX_GROW(w->stack, w->cap, (uint64_t)w->depth + 1);
+    w->stack[w->depth++] = (sim_simt_entry){pc, rpc, mask};
+}
+
+/* Apply a branch outcome to the warp's stack: uniform outcomes move the
+ * top entry; a split sends the top entry to the reconvergence point and
+ * pushes one entry per path (taken on top, run first). */
+static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const sim_step *s)
+{
+    sim_simt_entry *top = &w->stack[w->depth - 1];
+    uint32_t rpc = c->fn->rpc[pc];
+    if (s->indirect) {
+        uint32_t left = s->taken & mask, fall = mask & ~left;
+        uint32_t first_pc = PTX_NONE;
+        bool split = fall != 0;
+        for (uint32_t m = left; m; m &= m - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(m);
+            if (first_pc == PTX_NONE)
+                first_pc = s->next_pc[k];
+            else if (s->next_pc[k] != first_pc)
+                split = true;
+        }
+        if (!split) {
+            top->pc = first_pc == PTX_NONE ? pc + 1 : first_pc;
+            return;
+        }
+        c->divergent_branches++;
+        top->pc = rpc;
+        if (fall)
+            push(w, pc + 1, rpc, fall);
+        while (left) { /* one entry per distinct target, lowest lane's first */
+            uint32_t k = (uint32_t)__builtin_ctz(left), tpc = s->next_pc[k], group = 0;
+            for (uint32_t m = left; m; m &= m - 1) {
+                uint32_t j = (uint32_t)__builtin_ctz(m);
+                if (s->next_pc[j] == tpc)
+                    group |= 1u << j;
+            }
+            left &= ~group;
+            push(w, tpc, rpc, group);
+        }
+        return;
+    }
+    uint32_t taken = s->taken & mask, nt = mask & ~taken;
+    if (!taken) {
+        top->pc = pc + 1;
+    } else if (!nt) {
+        top->pc = s->target;
+    } else {
+        c->divergent_branches++;
+        top->pc = rpc;
+        push(w, pc + 1, rpc, nt);
+        push(w, s->target, rpc, taken);
+    }
+}
+
+/* Run warp w for up to SIM_SLICE instructions. */
+static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
+{
+    sim_group g;
+    sim_step s;
+    g.n = w->n;
+    for (uint32_t k = 0; k < w->n; k++)
+        g.t[k] = w->first + k;
+    for (int steps = 0; steps < SIM_SLICE;) {
+        if (w->depth == 0)
+            return W_DONE;
+        sim_simt_entry *top = &w->stack[w->depth - 1];
+        uint32_t mask = top->mask & ~w->exited;
+        if (mask == 0 || top->pc == top->rpc) {
+            w->depth--;
+            continue;
+        }
+        if (top->pc >= c->fn->ninstrs) { /* ran off the end: the threads finish */
+            w->exited |= mask;
+            w->depth--;
+            continue;
+        }
+        if (c->warp_instructions >= budget) {
+            sim_fault(c, "kernel %s stopped after %llu warp instructions (the instruction limit; "
+                      "an endless loop?), block (%u,%u,%u)", c->kernel,
+                      (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
+            return W_FAULT;
+        }
+        uint32_t pc = top->pc;
+        g.mask = mask;
+        sim_exec(c, pc, &g, &s);
+        steps++;
+        switch (s.event) {
+        case SIM_EV_FAULT:
+            return W_FAULT;
+        case SIM_EV_EXIT:
+            w->exited |= s.exited;
+            w->stack[w->depth - 1].pc = pc + 1;
+            break;
+        case SIM_EV_BRANCH:
+            branch(c, w, pc, mask, &s);
+            break;
+        case SIM_EV_BARRIER:
+            arrived[s.barrier] += (uint32_t)__builtin_popcount(mask);
+            if (s.barrier_arrive_only) {
+                top->pc = pc + 1;
+                break;
+            }
+            w->at_barrier = true;
+            w->barrier = s.barrier;
+            w->barrier_pc = pc;
+            w->barrier_mask = mask;
+            w->barrier_count = s.barrier_count;
+            return W_BARRIER;
+        default:
+            top->pc = pc + 1;
+            break;
+        }
+    }
+    return W_RUNNING;
+}
+
+/* Threads of the CTA that have not exited. */
+static uint32_t live_threads(const sim_cta *c)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        const sim_warp *w = &c->warps[i];
+        uint32_t all = w->n >= 32 ? ~0u : (1u << w->n) - 1;
+        n += (uint32_t)__builtin_popcount(all & ~w->exited);
+    }
+    return n;
+}
+
+/* Release every barrier whose arrivals are complete; true if any was. */
+static bool release_barriers(sim_cta *c, uint32_t *arrived)
+{
+    bool any = false;
+    for (uint32_t id = 0; id < 16; id++) {
+        uint32_t expected = 0;
+        bool waiting = false;
+        for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].at_barrier && c->warps[i].barrier == id) {
+                waiting = true;
+                if (c->warps[i].barrier_count)
+                    expected = c->warps[i].barrier_count;
+            }
+        if (!waiting)
+            continue;
+        if (!expected)
+            expected = live_threads(c);
+        if (arrived[id] < expected)
+            continue;
+        arrived[id] = 0;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            sim_warp *w = &c->warps[i];
+            if (w->at_barrier && w->barrier == id) {
+                w->at_barrier = false;
+                w->stack[w->depth - 1].pc = w->barrier_pc + 1;
+            }
+        }
+        any = true;
+    }
+    return any;
+}
+
+/* Report a deadlock: which warps wait where, and how many threads the
+ * barriers still expect. */
+static void deadlock(sim_cta *c, const uint32_t *arrived)
+{
+    char buf[400];
+    size_t len = 0;
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < c->nwarps && len < sizeof buf - 80; i++) {
+        const sim_warp *w = &c->warps[i];
+        if (!w->at_barrier)
+            continue;
+        if (shown++ == 6) {
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "; ...");
+            break;
+        }
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%swarp %u (%d threads) at barrier %u, PTX line %u",
+                                shown > 1 ? "; " : "", i, __builtin_popcount(w->barrier_mask),
+                                w->barrier, c->fn->code[w->barrier_pc].line);
+    }
+    uint32_t id = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].at_barrier) {
+            id = c->warps[i].barrier;
+            break;
+        }
+    sim_fault(c, "barrier deadlock in kernel %s, block (%u,%u,%u): %s; %u of %u live threads "
+              "arrived at barrier %u (the others are in divergent code or wait elsewhere)",
+              c->kernel, c->ctaid.x, c->ctaid.y, c->ctaid.z, buf, arrived[id], live_threads(c), id);
+}
+
+bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
+{
+    uint32_t arrived[16] = {0};
+    uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        sim_warp *w = &c->warps[i];
+        w->first = i * 32;
+        w->n = c->nthreads - w->first < 32 ? c->nthreads - w->first : 32;
+        w->depth = 0;
+        w->exited = 0;
+        w->at_barrier = false;
+        push(w, 0, c->fn->ninstrs, w->n >= 32 ? ~0u : (1u << w->n) - 1);
+    }
+    for (;;) {
+        bool progress = false, all_done = true;
+        for (uint32_t i = 0; i < c->nwarps; i++) {
+            sim_warp *w = &c->warps[i];
+            if (w->depth == 0 || w->at_barrier) {
+                all_done &= w->depth == 0;
+                continue;
+            }
+            uint64_t before = c->warp_instructions;
+            int st = run_warp(c, w, arrived, budget);
+            if (st == W_FAULT)
+                return false;
+            progress |= c->warp_instructions != before || st == W_DONE;
+            all_done &= st == W_DONE;
+        }
+        if (all_done)
+            return true;
+        if (release_barriers(c, arrived))
+            continue;
+        if (!progress) {
+            deadlock(c, arrived);
+            return false;
+        }
+    }
+}

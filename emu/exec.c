@@ -1,0 +1,40 @@
+/* exec.c — the single execution entry point: one instruction for one
+ * thread group (see internal.h). */
+#include "emu/internal.h"
+
+void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
+{
+    const sim_inst *in = &c->fn->code[pc];
+    s->event = SIM_EV_NONE;
+    s->taken = 0;
+    s->exited = 0;
+    s->indirect = false;
+    s->mem_lanes = 0;
+    sim_lanes L;
+    L.n = 0;
+    uint32_t m = g->mask;
+    if (in->guard == PTX_NONE) {
+        while (m) {
+            uint32_t k = (uint32_t)__builtin_ctz(m);
+            m &= m - 1;
+            L.t[L.n] = g->t[k];
+            L.k[L.n++] = (uint8_t)k;
+        }
+    } else {
+        const uint64_t *p = sim_row(c, in->guard);
+        while (m) {
+            uint32_t k = (uint32_t)__builtin_ctz(m);
+            m &= m - 1;
+            if ((p[g->t[k]] != 0) != in->guard_neg) {
+                L.t[L.n] = g->t[k];
+                L.k[L.n++] = (uint8_t)k;
+            }
+        }
+    }
+    c->warp_instructions++;
+    c->thread_instructions += (uint64_t)__builtin_popcount(g->mask);
+    c->clock++;
+    in->fn(c, in, g, &L, s);
+    if (c->faulted)
+        s->event = SIM_EV_FAULT;
+}

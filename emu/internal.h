@@ -1,0 +1,303 @@
+/* internal.h — the emulator's data structures, shared by its files.
+ *
+ * Decoded form: every instruction of a function becomes a sim_inst whose
+ * handler was chosen by opcode and types at decode time, with register
+ * operands resolved to rows and symbol addresses to constants.
+ *
+ * Thread state of a CTA is structure-of-arrays: row r holds register r of
+ * every thread (rows[r * nthreads + t]), each value in a 64-bit slot,
+ * zero-extended from the register's declared width (predicates are 0/1).
+ * Uniform 64-bit slots keep every handler's operand access the same
+ * (register, special register or immediate) at the cost of memory for
+ * narrow registers; rows past the function's registers hold the carry flag
+ * and the special registers, filled when a CTA starts.
+ *
+ * The one execution entry point is sim_exec: run instruction pc for a
+ * thread group (up to 32 thread indices of one CTA plus an active mask) and
+ * report in a sim_step what happened (branch outcome per lane, exits,
+ * barrier arrival, memory touched, fault). */
+#ifndef SIMTLAB_EMU_INTERNAL_H
+#define SIMTLAB_EMU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu/sim.h"
+
+/* ---- memory ------------------------------------------------------------ */
+
+typedef struct sim_alloc {
+    uint64_t base, size;
+    uint8_t *data;
+    char *label;
+} sim_alloc;
+
+struct sim_device {
+    sim_alloc *allocs; /* live allocations, ascending base */
+    uint32_t nallocs, cap;
+    uint64_t next;     /* next base address (never reused) */
+    pthread_mutex_t lock; /* allocation table and global atomics across host threads */
+};
+
+/* The live allocation holding [addr, addr+size), or NULL. */
+sim_alloc *sim_find_alloc(sim_device *d, uint64_t addr, uint64_t size);
+/* The allocation nearest to addr (for reports), or NULL when none exist. */
+const sim_alloc *sim_nearest_alloc(const sim_device *d, uint64_t addr);
+
+/* ---- decoded program --------------------------------------------------- */
+
+/* Rows after a function's registers. */
+enum sim_row {
+    ROW_CC = 0,
+    ROW_TID_X, ROW_TID_Y, ROW_TID_Z,
+    ROW_NTID_X, ROW_NTID_Y, ROW_NTID_Z,
+    ROW_CTAID_X, ROW_CTAID_Y, ROW_CTAID_Z,
+    ROW_NCTAID_X, ROW_NCTAID_Y, ROW_NCTAID_Z,
+    ROW_LANEID, ROW_WARPID, ROW_NWARPID, ROW_SMID, ROW_NSMID, ROW_GRIDID,
+    ROW_LANEMASK_EQ, ROW_LANEMASK_LE, ROW_LANEMASK_LT, ROW_LANEMASK_GE, ROW_LANEMASK_GT,
+    ROW_DYNAMIC_SMEM, ROW_TOTAL_SMEM,
+    ROW_COUNT
+};
+
+typedef struct sim_src {
+    uint8_t imm;  /* 0: register row `row`; 1: `value` for every thread; 2: the CTA's
+                     clock (warp instructions issued so far: %clock, %clock64, %globaltimer) */
+    uint8_t neg;  /* !p: logical negation of a predicate source */
+    uint32_t row;
+    uint64_t value;
+} sim_src;
+
+struct sim_cta;
+struct sim_inst;
+struct sim_lanes;
+struct sim_group;
+struct sim_step;
+
+typedef void (*sim_fn)(struct sim_cta *c, const struct sim_inst *in, const struct sim_group *g,
+                       const struct sim_lanes *L, struct sim_step *s);
+
+/* Memory operand: address = (base row value, or base constant) + offset. */
+typedef struct sim_addr {
+    sim_src base;
+    int64_t offset;
+} sim_addr;
+
+typedef struct sim_inst {
+    sim_fn fn;
+    uint32_t line;
+    uint32_t guard;      /* predicate row, or PTX_NONE */
+    uint8_t guard_neg;
+    uint8_t type, type2; /* ptx_type: the instruction's first and second type */
+    uint8_t op;          /* handler-specific selector (compare op, bool op, mode, atomic op) */
+    uint8_t op2;         /* second selector (setp/set combine, shfl clamp, ...) */
+    uint8_t rnd;         /* rounding: 0 default, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna */
+    uint8_t ftz, sat;
+    uint8_t space;       /* ptx_space of memory instructions */
+    uint8_t nsrc, ndst, vec;
+    uint8_t flags;       /* SIM_IF_* */
+    uint32_t dst[4];     /* destination rows; PTX_NONE for a sink */
+    uint8_t dst_bits[4]; /* declared width of each destination register */
+    sim_src src[5];
+    sim_addr addr;       /* memory operand of ld/st/atom/red/prefetch/cvta-less forms */
+    uint32_t target;     /* branch target pc; brx.idx: first index in the program's target pool */
+    uint32_t ntargets;   /* brx.idx */
+    const char *text;    /* unsupported: the instruction as written */
+} sim_inst;
+
+enum sim_inst_flags {
+    SIM_IF_BRANCH = 1u << 0,  /* bra / brx.idx: the handler fills step->taken */
+    SIM_IF_UNI = 1u << 1,     /* bra.uni */
+    SIM_IF_WIDE = 1u << 2,
+    SIM_IF_HI = 1u << 3,
+    SIM_IF_CC = 1u << 4,      /* writes the carry flag */
+    SIM_IF_APPROX = 1u << 5,
+    SIM_IF_NAN = 1u << 6,     /* min/max .NaN */
+    SIM_IF_VOLATILE = 1u << 7
+};
+
+typedef struct sim_func {
+    const ptx_function *f;
+    sim_inst *code;
+    uint32_t ninstrs;
+    uint32_t nregs;       /* the function's registers; rows nregs .. nregs+ROW_COUNT-1 follow */
+    uint32_t *rpc;        /* per instruction: reconvergence pc of a branch (ninstrs = the end) */
+    uint32_t local_bytes; /* .local variables of the body, per thread */
+} sim_func;
+
+struct sim_program {
+    sim_device *dev;
+    const ptx_module *m;
+    sim_func *funcs;        /* per module function (code NULL without a body) */
+    uint64_t *sym_value;    /* per symbol: its address in its own state space */
+    uint32_t shared_static; /* bytes of static .shared variables (module and kernel scope) */
+    uint8_t *const_bank;
+    uint32_t const_bytes;
+    uint64_t *global_allocs; /* device allocations made for .global variables */
+    uint32_t nglobal_allocs;
+    uint32_t *targets;      /* brx.idx target pcs, per function, pooled */
+    uint32_t ntargets;
+    struct sim_kernel_cache *kernels; /* parameter layouts, per entry */
+};
+
+/* The decoded function of kernel `name`, or NULL. */
+const sim_func *sim_program_kernel(const sim_program *p, const char *name);
+
+/* Rows a function's CTA state needs. */
+static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + ROW_COUNT; }
+
+/* ---- execution --------------------------------------------------------- */
+
+/* Up to 32 threads of one CTA executing together: lane k is thread t[k]
+ * (a CTA-linear thread index); lanes set in `mask` are active. */
+typedef struct sim_group {
+    uint32_t n;
+    uint32_t mask;
+    uint32_t t[32];
+} sim_group;
+
+/* The active lanes that pass the guard: lane k[i] is thread t[i]. */
+typedef struct sim_lanes {
+    uint32_t n;
+    uint32_t t[32];
+    uint8_t k[32];
+} sim_lanes;
+
+enum sim_event {
+    SIM_EV_NONE = 0,
+    SIM_EV_BRANCH,   /* taken lanes in `taken`, to `target` (brx.idx: per-lane next_pc) */
+    SIM_EV_EXIT,     /* lanes in `exited` finished */
+    SIM_EV_BARRIER,  /* the group arrived at barrier `barrier` expecting `barrier_count` threads (0: all) */
+    SIM_EV_FAULT     /* the CTA's fault was set: stop */
+};
+
+typedef struct sim_step {
+    uint8_t event;
+    uint32_t taken;        /* BRANCH: lanes taking it */
+    uint32_t target;       /* BRANCH: target pc (bra) */
+    uint32_t next_pc[32];  /* BRANCH via brx.idx: per lane */
+    bool indirect;         /* next_pc is per lane */
+    uint32_t exited;       /* EXIT: lanes */
+    uint32_t barrier, barrier_count;
+    bool barrier_arrive_only; /* bar.arrive: do not wait */
+    /* memory touched (when the CTA traces): per lane address, one size */
+    uint32_t mem_lanes;
+    uint8_t mem_size, mem_kind; /* kind: 1 read, 2 write, 3 atomic */
+    uint64_t mem_addr[32];
+} sim_step;
+
+/* A warp's reconvergence stack entry. */
+typedef struct sim_simt_entry {
+    uint32_t pc, rpc, mask;
+} sim_simt_entry;
+
+typedef struct sim_warp {
+    uint32_t first, n;        /* threads first .. first+n-1 */
+    sim_simt_entry *stack;
+    uint32_t depth, cap;
+    uint32_t exited;          /* lanes that executed exit/ret */
+    bool at_barrier;
+    uint32_t barrier, barrier_pc, barrier_mask, barrier_count;
+} sim_warp;
+
+typedef struct sim_cta {
+    sim_device *dev;
+    const sim_program *prog;
+    const sim_func *fn;
+    uint64_t *rows;
+    uint32_t nthreads;
+    uint8_t *shared;
+    uint32_t shared_bytes;
+    uint8_t *local;           /* nthreads * local_bytes */
+    uint32_t local_bytes;
+    const uint8_t *params;
+    uint32_t param_bytes;
+    sim_dim3 ctaid, ntid, nctaid;
+    const char *kernel;
+    uint64_t clock;           /* warp instructions issued so far in this CTA */
+    bool faulted;
+    char fault[512];
+    sim_warp *warps;
+    uint32_t nwarps;
+    uint64_t warp_instructions, thread_instructions, divergent_branches;
+} sim_cta;
+
+/* Row r of the CTA state. */
+static inline uint64_t *sim_row(const sim_cta *c, uint32_t r) { return c->rows + (size_t)r * c->nthreads; }
+
+/* Value of source operand s for thread t. */
+static inline uint64_t sim_get(const sim_cta *c, const sim_src *s, uint32_t t)
+{
+    uint64_t v = s->imm == 0 ? c->rows[(size_t)s->row * c->nthreads + t]
+                 : s->imm == 1 ? s->value : c->clock;
+    return s->neg ? !v : v;
+}
+
+/* Store v into destination row r for thread t, truncated to bits. */
+static inline void sim_put(sim_cta *c, uint32_t r, uint8_t bits, uint32_t t, uint64_t v)
+{
+    if (r == PTX_NONE)
+        return;
+    c->rows[(size_t)r * c->nthreads + t] = bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+/* Record the first fault of the CTA (printf-style); later ones are ignored. */
+void sim_fault(sim_cta *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "thread (x,y,z) block (x,y,z)" of thread t, for fault messages. */
+void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n);
+
+/* Execute instruction pc for group g; fills s. */
+void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
+
+/* Host pointer for a guest access of `size` bytes at addr in `space` by
+ * thread t (kind 1 read, 2 write, 3 atomic), or NULL after recording a
+ * fault. */
+uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
+                 uint32_t size, int kind);
+
+/* Run one CTA to completion (functional PDOM scheduling); false on a fault. */
+bool sim_run_cta(sim_cta *c, uint64_t max_instructions);
+
+/* Decoding one instruction: the pickers read the PTX instruction through
+ * this and fill `in` (operands with sim_dec_*, selectors), returning the
+ * handler, or NULL when simtlab cannot execute the instruction yet. */
+typedef struct sim_decoder {
+    sim_program *p;
+    const ptx_module *m;
+    const ptx_function *f;
+    const ptx_instr *pi;
+    const ptx_form *form;
+    uint32_t pc;
+    sim_inst *in;
+} sim_decoder;
+
+/* Operand k of the instruction into destination slot `slot` (a register or
+ * `_`; a vector {a,b,..} fills slots slot..): false if it is not one. */
+bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot);
+/* Operand k into source slot `slot` (register, special register,
+ * immediate, symbol address, !p; a vector fills slots slot..). */
+bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot);
+/* Operand k as a memory operand [base+offset] into in->addr. */
+bool sim_dec_addr(sim_decoder *d, unsigned k);
+/* Number of operands / the operand k. */
+static inline unsigned sim_dec_nops(const sim_decoder *d) { return d->pi->noperands; }
+const ptx_operand *sim_dec_op(const sim_decoder *d, unsigned k);
+/* The form's modifier of category cat (PTX_MOD_NONE when absent). */
+static inline ptx_modifier sim_dec_mod(const sim_decoder *d, ptx_modcat cat)
+{
+    return (ptx_modifier)d->form->mod[cat];
+}
+
+sim_fn sim_pick_int(sim_decoder *d);
+sim_fn sim_pick_float(sim_decoder *d);
+sim_fn sim_pick_cmp(sim_decoder *d);
+sim_fn sim_pick_cvt(sim_decoder *d);
+sim_fn sim_pick_mem(sim_decoder *d);
+sim_fn sim_pick_ctrl(sim_decoder *d);
+sim_fn sim_pick_warp(sim_decoder *d);
+
+/* The handler for instructions that cannot run: faults with their text. */
+void sim_op_unsupported(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,
+                        sim_step *s);
+
+#endif

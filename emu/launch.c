@@ -1,0 +1,248 @@
+/* launch.c — kernel launches: configuration checks, per-CTA state, and
+ * running the grid's CTAs one after another or on several host threads.
+ *
+ * Each host thread owns one CTA state (registers, shared and local memory,
+ * warps) and takes CTAs in increasing linear order from a shared counter.
+ * Registers, shared and local memory start zeroed in every CTA, so results
+ * never depend on leftovers. After a fault no new CTA starts, and the error
+ * reported is that of the lowest-numbered faulting CTA, whatever the number
+ * of host threads. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu/internal.h"
+#include "ir/util.h"
+
+/* Largest CTA and shared memory a launch may ask for (those of current
+ * NVIDIA GPUs). */
+#define SIM_MAX_BLOCK_THREADS 1024u
+#define SIM_MAX_SHARED (227u * 1024u)
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* What every worker shares. */
+typedef struct grid_run {
+    sim_device *dev;
+    const sim_program *prog;
+    const sim_func *fn;
+    const char *name;
+    const sim_launch_config *cfg;
+    const uint8_t *params;
+    uint32_t param_bytes, shared_bytes;
+    uint64_t nctas;
+    atomic_uint_fast64_t next;   /* next CTA to start */
+    atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
+    atomic_bool stop;
+    pthread_mutex_t lock;        /* guards the fields below */
+    uint64_t fault_cta;          /* lowest faulting CTA, UINT64_MAX when none */
+    char fault[512];
+    uint64_t warp_instructions, thread_instructions, divergent_branches, ctas;
+} grid_run;
+
+/* Fill the special-register rows for CTA number id. */
+static void fill_specials(sim_cta *c, uint64_t id)
+{
+    uint32_t base = c->fn->nregs;
+    c->ctaid.x = (uint32_t)(id % c->nctaid.x);
+    c->ctaid.y = (uint32_t)(id / c->nctaid.x % c->nctaid.y);
+    c->ctaid.z = (uint32_t)(id / ((uint64_t)c->nctaid.x * c->nctaid.y));
+    uint32_t nw = (c->nthreads + 31) / 32;
+    for (uint32_t t = 0; t < c->nthreads; t++) {
+        uint32_t lane = t % 32;
+        uint64_t v[ROW_COUNT] = {0};
+        v[ROW_TID_X] = t % c->ntid.x;
+        v[ROW_TID_Y] = t / c->ntid.x % c->ntid.y;
+        v[ROW_TID_Z] = t / (c->ntid.x * c->ntid.y);
+        v[ROW_NTID_X] = c->ntid.x;
+        v[ROW_NTID_Y] = c->ntid.y;
+        v[ROW_NTID_Z] = c->ntid.z;
+        v[ROW_CTAID_X] = c->ctaid.x;
+        v[ROW_CTAID_Y] = c->ctaid.y;
+        v[ROW_CTAID_Z] = c->ctaid.z;
+        v[ROW_NCTAID_X] = c->nctaid.x;
+        v[ROW_NCTAID_Y] = c->nctaid.y;
+        v[ROW_NCTAID_Z] = c->nctaid.z;
+        v[ROW_LANEID] = lane;
+        v[ROW_WARPID] = t / 32;
+        v[ROW_NWARPID] = nw;
+        v[ROW_SMID] = 0;
+        v[ROW_NSMID] = 1;
+        v[ROW_GRIDID] = 1;
+        v[ROW_LANEMASK_EQ] = 1ull << lane;
+        v[ROW_LANEMASK_LE] = (2ull << lane) - 1;
+        v[ROW_LANEMASK_LT] = (1ull << lane) - 1;
+        v[ROW_LANEMASK_GE] = 0xffffffffull & ~((1ull << lane) - 1);
+        v[ROW_LANEMASK_GT] = 0xffffffffull & ~((2ull << lane) - 1);
+        v[ROW_DYNAMIC_SMEM] = c->shared_bytes - c->prog->shared_static;
+        v[ROW_TOTAL_SMEM] = c->shared_bytes;
+        for (uint32_t r = ROW_TID_X; r < ROW_COUNT; r++)
+            sim_row(c, base + r)[t] = v[r];
+    }
+}
+
+/* One host thread's loop over CTAs. */
+static void *worker(void *arg)
+{
+    grid_run *run = arg;
+    const sim_launch_config *cfg = run->cfg;
+    sim_cta c = {0};
+    c.dev = run->dev;
+    c.prog = run->prog;
+    c.fn = run->fn;
+    c.kernel = run->name;
+    c.params = run->params;
+    c.param_bytes = run->param_bytes;
+    c.ntid = cfg->block;
+    c.nctaid = cfg->grid;
+    c.nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
+    c.shared_bytes = run->shared_bytes;
+    c.local_bytes = run->fn->local_bytes;
+    size_t rows = (size_t)sim_func_rows(run->fn) * c.nthreads;
+    c.rows = ptx_xmalloc(rows * sizeof *c.rows);
+    c.shared = ptx_xmalloc(c.shared_bytes ? c.shared_bytes : 1);
+    c.local = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
+    c.nwarps = (c.nthreads + 31) / 32;
+    c.warps = ptx_xcalloc(c.nwarps, sizeof *c.warps);
+    for (;;) {
+        if (atomic_load(&run->stop))
+            break;
+        uint64_t id = atomic_fetch_add(&run->next, 1);
+        if (id >= run->nctas)
+            break;
+        memset(c.rows, 0, rows * sizeof *c.rows);
+        memset(c.shared, 0, c.shared_bytes);
+        memset(c.local, 0, (size_t)c.nthreads * c.local_bytes);
+        fill_specials(&c, id);
+        c.faulted = false;
+        c.clock = 0;
+        c.warp_instructions = c.thread_instructions = c.divergent_branches = 0;
+        uint64_t used = atomic_load(&run->used), limit = 0;
+        if (cfg->max_instructions)
+            limit = used >= cfg->max_instructions ? 1 : cfg->max_instructions - used;
+        bool ok = sim_run_cta(&c, limit);
+        atomic_fetch_add(&run->used, c.warp_instructions);
+        pthread_mutex_lock(&run->lock);
+        run->warp_instructions += c.warp_instructions;
+        run->thread_instructions += c.thread_instructions;
+        run->divergent_branches += c.divergent_branches;
+        run->ctas++;
+        if (!ok && id < run->fault_cta) {
+            run->fault_cta = id;
+            snprintf(run->fault, sizeof run->fault, "%s", c.fault);
+            atomic_store(&run->stop, true);
+        }
+        pthread_mutex_unlock(&run->lock);
+    }
+    for (uint32_t i = 0; i < c.nwarps; i++)
+        free(c.warps[i].stack);
+    free(c.warps);
+    free(c.rows);
+    free(c.shared);
+    free(c.local);
+    return NULL;
+}
+
+/* Check the launch configuration against the kernel and the limits. */
+static int check_config(const sim_func *fn, const char *name, const sim_launch_config *cfg,
+                        char *err, size_t errlen)
+{
+    const sim_dim3 *b = &cfg->block, *g = &cfg->grid;
+    if (!b->x || !b->y || !b->z || !g->x || !g->y || !g->z)
+        return fail(err, errlen, "launch of %s with an empty grid or block (grid %u,%u,%u, block %u,%u,%u)",
+                    name, g->x, g->y, g->z, b->x, b->y, b->z);
+    uint64_t threads = (uint64_t)b->x * b->y * b->z;
+    if (threads > SIM_MAX_BLOCK_THREADS || b->z > 64)
+        return fail(err, errlen, "launch of %s with %" PRIu64 " threads per block (block %u,%u,%u): "
+                    "at most %u, and z at most 64", name, threads, b->x, b->y, b->z,
+                    SIM_MAX_BLOCK_THREADS);
+    if (g->y > 65535 || g->z > 65535)
+        return fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
+                    name, g->x, g->y, g->z);
+    const ptx_function *f = fn->f;
+    if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
+                                       (f->maxntid[2] ? f->maxntid[2] : 1))
+        return fail(err, errlen, "launch of %s with %" PRIu64 " threads per block exceeds its .maxntid",
+                    name, threads);
+    if (f->reqntid[0] && (b->x != f->reqntid[0] || b->y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
+                          b->z != (f->reqntid[2] ? f->reqntid[2] : 1)))
+        return fail(err, errlen, "launch of %s with block %u,%u,%u does not match its .reqntid %u,%u,%u",
+                    name, b->x, b->y, b->z, f->reqntid[0], f->reqntid[1] ? f->reqntid[1] : 1,
+                    f->reqntid[2] ? f->reqntid[2] : 1);
+    return 0;
+}
+
+int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+               const void *params, uint32_t param_bytes, sim_stats *stats, char *err,
+               size_t errlen)
+{
+    uint32_t nparams, want;
+    if (!sim_kernel_params(p, name, &nparams, &want, err, errlen))
+        return -1;
+    const sim_func *fn = sim_program_kernel(p, name);
+    if (check_config(fn, name, cfg, err, errlen) != 0)
+        return -1;
+    if (param_bytes != want)
+        return fail(err, errlen, "launch of %s with %u bytes of parameters; its %u parameters take %u",
+                    name, param_bytes, nparams, want);
+    uint64_t shared = (uint64_t)p->shared_static + cfg->dynamic_shared;
+    if (shared > SIM_MAX_SHARED)
+        return fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
+                    "%u dynamic); at most %u", name, shared, p->shared_static, cfg->dynamic_shared,
+                    SIM_MAX_SHARED);
+    grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
+                    .param_bytes = param_bytes, .shared_bytes = (uint32_t)shared,
+                    .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
+                    .fault_cta = UINT64_MAX};
+    atomic_init(&run.next, 0);
+    atomic_init(&run.used, 0);
+    atomic_init(&run.stop, false);
+    pthread_mutex_init(&run.lock, NULL);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint32_t nthreads = cfg->host_threads > 1 ? cfg->host_threads : 1;
+    if (nthreads > run.nctas)
+        nthreads = (uint32_t)run.nctas;
+    if (nthreads <= 1) {
+        worker(&run);
+    } else {
+        pthread_t *th = ptx_xcalloc(nthreads, sizeof *th);
+        uint32_t started = 0;
+        for (; started < nthreads; started++)
+            if (pthread_create(&th[started], NULL, worker, &run) != 0)
+                break;
+        if (started == 0)
+            worker(&run);
+        for (uint32_t i = 0; i < started; i++)
+            pthread_join(th[i], NULL);
+        free(th);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    pthread_mutex_destroy(&run.lock);
+    if (stats) {
+        stats->warp_instructions = run.warp_instructions;
+        stats->thread_instructions = run.thread_instructions;
+        stats->divergent_branches = run.divergent_branches;
+        stats->ctas = run.ctas;
+        stats->threads = run.ctas * cfg->block.x * cfg->block.y * cfg->block.z;
+        stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    }
+    if (run.fault_cta != UINT64_MAX)
+        return fail(err, errlen, "%s", run.fault);
+    return 0;
+}

@@ -1,0 +1,239 @@
+/* memory.c — the device: global allocations, guest address resolution and
+ * fault reports (see sim.h for the address layout). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/internal.h"
+#include "ir/util.h"
+
+/* Gap left between allocations so that running off one never lands in the
+ * next. */
+#define SIM_ALLOC_GAP 4096u
+
+sim_device *sim_device_new(void)
+{
+    sim_device *d = ptx_xcalloc(1, sizeof *d);
+    d->next = SIM_GLOBAL_BASE;
+    pthread_mutex_init(&d->lock, NULL);
+    return d;
+}
+
+void sim_device_free(sim_device *d)
+{
+    if (!d)
+        return;
+    for (uint32_t i = 0; i < d->nallocs; i++) {
+        free(d->allocs[i].data);
+        free(d->allocs[i].label);
+    }
+    free(d->allocs);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+}
+
+/* Write a one-line message into err (if any). */
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
+               size_t errlen)
+{
+    if (size > (1ull << 40))
+        return fail(err, errlen, "cannot allocate %" PRIu64 " bytes of device memory", size);
+    uint8_t *data = calloc(size ? size : 1, 1);
+    if (!data)
+        return fail(err, errlen, "out of host memory allocating %" PRIu64 " bytes", size);
+    pthread_mutex_lock(&d->lock);
+    uint64_t base = d->next;
+    d->next = (base + size + SIM_ALLOC_GAP + 255) & ~255ull;
+    PTX_GROW(d->allocs, d->cap, (uint64_t)d->nallocs + 1);
+    d->allocs[d->nallocs++] = (sim_alloc){base, size, data, ptx_strdup(label ? label : "cudaMalloc")};
+    pthread_mutex_unlock(&d->lock);
+    *addr = base;
+    return 0;
+}
+
+/* Index of the live allocation whose range holds addr, or -1 (bases
+ * ascend, so a binary search finds it). */
+static long find_index(const sim_device *d, uint64_t addr)
+{
+    uint32_t lo = 0, hi = d->nallocs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    const sim_alloc *a = &d->allocs[lo - 1];
+    return addr - a->base < (a->size ? a->size : 1) ? (long)(lo - 1) : -1;
+}
+
+int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&d->lock);
+    long i = find_index(d, addr);
+    if (i < 0 || d->allocs[i].base != addr) {
+        pthread_mutex_unlock(&d->lock);
+        return fail(err, errlen, "free of 0x%" PRIx64 ", which is not an allocation", addr);
+    }
+    free(d->allocs[i].data);
+    free(d->allocs[i].label);
+    memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - (uint32_t)i - 1) * sizeof *d->allocs);
+    d->nallocs--;
+    pthread_mutex_unlock(&d->lock);
+    return 0;
+}
+
+sim_alloc *sim_find_alloc(sim_device *d, uint64_t addr, uint64_t size)
+{
+    long i = find_index(d, addr);
+    if (i < 0)
+        return NULL;
+    sim_alloc *a = &d->allocs[i];
+    return size <= a->size - (addr - a->base) ? a : NULL;
+}
+
+const sim_alloc *sim_nearest_alloc(const sim_device *d, uint64_t addr)
+{
+    const sim_alloc *best = NULL;
+    uint64_t best_dist = UINT64_MAX;
+    for (uint32_t i = 0; i < d->nallocs; i++) {
+        const sim_alloc *a = &d->allocs[i];
+        uint64_t end = a->base + a->size;
+        uint64_t dist = addr < a->base ? a->base - addr : addr >= end ? addr - end + 1 : 0;
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = a;
+        }
+    }
+    return best;
+}
+
+int sim_memcpy_to_device(sim_device *d, uint64_t dst, const void *src, uint64_t n, char *err,
+                         size_t errlen)
+{
+    sim_alloc *a = sim_find_alloc(d, dst, n);
+    if (!a)
+        return fail(err, errlen, "copy of %" PRIu64 " bytes to 0x%" PRIx64
+                    " does not fit in one device allocation", n, dst);
+    memcpy(a->data + (dst - a->base), src, n);
+    return 0;
+}
+
+int sim_memcpy_from_device(sim_device *d, void *dst, uint64_t src, uint64_t n, char *err,
+                           size_t errlen)
+{
+    sim_alloc *a = sim_find_alloc(d, src, n);
+    if (!a)
+        return fail(err, errlen, "copy of %" PRIu64 " bytes from 0x%" PRIx64
+                    " does not fit in one device allocation", n, src);
+    memcpy(dst, a->data + (src - a->base), n);
+    return 0;
+}
+
+/* ---- faults ------------------------------------------------------------ */
+
+void sim_fault(sim_cta *c, const char *fmt, ...)
+{
+    if (c->faulted)
+        return;
+    c->faulted = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->fault, sizeof c->fault, fmt, ap);
+    va_end(ap);
+}
+
+void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n)
+{
+    uint32_t x = t % c->ntid.x, y = t / c->ntid.x % c->ntid.y, z = t / (c->ntid.x * c->ntid.y);
+    snprintf(buf, n, "thread (%u,%u,%u) block (%u,%u,%u)", x, y, z, c->ctaid.x, c->ctaid.y,
+             c->ctaid.z);
+}
+
+static const char *kind_name(int kind)
+{
+    return kind == 1 ? "read" : kind == 2 ? "write" : "atomic";
+}
+
+/* Fault for an access outside every valid range of its space. */
+static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const char *space,
+                           uint64_t addr, uint32_t size, int kind, const char *why)
+{
+    char who[96], near[160] = "";
+    sim_thread_coords(c, t, who, sizeof who);
+    if (strcmp(space, "__global__") == 0 || strcmp(space, "generic") == 0) {
+        const sim_alloc *a = sim_nearest_alloc(c->dev, addr);
+        if (a)
+            snprintf(near, sizeof near, " (nearest allocation: %s, 0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64
+                     " bytes)", a->label, a->base, a->base + a->size, a->size);
+    }
+    sim_fault(c, "invalid %s %s of size %u at 0x%" PRIx64 "%s%s by %s, kernel %s, PTX line %u",
+              space, kind_name(kind), size, addr, why, near, who, c->kernel, in->line);
+    return NULL;
+}
+
+uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
+                 uint32_t size, int kind)
+{
+    if (size > 1 && (addr & (size - 1)) != 0 && size <= 16)
+        return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : ptx_space_name(space),
+                          addr, size, kind, " (misaligned)");
+    switch (space) {
+    case PTX_SPACE_NONE:
+        if (addr - SIM_SHARED_WINDOW < SIM_WINDOW_SIZE)
+            return sim_mem(c, in, t, PTX_SPACE_SHARED, addr - SIM_SHARED_WINDOW, size, kind);
+        if (addr - SIM_LOCAL_WINDOW < SIM_WINDOW_SIZE)
+            return sim_mem(c, in, t, PTX_SPACE_LOCAL, addr - SIM_LOCAL_WINDOW, size, kind);
+        if (addr - SIM_CONST_WINDOW < SIM_WINDOW_SIZE)
+            return sim_mem(c, in, t, PTX_SPACE_CONST, addr - SIM_CONST_WINDOW, size, kind);
+        if (addr - SIM_PARAM_WINDOW < SIM_WINDOW_SIZE)
+            return sim_mem(c, in, t, PTX_SPACE_PARAM, addr - SIM_PARAM_WINDOW, size, kind);
+        __attribute__((fallthrough)); /* anything else is a global address */
+    case PTX_SPACE_GLOBAL: {
+        sim_alloc *a = sim_find_alloc(c->dev, addr, size);
+        if (!a)
+            return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : "__global__", addr,
+                              size, kind, "");
+        return a->data + (addr - a->base);
+    }
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:
+        if (addr >= c->shared_bytes || size > c->shared_bytes - addr)
+            return bad_access(c, in, t, "__shared__", addr, size, kind, "");
+        return c->shared + addr;
+    case PTX_SPACE_LOCAL:
+        if (addr >= c->local_bytes || size > c->local_bytes - addr)
+            return bad_access(c, in, t, "__local__", addr, size, kind, "");
+        return c->local + (size_t)t * c->local_bytes + addr;
+    case PTX_SPACE_CONST:
+        if (kind != 1)
+            return bad_access(c, in, t, "__constant__", addr, size, kind, " (read-only)");
+        if (addr >= c->prog->const_bytes || size > c->prog->const_bytes - addr)
+            return bad_access(c, in, t, "__constant__", addr, size, kind, "");
+        return c->prog->const_bank + addr;
+    case PTX_SPACE_PARAM: case PTX_SPACE_PARAM_ENTRY:
+        if (kind != 1)
+            return bad_access(c, in, t, "kernel parameter", addr, size, kind, " (read-only)");
+        if (addr >= c->param_bytes || size > c->param_bytes - addr)
+            return bad_access(c, in, t, "kernel parameter", addr, size, kind, "");
+        return (uint8_t *)c->params + addr;
+    default:
+        sim_fault(c, "memory access in the %s state space is not supported yet, kernel %s, PTX line %u",
+                  ptx_space_name((ptx_space)space), c->kernel, in->line);
+        return NULL;
+    }
+}

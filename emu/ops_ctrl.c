@@ -1,0 +1,166 @@
+/* ops_ctrl.c — control flow and synchronization: bra, brx.idx, ret, exit,
+ * trap, brkpt, bar/barrier, bar.warp.sync, nanosleep (PTX ISA 9.0,
+ * "Control Flow Instructions", "Parallel Synchronization").
+ *
+ * Handlers only report what happened (sim_step); moving program counters,
+ * reconvergence and barrier waiting are the scheduler's job (cta.c). */
+#include "emu/ops.h"
+#include "ir/util.h"
+
+/* Lanes (group positions) of the active, guard-passing threads. */
+static inline uint32_t lane_mask(const sim_lanes *L)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < L->n; i++)
+        m |= 1u << L->k[i];
+    return m;
+}
+
+/* bra: the guard-passing lanes go to the target. */
+HANDLER(op_bra)
+{
+    (void)c; (void)g;
+    s->event = SIM_EV_BRANCH;
+    s->taken = lane_mask(L);
+    s->target = in->target;
+}
+
+/* brx.idx: each lane to the index-th label of its list; an index past the
+ * end is a fault. */
+HANDLER(op_brx)
+{
+    (void)g;
+    s->event = SIM_EV_BRANCH;
+    s->indirect = true;
+    s->taken = lane_mask(L);
+    for (uint32_t i = 0; i < L->n; i++) {
+        uint64_t ix = zx(SRC(0, L->t[i]), 32);
+        if (ix >= in->ntargets) {
+            char who[96];
+            sim_thread_coords(c, L->t[i], who, sizeof who);
+            sim_fault(c, "brx.idx index %llu out of range (%u targets) by %s, kernel %s, PTX line %u",
+                      (unsigned long long)ix, in->ntargets, who, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        s->next_pc[L->k[i]] = c->prog->targets[in->target + ix];
+    }
+}
+
+/* exit, and ret from the kernel itself: the lanes finish. */
+HANDLER(op_exit)
+{
+    (void)c; (void)in; (void)g;
+    s->event = SIM_EV_EXIT;
+    s->exited = lane_mask(L);
+}
+
+/* trap / brkpt: the launch stops with an error naming the thread. */
+HANDLER(op_trap)
+{
+    (void)g;
+    if (!L->n)
+        return;
+    char who[96];
+    sim_thread_coords(c, L->t[0], who, sizeof who);
+    sim_fault(c, "%s executed by %s, kernel %s, PTX line %u", in->op ? "brkpt" : "trap", who,
+              c->kernel, in->line);
+    s->event = SIM_EV_FAULT;
+}
+
+/* bar.sync / barrier.sync / bar.arrive (op2: 1 arrive): barrier id
+ * (source 0) and optional thread count (source 1). */
+HANDLER(op_bar)
+{
+    (void)g;
+    if (!L->n)
+        return;
+    uint32_t t0 = L->t[0];
+    uint64_t id = SRC(0, t0);
+    uint64_t count = in->nsrc > 1 ? SRC(1, t0) : 0;
+    if (id > 15 || (in->nsrc > 1 && (count == 0 || count % 32 != 0))) {
+        char who[96];
+        sim_thread_coords(c, t0, who, sizeof who);
+        sim_fault(c, "barrier %llu with thread count %llu is invalid (ids 0..15, counts multiples "
+                  "of 32), %s, kernel %s, PTX line %u", (unsigned long long)id,
+                  (unsigned long long)count, who, c->kernel, in->line);
+        s->event = SIM_EV_FAULT;
+        return;
+    }
+    s->event = SIM_EV_BARRIER;
+    s->barrier = (uint32_t)id;
+    s->barrier_count = (uint32_t)count;
+    s->barrier_arrive_only = in->op2;
+}
+
+/* bar.warp.sync, nanosleep, pmevent: nothing to do when a warp's
+ * converged lanes run in lockstep. */
+HANDLER(op_nothing) { UNUSED_ARGS; }
+
+/* Label operand k's instruction index, or PTX_NONE. */
+static uint32_t label_pc(const sim_decoder *d, unsigned k)
+{
+    const ptx_operand *o = sim_dec_op(d, k);
+    if (o->kind != PTX_OPD_LABEL)
+        return PTX_NONE;
+    const ptx_label *l = &d->f->labels[o->id];
+    return l->kind == PTX_LABEL_CODE ? l->instr : PTX_NONE;
+}
+
+sim_fn sim_pick_ctrl(sim_decoder *d)
+{
+    sim_inst *in = d->in;
+    ptx_opcode op = (ptx_opcode)d->form->opcode;
+    unsigned n = sim_dec_nops(d);
+    switch (op) {
+    case PTX_OP_BRA:
+        if (n != 1 || (in->target = label_pc(d, 0)) == PTX_NONE)
+            return NULL;
+        in->flags |= SIM_IF_BRANCH | (sim_dec_mod(d, PTX_MODCAT_UNI) ? SIM_IF_UNI : 0);
+        return op_bra;
+    case PTX_OP_BRX_IDX: {
+        if (n != 2 || !sim_dec_src(d, 0, 0))
+            return NULL;
+        const ptx_operand *o = sim_dec_op(d, 1);
+        if (o->kind != PTX_OPD_LABEL)
+            return NULL;
+        const ptx_label *l = &d->f->labels[o->id];
+        if (l->kind != PTX_LABEL_BRANCHTARGETS)
+            return NULL;
+        sim_program *p = d->p;
+        in->target = p->ntargets;
+        in->ntargets = l->count;
+        p->targets = ptx_xrealloc(p->targets, (p->ntargets + l->count + 1) * sizeof *p->targets);
+        for (uint32_t k = 0; k < l->count; k++)
+            p->targets[p->ntargets++] = d->f->labels[d->f->label_lists[l->first + k]].instr;
+        in->flags |= SIM_IF_BRANCH;
+        return op_brx;
+    }
+    case PTX_OP_EXIT:
+        return n == 0 ? op_exit : NULL;
+    case PTX_OP_RET:
+        /* from a kernel: the threads finish; from a function: needs calls */
+        return n == 0 && d->f->kind == PTX_FUNC_ENTRY ? op_exit : NULL;
+    case PTX_OP_TRAP: case PTX_OP_BRKPT:
+        in->op = op == PTX_OP_BRKPT;
+        return n == 0 ? op_trap : NULL;
+    case PTX_OP_BAR: case PTX_OP_BARRIER: {
+        ptx_modifier mode = sim_dec_mod(d, PTX_MODCAT_MODE);
+        bool sync = sim_dec_mod(d, PTX_MODCAT_SYNC) != PTX_MOD_NONE;
+        if (mode == PTX_MOD_RED || n < 1 || n > 2)
+            return NULL; /* bar.red: not yet */
+        if (!sync && mode != PTX_MOD_ARRIVE && op == PTX_OP_BARRIER)
+            return NULL;
+        in->op2 = mode == PTX_MOD_ARRIVE;
+        in->nsrc = (uint8_t)n;
+        for (unsigned k = 0; k < n; k++)
+            if (!sim_dec_src(d, k, k))
+                return NULL;
+        return op_bar;
+    }
+    case PTX_OP_BAR_WARP_SYNC: case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
+        return op_nothing;
+    default:
+        return NULL;
+    }
+}

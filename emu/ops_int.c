@@ -1,0 +1,563 @@
+/* ops_int.c — integer and bit instructions (PTX ISA 9.0, "Integer
+ * Arithmetic", "Logic and Shift" instructions).
+ *
+ * Values are handled in 64 bits: sources truncated (unsigned) or
+ * sign-extended (signed) from the instruction's width w, results truncated
+ * or sign-extended back from w. Where the low w bits of a result depend
+ * only on the low w bits of the operands (add, sub, mul.lo, logic, shl)
+ * one handler serves every width.
+ *
+ * Division by zero, which the ISA leaves unspecified, gives what NVIDIA
+ * GPUs give: all ones for the quotient and the dividend for the remainder;
+ * the most negative value divided by -1 gives itself, remainder 0. */
+#include "emu/ops.h"
+
+/* Extend a w-bit result to 64 bits by the type's signedness. */
+static inline uint64_t ext(uint64_t v, unsigned w, bool sgn) { return sgn ? (uint64_t)sx(v, w) : zx(v, w); }
+
+/* Saturate a signed 64-bit value to 32 bits. */
+static inline int64_t sat32(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v; }
+
+/* Carry flag row of the CTA. */
+#define CC_ROW (c->fn->nregs + ROW_CC)
+
+HANDLER(op_add)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type);
+    EACH_LANE(t) PUT(0, t, ext(SRC(0, t) + SRC(1, t), w, sg));
+}
+
+HANDLER(op_sub)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type);
+    EACH_LANE(t) PUT(0, t, ext(SRC(0, t) - SRC(1, t), w, sg));
+}
+
+/* add.sat.s32 / sub.sat.s32: clamp to the s32 range. */
+HANDLER(op_add_sat)
+{
+    (void)g; (void)s;
+    bool sub = in->op;
+    EACH_LANE(t) {
+        int64_t a = sx(SRC(0, t), 32), b = sx(SRC(1, t), 32);
+        PUT(0, t, (uint64_t)sat32(sub ? a - b : a + b));
+    }
+}
+
+/* add.cc, addc{.cc}, sub.cc, subc{.cc} (op: 0 add, 1 sub; op2: carry-in
+ * used). The carry flag holds the carry (addition) or borrow
+ * (subtraction) out of the w-bit operation. */
+HANDLER(op_add_carry)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sub = in->op, cin = in->op2, cout = (in->flags & SIM_IF_CC) != 0;
+    uint64_t *cc = sim_row(c, CC_ROW);
+    EACH_LANE(t) {
+        uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w), cf = cin ? cc[t] & 1 : 0;
+        unsigned __int128 r = sub ? (unsigned __int128)a - b - cf : (unsigned __int128)a + b + cf;
+        PUT(0, t, ext((uint64_t)r, w, type_signed(in->type)));
+        if (cout)
+            cc[t] = (uint64_t)(r >> w) & 1; /* bit w: carry, or borrow (wraps to all ones) */
+    }
+}
+
+/* The full 2w-bit product of a and b (signed or unsigned), as 128 bits. */
+static inline unsigned __int128 wide_mul(uint64_t a, uint64_t b, unsigned w, bool sg)
+{
+    if (sg)
+        return (unsigned __int128)((__int128)sx(a, w) * (__int128)sx(b, w));
+    return (unsigned __int128)zx(a, w) * zx(b, w);
+}
+
+/* mul.lo/.hi/.wide and mad.lo/.hi/.wide (op: 1 mad; flags: SIM_IF_HI,
+ * SIM_IF_WIDE; sat: mad.hi.sat.s32; carry through op2/flags as in
+ * op_add_carry: madc, mad.cc). */
+HANDLER(op_mul)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type), mad = in->op, hi = in->flags & SIM_IF_HI;
+    bool wide = in->flags & SIM_IF_WIDE, cin = in->op2, cout = (in->flags & SIM_IF_CC) != 0;
+    uint64_t *cc = (cin || cout) ? sim_row(c, CC_ROW) : NULL;
+    EACH_LANE(t) {
+        unsigned __int128 p = wide_mul(SRC(0, t), SRC(1, t), w, sg);
+        if (wide) {
+            uint64_t r = (uint64_t)p; /* 2w <= 64 bits */
+            if (w == 64)
+                r = (uint64_t)p; /* mul.wide is defined for 16 and 32 bits only */
+            if (mad)
+                r += SRC(2, t);
+            PUT(0, t, ext(r, 2 * w, sg));
+            continue;
+        }
+        uint64_t part = hi ? (uint64_t)(p >> w) : (uint64_t)p;
+        if (!mad) {
+            PUT(0, t, ext(part, w, sg));
+            continue;
+        }
+        if (in->sat) { /* mad.hi.sat.s32: the 64-bit sum saturated */
+            int64_t r = sx(part, 32) + sx(SRC(2, t), 32);
+            PUT(0, t, (uint64_t)sat32(r));
+            continue;
+        }
+        uint64_t cf = cin ? cc[t] & 1 : 0;
+        unsigned __int128 r = (unsigned __int128)zx(part, w) + zx(SRC(2, t), w) + cf;
+        PUT(0, t, ext((uint64_t)r, w, sg));
+        if (cout)
+            cc[t] = (uint64_t)(r >> w) & 1;
+    }
+}
+
+/* mul24/mad24 .lo/.hi: 24-bit operands (low bits, signed or unsigned), the
+ * 48-bit product; .lo its low 32 bits, .hi bits 47..16. */
+HANDLER(op_mul24)
+{
+    (void)g; (void)s;
+    bool sg = type_signed(in->type), mad = in->op, hi = in->flags & SIM_IF_HI;
+    EACH_LANE(t) {
+        int64_t a = sg ? sx(SRC(0, t), 24) : (int64_t)zx(SRC(0, t), 24);
+        int64_t b = sg ? sx(SRC(1, t), 24) : (int64_t)zx(SRC(1, t), 24);
+        uint64_t p = (uint64_t)(a * b);
+        uint64_t r = hi ? p >> 16 : p;
+        if (mad)
+            r += SRC(2, t);
+        PUT(0, t, ext(r, 32, sg));
+    }
+}
+
+/* sad: d = c + |a - b|. */
+HANDLER(op_sad)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type);
+    EACH_LANE(t) {
+        uint64_t d;
+        if (sg) {
+            int64_t a = sx(SRC(0, t), w), b = sx(SRC(1, t), w);
+            d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+        } else {
+            uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+            d = a > b ? a - b : b - a;
+        }
+        PUT(0, t, ext(SRC(2, t) + d, w, sg));
+    }
+}
+
+/* div / rem (op: 1 rem). */
+HANDLER(op_div)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type), rem = in->op;
+    EACH_LANE(t) {
+        uint64_t r;
+        if (sg) {
+            int64_t a = sx(SRC(0, t), w), b = sx(SRC(1, t), w);
+            int64_t min = w >= 64 ? INT64_MIN : -((int64_t)1 << (w - 1));
+            if (b == 0)
+                r = rem ? (uint64_t)a : ~0ull;
+            else if (a == min && b == -1)
+                r = rem ? 0 : (uint64_t)a;
+            else
+                r = (uint64_t)(rem ? a % b : a / b);
+        } else {
+            uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+            r = b == 0 ? (rem ? a : ~0ull) : rem ? a % b : a / b;
+        }
+        PUT(0, t, ext(r, w, sg));
+    }
+}
+
+/* abs / neg (op: 1 neg) on integers; the most negative value maps to
+ * itself. */
+HANDLER(op_abs_neg)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool neg = in->op;
+    EACH_LANE(t) {
+        int64_t a = sx(SRC(0, t), w);
+        uint64_t r = neg ? 0 - (uint64_t)a : a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+        PUT(0, t, ext(r, w, true));
+    }
+}
+
+/* min / max (op: 1 max) on integers. */
+HANDLER(op_minmax)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type), max = in->op;
+    EACH_LANE(t) {
+        uint64_t r;
+        if (sg) {
+            int64_t a = sx(SRC(0, t), w), b = sx(SRC(1, t), w);
+            r = (uint64_t)(max ? (a > b ? a : b) : (a < b ? a : b));
+        } else {
+            uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+            r = max ? (a > b ? a : b) : (a < b ? a : b);
+        }
+        PUT(0, t, ext(r, w, sg));
+    }
+}
+
+/* and / or / xor (op 0, 1, 2), not (3), cnot (4): bitwise on any width,
+ * predicates included (results are truncated to the destination). */
+HANDLER(op_logic)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    EACH_LANE(t) {
+        uint64_t a = SRC(0, t), r;
+        switch (in->op) {
+        case 0: r = a & SRC(1, t); break;
+        case 1: r = a | SRC(1, t); break;
+        case 2: r = a ^ SRC(1, t); break;
+        case 3: r = ~a; break;
+        default: r = zx(a, w) == 0; break;
+        }
+        PUT(0, t, zx(r, w));
+    }
+}
+
+/* shl / shr (op: 1 shr): shift amounts are unsigned 32-bit values and
+ * amounts of the width or more give 0, or the sign fill for shr.sN. */
+HANDLER(op_shift)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type), right = in->op;
+    EACH_LANE(t) {
+        uint64_t n = zx(SRC(1, t), 32), r;
+        if (!right)
+            r = n >= w ? 0 : SRC(0, t) << n;
+        else if (sg)
+            r = (uint64_t)(sx(SRC(0, t), w) >> (n >= w ? w - 1 : n));
+        else
+            r = n >= w ? 0 : zx(SRC(0, t), w) >> n;
+        PUT(0, t, ext(r, w, sg));
+    }
+}
+
+/* popc, clz, brev, bfind (op 0..3; bfind: op2 = .shiftamt). popc and clz
+ * write a u32 whatever the source width. */
+HANDLER(op_bits)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type);
+    EACH_LANE(t) {
+        uint64_t a = zx(SRC(0, t), w), r = 0;
+        switch (in->op) {
+        case 0: r = (uint64_t)__builtin_popcountll(a); break;
+        case 1: r = a == 0 ? w : (uint64_t)__builtin_clzll(a) - (64 - w); break;
+        case 2:
+            for (unsigned i = 0; i < w; i++)
+                r |= ((a >> i) & 1) << (w - 1 - i);
+            break;
+        default: {
+            /* the most significant non-sign bit; 0xffffffff when none */
+            uint64_t v = sg && (a >> (w - 1)) ? zx(~a, w) : a;
+            if (v == 0)
+                r = 0xffffffffu;
+            else {
+                unsigned pos = 63 - (unsigned)__builtin_clzll(v);
+                r = in->op2 ? w - 1 - pos : pos;
+            }
+            break;
+        }
+        }
+        PUT(0, t, in->op == 2 ? r : zx(r, 32));
+    }
+}
+
+/* bfe: extract len bits at pos (each the low 8 bits of its operand),
+ * zero- or sign-extended (the sign is the last extracted bit, or the
+ * source's sign bit when the field starts past the end). */
+HANDLER(op_bfe)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type);
+    EACH_LANE(t) {
+        uint64_t a = zx(SRC(0, t), w);
+        unsigned pos = (unsigned)(SRC(1, t) & 0xff), len = (unsigned)(SRC(2, t) & 0xff);
+        uint64_t r = 0;
+        bool sbit = false;
+        if (sg) {
+            unsigned top = pos + len - 1;
+            sbit = len == 0 ? false : (top >= w ? (a >> (w - 1)) & 1 : (a >> top) & 1);
+        }
+        for (unsigned i = 0; i < w; i++) {
+            uint64_t bit = i < len && pos + i < w ? (a >> (pos + i)) & 1 : sbit;
+            r |= bit << i;
+        }
+        PUT(0, t, ext(r, w, sg));
+    }
+}
+
+/* bfi: insert the low len bits of a into b at pos. */
+HANDLER(op_bfi)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    EACH_LANE(t) {
+        uint64_t a = SRC(0, t), r = zx(SRC(1, t), w);
+        unsigned pos = (unsigned)(SRC(2, t) & 0xff), len = (unsigned)(SRC(3, t) & 0xff);
+        for (unsigned i = 0; i < len && pos + i < w; i++)
+            r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+        PUT(0, t, r);
+    }
+}
+
+/* prmt.b32 (op: mode 0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16). */
+HANDLER(op_prmt)
+{
+    (void)g; (void)s;
+    EACH_LANE(t) {
+        uint64_t a = zx(SRC(0, t), 32), b = zx(SRC(1, t), 32), sel = SRC(2, t);
+        uint64_t x = b << 32 | a; /* bytes 0..7 */
+        uint8_t byte[8];
+        for (int i = 0; i < 8; i++)
+            byte[i] = (uint8_t)(x >> (8 * i));
+        unsigned ctl[4];
+        unsigned s2 = (unsigned)(sel & 3);
+        switch (in->op) {
+        case 0:
+            for (int i = 0; i < 4; i++)
+                ctl[i] = (unsigned)(sel >> (4 * i)) & 0xf;
+            break;
+        case 1: for (int i = 0; i < 4; i++) ctl[i] = (s2 + (unsigned)i) & 7; break;
+        case 2: for (int i = 0; i < 4; i++) ctl[i] = (s2 + 8 - (unsigned)i) & 7; break;
+        case 3: for (int i = 0; i < 4; i++) ctl[i] = s2; break;
+        case 4: {
+            static const unsigned t4[4][4] = {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}};
+            for (int i = 0; i < 4; i++) ctl[i] = t4[s2][i];
+            break;
+        }
+        case 5: {
+            static const unsigned t5[4][4] = {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}};
+            for (int i = 0; i < 4; i++) ctl[i] = t5[s2][i];
+            break;
+        }
+        default: {
+            unsigned h = (unsigned)(sel & 1) * 2;
+            ctl[0] = h; ctl[1] = h + 1; ctl[2] = h; ctl[3] = h + 1;
+            break;
+        }
+        }
+        uint64_t r = 0;
+        for (int i = 0; i < 4; i++) {
+            unsigned cl = ctl[i];
+            uint8_t v = byte[cl & 7];
+            if (in->op == 0 && (cl & 8)) /* replicate the sign bit of the byte */
+                v = (v & 0x80) ? 0xff : 0;
+            r |= (uint64_t)v << (8 * i);
+        }
+        PUT(0, t, r);
+    }
+}
+
+/* lop3.b32 d, a, b, c, immLut: each result bit is bit (a<<2|b<<1|c)
+ * of the lookup table. */
+HANDLER(op_lop3)
+{
+    (void)g; (void)s;
+    EACH_LANE(t) {
+        uint64_t a = SRC(0, t), b = SRC(1, t), cc = SRC(2, t), lut = SRC(3, t), r = 0;
+        for (int k = 0; k < 8; k++)
+            if ((lut >> k) & 1) {
+                uint64_t m = ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? cc : ~cc);
+                r |= m;
+            }
+        PUT(0, t, zx(r, 32));
+    }
+}
+
+/* shf.l / shf.r (op: 1 right) .clamp / .wrap (op2: 1 wrap): funnel
+ * shift of the 64-bit value b:a. */
+HANDLER(op_shf)
+{
+    (void)g; (void)s;
+    EACH_LANE(t) {
+        uint64_t x = zx(SRC(1, t), 32) << 32 | zx(SRC(0, t), 32);
+        uint64_t n = zx(SRC(2, t), 32);
+        n = in->op2 ? n & 31 : (n > 32 ? 32 : n);
+        uint64_t r = in->op ? x >> n : (x << n) >> 32;
+        PUT(0, t, zx(r, 32));
+    }
+}
+
+/* dp4a / dp2a (op: 1 dp2a; op2: dp2a .hi): dot products of bytes (or
+ * halves with bytes) with the accumulator c; type = a's, type2 = b's. */
+HANDLER(op_dp)
+{
+    (void)g; (void)s;
+    bool sa = type_signed(in->type), sb = type_signed(in->type2);
+    EACH_LANE(t) {
+        uint64_t a = SRC(0, t), b = SRC(1, t);
+        int64_t acc = (sa || sb) ? sx(SRC(2, t), 32) : (int64_t)zx(SRC(2, t), 32);
+        if (!in->op) {
+            for (int i = 0; i < 4; i++) {
+                int64_t x = sa ? sx(a >> (8 * i), 8) : (int64_t)zx(a >> (8 * i), 8);
+                int64_t y = sb ? sx(b >> (8 * i), 8) : (int64_t)zx(b >> (8 * i), 8);
+                acc += x * y;
+            }
+        } else {
+            unsigned base = in->op2 ? 2 : 0;
+            for (int i = 0; i < 2; i++) {
+                int64_t x = sa ? sx(a >> (16 * i), 16) : (int64_t)zx(a >> (16 * i), 16);
+                int64_t y = sb ? sx(b >> (8 * (base + (unsigned)i)), 8)
+                               : (int64_t)zx(b >> (8 * (base + (unsigned)i)), 8);
+                acc += x * y;
+            }
+        }
+        PUT(0, t, zx((uint64_t)acc, 32));
+    }
+}
+
+/* The width modifier of a form as SIM_IF_* flags. */
+static uint8_t width_flags(const sim_decoder *d)
+{
+    ptx_modifier wm = sim_dec_mod(d, PTX_MODCAT_WIDTH);
+    return wm == PTX_MOD_HI ? SIM_IF_HI : wm == PTX_MOD_WIDE ? SIM_IF_WIDE : 0;
+}
+
+/* Decode d = op(a, b[, c[, e]]) with n sources. */
+static bool operands(sim_decoder *d, unsigned n)
+{
+    if (sim_dec_nops(d) != n + 1 || !sim_dec_dst(d, 0, 0))
+        return false;
+    for (unsigned k = 0; k < n; k++)
+        if (!sim_dec_src(d, k + 1, k))
+            return false;
+    return true;
+}
+
+sim_fn sim_pick_int(sim_decoder *d)
+{
+    sim_inst *in = d->in;
+    ptx_opcode op = (ptx_opcode)d->form->opcode;
+    char cls = ptx_type_class((ptx_type)in->type);
+    if (cls == 'f' || (in->type == PTX_TYPE_NONE && op != PTX_OP_PRMT && op != PTX_OP_LOP3))
+        return NULL;
+    bool cc = sim_dec_mod(d, PTX_MODCAT_CC) == PTX_MOD_CC;
+    if (d->form->ntypes > 0 && ptx_type_bits((ptx_type)in->type) > 64)
+        return NULL;
+    switch (op) {
+    case PTX_OP_ADD: case PTX_OP_SUB:
+        if (!operands(d, 2))
+            return NULL;
+        in->op = op == PTX_OP_SUB;
+        if (cc) {
+            in->flags |= SIM_IF_CC;
+            return op_add_carry;
+        }
+        if (in->sat)
+            return in->type == PTX_TYPE_S32 ? op_add_sat : NULL;
+        return in->op ? op_sub : op_add;
+    case PTX_OP_ADDC: case PTX_OP_SUBC:
+        if (!operands(d, 2))
+            return NULL;
+        in->op = op == PTX_OP_SUBC;
+        in->op2 = 1;
+        in->flags |= cc ? SIM_IF_CC : 0;
+        return op_add_carry;
+    case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_MADC:
+        if (!operands(d, op == PTX_OP_MUL ? 2 : 3))
+            return NULL;
+        in->op = op != PTX_OP_MUL;
+        in->op2 = op == PTX_OP_MADC;
+        in->flags |= width_flags(d) | (cc ? SIM_IF_CC : 0);
+        if ((in->flags & SIM_IF_WIDE) && type_bits(in->type) > 32)
+            return NULL;
+        if (in->sat && !(in->type == PTX_TYPE_S32 && (in->flags & SIM_IF_HI)))
+            return NULL;
+        return op_mul;
+    case PTX_OP_MUL24: case PTX_OP_MAD24:
+        if (!operands(d, op == PTX_OP_MUL24 ? 2 : 3) || in->sat)
+            return NULL;
+        in->op = op == PTX_OP_MAD24;
+        in->flags |= width_flags(d);
+        return op_mul24;
+    case PTX_OP_SAD:
+        return operands(d, 3) ? op_sad : NULL;
+    case PTX_OP_DIV: case PTX_OP_REM:
+        if (!operands(d, 2))
+            return NULL;
+        in->op = op == PTX_OP_REM;
+        return op_div;
+    case PTX_OP_ABS: case PTX_OP_NEG:
+        if (!operands(d, 1) || !type_signed(in->type))
+            return NULL;
+        in->op = op == PTX_OP_NEG;
+        return op_abs_neg;
+    case PTX_OP_MIN: case PTX_OP_MAX:
+        if (!operands(d, 2) || sim_dec_mod(d, PTX_MODCAT_RELU) != PTX_MOD_NONE)
+            return NULL;
+        in->op = op == PTX_OP_MAX;
+        return op_minmax;
+    case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR:
+        if (!operands(d, 2))
+            return NULL;
+        in->op = op == PTX_OP_AND ? 0 : op == PTX_OP_OR ? 1 : 2;
+        return op_logic;
+    case PTX_OP_NOT: case PTX_OP_CNOT:
+        if (!operands(d, 1))
+            return NULL;
+        in->op = op == PTX_OP_NOT ? 3 : 4;
+        return op_logic;
+    case PTX_OP_SHL: case PTX_OP_SHR:
+        if (!operands(d, 2))
+            return NULL;
+        in->op = op == PTX_OP_SHR;
+        return op_shift;
+    case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFIND:
+        if (!operands(d, 1))
+            return NULL;
+        in->op = op == PTX_OP_POPC ? 0 : op == PTX_OP_CLZ ? 1 : op == PTX_OP_BREV ? 2 : 3;
+        in->op2 = ptx_form_has(d->m, d->form, PTX_MOD_SHIFTAMT);
+        return op_bits;
+    case PTX_OP_BFE:
+        return operands(d, 3) ? op_bfe : NULL;
+    case PTX_OP_BFI:
+        return operands(d, 4) ? op_bfi : NULL;
+    case PTX_OP_PRMT: {
+        if (!operands(d, 3))
+            return NULL;
+        static const ptx_modifier modes[] = {PTX_MOD_NONE, PTX_MOD_F4E, PTX_MOD_B4E, PTX_MOD_RC8,
+                                             PTX_MOD_ECL, PTX_MOD_ECR, PTX_MOD_RC16};
+        ptx_modifier mm = sim_dec_mod(d, PTX_MODCAT_MODE);
+        for (uint8_t i = 0; i < 7; i++)
+            if (modes[i] == mm) {
+                in->op = i;
+                return op_prmt;
+            }
+        return NULL;
+    }
+    case PTX_OP_LOP3:
+        return operands(d, 4) && in->type == PTX_TYPE_B32 ? op_lop3 : NULL;
+    case PTX_OP_SHF: {
+        if (!operands(d, 3))
+            return NULL;
+        ptx_modifier mm = sim_dec_mod(d, PTX_MODCAT_MODE);
+        in->op = mm == PTX_MOD_R;
+        in->op2 = sim_dec_mod(d, PTX_MODCAT_CLAMP) == PTX_MOD_WRAP;
+        return op_shf;
+    }
+    case PTX_OP_DP4A: case PTX_OP_DP2A:
+        if (!operands(d, 3))
+            return NULL;
+        in->op = op == PTX_OP_DP2A;
+        in->op2 = op == PTX_OP_DP2A && sim_dec_mod(d, PTX_MODCAT_WIDTH) == PTX_MOD_HI;
+        return op_dp;
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,221 @@
+/* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st, atom,
+ * red, cvta, isspacep, prefetch (PTX ISA 9.0, "Data Movement and
+ * Conversion Instructions", "Parallel Synchronization and Communication").
+ *
+ * Memory is sequentially consistent: every access completes in program
+ * order, so .volatile/.relaxed/.acquire/.release and cache operators change
+ * nothing. Atomics on global (or generic) memory hold the device lock, so
+ * CTAs running on several host threads see them atomically. */
+#include <math.h>
+
+#include "emu/ops.h"
+
+/* Guest address of the memory operand for thread t. */
+static inline uint64_t address(sim_cta *c, const sim_inst *in, uint32_t t)
+{
+    return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+}
+
+/* Little-endian load / store of n <= 8 bytes. */
+static inline uint64_t load_n(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    return v;
+}
+static inline void store_n(uint8_t *p, uint64_t v, unsigned n) { memcpy(p, &v, n); }
+
+/* ld / ldu / ld.global.nc: vec elements of `size` bytes each; signed types
+ * sign-extend into the destination. */
+HANDLER(op_ld)
+{
+    (void)g;
+    unsigned size = type_bits(in->type) / 8, n = in->vec;
+    bool sg = type_signed(in->type);
+    EACH_LANE(t) {
+        uint64_t a = address(c, in, t);
+        uint8_t *p = sim_mem(c, in, t, in->space, a, size * n, 1);
+        if (!p) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = load_n(p + k * size, size);
+            PUT(k, t, sg ? (uint64_t)sx(v, size * 8) : v);
+        }
+    }
+}
+
+/* st: vec elements of `size` bytes from sources 0..vec-1. */
+HANDLER(op_st)
+{
+    (void)g;
+    unsigned size = type_bits(in->type) / 8, n = in->vec;
+    EACH_LANE(t) {
+        uint64_t a = address(c, in, t);
+        uint8_t *p = sim_mem(c, in, t, in->space, a, size * n, 2);
+        if (!p) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        for (unsigned k = 0; k < n; k++)
+            store_n(p + k * size, SRC(k, t), size);
+    }
+}
+
+enum { A_AND, A_OR, A_XOR, A_ADD, A_INC, A_DEC, A_MIN, A_MAX, A_EXCH, A_CAS };
+
+/* The new value of an atomic location holding `old` (w-bit type ty). */
+static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
+{
+    unsigned w = type_bits(ty);
+    switch (op) {
+    case A_AND: return old & b;
+    case A_OR: return old | b;
+    case A_XOR: return old ^ b;
+    case A_EXCH: return b;
+    case A_INC: return zx(old, w) >= zx(b, w) ? 0 : old + 1;
+    case A_DEC: return zx(old, w) == 0 || zx(old, w) > zx(b, w) ? b : old - 1;
+    case A_ADD:
+        if (ty == PTX_TYPE_F32)
+            return bits_f32(f32_of(old) + f32_of(b));
+        if (ty == PTX_TYPE_F64)
+            return bits_f64(f64_of(old) + f64_of(b));
+        return old + b;
+    default: { /* min / max */
+        bool max = op == A_MAX;
+        if (type_signed(ty)) {
+            int64_t x = sx(old, w), y = sx(b, w);
+            return (uint64_t)(max ? (x > y ? x : y) : (x < y ? x : y));
+        }
+        uint64_t x = zx(old, w), y = zx(b, w);
+        return max ? (x > y ? x : y) : (x < y ? x : y);
+    }
+    }
+}
+
+/* atom (op2 = 0: writes the old value to d) and red (op2 = 1); sources:
+ * b, and c for cas. Lanes are applied one after another in lane order. */
+HANDLER(op_atom)
+{
+    (void)g;
+    unsigned size = type_bits(in->type) / 8;
+    bool red = in->op2, locked = in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE;
+    if (locked)
+        pthread_mutex_lock(&c->dev->lock);
+    EACH_LANE(t) {
+        uint64_t a = address(c, in, t);
+        uint8_t *p = sim_mem(c, in, t, in->space, a, size, 3);
+        if (!p) {
+            s->event = SIM_EV_FAULT;
+            break;
+        }
+        uint64_t old = load_n(p, size), b = SRC(0, t);
+        uint64_t nv = in->op != A_CAS ? atomic_apply(in->op, in->type, old, b)
+                      : old == zx(b, size * 8) ? SRC(1, t) : old; /* cas: compare b, store c */
+        store_n(p, nv, size);
+        if (!red)
+            PUT(0, t, type_signed(in->type) ? (uint64_t)sx(old, size * 8) : old);
+    }
+    if (locked)
+        pthread_mutex_unlock(&c->dev->lock);
+}
+
+/* cvta (op 0: space to generic; 1: generic to space) and isspacep (op 2). */
+HANDLER(op_cvta)
+{
+    (void)g; (void)s;
+    uint64_t base;
+    switch (in->space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:
+        base = SIM_SHARED_WINDOW; break;
+    case PTX_SPACE_LOCAL: base = SIM_LOCAL_WINDOW; break;
+    case PTX_SPACE_CONST: base = SIM_CONST_WINDOW; break;
+    case PTX_SPACE_PARAM: case PTX_SPACE_PARAM_ENTRY: base = SIM_PARAM_WINDOW; break;
+    default: base = 0; break; /* global: generic addresses are global addresses */
+    }
+    unsigned w = type_bits(in->type);
+    EACH_LANE(t) {
+        uint64_t a = SRC(0, t);
+        if (in->op == 0)
+            PUT(0, t, zx(a + base, w));
+        else if (in->op == 1)
+            PUT(0, t, zx(a - base, w));
+        else if (base)
+            PUT(0, t, a - base < SIM_WINDOW_SIZE);
+        else /* global: outside every window and a live allocation */
+            PUT(0, t, sim_find_alloc(c->dev, a, 1) != NULL);
+    }
+}
+
+/* prefetch, prefetchu, membar, fence: nothing to do in a sequentially
+ * consistent memory without caches. */
+HANDLER(op_nop) { UNUSED_ARGS; }
+
+/* Supported memory types: 8- to 64-bit scalars. */
+static bool mem_type_ok(uint8_t ty)
+{
+    unsigned b = ptx_type_bits((ptx_type)ty);
+    return b == 8 || b == 16 || b == 32 || b == 64;
+}
+
+sim_fn sim_pick_mem(sim_decoder *d)
+{
+    sim_inst *in = d->in;
+    ptx_opcode op = (ptx_opcode)d->form->opcode;
+    unsigned n = sim_dec_nops(d);
+    switch (op) {
+    case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC:
+        if (op == PTX_OP_LD_GLOBAL_NC)
+            in->space = PTX_SPACE_GLOBAL;
+        if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_dst(d, 0, 0) ||
+            !sim_dec_addr(d, 1))
+            return NULL;
+        if (sim_dec_op(d, 0)->kind == PTX_OPD_VEC && sim_dec_op(d, 0)->count != in->vec)
+            return NULL;
+        return op_ld;
+    case PTX_OP_ST:
+        if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_addr(d, 0) ||
+            !sim_dec_src(d, 1, 0))
+            return NULL;
+        if (sim_dec_op(d, 1)->kind == PTX_OPD_VEC && sim_dec_op(d, 1)->count != in->vec)
+            return NULL;
+        return op_st;
+    case PTX_OP_ATOM: case PTX_OP_RED: {
+        static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD,
+                                           PTX_MOD_INC, PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX,
+                                           PTX_MOD_EXCH, PTX_MOD_CAS};
+        ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_OP);
+        int which = -1;
+        for (int i = 0; i < 10; i++)
+            if (ops[i] == m)
+                which = i;
+        if (which < 0 || !mem_type_ok(in->type) || type_bits(in->type) < 32 || in->vec > 1)
+            return NULL;
+        if (type_float(in->type) && which != A_ADD && which != A_EXCH)
+            return NULL; /* f32/f64 min/max and f16: not yet */
+        in->op = (uint8_t)which;
+        in->op2 = op == PTX_OP_RED;
+        unsigned first = in->op2 ? 0 : 1, nsrc = which == A_CAS ? 2 : 1;
+        if (n != first + 1 + nsrc || (!in->op2 && !sim_dec_dst(d, 0, 0)) || !sim_dec_addr(d, first))
+            return NULL;
+        for (unsigned k = 0; k < nsrc; k++)
+            if (!sim_dec_src(d, first + 1 + k, k))
+                return NULL;
+        return op_atom;
+    }
+    case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {
+        bool to = ptx_form_has(d->m, d->form, PTX_MOD_TO);
+        in->op = op == PTX_OP_ISSPACEP ? 2 : to ? 1 : 0;
+        if (op == PTX_OP_ISSPACEP)
+            in->type = PTX_TYPE_U64;
+        if (n != 2 || !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0))
+            return NULL;
+        return op_cvta;
+    }
+    case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+        return op_nop;
+    default:
+        return NULL;
+    }
+}

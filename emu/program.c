@@ -1,0 +1,609 @@
+/* program.c — decoding a module for execution: variable layout and
+ * initializers, kernel parameter layouts, per-instruction decoding and the
+ * reconvergence points of branches. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dom.h"
+#include "emu/internal.h"
+#include "ir/printer.h"
+#include "ir/util.h"
+
+/* Parameter layout of one kernel, computed on first use. */
+typedef struct sim_kernel_cache {
+    bool done;
+    sim_param_info *params;
+    uint32_t nparams, bytes;
+} sim_kernel_cache;
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Byte size of one element of symbol s (type bytes times vector width). */
+static uint32_t elem_bytes(const ptx_symbol *s)
+{
+    uint32_t b = (ptx_type_bits((ptx_type)s->type) + 7) / 8;
+    return (b ? b : 1) * (s->vec ? s->vec : 1);
+}
+
+/* Alignment of symbol s: its .align, else its element size. */
+static uint64_t sym_align(const ptx_symbol *s)
+{
+    uint64_t a = s->align ? s->align : elem_bytes(s);
+    return a ? a : 1;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+/* The generic address of symbol `sym` whose space address is v. */
+static uint64_t generic_of(const ptx_symbol *s, uint64_t v)
+{
+    switch ((ptx_space)s->space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:
+        return SIM_SHARED_WINDOW + v;
+    case PTX_SPACE_LOCAL: return SIM_LOCAL_WINDOW + v;
+    case PTX_SPACE_CONST: return SIM_CONST_WINDOW + v;
+    case PTX_SPACE_PARAM: case PTX_SPACE_PARAM_ENTRY: return SIM_PARAM_WINDOW + v;
+    default: return v;
+    }
+}
+
+/* ---- initializers ------------------------------------------------------ */
+
+/* Write initializer node `ix` of element size `eb` and element type `type`
+ * at out[*pos], advancing *pos; lists recurse. False (and err) when it
+ * does not fit `cap` bytes. */
+static bool write_init(const sim_program *p, uint32_t ix, uint32_t eb, ptx_type type,
+                       uint8_t *out, uint64_t cap, uint64_t *pos, char *err, size_t errlen)
+{
+    const ptx_init *in = &p->m->inits[ix];
+    if (in->kind == PTX_INIT_LIST) {
+        for (uint32_t k = 0; k < in->count; k++)
+            if (!write_init(p, in->first + k, eb, type, out, cap, pos, err, errlen))
+                return false;
+        return true;
+    }
+    if (*pos + eb > cap) {
+        fail(err, errlen, "initializer larger than its variable");
+        return false;
+    }
+    uint64_t v = 0;
+    switch ((ptx_init_kind)in->kind) {
+    case PTX_INIT_INT:
+        v = (uint64_t)in->value;
+        if (ptx_type_class(type) == 'f') { /* an integer written for a float element */
+            if (eb == 4) { float f = (float)in->value; memcpy(&v, &f, 4); }
+            else if (eb == 8) { double f = (double)in->value; memcpy(&v, &f, 8); }
+        }
+        break;
+    case PTX_INIT_F32:
+        v = (uint64_t)in->value;
+        if (eb == 8) { /* a float literal for a double element */
+            float f; uint32_t b = (uint32_t)v; memcpy(&f, &b, 4);
+            double dd = f; memcpy(&v, &dd, 8);
+        }
+        break;
+    case PTX_INIT_F64:
+        v = (uint64_t)in->value;
+        if (eb == 4) {
+            double dd; memcpy(&dd, &v, 8);
+            float f = (float)dd; uint32_t b; memcpy(&b, &f, 4); v = b;
+        }
+        break;
+    case PTX_INIT_SYM: {
+        const ptx_symbol *s = &p->m->symbols[in->id];
+        uint64_t a = p->sym_value[in->id];
+        v = ((in->flags & PTX_OPF_GENERIC) ? generic_of(s, a) : a) + (uint64_t)in->value;
+        break;
+    }
+    default:
+        fail(err, errlen, "unsupported initializer");
+        return false;
+    }
+    memcpy(out + *pos, &v, eb > 8 ? 8 : eb); /* little-endian: the low bytes */
+    *pos += eb;
+    return true;
+}
+
+/* Fill `out` (size bytes) from symbol s's initializer, if any. */
+static int init_symbol(const sim_program *p, uint32_t sym, uint8_t *out, uint64_t size,
+                       char *err, size_t errlen)
+{
+    const ptx_symbol *s = &p->m->symbols[sym];
+    if (s->init == PTX_NONE)
+        return 0;
+    uint64_t pos = 0;
+    uint32_t eb = (ptx_type_bits((ptx_type)s->type) + 7) / 8;
+    if (!write_init(p, s->init, eb ? eb : 1, (ptx_type)s->type, out, size, &pos, err, errlen))
+        return fail(err, errlen, "variable %s (line %u): initializer larger than the variable",
+                    ptx_str(p->m, s->name), s->line);
+    return 0;
+}
+
+/* ---- variable layout --------------------------------------------------- */
+
+/* Give every variable its address in its own space: device allocations
+ * for .global, offsets in the constant bank, the shared area (statics,
+ * then the dynamic region all extern arrays share) and each function's
+ * local frame. Then write the initializers (which may take the address of
+ * any variable). */
+static int layout_variables(sim_program *p, char *err, size_t errlen)
+{
+    const ptx_module *m = p->m;
+    uint64_t shared = 0, cbank = 0, module_local = 0;
+    uint64_t *frame = ptx_xcalloc(m->nfunctions + 1, sizeof *frame);
+    /* pass 1: module-scope .local first, so function frames start after them */
+    for (uint32_t i = 0; i < m->nsymbols; i++) {
+        const ptx_symbol *s = &m->symbols[i];
+        if (s->kind == PTX_SYM_VAR && s->space == PTX_SPACE_LOCAL && s->func == PTX_NONE) {
+            module_local = align_up(module_local, sym_align(s));
+            p->sym_value[i] = module_local;
+            module_local += ptx_symbol_size(s);
+        }
+    }
+    for (uint32_t fi = 0; fi < m->nfunctions; fi++)
+        frame[fi] = module_local;
+    for (uint32_t i = 0; i < m->nsymbols; i++) {
+        const ptx_symbol *s = &m->symbols[i];
+        if (s->kind != PTX_SYM_VAR)
+            continue;
+        uint64_t size = ptx_symbol_size(s), a = sym_align(s);
+        switch ((ptx_space)s->space) {
+        case PTX_SPACE_GLOBAL: {
+            if (s->flags & PTX_SYMF_EXTERN)
+                return free(frame), fail(err, errlen, "extern .global variable %s (line %u) "
+                                         "is not defined in this module",
+                                         ptx_str(m, s->name), s->line);
+            uint64_t addr;
+            if (sim_malloc(p->dev, size, ptx_str(m, s->name), &addr, err, errlen) != 0)
+                return free(frame), -1;
+            p->sym_value[i] = addr;
+            PTX_GROW(p->global_allocs, p->nglobal_allocs, p->nglobal_allocs + 1);
+            p->global_allocs[p->nglobal_allocs - 1] = addr;
+            break;
+        }
+        case PTX_SPACE_CONST:
+            cbank = align_up(cbank, a);
+            p->sym_value[i] = cbank;
+            cbank += size;
+            break;
+        case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA:
+            if ((s->flags & PTX_SYMF_EXTERN) || size == 0)
+                break; /* dynamic: placed below */
+            shared = align_up(shared, a);
+            p->sym_value[i] = shared;
+            shared += size;
+            break;
+        case PTX_SPACE_LOCAL:
+            if (s->func != PTX_NONE) {
+                frame[s->func] = align_up(frame[s->func], a);
+                p->sym_value[i] = frame[s->func];
+                frame[s->func] += size;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    shared = align_up(shared, 16);
+    for (uint32_t i = 0; i < m->nsymbols; i++) {
+        const ptx_symbol *s = &m->symbols[i];
+        if (s->kind == PTX_SYM_VAR && (s->space == PTX_SPACE_SHARED || s->space == PTX_SPACE_SHARED_CTA) &&
+            ((s->flags & PTX_SYMF_EXTERN) || ptx_symbol_size(s) == 0))
+            p->sym_value[i] = shared;
+    }
+    if (shared > UINT32_MAX || cbank > UINT32_MAX)
+        return free(frame), fail(err, errlen, "shared or constant variables exceed 4 GiB");
+    p->shared_static = (uint32_t)shared;
+    p->const_bytes = (uint32_t)cbank;
+    p->const_bank = ptx_xcalloc(cbank ? cbank : 1, 1);
+    for (uint32_t fi = 0; fi < m->nfunctions; fi++)
+        p->funcs[fi].local_bytes = (uint32_t)align_up(frame[fi], 16);
+    free(frame);
+    /* pass 2: initializers */
+    for (uint32_t i = 0; i < m->nsymbols; i++) {
+        const ptx_symbol *s = &m->symbols[i];
+        if (s->kind != PTX_SYM_VAR || s->init == PTX_NONE)
+            continue;
+        uint64_t size = ptx_symbol_size(s);
+        if (s->space == PTX_SPACE_GLOBAL) {
+            sim_alloc *al = sim_find_alloc(p->dev, p->sym_value[i], size);
+            if (al && init_symbol(p, i, al->data + (p->sym_value[i] - al->base), size, err, errlen))
+                return -1;
+        } else if (s->space == PTX_SPACE_CONST) {
+            if (init_symbol(p, i, p->const_bank + p->sym_value[i], size, err, errlen))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- operands ---------------------------------------------------------- */
+
+const ptx_operand *sim_dec_op(const sim_decoder *d, unsigned k)
+{
+    return ptx_instr_operand(d->f, d->pi, k);
+}
+
+/* Row of a special register operand (with its component), or PTX_NONE. */
+static uint32_t sreg_row(const sim_decoder *d, const ptx_operand *o)
+{
+    uint32_t base = d->f->nregs, c = o->comp == PTX_COMP_Y ? 1 : o->comp == PTX_COMP_Z ? 2 : 0;
+    switch ((ptx_sreg)o->id) {
+    case PTX_SREG_TID: return base + ROW_TID_X + c;
+    case PTX_SREG_NTID: return base + ROW_NTID_X + c;
+    case PTX_SREG_CTAID: return base + ROW_CTAID_X + c;
+    case PTX_SREG_NCTAID: return base + ROW_NCTAID_X + c;
+    case PTX_SREG_LANEID: return base + ROW_LANEID;
+    case PTX_SREG_WARPID: return base + ROW_WARPID;
+    case PTX_SREG_NWARPID: return base + ROW_NWARPID;
+    case PTX_SREG_SMID: return base + ROW_SMID;
+    case PTX_SREG_NSMID: return base + ROW_NSMID;
+    case PTX_SREG_GRIDID: return base + ROW_GRIDID;
+    case PTX_SREG_LANEMASK_EQ: return base + ROW_LANEMASK_EQ;
+    case PTX_SREG_LANEMASK_LE: return base + ROW_LANEMASK_LE;
+    case PTX_SREG_LANEMASK_LT: return base + ROW_LANEMASK_LT;
+    case PTX_SREG_LANEMASK_GE: return base + ROW_LANEMASK_GE;
+    case PTX_SREG_LANEMASK_GT: return base + ROW_LANEMASK_GT;
+    case PTX_SREG_DYNAMIC_SMEM_SIZE: return base + ROW_DYNAMIC_SMEM;
+    case PTX_SREG_TOTAL_SMEM_SIZE: return base + ROW_TOTAL_SMEM;
+    default: return PTX_NONE;
+    }
+}
+
+/* A symbol's value as an operand: its address in its own space, or its
+ * generic address with generic(sym); functions and textures cannot. */
+static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool generic, uint64_t *v)
+{
+    const ptx_symbol *s = &d->m->symbols[sym];
+    if (s->kind == PTX_SYM_FUNC || s->kind == PTX_SYM_LOCALPARAM || s->space == PTX_SPACE_TEX)
+        return false;
+    if (s->kind == PTX_SYM_PARAM && d->f->kind != PTX_FUNC_ENTRY)
+        return false; /* function parameters: calls are not supported yet */
+    uint64_t a = d->p->sym_value[sym];
+    *v = (generic ? generic_of(s, a) : a) + (uint64_t)off;
+    return true;
+}
+
+/* One scalar source operand into s. */
+static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
+{
+    memset(s, 0, sizeof *s);
+    switch ((ptx_operand_kind)o->kind) {
+    case PTX_OPD_REG:
+        if (o->comp != PTX_COMP_NONE || d->f->regs[o->id].vec > 1)
+            return false; /* vector registers: not yet */
+        s->row = o->id;
+        s->neg = (o->flags & PTX_OPF_NOT) != 0;
+        return true;
+    case PTX_OPD_SREG:
+        if (o->id == PTX_SREG_CLOCK || o->id == PTX_SREG_CLOCK64 || o->id == PTX_SREG_GLOBALTIMER ||
+            o->id == PTX_SREG_GLOBALTIMER_LO) {
+            s->imm = 2;
+            return true;
+        }
+        s->row = sreg_row(d, o);
+        return s->row != PTX_NONE;
+    case PTX_OPD_IMM: case PTX_OPD_F32: case PTX_OPD_F64:
+        s->imm = 1;
+        s->value = (uint64_t)o->value;
+        return true;
+    case PTX_OPD_SYM:
+        s->imm = 1;
+        return sym_operand(d, o->id, o->value, (o->flags & PTX_OPF_GENERIC) != 0, &s->value);
+    default:
+        return false;
+    }
+}
+
+bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot)
+{
+    if (k >= d->pi->noperands)
+        return false;
+    const ptx_operand *o = sim_dec_op(d, k);
+    if (o->kind == PTX_OPD_VEC) {
+        if (slot + o->count > 5)
+            return false;
+        for (unsigned e = 0; e < o->count; e++)
+            if (!scalar_src(d, &d->f->operands[o->id + e], &d->in->src[slot + e]))
+                return false;
+        return true;
+    }
+    return slot < 5 && scalar_src(d, o, &d->in->src[slot]);
+}
+
+/* One destination register into slot. */
+static bool scalar_dst(sim_decoder *d, const ptx_operand *o, unsigned slot)
+{
+    if (slot >= 4)
+        return false;
+    if (o->kind == PTX_OPD_SINK) {
+        d->in->dst[slot] = PTX_NONE;
+        d->in->dst_bits[slot] = 64;
+        return true;
+    }
+    if (o->kind != PTX_OPD_REG || o->comp != PTX_COMP_NONE || d->f->regs[o->id].vec > 1)
+        return false;
+    d->in->dst[slot] = o->id;
+    unsigned bits = ptx_type_bits((ptx_type)d->f->regs[o->id].type);
+    d->in->dst_bits[slot] = (uint8_t)(bits == 0 || bits > 64 ? 64 : bits);
+    return true;
+}
+
+bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot)
+{
+    if (k >= d->pi->noperands)
+        return false;
+    const ptx_operand *o = sim_dec_op(d, k);
+    if (o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_PAIR) {
+        for (unsigned e = 0; e < o->count; e++)
+            if (!scalar_dst(d, &d->f->operands[o->id + e], slot + e))
+                return false;
+        return true;
+    }
+    return scalar_dst(d, o, slot);
+}
+
+bool sim_dec_addr(sim_decoder *d, unsigned k)
+{
+    if (k >= d->pi->noperands)
+        return false;
+    const ptx_operand *o = sim_dec_op(d, k);
+    sim_addr *a = &d->in->addr;
+    memset(a, 0, sizeof *a);
+    if (o->kind == PTX_OPD_SYM) { /* a bare variable name as the address */
+        a->base.imm = 1;
+        bool generic = d->form->nspaces == 0;
+        return sym_operand(d, o->id, o->value, generic, &a->base.value);
+    }
+    if (o->kind != PTX_OPD_ADDR)
+        return false;
+    a->offset = o->value;
+    if (o->flags & PTX_OPF_ADDR_SYM) {
+        a->base.imm = 1;
+        bool generic = d->form->nspaces == 0;
+        return sym_operand(d, o->id, 0, generic, &a->base.value);
+    }
+    if (o->id == PTX_NONE) { /* [immediate] */
+        a->base.imm = 1;
+        return true;
+    }
+    if (d->f->regs[o->id].vec > 1)
+        return false;
+    a->base.row = o->id;
+    return true;
+}
+
+/* ---- instructions ------------------------------------------------------ */
+
+void sim_op_unsupported(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,
+                        sim_step *s)
+{
+    (void)g;
+    (void)L;
+    sim_fault(c, "unsupported instruction '%s' at %s:%u", in->text ? in->text : "?",
+              c->prog->m->source_name ? c->prog->m->source_name : "<ptx>", in->line);
+    s->event = SIM_EV_FAULT;
+}
+
+/* The rounding selector of a form: 0 none, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna;
+ * the integer rounding of cvt (.rni ...) maps to the same values. */
+static uint8_t rounding_of(ptx_modifier r)
+{
+    switch (r) {
+    case PTX_MOD_RN: case PTX_MOD_RNI: return 1;
+    case PTX_MOD_RZ: case PTX_MOD_RZI: return 2;
+    case PTX_MOD_RM: case PTX_MOD_RMI: return 3;
+    case PTX_MOD_RP: case PTX_MOD_RPI: return 4;
+    case PTX_MOD_RNA: return 5;
+    default: return 0;
+    }
+}
+
+/* The text of instruction pi (for unsupported-instruction messages). */
+static char *instr_text(const ptx_module *m, const ptx_function *f, const ptx_instr *pi)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        return ptx_strdup(ptx_opcode_name((ptx_opcode)m->forms[pi->form].opcode));
+    ptx_print_instr(m, f, pi, out);
+    fclose(out);
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == ';'))
+        buf[--len] = 0;
+    char *s = buf;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *r = ptx_strdup(s);
+    free(buf);
+    return r;
+}
+
+/* Decode instruction pc of function f into fn->code[pc]. */
+static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim_inst *in)
+{
+    const ptx_instr *pi = &f->instrs[pc];
+    const ptx_form *form = &p->m->forms[pi->form];
+    memset(in, 0, sizeof *in);
+    in->line = pi->line;
+    in->guard = pi->guard;
+    in->guard_neg = pi->guard_neg;
+    in->type = form->ntypes > 0 ? form->type[0] : PTX_TYPE_NONE;
+    in->type2 = form->ntypes > 1 ? form->type[1] : PTX_TYPE_NONE;
+    in->rnd = rounding_of((ptx_modifier)form->mod[PTX_MODCAT_ROUND]);
+    in->ftz = form->mod[PTX_MODCAT_FTZ] == PTX_MOD_FTZ;
+    in->sat = form->mod[PTX_MODCAT_SAT] != PTX_MOD_NONE;
+    in->space = form->nspaces ? form->space[0] : PTX_SPACE_NONE;
+    in->vec = form->vec ? form->vec : 1;
+    for (unsigned k = 0; k < 4; k++)
+        in->dst[k] = PTX_NONE;
+    sim_decoder d = {p, p->m, f, pi, form, pc, in};
+    sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_cmp,
+                                                sim_pick_cvt, sim_pick_mem, sim_pick_ctrl,
+                                                sim_pick_warp};
+    sim_fn fn = NULL;
+    for (size_t k = 0; k < sizeof pickers / sizeof *pickers && !fn; k++) {
+        sim_inst keep = *in;
+        fn = pickers[k](&d);
+        if (!fn)
+            *in = keep; /* a picker that declined leaves nothing behind */
+    }
+    if (!fn) {
+        fn = sim_op_unsupported;
+        in->text = instr_text(p->m, f, pi);
+    }
+    in->fn = fn;
+}
+
+/* Reconvergence pcs: for the last instruction of each block, the first
+ * instruction of the block's immediate post-dominator (ninstrs when that
+ * is the exit or there is none). */
+static void reconvergence(const ptx_function *f, uint32_t *rpc)
+{
+    ptx_domtree pdom;
+    ptx_postdominators(f, &pdom);
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        rpc[i] = f->ninstrs;
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        const ptx_block *bk = &f->blocks[b];
+        if (b == f->exit_block || bk->first == bk->end)
+            continue;
+        uint32_t ip = pdom.idom[b];
+        rpc[bk->end - 1] = ip == PTX_NONE || ip == f->exit_block ? f->ninstrs : f->blocks[ip].first;
+    }
+    ptx_domtree_free(&pdom);
+}
+
+/* Index of the .entry named `name`, or PTX_NONE. */
+static uint32_t find_kernel(const sim_program *p, const char *name)
+{
+    for (uint32_t fi = 0; fi < p->m->nfunctions; fi++) {
+        const ptx_function *f = &p->m->functions[fi];
+        if (f->kind == PTX_FUNC_ENTRY && (f->flags & PTX_FUNCF_HAS_BODY) &&
+            strcmp(ptx_function_name(p->m, f), name) == 0)
+            return fi;
+    }
+    return PTX_NONE;
+}
+
+/* Lay out the parameters of entry fi (natural or declared alignment, in
+ * order) and give their symbols their offsets. */
+static void layout_params(sim_program *p, uint32_t fi)
+{
+    sim_kernel_cache *k = &p->kernels[fi];
+    const ptx_function *f = &p->m->functions[fi];
+    k->params = ptx_xcalloc(f->nparams + 1, sizeof *k->params);
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        const ptx_symbol *s = &p->m->symbols[f->params[i]];
+        uint64_t size = ptx_symbol_size(s), a = sym_align(s);
+        off = align_up(off, a);
+        p->sym_value[f->params[i]] = off;
+        k->params[i] = (sim_param_info){ptx_str(p->m, s->name), s->type,
+                                        (s->flags & PTX_SYMF_PTR) ||
+                                            ptx_type_bits((ptx_type)s->type) == 64,
+                                        (uint32_t)size, (uint32_t)a, (uint32_t)off};
+        off += size;
+    }
+    k->nparams = f->nparams;
+    k->bytes = (uint32_t)off;
+    k->done = true;
+}
+
+sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, size_t errlen)
+{
+    sim_program *p = ptx_xcalloc(1, sizeof *p);
+    p->dev = dev;
+    p->m = m;
+    p->funcs = ptx_xcalloc(m->nfunctions + 1, sizeof *p->funcs);
+    p->sym_value = ptx_xcalloc(m->nsymbols + 1, sizeof *p->sym_value);
+    p->kernels = ptx_xcalloc(m->nfunctions + 1, sizeof *p->kernels);
+    if (m->address_size == 32) {
+        fail(err, errlen, "32-bit PTX (.address_size 32) is not supported by the emulator");
+        sim_program_free(p);
+        return NULL;
+    }
+    if (layout_variables(p, err, errlen) != 0) {
+        sim_program_free(p);
+        return NULL;
+    }
+    for (uint32_t fi = 0; fi < m->nfunctions; fi++)
+        if (m->functions[fi].kind == PTX_FUNC_ENTRY)
+            layout_params(p, fi);
+    for (uint32_t fi = 0; fi < m->nfunctions; fi++) {
+        const ptx_function *f = &m->functions[fi];
+        sim_func *fn = &p->funcs[fi];
+        fn->f = f;
+        if (!(f->flags & PTX_FUNCF_HAS_BODY))
+            continue;
+        fn->ninstrs = f->ninstrs;
+        fn->nregs = f->nregs;
+        fn->code = ptx_xcalloc(f->ninstrs + 1, sizeof *fn->code);
+        fn->rpc = ptx_xmalloc((f->ninstrs + 1) * sizeof *fn->rpc);
+        for (uint32_t pc = 0; pc < f->ninstrs; pc++)
+            decode_instr(p, f, pc, &fn->code[pc]);
+        reconvergence(f, fn->rpc);
+    }
+    return p;
+}
+
+void sim_program_free(sim_program *p)
+{
+    if (!p)
+        return;
+    for (uint32_t fi = 0; fi < p->m->nfunctions; fi++) {
+        sim_func *fn = &p->funcs[fi];
+        for (uint32_t pc = 0; pc < fn->ninstrs; pc++)
+            free((char *)fn->code[pc].text);
+        free(fn->code);
+        free(fn->rpc);
+        free(p->kernels[fi].params);
+    }
+    for (uint32_t i = 0; i < p->nglobal_allocs; i++)
+        sim_free(p->dev, p->global_allocs[i], NULL, 0);
+    free(p->global_allocs);
+    free(p->kernels);
+    free(p->funcs);
+    free(p->sym_value);
+    free(p->const_bank);
+    free(p->targets);
+    free(p);
+}
+
+/* ---- kernel parameters ------------------------------------------------- */
+
+const sim_param_info *sim_kernel_params(sim_program *p, const char *name, uint32_t *nparams,
+                                        uint32_t *param_bytes, char *err, size_t errlen)
+{
+    uint32_t fi = find_kernel(p, name);
+    if (fi == PTX_NONE) {
+        fail(err, errlen, "no kernel named '%s' in %s", name,
+             p->m->source_name ? p->m->source_name : "the module");
+        return NULL;
+    }
+    const sim_kernel_cache *k = &p->kernels[fi];
+    *nparams = k->nparams;
+    *param_bytes = k->bytes;
+    return k->params;
+}
+
+/* The decoded function of kernel `name`, or NULL. */
+const sim_func *sim_program_kernel(const sim_program *p, const char *name)
+{
+    uint32_t fi = find_kernel(p, name);
+    return fi == PTX_NONE ? NULL : &p->funcs[fi];
+}

@@ -1,0 +1,106 @@
+/* sim.h — the functional emulator's public C API.
+ *
+ * A device owns guest memory (global allocations, module variables); a
+ * program is a parsed PTX module decoded for execution on one device; a
+ * launch runs one kernel over a grid and reports statistics or the first
+ * error. Every function that can fail returns 0 on success and -1 with a
+ * one-line message in the caller's err buffer; guest bugs (invalid
+ * addresses, traps, barrier deadlocks) are launch errors, never host
+ * crashes. Nothing here keeps global state: several devices may coexist.
+ *
+ * Guest addresses (64-bit, what cvta produces):
+ *   global allocations and module .global variables   SIM_GLOBAL_BASE and up
+ *   shared memory of the running CTA (generic window)  SIM_SHARED_WINDOW + offset
+ *   local memory of the running thread                 SIM_LOCAL_WINDOW + offset
+ *   constant bank (module .const variables)            SIM_CONST_WINDOW + offset
+ *   kernel parameters                                  SIM_PARAM_WINDOW + offset
+ * Address 0 and everything outside these ranges is invalid. */
+#ifndef SIMTLAB_SIM_H
+#define SIMTLAB_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+#define SIM_GLOBAL_BASE 0x0000700000000000ull
+#define SIM_SHARED_WINDOW 0x0000600000000000ull
+#define SIM_LOCAL_WINDOW 0x0000500000000000ull
+#define SIM_CONST_WINDOW 0x0000400000000000ull
+#define SIM_PARAM_WINDOW 0x0000300000000000ull
+#define SIM_WINDOW_SIZE 0x0000100000000000ull
+
+typedef struct sim_device sim_device;
+typedef struct sim_program sim_program;
+
+typedef struct sim_dim3 {
+    uint32_t x, y, z;
+} sim_dim3;
+
+/* ---- device and memory ------------------------------------------------ */
+
+sim_device *sim_device_new(void);
+void sim_device_free(sim_device *d);
+
+/* Allocate size bytes of zeroed global memory (256-byte aligned; addresses
+ * are never reused, so a stale pointer stays invalid); label names it in
+ * error reports. */
+int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
+               size_t errlen);
+int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
+/* Copy between host memory and global memory; the whole range must lie in
+ * one live allocation. */
+int sim_memcpy_to_device(sim_device *d, uint64_t dst, const void *src, uint64_t n, char *err,
+                         size_t errlen);
+int sim_memcpy_from_device(sim_device *d, void *dst, uint64_t src, uint64_t n, char *err,
+                           size_t errlen);
+
+/* ---- programs --------------------------------------------------------- */
+
+/* Decode module m for execution on d: lays out shared and local variables,
+ * allocates and initializes its .global and .const variables. m must stay
+ * alive as long as the program. */
+sim_program *sim_program_new(sim_device *d, const ptx_module *m, char *err, size_t errlen);
+void sim_program_free(sim_program *p);
+
+/* One kernel parameter: its PTX type (the element type for arrays), byte
+ * size, alignment and offset in the parameter buffer. */
+typedef struct sim_param_info {
+    const char *name;
+    uint8_t type;    /* ptx_type */
+    bool is_pointer; /* declared .ptr, or a .u64/.b64 that a buffer argument may fill */
+    uint32_t size, align, offset;
+} sim_param_info;
+
+/* The parameters of kernel `name`; NULL (and err) when there is no such
+ * .entry. The array belongs to the program. */
+const sim_param_info *sim_kernel_params(sim_program *p, const char *name, uint32_t *nparams,
+                                        uint32_t *param_bytes, char *err, size_t errlen);
+
+/* ---- launches --------------------------------------------------------- */
+
+typedef struct sim_launch_config {
+    sim_dim3 grid, block;
+    uint32_t dynamic_shared;   /* bytes of extern .shared memory */
+    uint32_t host_threads;     /* CTAs run on this many host threads (0 or 1: one) */
+    uint64_t max_instructions; /* warp instructions per launch before it is stopped; 0: none */
+} sim_launch_config;
+
+typedef struct sim_stats {
+    uint64_t warp_instructions;   /* warp-level instructions issued */
+    uint64_t thread_instructions; /* sum of active lanes over them */
+    uint64_t divergent_branches;  /* conditional branches that split a warp */
+    uint64_t ctas, threads;
+    double seconds;               /* host wall time of the launch */
+} sim_stats;
+
+/* Run kernel `name` with the parameter buffer params (param_bytes long,
+ * laid out as sim_kernel_params says). Returns 0, or -1 with the first
+ * error (invalid address, unsupported instruction, deadlock, trap, bad
+ * configuration) in err. stats may be NULL. */
+int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+               const void *params, uint32_t param_bytes, sim_stats *stats, char *err,
+               size_t errlen);
+
+#endif

@@ -1,0 +1,551 @@
+/* run_cmd.c — `simtlab run`: emulate one kernel launch from the command
+ * line.
+ *
+ *   simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
+ *               [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]
+ *               [--threads N] [--max-instructions N] [--arch sm_XX]
+ *
+ * One --arg per kernel parameter, in order: a scalar TYPE:VALUE, or a
+ * buffer (the parameter receives its device address): buf:PATH,
+ * buf:zero:BYTES, buf:TYPE:v1,v2,..., buf:rand:BYTES:SEED. After the run
+ * --print writes a buffer argument's values one per line and --dump its
+ * raw bytes. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/sim.h"
+#include "ir/util.h"
+#include "parser/parser.h"
+#include "tools/run_cmd.h"
+
+enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
+
+/* One --arg after parsing. */
+typedef struct run_arg {
+    const char *spec;
+    bool is_buffer;
+    ptx_type type;       /* scalar type, or the element type of a typed buffer */
+    uint64_t value;      /* scalar bits */
+    uint8_t *data;       /* buffer contents */
+    uint64_t size;       /* buffer bytes */
+    uint64_t addr;       /* buffer device address */
+} run_arg;
+
+/* A --print or --dump request. */
+typedef struct run_out {
+    uint32_t arg;
+    const char *what; /* TYPE or PATH */
+} run_out;
+
+typedef struct run_opts {
+    const char *file, *kernel;
+    unsigned arch;
+    sim_launch_config cfg;
+    run_arg *args;
+    uint32_t nargs, cap_args;
+    run_out *prints, *dumps;
+    uint32_t nprints, ndumps, cap_prints, cap_dumps;
+    bool stats;
+} run_opts;
+
+static void run_usage(FILE *out)
+{
+    fputs("usage: simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
+          "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]\n"
+          "                   [--threads N] [--max-instructions N] [--arch sm_XX]\n"
+          "Emulates one launch of KERNEL from FILE (PTX or a CUDA binary with PTX).\n"
+          "  --arg SPEC        one per kernel parameter, in order:\n"
+          "                      TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64),\n"
+          "                      e.g. u32:5 s32:-3 u64:0x10 f32:1.5;\n"
+          "                    or a buffer whose device address the parameter receives:\n"
+          "                      buf:PATH (a file's bytes), buf:zero:BYTES,\n"
+          "                      buf:TYPE:v1,v2,... (typed values), buf:rand:BYTES:SEED\n"
+          "  --shared BYTES    dynamic shared memory per block\n"
+          "  --print N:TYPE    after the run, print buffer argument N (0-based) as TYPE values,\n"
+          "                    one per line (floats: %.9g for f32, %.17g for f64)\n"
+          "  --dump N:PATH     after the run, write buffer argument N's bytes to PATH\n"
+          "  --stats           print instructions, SIMD utilization, divergent branches, speed\n"
+          "  --threads N       run blocks on N host threads (same results)\n"
+          "  --max-instructions N   stop after N warp instructions (endless loops)\n"
+          "Exit status: 0 success, 1 bad input or a failed launch, 2 internal error.\n",
+          out);
+}
+
+/* Parse "X[,Y[,Z]]" (each a positive 32-bit number). */
+static bool parse_dim3(const char *s, sim_dim3 *d)
+{
+    unsigned long v[3] = {1, 1, 1};
+    int n = 0;
+    const char *p = s;
+    while (n < 3) {
+        char *end;
+        errno = 0;
+        v[n] = strtoul(p, &end, 0);
+        if (end == p || errno || v[n] == 0 || v[n] > UINT32_MAX)
+            return false;
+        n++;
+        if (*end == 0)
+            break;
+        if (*end != ',')
+            return false;
+        p = end + 1;
+    }
+    if (*p && n == 3 && strchr(p, ','))
+        return false;
+    d->x = (uint32_t)v[0];
+    d->y = (uint32_t)v[1];
+    d->z = (uint32_t)v[2];
+    return true;
+}
+
+/* Parse an unsigned number (any base strtoull accepts). */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-')
+        return false;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (end == s || *end || errno)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A scalar type name (no leading dot), or PTX_TYPE_NONE. */
+static ptx_type scalar_type(const char *name, size_t len)
+{
+    static const ptx_type ok[] = {PTX_TYPE_U8, PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_U64,
+                                  PTX_TYPE_S8, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64,
+                                  PTX_TYPE_B8, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64,
+                                  PTX_TYPE_F32, PTX_TYPE_F64};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        const char *n = ptx_type_name(ok[i]);
+        if (strlen(n) == len && strncmp(n, name, len) == 0)
+            return ok[i];
+    }
+    return PTX_TYPE_NONE;
+}
+
+/* One value of type t from text into its little-endian bits. */
+static bool parse_value(ptx_type t, const char *s, uint64_t *bits)
+{
+    char *end;
+    errno = 0;
+    unsigned w = ptx_type_bits(t);
+    if (t == PTX_TYPE_F32 || t == PTX_TYPE_F64) {
+        double v = strtod(s, &end);
+        if (end == s || *end)
+            return false;
+        if (t == PTX_TYPE_F32) {
+            float f = (float)v;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            *bits = b;
+        } else {
+            memcpy(bits, &v, 8);
+        }
+        return true;
+    }
+    if (ptx_type_class(t) == 's') {
+        long long v = strtoll(s, &end, 0);
+        if (end == s || *end || errno)
+            return false;
+        if (w < 64 && (v < -(1ll << (w - 1)) || v > (1ll << (w - 1)) - 1))
+            return false;
+        *bits = w >= 64 ? (uint64_t)v : (uint64_t)v & ((1ull << w) - 1);
+        return true;
+    }
+    if (*s == '-')
+        return false;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (end == s || *end || errno || (w < 64 && v >> w))
+        return false;
+    *bits = v;
+    return true;
+}
+
+/* Read a whole file into a buffer. */
+static uint8_t *read_all(const char *path, uint64_t *size)
+{
+    size_t n;
+    char *data = ptx_read_file(path, &n);
+    *size = n;
+    return (uint8_t *)data;
+}
+
+/* Parse one --arg SPEC into a. Prints the error and returns false. */
+static bool parse_arg(const char *spec, run_arg *a)
+{
+    memset(a, 0, sizeof *a);
+    a->spec = spec;
+    const char *colon = strchr(spec, ':');
+    if (!colon) {
+        fprintf(stderr, "simtlab run: bad --arg '%s' (expected TYPE:VALUE or buf:...)\n", spec);
+        return false;
+    }
+    if (strncmp(spec, "buf:", 4) != 0) {
+        a->type = scalar_type(spec, (size_t)(colon - spec));
+        if (a->type == PTX_TYPE_NONE || !parse_value(a->type, colon + 1, &a->value)) {
+            fprintf(stderr, "simtlab run: bad --arg '%s' (expected TYPE:VALUE with TYPE one of "
+                            "u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64 and a value "
+                            "that fits)\n", spec);
+            return false;
+        }
+        return true;
+    }
+    a->is_buffer = true;
+    const char *rest = spec + 4;
+    if (strncmp(rest, "zero:", 5) == 0) {
+        if (!parse_u64(rest + 5, &a->size) || a->size > (1ull << 34)) {
+            fprintf(stderr, "simtlab run: bad --arg '%s' (buf:zero:BYTES)\n", spec);
+            return false;
+        }
+        a->data = ptx_xcalloc(a->size ? a->size : 1, 1);
+        return true;
+    }
+    if (strncmp(rest, "rand:", 5) == 0) {
+        const char *c2 = strchr(rest + 5, ':');
+        char num[32];
+        uint64_t seed;
+        size_t nl = c2 ? (size_t)(c2 - (rest + 5)) : 0;
+        if (!c2 || nl == 0 || nl >= sizeof num) {
+            fprintf(stderr, "simtlab run: bad --arg '%s' (buf:rand:BYTES:SEED)\n", spec);
+            return false;
+        }
+        memcpy(num, rest + 5, nl);
+        num[nl] = 0;
+        if (!parse_u64(num, &a->size) || !parse_u64(c2 + 1, &seed) || a->size > (1ull << 34)) {
+            fprintf(stderr, "simtlab run: bad --arg '%s' (buf:rand:BYTES:SEED)\n", spec);
+            return false;
+        }
+        a->data = ptx_xmalloc(a->size ? a->size : 1);
+        uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1; /* xorshift64*, documented in --help */
+        for (uint64_t i = 0; i < a->size; i++) {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            a->data[i] = (uint8_t)((x * 0x2545F4914F6CDD1Dull) >> 56);
+        }
+        return true;
+    }
+    const char *c2 = strchr(rest, ':');
+    ptx_type t = c2 ? scalar_type(rest, (size_t)(c2 - rest)) : PTX_TYPE_NONE;
+    if (t != PTX_TYPE_NONE) { /* buf:TYPE:v1,v2,... */
+        unsigned eb = ptx_type_bits(t) / 8;
+        uint32_t cap = 0;
+        const char *p = c2 + 1;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            size_t len = comma ? (size_t)(comma - p) : strlen(p);
+            char tok[128];
+            uint64_t bits;
+            if (len == 0 || len >= sizeof tok) {
+                fprintf(stderr, "simtlab run: bad value list in --arg '%s'\n", spec);
+                return false;
+            }
+            memcpy(tok, p, len);
+            tok[len] = 0;
+            if (!parse_value(t, tok, &bits)) {
+                fprintf(stderr, "simtlab run: bad %s value '%s' in --arg '%s'\n", ptx_type_name(t),
+                        tok, spec);
+                return false;
+            }
+            PTX_GROW(a->data, cap, a->size + eb);
+            memcpy(a->data + a->size, &bits, eb);
+            a->size += eb;
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+        a->type = t;
+        return true;
+    }
+    a->data = read_all(rest, &a->size);
+    if (!a->data) {
+        fprintf(stderr, "simtlab run: cannot read '%s' for --arg '%s': %s\n", rest, spec,
+                strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Parse "N:TEXT". */
+static bool parse_out(const char *s, run_out *o)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    if (end == s || *end != ':' || !end[1] || errno || n > UINT32_MAX)
+        return false;
+    o->arg = (uint32_t)n;
+    o->what = end + 1;
+    return true;
+}
+
+/* Parse the command line into o; returns 0, -1 for --help, or an exit status. */
+static int parse_run_opts(int argc, char **argv, run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    bool grid = false, block = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            run_usage(stdout);
+            return -1;
+        }
+        if (strcmp(a, "--stats") == 0) {
+            o->stats = true;
+            continue;
+        }
+        if (a[0] == '-' && !v) {
+            fprintf(stderr, "simtlab run: %s needs a value\n", a);
+            return EXIT_USER;
+        }
+        if (strcmp(a, "-k") == 0 || strcmp(a, "--kernel") == 0) {
+            o->kernel = v;
+        } else if (strcmp(a, "--grid") == 0 || strcmp(a, "--block") == 0) {
+            bool is_grid = a[2] == 'g';
+            if (!parse_dim3(v, is_grid ? &o->cfg.grid : &o->cfg.block)) {
+                fprintf(stderr, "simtlab run: bad %s '%s' (expected X[,Y[,Z]], positive)\n", a, v);
+                return EXIT_USER;
+            }
+            if (is_grid)
+                grid = true;
+            else
+                block = true;
+        } else if (strcmp(a, "--shared") == 0 || strcmp(a, "--threads") == 0 ||
+                   strcmp(a, "--max-instructions") == 0) {
+            uint64_t n;
+            if (!parse_u64(v, &n) || (a[2] != 'm' && n > UINT32_MAX)) {
+                fprintf(stderr, "simtlab run: bad %s '%s'\n", a, v);
+                return EXIT_USER;
+            }
+            if (a[2] == 's')
+                o->cfg.dynamic_shared = (uint32_t)n;
+            else if (a[2] == 't')
+                o->cfg.host_threads = (uint32_t)n;
+            else
+                o->cfg.max_instructions = n;
+        } else if (strcmp(a, "--arg") == 0) {
+            PTX_GROW(o->args, o->cap_args, o->nargs + 1);
+            if (!parse_arg(v, &o->args[o->nargs]))
+                return EXIT_USER;
+            o->nargs++;
+        } else if (strcmp(a, "--print") == 0 || strcmp(a, "--dump") == 0) {
+            bool pr = a[2] == 'p';
+            run_out out;
+            if (!parse_out(v, &out)) {
+                fprintf(stderr, "simtlab run: bad %s '%s' (expected N:%s)\n", a, v, pr ? "TYPE" : "PATH");
+                return EXIT_USER;
+            }
+            if (pr) {
+                PTX_GROW(o->prints, o->cap_prints, o->nprints + 1);
+                o->prints[o->nprints++] = out;
+            } else {
+                PTX_GROW(o->dumps, o->cap_dumps, o->ndumps + 1);
+                o->dumps[o->ndumps++] = out;
+            }
+        } else if (strcmp(a, "--arch") == 0) {
+            unsigned long n = 0;
+            if (strncmp(v, "sm_", 3) == 0 || strncmp(v, "compute_", 8) == 0)
+                n = strtoul(strchr(v, '_') + 1, NULL, 10);
+            if (!n) {
+                fprintf(stderr, "simtlab run: bad --arch '%s' (expected sm_XX)\n", v);
+                return EXIT_USER;
+            }
+            o->arch = (unsigned)n;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "simtlab run: unknown option '%s' (see simtlab run --help)\n", a);
+            return EXIT_USER;
+        } else if (o->file) {
+            fprintf(stderr, "simtlab run: more than one input file ('%s' and '%s')\n", o->file, a);
+            return EXIT_USER;
+        } else {
+            o->file = a;
+            continue;
+        }
+        i++;
+    }
+    if (!o->file || !o->kernel || !grid || !block) {
+        fprintf(stderr, "simtlab run: needs FILE, -k KERNEL, --grid and --block (see simtlab run --help)\n");
+        return EXIT_USER;
+    }
+    return 0;
+}
+
+/* Check the --arg list against the kernel's parameters and build the
+ * parameter buffer (allocating and filling buffers). */
+static int build_params(sim_device *d, sim_program *p, run_opts *o, uint8_t **buf, uint32_t *bytes)
+{
+    char err[512];
+    uint32_t nparams;
+    const sim_param_info *pi = sim_kernel_params(p, o->kernel, &nparams, bytes, err, sizeof err);
+    if (!pi) {
+        fprintf(stderr, "simtlab run: %s\n", err);
+        return EXIT_USER;
+    }
+    if (o->nargs != nparams) {
+        fprintf(stderr, "simtlab run: kernel %s takes %u parameter%s but %u --arg %s given\n",
+                o->kernel, nparams, nparams == 1 ? "" : "s", o->nargs, o->nargs == 1 ? "was" : "were");
+        return EXIT_USER;
+    }
+    *buf = ptx_xcalloc(*bytes ? *bytes : 1, 1);
+    for (uint32_t i = 0; i < nparams; i++) {
+        run_arg *a = &o->args[i];
+        if (a->is_buffer) {
+            if (pi[i].size != 8) {
+                fprintf(stderr, "simtlab run: --arg %u '%s' is a buffer but parameter %s is .%s "
+                                "(%u bytes); buffers need a 64-bit parameter\n", i, a->spec,
+                        pi[i].name, ptx_type_name((ptx_type)pi[i].type), pi[i].size);
+                return EXIT_USER;
+            }
+            if (sim_malloc(d, a->size, a->spec, &a->addr, err, sizeof err) != 0 ||
+                sim_memcpy_to_device(d, a->addr, a->data, a->size, err, sizeof err) != 0) {
+                fprintf(stderr, "simtlab run: %s\n", err);
+                return EXIT_USER;
+            }
+            memcpy(*buf + pi[i].offset, &a->addr, 8);
+            continue;
+        }
+        unsigned bytes_arg = ptx_type_bits(a->type) / 8;
+        if (bytes_arg != pi[i].size) {
+            fprintf(stderr, "simtlab run: --arg %u '%s' is %u bytes but parameter %s is .%s (%u bytes)\n",
+                    i, a->spec, bytes_arg, pi[i].name, ptx_type_name((ptx_type)pi[i].type), pi[i].size);
+            return EXIT_USER;
+        }
+        memcpy(*buf + pi[i].offset, &a->value, bytes_arg);
+    }
+    return 0;
+}
+
+/* Print buffer argument out->arg as TYPE values, one per line. */
+static int print_buffer(sim_device *d, const run_opts *o, const run_out *out)
+{
+    if (out->arg >= o->nargs || !o->args[out->arg].is_buffer) {
+        fprintf(stderr, "simtlab run: --print %u: argument %u is not a buffer\n", out->arg, out->arg);
+        return EXIT_USER;
+    }
+    ptx_type t = scalar_type(out->what, strlen(out->what));
+    if (t == PTX_TYPE_NONE) {
+        fprintf(stderr, "simtlab run: --print %u:%s: unknown type\n", out->arg, out->what);
+        return EXIT_USER;
+    }
+    const run_arg *a = &o->args[out->arg];
+    uint8_t *data = ptx_xmalloc(a->size ? a->size : 1);
+    char err[256];
+    if (sim_memcpy_from_device(d, data, a->addr, a->size, err, sizeof err) != 0) {
+        fprintf(stderr, "simtlab run: %s\n", err);
+        free(data);
+        return EXIT_INTERNAL;
+    }
+    unsigned eb = ptx_type_bits(t) / 8;
+    for (uint64_t off = 0; off + eb <= a->size; off += eb) {
+        uint64_t v = 0;
+        memcpy(&v, data + off, eb);
+        if (t == PTX_TYPE_F32) {
+            float f;
+            uint32_t b = (uint32_t)v;
+            memcpy(&f, &b, 4);
+            printf("%.9g\n", (double)f);
+        } else if (t == PTX_TYPE_F64) {
+            double f;
+            memcpy(&f, &v, 8);
+            printf("%.17g\n", f);
+        } else if (ptx_type_class(t) == 's') {
+            unsigned w = eb * 8;
+            int64_t s = w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+            printf("%" PRId64 "\n", s);
+        } else {
+            printf("%" PRIu64 "\n", v);
+        }
+    }
+    free(data);
+    return 0;
+}
+
+/* Write buffer argument out->arg's bytes to a file. */
+static int dump_buffer(sim_device *d, const run_opts *o, const run_out *out)
+{
+    if (out->arg >= o->nargs || !o->args[out->arg].is_buffer) {
+        fprintf(stderr, "simtlab run: --dump %u: argument %u is not a buffer\n", out->arg, out->arg);
+        return EXIT_USER;
+    }
+    const run_arg *a = &o->args[out->arg];
+    uint8_t *data = ptx_xmalloc(a->size ? a->size : 1);
+    char err[256];
+    int rc = 0;
+    if (sim_memcpy_from_device(d, data, a->addr, a->size, err, sizeof err) != 0) {
+        fprintf(stderr, "simtlab run: %s\n", err);
+        rc = EXIT_INTERNAL;
+    } else {
+        FILE *f = fopen(out->what, "wb");
+        if (!f || fwrite(data, 1, a->size, f) != a->size || fclose(f) != 0) {
+            fprintf(stderr, "simtlab run: cannot write %s: %s\n", out->what, strerror(errno));
+            rc = EXIT_USER;
+        }
+    }
+    free(data);
+    return rc;
+}
+
+int simtlab_run(int argc, char **argv)
+{
+    run_opts o;
+    int rc = parse_run_opts(argc, argv, &o);
+    if (rc == 0) {
+        ptx_diags diags = {0};
+        ptx_module *m = ptx_load_file(o.file, o.arch, &diags);
+        ptx_diags_print(&diags, stderr);
+        ptx_diags_free(&diags);
+        if (!m) {
+            rc = EXIT_USER;
+        } else {
+            char err[1024];
+            sim_device *d = sim_device_new();
+            sim_program *p = sim_program_new(d, m, err, sizeof err);
+            uint8_t *params = NULL;
+            uint32_t bytes = 0;
+            sim_stats st = {0};
+            if (!p) {
+                fprintf(stderr, "simtlab run: %s\n", err);
+                rc = EXIT_USER;
+            } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0) {
+                if (sim_launch(d, p, o.kernel, &o.cfg, params, bytes, &st, err, sizeof err) != 0) {
+                    fprintf(stderr, "simtlab run: %s\n", err);
+                    rc = EXIT_USER;
+                }
+                for (uint32_t i = 0; i < o.nprints && rc == 0; i++)
+                    rc = print_buffer(d, &o, &o.prints[i]);
+                for (uint32_t i = 0; i < o.ndumps && rc == 0; i++)
+                    rc = dump_buffer(d, &o, &o.dumps[i]);
+                if (o.stats)
+                    fprintf(rc ? stderr : stdout,
+                            "stats: %" PRIu64 " blocks, %" PRIu64 " threads\n"
+                            "stats: %" PRIu64 " warp instructions, %" PRIu64 " thread instructions\n"
+                            "stats: SIMD utilization %.2f of 32 lanes per warp instruction\n"
+                            "stats: %" PRIu64 " divergent branches\n"
+                            "stats: %.3f s, %.1f M thread instructions/s\n",
+                            st.ctas, st.threads, st.warp_instructions, st.thread_instructions,
+                            st.warp_instructions ? (double)st.thread_instructions / (double)st.warp_instructions : 0.0,
+                            st.divergent_branches, st.seconds,
+                            st.seconds > 0 ? (double)st.thread_instructions / st.seconds / 1e6 : 0.0);
+            }
+            free(params);
+            sim_program_free(p);
+            sim_device_free(d);
+            ptx_module_free(m);
+        }
+    }
+    for (uint32_t i = 0; i < o.nargs; i++)
+        free(o.args[i].data);
+    free(o.args);
+    free(o.prints);
+    free(o.dumps);
+    return rc < 0 ? EXIT_OK : rc;
+}
