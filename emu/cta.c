@@ -80,8 +80,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
     sim_group g;
     sim_step s;
     g.n = w->n;
-    for (uint32_t k = 0; k < w->n; k++)
-        g.t[k] = w->first + k;
+    memcpy(g.t, w->t, w->n * sizeof *g.t);
     for (int steps = 0; steps < SIM_SLICE;) {
         if (w->depth == 0)
             return W_DONE;
@@ -210,14 +209,53 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
               c->kernel, c->ctaid.x, c->ctaid.y, c->ctaid.z, buf, arrived[id], live_threads(c), id);
 }
 
+/* Cut the CTA's threads (in order, or shuffled when a permutation seed is
+ * set) into warps, and fill the lane-dependent special registers. */
+static void form_warps(sim_cta *c)
+{
+    uint32_t *order = ptx_xmalloc(c->nthreads * sizeof *order);
+    for (uint32_t t = 0; t < c->nthreads; t++)
+        order[t] = t;
+    if (c->permutation_seed) { /* Fisher-Yates with xorshift64* */
+        uint64_t x = c->permutation_seed ^ (0x9E3779B97F4A7C15ull *
+                                            (1 + c->ctaid.x + 65536ull * (c->ctaid.y + 65536ull * c->ctaid.z)));
+        for (uint32_t i = c->nthreads; i > 1; i--) {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            uint32_t j = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) % i);
+            uint32_t tmp = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = tmp;
+        }
+    }
+    uint32_t base = c->fn->nregs;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        sim_warp *w = &c->warps[i];
+        uint32_t first = i * 32;
+        w->n = c->nthreads - first < 32 ? c->nthreads - first : 32;
+        for (uint32_t k = 0; k < w->n; k++) {
+            uint32_t t = order[first + k];
+            w->t[k] = t;
+            sim_row(c, base + ROW_LANEID)[t] = k;
+            sim_row(c, base + ROW_WARPID)[t] = i;
+            sim_row(c, base + ROW_LANEMASK_EQ)[t] = 1ull << k;
+            sim_row(c, base + ROW_LANEMASK_LE)[t] = (2ull << k) - 1;
+            sim_row(c, base + ROW_LANEMASK_LT)[t] = (1ull << k) - 1;
+            sim_row(c, base + ROW_LANEMASK_GE)[t] = 0xffffffffull & ~((1ull << k) - 1);
+            sim_row(c, base + ROW_LANEMASK_GT)[t] = 0xffffffffull & ~((2ull << k) - 1);
+        }
+    }
+    free(order);
+}
+
 bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
 {
     uint32_t arrived[16] = {0};
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
+    form_warps(c);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
-        w->first = i * 32;
-        w->n = c->nthreads - w->first < 32 ? c->nthreads - w->first : 32;
         w->depth = 0;
         w->exited = 0;
         w->at_barrier = false;

@@ -192,7 +192,8 @@ typedef struct sim_simt_entry {
 } sim_simt_entry;
 
 typedef struct sim_warp {
-    uint32_t first, n;        /* threads first .. first+n-1 */
+    uint32_t n;               /* threads in the warp */
+    uint32_t t[32];           /* lane k is CTA thread t[k] */
     sim_simt_entry *stack;
     uint32_t depth, cap;
     uint32_t exited;          /* lanes that executed exit/ret */
@@ -219,6 +220,7 @@ typedef struct sim_cta {
     char fault[512];
     sim_warp *warps;
     uint32_t nwarps;
+    uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
     uint64_t warp_instructions, thread_instructions, divergent_branches;
 } sim_cta;
 
@@ -255,7 +257,8 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind);
 
-/* Run one CTA to completion (functional PDOM scheduling); false on a fault. */
+/* Run one CTA to completion (functional PDOM scheduling); false on a fault.
+ * Forms the warps (and fills the lane-dependent special registers). */
 bool sim_run_cta(sim_cta *c, uint64_t max_instructions);
 
 /* Decoding one instruction: the pickers read the PTX instruction through

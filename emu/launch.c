@@ -64,7 +64,6 @@ static void fill_specials(sim_cta *c, uint64_t id)
     c->ctaid.z = (uint32_t)(id / ((uint64_t)c->nctaid.x * c->nctaid.y));
     uint32_t nw = (c->nthreads + 31) / 32;
     for (uint32_t t = 0; t < c->nthreads; t++) {
-        uint32_t lane = t % 32;
         uint64_t v[ROW_COUNT] = {0};
         v[ROW_TID_X] = t % c->ntid.x;
         v[ROW_TID_Y] = t / c->ntid.x % c->ntid.y;
@@ -78,21 +77,16 @@ static void fill_specials(sim_cta *c, uint64_t id)
         v[ROW_NCTAID_X] = c->nctaid.x;
         v[ROW_NCTAID_Y] = c->nctaid.y;
         v[ROW_NCTAID_Z] = c->nctaid.z;
-        v[ROW_LANEID] = lane;
-        v[ROW_WARPID] = t / 32;
         v[ROW_NWARPID] = nw;
         v[ROW_SMID] = 0;
         v[ROW_NSMID] = 1;
         v[ROW_GRIDID] = 1;
-        v[ROW_LANEMASK_EQ] = 1ull << lane;
-        v[ROW_LANEMASK_LE] = (2ull << lane) - 1;
-        v[ROW_LANEMASK_LT] = (1ull << lane) - 1;
-        v[ROW_LANEMASK_GE] = 0xffffffffull & ~((1ull << lane) - 1);
-        v[ROW_LANEMASK_GT] = 0xffffffffull & ~((2ull << lane) - 1);
         v[ROW_DYNAMIC_SMEM] = c->shared_bytes - c->prog->shared_static;
         v[ROW_TOTAL_SMEM] = c->shared_bytes;
         for (uint32_t r = ROW_TID_X; r < ROW_COUNT; r++)
-            sim_row(c, base + r)[t] = v[r];
+            if (r < ROW_LANEID || r > ROW_WARPID) /* lane rows: form_warps (cta.c) */
+                if (r < ROW_LANEMASK_EQ || r > ROW_LANEMASK_GT)
+                    sim_row(c, base + r)[t] = v[r];
     }
 }
 
@@ -119,6 +113,7 @@ static void *worker(void *arg)
     c.local = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
     c.nwarps = (c.nthreads + 31) / 32;
     c.warps = ptx_xcalloc(c.nwarps, sizeof *c.warps);
+    c.permutation_seed = cfg->warp_permutation_seed;
     for (;;) {
         if (atomic_load(&run->stop))
             break;

@@ -85,6 +85,11 @@ typedef struct sim_launch_config {
     uint32_t dynamic_shared;   /* bytes of extern .shared memory */
     uint32_t host_threads;     /* CTAs run on this many host threads (0 or 1: one) */
     uint64_t max_instructions; /* warp instructions per launch before it is stopped; 0: none */
+    /* 0: warps of 32 consecutive threads. Otherwise each CTA's threads are
+     * shuffled (by this seed and the CTA number) before being cut into
+     * warps: the thread-group execution a compacting timing model uses.
+     * Programs without warp-level instructions give identical results. */
+    uint64_t warp_permutation_seed;
 } sim_launch_config;
 
 typedef struct sim_stats {
