@@ -74,18 +74,130 @@ static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const si
     }
 }
 
+/* Make the CTA run warp w's current code: the kernel, or the function on
+ * top of its call stack (registers of 32 lanes, lanes mapped to threads).
+ * Fills the group's thread list accordingly. */
+static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
+{
+    g->n = w->n;
+    if (w->nframes == 0) {
+        c->fn = c->kernel_fn;
+        c->rows = c->kernel_rows;
+        c->stride = c->nthreads;
+        c->tmap = NULL;
+        c->frame_sp = c->prog->module_local;
+        memcpy(g->t, w->t, w->n * sizeof *g->t);
+        return;
+    }
+    const sim_frame *f = &w->frames[w->nframes - 1];
+    c->fn = f->fn;
+    c->rows = f->rows;
+    c->stride = 32;
+    c->tmap = w->t;
+    c->frame_sp = f->sp;
+    for (uint32_t k = 0; k < w->n; k++)
+        g->t[k] = k;
+}
+
+/* Copy `size` bytes per lane in `lanes` between two offsets of the
+ * per-thread stacks. */
+static void copy_slots(sim_cta *c, const sim_warp *w, uint32_t lanes, uint32_t to, uint32_t from,
+                       uint32_t size)
+{
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint8_t *stack = c->local + (size_t)w->t[__builtin_ctz(m)] * c->local_bytes;
+        memmove(stack + to, stack + from, size);
+    }
+}
+
+/* Start a call of function index fi by `lanes` at instruction pc of the
+ * running code: a frame above the caller's on each lane's stack, the
+ * arguments copied into the callee's parameters, special registers copied
+ * into the callee's rows, and an entry running the callee from its start. */
+static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lanes)
+{
+    const sim_program *p = c->prog;
+    const sim_func *callee = &p->funcs[fi];
+    const sim_inst *in = &c->fn->code[pc];
+    uint64_t sp = (uint64_t)c->frame_sp + c->fn->local_bytes;
+    if (w->nframes >= 1024 || sp + callee->local_bytes > c->local_bytes) {
+        sim_fault(c, "stack overflow calling %s (call depth %u, %llu bytes of %u per thread), "
+                  "kernel %s, PTX line %u", ptx_function_name(p->m, callee->f), w->nframes + 1,
+                  (unsigned long long)(sp + callee->local_bytes), c->local_bytes, c->kernel, in->line);
+        return false;
+    }
+    const ptx_function *cf = callee->f;
+    if (in->ndst > cf->nrets || in->nsrc != cf->nparams) {
+        sim_fault(c, "call of %s with %u arguments and %u results; it takes %u and returns %u, "
+                  "kernel %s, PTX line %u", ptx_function_name(p->m, cf), in->nsrc, in->ndst,
+                  cf->nparams, cf->nrets, c->kernel, in->line);
+        return false;
+    }
+    for (uint32_t i = 0; i < in->nsrc; i++) {
+        uint32_t arg = p->call_syms[in->ntargets + in->ndst + i], par = cf->params[i];
+        uint64_t size = ptx_symbol_size(&p->m->symbols[par]);
+        uint64_t asz = ptx_symbol_size(&p->m->symbols[arg]);
+        copy_slots(c, w, lanes, (uint32_t)(sp + p->sym_value[par]),
+                   (uint32_t)(c->frame_sp + p->sym_value[arg]), (uint32_t)(asz < size ? asz : size));
+    }
+    PTX_GROW(w->frames, w->cap_frames, (uint64_t)w->nframes + 1);
+    sim_frame *f = &w->frames[w->nframes];
+    size_t nrows = sim_func_rows(callee);
+    f->fn = callee;
+    f->rows = ptx_xcalloc(nrows * 32, sizeof *f->rows);
+    f->sp = (uint32_t)sp;
+    f->simt_base = w->depth;
+    f->call_pc = pc;
+    f->lanes = lanes;
+    f->returned = 0;
+    /* special registers of the lanes (from the kernel's rows) */
+    for (uint32_t r = ROW_TID_X; r < ROW_COUNT; r++) {
+        const uint64_t *src = c->kernel_rows + (size_t)(c->kernel_fn->nregs + r) * c->nthreads;
+        for (uint32_t k = 0; k < w->n; k++)
+            f->rows[(callee->nregs + r) * 32 + k] = src[w->t[k]];
+    }
+    w->nframes++;
+    push(w, 0, callee->ninstrs, lanes);
+    return true;
+}
+
+/* The innermost call finished: copy its results into the caller's return
+ * slots for the lanes that did not exit, and drop the frame. */
+static void finish_call(sim_cta *c, sim_warp *w)
+{
+    const sim_program *p = c->prog;
+    sim_frame *f = &w->frames[--w->nframes];
+    const sim_func *caller = w->nframes ? w->frames[w->nframes - 1].fn : c->kernel_fn;
+    uint32_t caller_sp = w->nframes ? w->frames[w->nframes - 1].sp : p->module_local;
+    const sim_inst *in = &caller->code[f->call_pc];
+    uint32_t lanes = f->lanes & ~w->exited;
+    for (uint32_t i = 0; i < in->ndst; i++) {
+        uint32_t slot = p->call_syms[in->ntargets + i], ret = f->fn->f->rets[i];
+        uint64_t size = ptx_symbol_size(&p->m->symbols[ret]);
+        uint64_t ssz = ptx_symbol_size(&p->m->symbols[slot]);
+        copy_slots(c, w, lanes, (uint32_t)(caller_sp + p->sym_value[slot]),
+                   (uint32_t)(f->sp + p->sym_value[ret]), (uint32_t)(ssz < size ? ssz : size));
+    }
+    free(f->rows);
+}
+
 /* Run warp w for up to SIM_SLICE instructions. */
 static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
 {
     sim_group g;
     sim_step s;
-    g.n = w->n;
-    memcpy(g.t, w->t, w->n * sizeof *g.t);
+    enter_context(c, w, &g);
     for (int steps = 0; steps < SIM_SLICE;) {
+        if (w->nframes && w->depth == w->frames[w->nframes - 1].simt_base) {
+            finish_call(c, w); /* the callee's entries are all gone */
+            enter_context(c, w, &g);
+            continue;
+        }
         if (w->depth == 0)
             return W_DONE;
         sim_simt_entry *top = &w->stack[w->depth - 1];
-        uint32_t mask = top->mask & ~w->exited;
+        uint32_t gone = w->exited | (w->nframes ? w->frames[w->nframes - 1].returned : 0);
+        uint32_t mask = top->mask & ~gone;
         if (mask == 0 || top->pc == top->rpc) {
             w->depth--;
             continue;
@@ -112,6 +224,16 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
             w->exited |= s.exited;
             w->stack[w->depth - 1].pc = pc + 1;
             break;
+        case SIM_EV_RET:
+            w->frames[w->nframes - 1].returned |= s.exited;
+            w->stack[w->depth - 1].pc = pc + 1;
+            break;
+        case SIM_EV_CALL:
+            top->pc = pc + 1; /* where the caller resumes (lanes not calling wait there) */
+            if (!call(c, w, pc, s.target, s.taken & mask))
+                return W_FAULT;
+            enter_context(c, w, &g);
+            break;
         case SIM_EV_BRANCH:
             branch(c, w, pc, mask, &s);
             break;
@@ -126,6 +248,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
             w->barrier_pc = pc;
             w->barrier_mask = mask;
             w->barrier_count = s.barrier_count;
+            w->barrier_line = c->fn->code[pc].line;
             return W_BARRIER;
         default:
             top->pc = pc + 1;
@@ -196,7 +319,7 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
         }
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%swarp %u (%d threads) at barrier %u, PTX line %u",
                                 shown > 1 ? "; " : "", i, __builtin_popcount(w->barrier_mask),
-                                w->barrier, c->fn->code[w->barrier_pc].line);
+                                w->barrier, w->barrier_line);
     }
     uint32_t id = 0;
     for (uint32_t i = 0; i < c->nwarps; i++)
@@ -229,7 +352,7 @@ static void form_warps(sim_cta *c)
             order[j] = tmp;
         }
     }
-    uint32_t base = c->fn->nregs;
+    uint32_t base = c->kernel_fn->nregs;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
         uint32_t first = i * 32;
@@ -237,13 +360,15 @@ static void form_warps(sim_cta *c)
         for (uint32_t k = 0; k < w->n; k++) {
             uint32_t t = order[first + k];
             w->t[k] = t;
-            sim_row(c, base + ROW_LANEID)[t] = k;
-            sim_row(c, base + ROW_WARPID)[t] = i;
-            sim_row(c, base + ROW_LANEMASK_EQ)[t] = 1ull << k;
-            sim_row(c, base + ROW_LANEMASK_LE)[t] = (2ull << k) - 1;
-            sim_row(c, base + ROW_LANEMASK_LT)[t] = (1ull << k) - 1;
-            sim_row(c, base + ROW_LANEMASK_GE)[t] = 0xffffffffull & ~((1ull << k) - 1);
-            sim_row(c, base + ROW_LANEMASK_GT)[t] = 0xffffffffull & ~((2ull << k) - 1);
+            uint64_t *rows = c->kernel_rows;
+            size_t n = c->nthreads;
+            rows[(base + ROW_LANEID) * n + t] = k;
+            rows[(base + ROW_WARPID) * n + t] = i;
+            rows[(base + ROW_LANEMASK_EQ) * n + t] = 1ull << k;
+            rows[(base + ROW_LANEMASK_LE) * n + t] = (2ull << k) - 1;
+            rows[(base + ROW_LANEMASK_LT) * n + t] = (1ull << k) - 1;
+            rows[(base + ROW_LANEMASK_GE) * n + t] = 0xffffffffull & ~((1ull << k) - 1);
+            rows[(base + ROW_LANEMASK_GT) * n + t] = 0xffffffffull & ~((2ull << k) - 1);
         }
     }
     free(order);
@@ -259,7 +384,9 @@ bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
         w->depth = 0;
         w->exited = 0;
         w->at_barrier = false;
-        push(w, 0, c->fn->ninstrs, w->n >= 32 ? ~0u : (1u << w->n) - 1);
+        while (w->nframes) /* left over from a faulted CTA */
+            free(w->frames[--w->nframes].rows);
+        push(w, 0, c->kernel_fn->ninstrs, w->n >= 32 ? ~0u : (1u << w->n) - 1);
     }
     for (;;) {
         bool progress = false, all_done = true;

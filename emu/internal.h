@@ -62,7 +62,9 @@ enum sim_row {
 
 typedef struct sim_src {
     uint8_t imm;  /* 0: register row `row`; 1: `value` for every thread; 2: the CTA's
-                     clock (warp instructions issued so far: %clock, %clock64, %globaltimer) */
+                     clock (warp instructions issued so far: %clock, %clock64, %globaltimer);
+                     3: `value` plus the running frame's local stack offset (addresses of
+                     a function's .local variables and call parameters) */
     uint8_t neg;  /* !p: logical negation of a predicate source */
     uint32_t row;
     uint64_t value;
@@ -100,8 +102,10 @@ typedef struct sim_inst {
     uint8_t dst_bits[4]; /* declared width of each destination register */
     sim_src src[5];
     sim_addr addr;       /* memory operand of ld/st/atom/red/prefetch/cvta-less forms */
-    uint32_t target;     /* branch target pc; brx.idx: first index in the program's target pool */
-    uint32_t ntargets;   /* brx.idx */
+    uint32_t target;     /* branch target pc; brx.idx: first index in the program's target pool;
+                            call: the callee's function index */
+    uint32_t ntargets;   /* brx.idx: targets; call: first index in the program's call pool
+                            (ndst return symbols, then nsrc argument symbols) */
     const char *text;    /* unsupported: the instruction as written */
 } sim_inst;
 
@@ -122,7 +126,8 @@ typedef struct sim_func {
     uint32_t ninstrs;
     uint32_t nregs;       /* the function's registers; rows nregs .. nregs+ROW_COUNT-1 follow */
     uint32_t *rpc;        /* per instruction: reconvergence pc of a branch (ninstrs = the end) */
-    uint32_t local_bytes; /* .local variables of the body, per thread */
+    uint32_t local_bytes; /* its frame on the per-thread stack: .local variables, the .param
+                             slots of the calls it makes and (.func) its own parameters */
 } sim_func;
 
 struct sim_program {
@@ -137,8 +142,16 @@ struct sim_program {
     uint32_t nglobal_allocs;
     uint32_t *targets;      /* brx.idx target pcs, per function, pooled */
     uint32_t ntargets;
+    uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
+    uint32_t ncall_syms;
+    uint32_t module_local;  /* bytes of module-scope .local variables at the stack's base */
     struct sim_kernel_cache *kernels; /* parameter layouts, per entry */
 };
+
+/* Does symbol sym live in its function's frame on the local stack (a
+ * function's .local variables, the .param slots of its calls, a .func's
+ * parameters)? Their values are frame offsets. */
+bool sim_frame_symbol(const sim_program *p, uint32_t sym);
 
 /* The decoded function of kernel `name`, or NULL. */
 const sim_func *sim_program_kernel(const sim_program *p, const char *name);
@@ -168,7 +181,9 @@ enum sim_event {
     SIM_EV_BRANCH,   /* taken lanes in `taken`, to `target` (brx.idx: per-lane next_pc) */
     SIM_EV_EXIT,     /* lanes in `exited` finished */
     SIM_EV_BARRIER,  /* the group arrived at barrier `barrier` expecting `barrier_count` threads (0: all) */
-    SIM_EV_FAULT     /* the CTA's fault was set: stop */
+    SIM_EV_FAULT,    /* the CTA's fault was set: stop */
+    SIM_EV_CALL,     /* the lanes in `taken` call function `target` (a function index) */
+    SIM_EV_RET       /* lanes in `exited` return from the running function */
 };
 
 typedef struct sim_step {
@@ -191,6 +206,19 @@ typedef struct sim_simt_entry {
     uint32_t pc, rpc, mask;
 } sim_simt_entry;
 
+/* A function call in progress on a warp: the callee's registers for the
+ * warp's 32 lanes, its frame on the per-thread stacks, and where the
+ * caller resumes. */
+typedef struct sim_frame {
+    const sim_func *fn;
+    uint64_t *rows;        /* sim_func_rows(fn) x 32 */
+    uint32_t sp;           /* the frame's offset in each thread's local stack */
+    uint32_t simt_base;    /* SIMT stack depth below the callee's entries */
+    uint32_t call_pc;      /* the caller's call instruction */
+    uint32_t lanes;        /* lanes that entered */
+    uint32_t returned;     /* lanes that executed ret */
+} sim_frame;
+
 typedef struct sim_warp {
     uint32_t n;               /* threads in the warp */
     uint32_t t[32];           /* lane k is CTA thread t[k] */
@@ -198,18 +226,26 @@ typedef struct sim_warp {
     uint32_t depth, cap;
     uint32_t exited;          /* lanes that executed exit/ret */
     bool at_barrier;
-    uint32_t barrier, barrier_pc, barrier_mask, barrier_count;
+    uint32_t barrier, barrier_pc, barrier_mask, barrier_count, barrier_line;
+    sim_frame *frames;        /* calls in progress, innermost last */
+    uint32_t nframes, cap_frames;
 } sim_warp;
 
 typedef struct sim_cta {
     sim_device *dev;
     const sim_program *prog;
-    const sim_func *fn;
-    uint64_t *rows;
+    const sim_func *kernel_fn;
+    uint64_t *kernel_rows;    /* the kernel's registers: sim_func_rows x nthreads */
     uint32_t nthreads;
+    /* the running code: the kernel, or the function a warp has called */
+    const sim_func *fn;
+    uint64_t *rows;           /* its register rows */
+    uint32_t stride;          /* row length: nthreads, or 32 inside a call frame */
+    const uint32_t *tmap;     /* inside a call frame: lane -> CTA thread; else NULL */
+    uint32_t frame_sp;        /* its frame's offset in the per-thread stacks */
     uint8_t *shared;
     uint32_t shared_bytes;
-    uint8_t *local;           /* nthreads * local_bytes */
+    uint8_t *local;           /* per-thread stacks: nthreads * local_bytes */
     uint32_t local_bytes;
     const uint8_t *params;
     uint32_t param_bytes;
@@ -222,16 +258,20 @@ typedef struct sim_cta {
     uint32_t nwarps;
     uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
     uint64_t warp_instructions, thread_instructions, divergent_branches;
+    char *printf_buf;         /* device printf output of this CTA */
+    uint32_t printf_len, printf_cap;
 } sim_cta;
 
 /* Row r of the CTA state. */
-static inline uint64_t *sim_row(const sim_cta *c, uint32_t r) { return c->rows + (size_t)r * c->nthreads; }
+static inline uint64_t *sim_row(const sim_cta *c, uint32_t r) { return c->rows + (size_t)r * c->stride; }
+/* The CTA thread behind execution index t (lanes inside a call frame). */
+static inline uint32_t sim_thread(const sim_cta *c, uint32_t t) { return c->tmap ? c->tmap[t] : t; }
 
 /* Value of source operand s for thread t. */
 static inline uint64_t sim_get(const sim_cta *c, const sim_src *s, uint32_t t)
 {
-    uint64_t v = s->imm == 0 ? c->rows[(size_t)s->row * c->nthreads + t]
-                 : s->imm == 1 ? s->value : c->clock;
+    uint64_t v = s->imm == 0 ? c->rows[(size_t)s->row * c->stride + t]
+                 : s->imm == 1 ? s->value : s->imm == 2 ? c->clock : s->value + c->frame_sp;
     return s->neg ? !v : v;
 }
 
@@ -240,7 +280,7 @@ static inline void sim_put(sim_cta *c, uint32_t r, uint8_t bits, uint32_t t, uin
 {
     if (r == PTX_NONE)
         return;
-    c->rows[(size_t)r * c->nthreads + t] = bits >= 64 ? v : v & ((1ull << bits) - 1);
+    c->rows[(size_t)r * c->stride + t] = bits >= 64 ? v : v & ((1ull << bits) - 1);
 }
 
 /* Record the first fault of the CTA (printf-style); later ones are ignored. */
@@ -298,6 +338,10 @@ sim_fn sim_pick_cvt(sim_decoder *d);
 sim_fn sim_pick_mem(sim_decoder *d);
 sim_fn sim_pick_ctrl(sim_decoder *d);
 sim_fn sim_pick_warp(sim_decoder *d);
+
+/* A call of a function without a body that the runtime provides:
+ * vprintf, malloc, free, __assertfail (builtins.c); others fault. */
+void sim_builtin_call(sim_cta *c, const sim_inst *in, const sim_lanes *L, sim_step *s);
 
 /* The handler for instructions that cannot run: faults with their text. */
 void sim_op_unsupported(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,

@@ -22,6 +22,8 @@
  * NVIDIA GPUs). */
 #define SIM_MAX_BLOCK_THREADS 1024u
 #define SIM_MAX_SHARED (227u * 1024u)
+/* Per-thread stack for calls beyond the kernel's own frame, by default. */
+#define SIM_DEFAULT_STACK 8192u
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -44,7 +46,7 @@ typedef struct grid_run {
     const char *name;
     const sim_launch_config *cfg;
     const uint8_t *params;
-    uint32_t param_bytes, shared_bytes;
+    uint32_t param_bytes, shared_bytes, stack_bytes;
     uint64_t nctas;
     atomic_uint_fast64_t next;   /* next CTA to start */
     atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
@@ -53,12 +55,21 @@ typedef struct grid_run {
     uint64_t fault_cta;          /* lowest faulting CTA, UINT64_MAX when none */
     char fault[512];
     uint64_t warp_instructions, thread_instructions, divergent_branches, ctas;
+    struct cta_text { uint64_t cta; char *text; } *texts; /* printf output per CTA */
+    uint32_t ntexts, cap_texts;
 } grid_run;
+
+/* qsort order of printf texts by CTA. */
+static int cmp_text(const void *a, const void *b)
+{
+    uint64_t x = ((const struct cta_text *)a)->cta, y = ((const struct cta_text *)b)->cta;
+    return x < y ? -1 : x > y;
+}
 
 /* Fill the special-register rows for CTA number id. */
 static void fill_specials(sim_cta *c, uint64_t id)
 {
-    uint32_t base = c->fn->nregs;
+    uint32_t base = c->kernel_fn->nregs;
     c->ctaid.x = (uint32_t)(id % c->nctaid.x);
     c->ctaid.y = (uint32_t)(id / c->nctaid.x % c->nctaid.y);
     c->ctaid.z = (uint32_t)(id / ((uint64_t)c->nctaid.x * c->nctaid.y));
@@ -86,7 +97,7 @@ static void fill_specials(sim_cta *c, uint64_t id)
         for (uint32_t r = ROW_TID_X; r < ROW_COUNT; r++)
             if (r < ROW_LANEID || r > ROW_WARPID) /* lane rows: form_warps (cta.c) */
                 if (r < ROW_LANEMASK_EQ || r > ROW_LANEMASK_GT)
-                    sim_row(c, base + r)[t] = v[r];
+                    c->kernel_rows[(size_t)(base + r) * c->nthreads + t] = v[r];
     }
 }
 
@@ -98,7 +109,7 @@ static void *worker(void *arg)
     sim_cta c = {0};
     c.dev = run->dev;
     c.prog = run->prog;
-    c.fn = run->fn;
+    c.kernel_fn = run->fn;
     c.kernel = run->name;
     c.params = run->params;
     c.param_bytes = run->param_bytes;
@@ -106,9 +117,9 @@ static void *worker(void *arg)
     c.nctaid = cfg->grid;
     c.nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
     c.shared_bytes = run->shared_bytes;
-    c.local_bytes = run->fn->local_bytes;
+    c.local_bytes = run->stack_bytes;
     size_t rows = (size_t)sim_func_rows(run->fn) * c.nthreads;
-    c.rows = ptx_xmalloc(rows * sizeof *c.rows);
+    c.kernel_rows = ptx_xmalloc(rows * sizeof *c.kernel_rows);
     c.shared = ptx_xmalloc(c.shared_bytes ? c.shared_bytes : 1);
     c.local = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
     c.nwarps = (c.nthreads + 31) / 32;
@@ -120,7 +131,7 @@ static void *worker(void *arg)
         uint64_t id = atomic_fetch_add(&run->next, 1);
         if (id >= run->nctas)
             break;
-        memset(c.rows, 0, rows * sizeof *c.rows);
+        memset(c.kernel_rows, 0, rows * sizeof *c.kernel_rows);
         memset(c.shared, 0, c.shared_bytes);
         memset(c.local, 0, (size_t)c.nthreads * c.local_bytes);
         fill_specials(&c, id);
@@ -137,6 +148,11 @@ static void *worker(void *arg)
         run->thread_instructions += c.thread_instructions;
         run->divergent_branches += c.divergent_branches;
         run->ctas++;
+        if (c.printf_len) {
+            PTX_GROW(run->texts, run->cap_texts, (uint64_t)run->ntexts + 1);
+            run->texts[run->ntexts++] = (struct cta_text){id, ptx_strndup(c.printf_buf, c.printf_len)};
+            c.printf_len = 0;
+        }
         if (!ok && id < run->fault_cta) {
             run->fault_cta = id;
             snprintf(run->fault, sizeof run->fault, "%s", c.fault);
@@ -144,10 +160,15 @@ static void *worker(void *arg)
         }
         pthread_mutex_unlock(&run->lock);
     }
-    for (uint32_t i = 0; i < c.nwarps; i++)
+    for (uint32_t i = 0; i < c.nwarps; i++) {
+        while (c.warps[i].nframes)
+            free(c.warps[i].frames[--c.warps[i].nframes].rows);
+        free(c.warps[i].frames);
         free(c.warps[i].stack);
+    }
     free(c.warps);
-    free(c.rows);
+    free(c.printf_buf);
+    free(c.kernel_rows);
     free(c.shared);
     free(c.local);
     return NULL;
@@ -202,6 +223,8 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
                     SIM_MAX_SHARED);
     grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
                     .param_bytes = param_bytes, .shared_bytes = (uint32_t)shared,
+                    .stack_bytes = p->module_local + fn->local_bytes +
+                                   (cfg->stack_bytes ? cfg->stack_bytes : SIM_DEFAULT_STACK),
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
                     .fault_cta = UINT64_MAX};
     atomic_init(&run.next, 0);
@@ -229,6 +252,15 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     pthread_mutex_destroy(&run.lock);
+    qsort(run.texts, run.ntexts, sizeof *run.texts, cmp_text);
+    FILE *out = cfg->printf_out ? cfg->printf_out : stdout;
+    for (uint32_t i = 0; i < run.ntexts; i++) {
+        fputs(run.texts[i].text, out);
+        free(run.texts[i].text);
+    }
+    if (run.ntexts)
+        fflush(out);
+    free(run.texts);
     if (stats) {
         stats->warp_instructions = run.warp_instructions;
         stats->thread_instructions = run.thread_instructions;

@@ -160,6 +160,7 @@ void sim_fault(sim_cta *c, const char *fmt, ...)
 
 void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n)
 {
+    t = sim_thread(c, t);
     uint32_t x = t % c->ntid.x, y = t / c->ntid.x % c->ntid.y, z = t / (c->ntid.x * c->ntid.y);
     snprintf(buf, n, "thread (%u,%u,%u) block (%u,%u,%u)", x, y, z, c->ctaid.x, c->ctaid.y,
              c->ctaid.z);
@@ -217,8 +218,9 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
         return c->shared + addr;
     case PTX_SPACE_LOCAL:
         if (addr >= c->local_bytes || size > c->local_bytes - addr)
-            return bad_access(c, in, t, "__local__", addr, size, kind, "");
-        return c->local + (size_t)t * c->local_bytes + addr;
+            return bad_access(c, in, t, "__local__", addr, size, kind,
+                              " (outside the thread's stack)");
+        return c->local + (size_t)sim_thread(c, t) * c->local_bytes + addr;
     case PTX_SPACE_CONST:
         if (kind != 1)
             return bad_access(c, in, t, "__constant__", addr, size, kind, " (read-only)");

@@ -47,12 +47,28 @@ HANDLER(op_brx)
     }
 }
 
-/* exit, and ret from the kernel itself: the lanes finish. */
+/* exit, and ret from the kernel itself (op 0): the lanes finish; ret
+ * from a called function (op 1): the lanes return. */
 HANDLER(op_exit)
 {
-    (void)c; (void)in; (void)g;
-    s->event = SIM_EV_EXIT;
+    (void)c; (void)g;
+    s->event = in->op ? SIM_EV_RET : SIM_EV_EXIT;
     s->exited = lane_mask(L);
+}
+
+/* call: to a function with a body, the scheduler enters it; functions the
+ * runtime provides (vprintf, malloc, free, __assertfail) run here. */
+HANDLER(op_call)
+{
+    (void)g;
+    const sim_func *callee = &c->prog->funcs[in->target];
+    if (callee->code) {
+        s->event = SIM_EV_CALL;
+        s->taken = lane_mask(L);
+        s->target = in->target;
+        return;
+    }
+    sim_builtin_call(c, in, L, s);
 }
 
 /* trap / brkpt: the launch stops with an error naming the thread. */
@@ -107,6 +123,51 @@ static uint32_t label_pc(const sim_decoder *d, unsigned k)
     return l->kind == PTX_LABEL_CODE ? l->instr : PTX_NONE;
 }
 
+/* A .param symbol usable as a call slot, appended to the call pool. */
+static bool call_slot(sim_decoder *d, const ptx_operand *o)
+{
+    if (o->kind != PTX_OPD_SYM || o->value != 0 || !sim_frame_symbol(d->p, o->id))
+        return false;
+    sim_program *p = d->p;
+    p->call_syms = ptx_xrealloc(p->call_syms, (p->ncall_syms + 1) * sizeof *p->call_syms);
+    p->call_syms[p->ncall_syms++] = o->id;
+    return true;
+}
+
+/* call{.uni} [(ret, ...),] func[, (arg, ...)]: direct calls whose
+ * results and arguments are .param slots. Indirect calls (through a
+ * register) are not supported yet. */
+static bool decode_call(sim_decoder *d)
+{
+    sim_inst *in = d->in;
+    unsigned n = sim_dec_nops(d), k = 0;
+    const ptx_operand *rets = NULL, *args = NULL;
+    if (k < n && sim_dec_op(d, k)->kind == PTX_OPD_LIST)
+        rets = sim_dec_op(d, k++);
+    if (k >= n)
+        return false;
+    const ptx_operand *fo = sim_dec_op(d, k++);
+    if (fo->kind != PTX_OPD_SYM || d->m->symbols[fo->id].kind != PTX_SYM_FUNC)
+        return false;
+    if (k < n && sim_dec_op(d, k)->kind == PTX_OPD_LIST)
+        args = sim_dec_op(d, k++);
+    if (k != n)
+        return false; /* a prototype or target list: indirect forms */
+    in->target = d->m->symbols[fo->id].func;
+    if (in->target == PTX_NONE || in->target >= d->m->nfunctions)
+        return false;
+    in->ntargets = d->p->ncall_syms;
+    in->ndst = rets ? rets->count : 0;
+    in->nsrc = args ? args->count : 0;
+    for (unsigned i = 0; i < in->ndst; i++)
+        if (!call_slot(d, &d->f->operands[rets->id + i]))
+            return false;
+    for (unsigned i = 0; i < in->nsrc; i++)
+        if (!call_slot(d, &d->f->operands[args->id + i]))
+            return false;
+    return true;
+}
+
 sim_fn sim_pick_ctrl(sim_decoder *d)
 {
     sim_inst *in = d->in;
@@ -139,8 +200,10 @@ sim_fn sim_pick_ctrl(sim_decoder *d)
     case PTX_OP_EXIT:
         return n == 0 ? op_exit : NULL;
     case PTX_OP_RET:
-        /* from a kernel: the threads finish; from a function: needs calls */
-        return n == 0 && d->f->kind == PTX_FUNC_ENTRY ? op_exit : NULL;
+        in->op = d->f->kind != PTX_FUNC_ENTRY;
+        return n == 0 ? op_exit : NULL;
+    case PTX_OP_CALL:
+        return decode_call(d) ? op_call : NULL;
     case PTX_OP_TRAP: case PTX_OP_BRKPT:
         in->op = op == PTX_OP_BRKPT;
         return n == 0 ? op_trap : NULL;

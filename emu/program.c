@@ -135,6 +135,18 @@ static int init_symbol(const sim_program *p, uint32_t sym, uint8_t *out, uint64_
 
 /* ---- variable layout --------------------------------------------------- */
 
+bool sim_frame_symbol(const sim_program *p, uint32_t sym)
+{
+    const ptx_symbol *s = &p->m->symbols[sym];
+    if (s->func == PTX_NONE)
+        return false;
+    if (s->kind == PTX_SYM_LOCALPARAM)
+        return true;
+    if (s->kind == PTX_SYM_PARAM)
+        return p->m->functions[s->func].kind == PTX_FUNC_FUNC;
+    return s->kind == PTX_SYM_VAR && s->space == PTX_SPACE_LOCAL;
+}
+
 /* Give every variable its address in its own space: device allocations
  * for .global, offsets in the constant bank, the shared area (statics,
  * then the dynamic region all extern arrays share) and each function's
@@ -154,10 +166,15 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
             module_local += ptx_symbol_size(s);
         }
     }
-    for (uint32_t fi = 0; fi < m->nfunctions; fi++)
-        frame[fi] = module_local;
+    p->module_local = (uint32_t)align_up(module_local, 16);
     for (uint32_t i = 0; i < m->nsymbols; i++) {
         const ptx_symbol *s = &m->symbols[i];
+        if (sim_frame_symbol(p, i)) { /* call slots and .func parameters: in the frame */
+            frame[s->func] = align_up(frame[s->func], sym_align(s));
+            p->sym_value[i] = frame[s->func];
+            frame[s->func] += ptx_symbol_size(s);
+            continue;
+        }
         if (s->kind != PTX_SYM_VAR)
             continue;
         uint64_t size = ptx_symbol_size(s), a = sym_align(s);
@@ -264,17 +281,24 @@ static uint32_t sreg_row(const sim_decoder *d, const ptx_operand *o)
     }
 }
 
-/* A symbol's value as an operand: its address in its own space, or its
- * generic address with generic(sym); functions and textures cannot. */
-static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool generic, uint64_t *v)
+/* A symbol's value as an operand into src: its address in its own space,
+ * or its generic address with generic(sym). Frame symbols (a function's
+ * .local variables, call slots, .func parameters) are offsets from the
+ * running frame (imm 3) on the local stack; functions and textures cannot
+ * be values yet. */
+static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool generic, sim_src *src)
 {
     const ptx_symbol *s = &d->m->symbols[sym];
-    if (s->kind == PTX_SYM_FUNC || s->kind == PTX_SYM_LOCALPARAM || s->space == PTX_SPACE_TEX)
+    if (s->kind == PTX_SYM_FUNC || s->space == PTX_SPACE_TEX)
         return false;
-    if (s->kind == PTX_SYM_PARAM && d->f->kind != PTX_FUNC_ENTRY)
-        return false; /* function parameters: calls are not supported yet */
     uint64_t a = d->p->sym_value[sym];
-    *v = (generic ? generic_of(s, a) : a) + (uint64_t)off;
+    if (sim_frame_symbol(d->p, sym)) {
+        src->imm = 3;
+        src->value = (generic ? SIM_LOCAL_WINDOW : 0) + a + (uint64_t)off;
+        return true;
+    }
+    src->imm = 1;
+    src->value = (generic ? generic_of(s, a) : a) + (uint64_t)off;
     return true;
 }
 
@@ -302,8 +326,7 @@ static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
         s->value = (uint64_t)o->value;
         return true;
     case PTX_OPD_SYM:
-        s->imm = 1;
-        return sym_operand(d, o->id, o->value, (o->flags & PTX_OPF_GENERIC) != 0, &s->value);
+        return sym_operand(d, o->id, o->value, (o->flags & PTX_OPF_GENERIC) != 0, s);
     default:
         return false;
     }
@@ -364,26 +387,34 @@ bool sim_dec_addr(sim_decoder *d, unsigned k)
     const ptx_operand *o = sim_dec_op(d, k);
     sim_addr *a = &d->in->addr;
     memset(a, 0, sizeof *a);
+    bool generic = d->form->nspaces == 0;
+    uint32_t sym = PTX_NONE;
+    int64_t off = 0;
     if (o->kind == PTX_OPD_SYM) { /* a bare variable name as the address */
-        a->base.imm = 1;
-        bool generic = d->form->nspaces == 0;
-        return sym_operand(d, o->id, o->value, generic, &a->base.value);
-    }
-    if (o->kind != PTX_OPD_ADDR)
+        sym = o->id;
+        off = o->value;
+    } else if (o->kind != PTX_OPD_ADDR) {
         return false;
-    a->offset = o->value;
-    if (o->flags & PTX_OPF_ADDR_SYM) {
-        a->base.imm = 1;
-        bool generic = d->form->nspaces == 0;
-        return sym_operand(d, o->id, 0, generic, &a->base.value);
+    } else {
+        a->offset = o->value;
+        if (o->flags & PTX_OPF_ADDR_SYM)
+            sym = o->id;
+        else if (o->id == PTX_NONE)
+            a->base.imm = 1; /* [immediate] */
+        else if (d->f->regs[o->id].vec > 1)
+            return false;
+        else
+            a->base.row = o->id;
     }
-    if (o->id == PTX_NONE) { /* [immediate] */
-        a->base.imm = 1;
-        return true;
+    if (sym != PTX_NONE) {
+        if (!sym_operand(d, sym, off, generic, &a->base))
+            return false;
+        if (a->base.imm == 3 && !generic)
+            d->in->space = PTX_SPACE_LOCAL; /* .param call slots live on the local stack */
+    } else if (d->f->kind == PTX_FUNC_FUNC &&
+               (d->in->space == PTX_SPACE_PARAM || d->in->space == PTX_SPACE_PARAM_FUNC)) {
+        d->in->space = PTX_SPACE_LOCAL; /* a .func's parameters are in its frame */
     }
-    if (d->f->regs[o->id].vec > 1)
-        return false;
-    a->base.row = o->id;
     return true;
 }
 
@@ -581,6 +612,7 @@ void sim_program_free(sim_program *p)
     free(p->sym_value);
     free(p->const_bank);
     free(p->targets);
+    free(p->call_syms);
     free(p);
 }
 

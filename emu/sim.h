@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir/ir.h"
 
@@ -90,6 +91,13 @@ typedef struct sim_launch_config {
      * warps: the thread-group execution a compacting timing model uses.
      * Programs without warp-level instructions give identical results. */
     uint64_t warp_permutation_seed;
+    /* Bytes of each thread's stack for the frames of called functions
+     * (.local variables, parameters); 0: 8 KiB. Deeper calls fault with
+     * "stack overflow". */
+    uint32_t stack_bytes;
+    /* Where device printf output goes when the launch ends (CTA by CTA, in
+     * order); NULL: stdout. */
+    FILE *printf_out;
 } sim_launch_config;
 
 typedef struct sim_stats {

@@ -87,7 +87,7 @@ static inline void emu_run(emu *e, const char *k, sim_launch_config cfg, const v
 /* A launch configuration. */
 static inline sim_launch_config emu_cfg(uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by)
 {
-    sim_launch_config c = {{gx, gy, 1}, {bx, by, 1}, 0, 1, 0, 0};
+    sim_launch_config c = {.grid = {gx, gy, 1}, .block = {bx, by, 1}, .host_threads = 1};
     return c;
 }
 
