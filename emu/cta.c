@@ -2,6 +2,12 @@
  * consecutive threads, each with a PDOM reconvergence stack (immediate
  * post-dominators from the analyzer), barriers, and deadlock detection.
  *
+ * A barrier counts whole warps (every lane that has not exited arrives
+ * when the warp executes bar), the semantics of GPUs without independent
+ * thread scheduling, so the common "return early, then __syncthreads()"
+ * code works; a barrier that can never complete (warps waiting at
+ * different barriers, or for warps that never come) is a deadlock.
+ *
  * Warps run round-robin, each for up to SIM_SLICE instructions at a time,
  * so that a warp spinning on a flag another warp sets makes progress; the
  * schedule depends only on instruction counts, so runs are deterministic. */
@@ -237,8 +243,13 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
         case SIM_EV_BRANCH:
             branch(c, w, pc, mask, &s);
             break;
-        case SIM_EV_BARRIER:
-            arrived[s.barrier] += (uint32_t)__builtin_popcount(mask);
+        case SIM_EV_BARRIER: {
+            /* the whole warp arrives (its lanes that have not exited), as
+             * barriers count warps on GPUs without independent thread
+             * scheduling: lanes waiting in other branches of the warp are
+             * counted too */
+            uint32_t all = w->n >= 32 ? ~0u : (1u << w->n) - 1;
+            arrived[s.barrier] += (uint32_t)__builtin_popcount(all & ~w->exited);
             if (s.barrier_arrive_only) {
                 top->pc = pc + 1;
                 break;
@@ -250,6 +261,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
             w->barrier_count = s.barrier_count;
             w->barrier_line = c->fn->code[pc].line;
             return W_BARRIER;
+        }
         default:
             top->pc = pc + 1;
             break;
@@ -328,7 +340,7 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
             break;
         }
     sim_fault(c, "barrier deadlock in kernel %s, block (%u,%u,%u): %s; %u of %u live threads "
-              "arrived at barrier %u (the others are in divergent code or wait elsewhere)",
+              "arrived at barrier %u (the others wait elsewhere)",
               c->kernel, c->ctaid.x, c->ctaid.y, c->ctaid.z, buf, arrived[id], live_threads(c), id);
 }
 

@@ -184,6 +184,44 @@ static void test_print(void **state)
     free(r.out);
 }
 
+/* simtlab run on a CUDA executable (its embedded PTX) with every kind of
+ * argument, and its one-line errors. */
+static void test_run(void **state)
+{
+    (void)state;
+    need_env();
+    const char *saxpy = "run bin/sample_exe -k _Z5saxpyifPKfPf --grid 1 --block 32 ";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s--arg s32:4 --arg f32:2 --arg buf:f32:1,2,3,4 "
+             "--arg buf:f32:10,20,30,40.5 --print 3:f32", saxpy);
+    expect(cmd, 0, "12\n24\n36\n48.5\n");
+    snprintf(cmd, sizeof cmd, "%s--arg s32:4 --arg f32:2 --arg buf:zero:16 --arg buf:f32:1,2,3,4 "
+             "--print 3:u32 --stats", saxpy);
+    expect(cmd, 0, "1065353216\n1073741824\n"); /* 1.0f and 2.0f as integers */
+    expect(cmd, 0, "SIMD utilization");
+    /* alternate(out, n): for k < n, acc += k when t + k is odd, else acc -= t */
+    expect("run bin/sample.compute_80.ptx -k _Z9alternatePii --grid 1 --block 4 --arg buf:zero:16 "
+           "--arg s32:5 --print 0:s32", 0, "4\n4\n-2\n0\n");
+    /* errors: one line, exit 1 */
+    snprintf(cmd, sizeof cmd, "%s--arg s32:4 --arg f32:2 --arg buf:zero:16", saxpy);
+    expect(cmd, 1, "takes 4 parameters but 3 --arg were given");
+    snprintf(cmd, sizeof cmd, "%s--arg f32:0 --arg f32:2 --arg buf:zero:16 --arg buf:zero:16", saxpy);
+    expect(cmd, 0, NULL); /* f32 and s32 have the same size: accepted (0.0f is n = 0) */
+    snprintf(cmd, sizeof cmd, "%s--arg buf:zero:4 --arg f32:2 --arg buf:zero:16 --arg buf:zero:16", saxpy);
+    expect(cmd, 1, "buffers need a 64-bit parameter");
+    snprintf(cmd, sizeof cmd, "%s--arg s32:4 --arg f64:2 --arg buf:zero:16 --arg buf:zero:16", saxpy);
+    expect(cmd, 1, "is 8 bytes but parameter");
+    expect("run bin/sample_exe -k nope --grid 1 --block 1", 1, "no kernel named 'nope'");
+    expect("run bin/sample_exe -k x --grid 0 --block 1", 1, "bad --grid '0'");
+    expect("run bin/sample_exe -k x --grid 1 --block 1 --arg u8:300", 1, "bad --arg 'u8:300'");
+    expect("run bin/sample_exe -k x --grid 1 --block 1 --arg buf:rand:10", 1, "buf:rand:BYTES:SEED");
+    expect("run bin/sample_exe --grid 1 --block 1", 1, "needs FILE, -k KERNEL");
+    expect("run --help", 0, "buf:zero:BYTES");
+    /* a guest bug: reading past the end of x */
+    snprintf(cmd, sizeof cmd, "%s--arg s32:8 --arg f32:2 --arg buf:f32:1,2,3,4 --arg buf:zero:32", saxpy);
+    expect(cmd, 1, "invalid __global__ read of size 4 at 0x");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_extract_writes_ptx),
         cmocka_unit_test(test_cfg_json_and_dot),
         cmocka_unit_test(test_print),
+        cmocka_unit_test(test_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
