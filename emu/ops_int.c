@@ -462,6 +462,12 @@ sim_fn sim_pick_int(sim_decoder *d)
         if (in->sat)
             return in->type == PTX_TYPE_S32 ? op_add_sat : NULL;
         return in->op ? op_sub : op_add;
+    case PTX_OP_ADD_CC: case PTX_OP_SUB_CC:
+        if (!operands(d, 2))
+            return NULL;
+        in->op = op == PTX_OP_SUB_CC;
+        in->flags |= SIM_IF_CC;
+        return op_add_carry;
     case PTX_OP_ADDC: case PTX_OP_SUBC:
         if (!operands(d, 2))
             return NULL;
