@@ -6,7 +6,9 @@
  * printf output goes to the CTA's buffer; the launch prints the buffers in
  * CTA order when it ends, so output is the same for any number of host
  * threads. Within a CTA lines appear in execution order (warps round-robin,
- * lanes in order). */
+ * lanes in order). malloc carves the device heap (8 MiB, reserved before a
+ * launch whose program calls malloc); free accepts heap addresses and
+ * does not recycle them. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,16 +213,14 @@ void sim_builtin_call(sim_cta *c, const sim_inst *in, const sim_lanes *L, sim_st
                 break;
             r = (uint64_t)(int64_t)n;
         } else if (strcmp(name, "malloc") == 0 && in->nsrc == 1) {
-            char err[128];
-            if (a[0] == 0 || sim_malloc(c->dev, a[0], "device malloc", &r, err, sizeof err) != 0)
-                r = 0;
+            r = a[0] ? sim_heap_alloc(c->dev, a[0]) : 0;
         } else if (strcmp(name, "free") == 0 && in->nsrc == 1) {
-            char err[128];
-            if (a[0] && sim_free(c->dev, a[0], err, sizeof err) != 0) {
+            const sim_device *d = c->dev;
+            if (a[0] && (a[0] - d->heap_base >= d->heap_size)) {
                 char who[96];
                 sim_thread_coords(c, t, who, sizeof who);
-                sim_fault(c, "device free: %s, by %s, kernel %s, PTX line %u", err, who, c->kernel,
-                          in->line);
+                sim_fault(c, "device free of 0x%llx, which malloc did not return, by %s, kernel %s, "
+                          "PTX line %u", (unsigned long long)a[0], who, c->kernel, in->line);
                 break;
             }
         } else if (strcmp(name, "__assertfail") == 0 && in->nsrc >= 4) {

@@ -139,6 +139,9 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
                   cf->nparams, cf->nrets, c->kernel, in->line);
         return false;
     }
+    for (uint32_t m = lanes; m; m &= m - 1) /* a fresh, zeroed frame */
+        memset(c->local + (size_t)w->t[__builtin_ctz(m)] * c->local_bytes + sp, 0,
+               callee->local_bytes);
     for (uint32_t i = 0; i < in->nsrc; i++) {
         uint32_t arg = p->call_syms[in->ntargets + in->ndst + i], par = cf->params[i];
         uint64_t size = ptx_symbol_size(&p->m->symbols[par]);

@@ -13,7 +13,14 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     sim_lanes L;
     L.n = 0;
     uint32_t m = g->mask;
-    if (in->guard == PTX_NONE) {
+    uint32_t full = g->n >= 32 ? ~0u : (1u << g->n) - 1;
+    if (in->guard == PTX_NONE && m == full) { /* the common case: every lane */
+        L.n = g->n;
+        for (uint32_t k = 0; k < g->n; k++) {
+            L.t[k] = g->t[k];
+            L.k[k] = (uint8_t)k;
+        }
+    } else if (in->guard == PTX_NONE) {
         while (m) {
             uint32_t k = (uint32_t)__builtin_ctz(m);
             m &= m - 1;

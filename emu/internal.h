@@ -37,8 +37,17 @@ struct sim_device {
     sim_alloc *allocs; /* live allocations, ascending base */
     uint32_t nallocs, cap;
     uint64_t next;     /* next base address (never reused) */
-    pthread_mutex_t lock; /* allocation table and global atomics across host threads */
+    pthread_mutex_t lock; /* allocation table, device heap and global atomics */
+    /* the device heap of malloc/free in kernels: one allocation made before
+     * a launch that needs it, carved by bumping (freed blocks are not
+     * reused), so the allocation table never changes while CTAs run */
+    uint64_t heap_base, heap_size, heap_used;
 };
+
+/* Make sure the device heap exists (before a launch; host side only). */
+int sim_heap_reserve(sim_device *d, char *err, size_t errlen);
+/* Device malloc/free from a running kernel: 0 when the heap is full. */
+uint64_t sim_heap_alloc(sim_device *d, uint64_t size);
 
 /* The live allocation holding [addr, addr+size), or NULL. */
 sim_alloc *sim_find_alloc(sim_device *d, uint64_t addr, uint64_t size);
@@ -145,6 +154,7 @@ struct sim_program {
     uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
     uint32_t ncall_syms;
     uint32_t module_local;  /* bytes of module-scope .local variables at the stack's base */
+    bool uses_heap;         /* some call goes to malloc */
     struct sim_kernel_cache *kernels; /* parameter layouts, per entry */
 };
 
@@ -258,6 +268,9 @@ typedef struct sim_cta {
     uint32_t nwarps;
     uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
     uint64_t warp_instructions, thread_instructions, divergent_branches;
+    uint64_t *sink;           /* scratch row for writes to `_` (nthreads entries) */
+    uint64_t cache_base, cache_size; /* the global allocation last accessed */
+    uint8_t *cache_data;
     char *printf_buf;         /* device printf output of this CTA */
     uint32_t printf_len, printf_cap;
 } sim_cta;

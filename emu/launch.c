@@ -66,38 +66,53 @@ static int cmp_text(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Fill the special-register rows for CTA number id. */
+/* Fill the special-register rows for CTA number id (the lane-dependent
+ * ones are form_warps' job). */
 static void fill_specials(sim_cta *c, uint64_t id)
 {
-    uint32_t base = c->kernel_fn->nregs;
+    uint64_t *rows = c->kernel_rows + (size_t)c->kernel_fn->nregs * c->nthreads;
+    size_t n = c->nthreads;
     c->ctaid.x = (uint32_t)(id % c->nctaid.x);
     c->ctaid.y = (uint32_t)(id / c->nctaid.x % c->nctaid.y);
     c->ctaid.z = (uint32_t)(id / ((uint64_t)c->nctaid.x * c->nctaid.y));
-    uint32_t nw = (c->nthreads + 31) / 32;
-    for (uint32_t t = 0; t < c->nthreads; t++) {
-        uint64_t v[ROW_COUNT] = {0};
-        v[ROW_TID_X] = t % c->ntid.x;
-        v[ROW_TID_Y] = t / c->ntid.x % c->ntid.y;
-        v[ROW_TID_Z] = t / (c->ntid.x * c->ntid.y);
-        v[ROW_NTID_X] = c->ntid.x;
-        v[ROW_NTID_Y] = c->ntid.y;
-        v[ROW_NTID_Z] = c->ntid.z;
-        v[ROW_CTAID_X] = c->ctaid.x;
-        v[ROW_CTAID_Y] = c->ctaid.y;
-        v[ROW_CTAID_Z] = c->ctaid.z;
-        v[ROW_NCTAID_X] = c->nctaid.x;
-        v[ROW_NCTAID_Y] = c->nctaid.y;
-        v[ROW_NCTAID_Z] = c->nctaid.z;
-        v[ROW_NWARPID] = nw;
-        v[ROW_SMID] = 0;
-        v[ROW_NSMID] = 1;
-        v[ROW_GRIDID] = 1;
-        v[ROW_DYNAMIC_SMEM] = c->shared_bytes - c->prog->shared_static;
-        v[ROW_TOTAL_SMEM] = c->shared_bytes;
-        for (uint32_t r = ROW_TID_X; r < ROW_COUNT; r++)
-            if (r < ROW_LANEID || r > ROW_WARPID) /* lane rows: form_warps (cta.c) */
-                if (r < ROW_LANEMASK_EQ || r > ROW_LANEMASK_GT)
-                    c->kernel_rows[(size_t)(base + r) * c->nthreads + t] = v[r];
+    uint64_t uniform[ROW_COUNT] = {0};
+    uniform[ROW_NTID_X] = c->ntid.x;
+    uniform[ROW_NTID_Y] = c->ntid.y;
+    uniform[ROW_NTID_Z] = c->ntid.z;
+    uniform[ROW_CTAID_X] = c->ctaid.x;
+    uniform[ROW_CTAID_Y] = c->ctaid.y;
+    uniform[ROW_CTAID_Z] = c->ctaid.z;
+    uniform[ROW_NCTAID_X] = c->nctaid.x;
+    uniform[ROW_NCTAID_Y] = c->nctaid.y;
+    uniform[ROW_NCTAID_Z] = c->nctaid.z;
+    uniform[ROW_NWARPID] = (c->nthreads + 31) / 32;
+    uniform[ROW_SMID] = 0;
+    uniform[ROW_NSMID] = 1;
+    uniform[ROW_GRIDID] = 1;
+    uniform[ROW_DYNAMIC_SMEM] = c->shared_bytes - c->prog->shared_static;
+    uniform[ROW_TOTAL_SMEM] = c->shared_bytes;
+    static const uint8_t rows_uniform[] = {ROW_NTID_X, ROW_NTID_Y, ROW_NTID_Z, ROW_CTAID_X,
+                                           ROW_CTAID_Y, ROW_CTAID_Z, ROW_NCTAID_X, ROW_NCTAID_Y,
+                                           ROW_NCTAID_Z, ROW_NWARPID, ROW_SMID, ROW_NSMID,
+                                           ROW_GRIDID, ROW_DYNAMIC_SMEM, ROW_TOTAL_SMEM};
+    for (size_t k = 0; k < sizeof rows_uniform; k++) {
+        uint64_t *r = rows + rows_uniform[k] * n, v = uniform[rows_uniform[k]];
+        for (size_t t = 0; t < n; t++)
+            r[t] = v;
+    }
+    uint64_t *tx = rows + ROW_TID_X * n, *ty = rows + ROW_TID_Y * n, *tz = rows + ROW_TID_Z * n;
+    uint32_t x = 0, y = 0, z = 0;
+    for (size_t t = 0; t < n; t++) {
+        tx[t] = x;
+        ty[t] = y;
+        tz[t] = z;
+        if (++x == c->ntid.x) {
+            x = 0;
+            if (++y == c->ntid.y) {
+                y = 0;
+                z++;
+            }
+        }
     }
 }
 
@@ -120,6 +135,7 @@ static void *worker(void *arg)
     c.local_bytes = run->stack_bytes;
     size_t rows = (size_t)sim_func_rows(run->fn) * c.nthreads;
     c.kernel_rows = ptx_xmalloc(rows * sizeof *c.kernel_rows);
+    c.sink = ptx_xmalloc(((size_t)c.nthreads + 32) * sizeof *c.sink);
     c.shared = ptx_xmalloc(c.shared_bytes ? c.shared_bytes : 1);
     c.local = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
     c.nwarps = (c.nthreads + 31) / 32;
@@ -133,7 +149,10 @@ static void *worker(void *arg)
             break;
         memset(c.kernel_rows, 0, rows * sizeof *c.kernel_rows);
         memset(c.shared, 0, c.shared_bytes);
-        memset(c.local, 0, (size_t)c.nthreads * c.local_bytes);
+        /* only the kernel's own frame; call() zeroes the frames it opens */
+        uint32_t kframe = run->prog->module_local + run->fn->local_bytes;
+        for (uint32_t t = 0; t < c.nthreads && kframe; t++)
+            memset(c.local + (size_t)t * c.local_bytes, 0, kframe);
         fill_specials(&c, id);
         c.faulted = false;
         c.clock = 0;
@@ -169,6 +188,7 @@ static void *worker(void *arg)
     free(c.warps);
     free(c.printf_buf);
     free(c.kernel_rows);
+    free(c.sink);
     free(c.shared);
     free(c.local);
     return NULL;
@@ -221,6 +241,8 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
         return fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
                     "%u dynamic); at most %u", name, shared, p->shared_static, cfg->dynamic_shared,
                     SIM_MAX_SHARED);
+    if (p->uses_heap && sim_heap_reserve(d, err, errlen) != 0)
+        return -1;
     grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
                     .param_bytes = param_bytes, .shared_bytes = (uint32_t)shared,
                     .stack_bytes = p->module_local + fn->local_bytes +

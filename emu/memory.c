@@ -145,6 +145,32 @@ int sim_memcpy_from_device(sim_device *d, void *dst, uint64_t src, uint64_t n, c
     return 0;
 }
 
+/* Bytes of the device heap (CUDA's default cudaLimitMallocHeapSize). */
+#define SIM_HEAP_BYTES (8u << 20)
+
+int sim_heap_reserve(sim_device *d, char *err, size_t errlen)
+{
+    if (d->heap_size)
+        return 0;
+    if (sim_malloc(d, SIM_HEAP_BYTES, "device heap (malloc in kernels)", &d->heap_base, err,
+                   errlen) != 0)
+        return -1;
+    d->heap_size = SIM_HEAP_BYTES;
+    return 0;
+}
+
+uint64_t sim_heap_alloc(sim_device *d, uint64_t size)
+{
+    pthread_mutex_lock(&d->lock);
+    uint64_t a = 0, need = (size + 15) & ~15ull;
+    if (d->heap_size && need <= d->heap_size - d->heap_used) {
+        a = d->heap_base + d->heap_used;
+        d->heap_used += need;
+    }
+    pthread_mutex_unlock(&d->lock);
+    return a;
+}
+
 /* ---- faults ------------------------------------------------------------ */
 
 void sim_fault(sim_cta *c, const char *fmt, ...)
@@ -206,10 +232,16 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
             return sim_mem(c, in, t, PTX_SPACE_PARAM, addr - SIM_PARAM_WINDOW, size, kind);
         __attribute__((fallthrough)); /* anything else is a global address */
     case PTX_SPACE_GLOBAL: {
+        uint64_t off = addr - c->cache_base;
+        if (off < c->cache_size && size <= c->cache_size - off)
+            return c->cache_data + off;
         sim_alloc *a = sim_find_alloc(c->dev, addr, size);
         if (!a)
             return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : "__global__", addr,
                               size, kind, "");
+        c->cache_base = a->base;
+        c->cache_size = a->size;
+        c->cache_data = a->data;
         return a->data + (addr - a->base);
     }
     case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:

@@ -7,20 +7,69 @@
 
 #include "emu/internal.h"
 
-/* A handler: see sim_fn. */
-#define HANDLER(name)                                                                   \
-    static void name(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, \
-                     sim_step *s)
+/* A source operand resolved once per instruction: value for thread t is
+ * p[t * stride] ^ x (stride 0 for a constant; x = 1 negates a predicate). */
+typedef struct opnd {
+    const uint64_t *p;
+    size_t stride;
+    uint64_t x;
+    uint64_t tmp;
+} opnd;
+
+/* Destination rows and the masks of their declared widths (a sink writes
+ * to the CTA's scratch row). */
+typedef struct dsts {
+    uint64_t *p[4];
+    uint64_t m[4];
+} dsts;
+
+/* Resolve the instruction's sources and destinations for the running
+ * code. */
+static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
+{
+    for (unsigned k = 0; k < 5; k++) {
+        const sim_src *s = &in->src[k];
+        opnd *o = &O[k];
+        o->x = s->neg;
+        switch (s->imm) {
+        case 0: o->p = c->rows + (size_t)s->row * c->stride; o->stride = 1; break;
+        case 1: o->p = &s->value; o->stride = 0; break;
+        case 2: o->tmp = c->clock; o->p = &o->tmp; o->stride = 0; break;
+        default: o->tmp = s->value + c->frame_sp; o->p = &o->tmp; o->stride = 0; break;
+        }
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        D->p[k] = in->dst[k] == PTX_NONE ? c->sink : c->rows + (size_t)in->dst[k] * c->stride;
+        D->m[k] = in->dst_bits[k] >= 64 || in->dst_bits[k] == 0 ? ~0ull : (1ull << in->dst_bits[k]) - 1;
+    }
+}
+
+/* A handler: see sim_fn. The body also sees O (sources) and D
+ * (destinations), resolved before it runs. */
+#define HANDLER(name)                                                                        \
+    static void name##_body(sim_cta *c, const sim_inst *in, const sim_group *g,               \
+                            const sim_lanes *L, sim_step *s, const opnd *O, const dsts *D);  \
+    static void name(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,  \
+                     sim_step *s)                                                            \
+    {                                                                                        \
+        opnd O[5];                                                                           \
+        dsts D;                                                                              \
+        resolve(c, in, O, &D);                                                               \
+        name##_body(c, in, g, L, s, O, &D);                                                  \
+    }                                                                                        \
+    static inline void name##_body(sim_cta *c, const sim_inst *in, const sim_group *g,        \
+                                   const sim_lanes *L, sim_step *s, const opnd *O,           \
+                                   const dsts *D)
 
 /* For each active lane that passes the guard: t = its thread index. */
 #define EACH_LANE(t) for (uint32_t i_ = 0, t = 0; i_ < L->n && ((t = L->t[i_]), 1); i_++)
 
 /* Source k / destination k of the current instruction for thread t. */
-#define SRC(k, t) sim_get(c, &in->src[k], (t))
-#define PUT(k, t, v) sim_put(c, in->dst[k], in->dst_bits[k], (t), (v))
+#define SRC(k, t) (O[k].p[(size_t)(t) * O[k].stride] ^ O[k].x)
+#define PUT(k, t, v) (D->p[k][t] = (v) & D->m[k])
 
 /* Unused handler arguments. */
-#define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s)
+#define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s, (void)O, (void)D)
 
 /* Value v truncated to w bits (w <= 64). */
 static inline uint64_t zx(uint64_t v, unsigned w) { return w >= 64 ? v : v & ((1ull << w) - 1); }

@@ -13,46 +13,56 @@
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_EQU, C_NEU, C_LTU, C_LEU, C_GTU, C_GEU, C_NUM, C_NAN };
 enum { B_NONE, B_AND, B_OR, B_XOR };
 
+/* How the compared values are read: decided once per instruction. */
+typedef enum { CM_F32, CM_F64, CM_SIGNED, CM_UNSIGNED } cmp_mode;
+
+static cmp_mode cmp_mode_of(const sim_inst *in, unsigned *w)
+{
+    uint8_t ty = in->type2 ? in->type2 : in->type;
+    *w = type_bits(ty);
+    if (type_float(ty))
+        return ty == PTX_TYPE_F32 ? CM_F32 : CM_F64;
+    return type_signed(ty) ? CM_SIGNED : CM_UNSIGNED;
+}
+
+/* Ordered/unordered float compare of a and b by op. */
+static inline bool fcompare(uint8_t op, double a, double b)
+{
+    bool un = isnan(a) || isnan(b);
+    switch (op) {
+    case C_EQ: return !un && a == b;
+    case C_NE: return !un && a != b;
+    case C_LT: return !un && a < b;
+    case C_LE: return !un && a <= b;
+    case C_GT: return !un && a > b;
+    case C_GE: return !un && a >= b;
+    case C_EQU: return un || a == b;
+    case C_NEU: return un || a != b;
+    case C_LTU: return un || a < b;
+    case C_LEU: return un || a <= b;
+    case C_GTU: return un || a > b;
+    case C_GEU: return un || a >= b;
+    case C_NUM: return !un;
+    default: return un;
+    }
+}
+
 /* Compare source 0 and source 1 of thread t. */
-static inline bool compare(sim_cta *c, const sim_inst *in, uint32_t t)
+static inline bool compare(const sim_inst *in, const opnd *O, uint32_t t, cmp_mode mode, unsigned w)
 {
     uint64_t x = SRC(0, t), y = SRC(1, t);
-    if (type_float(in->type2 ? in->type2 : in->type)) {
-        uint8_t ty = in->type2 ? in->type2 : in->type;
-        double a, b;
-        if (ty == PTX_TYPE_F32) {
-            float fa = f32_of(x), fb = f32_of(y);
-            if (in->ftz) {
-                if (fpclassify(fa) == FP_SUBNORMAL) fa = copysignf(0.0f, fa);
-                if (fpclassify(fb) == FP_SUBNORMAL) fb = copysignf(0.0f, fb);
-            }
-            a = fa;
-            b = fb;
-        } else {
-            a = f64_of(x);
-            b = f64_of(y);
+    switch (mode) {
+    case CM_F32: {
+        float fa = f32_of(x), fb = f32_of(y);
+        if (in->ftz) {
+            if (fpclassify(fa) == FP_SUBNORMAL) fa = copysignf(0.0f, fa);
+            if (fpclassify(fb) == FP_SUBNORMAL) fb = copysignf(0.0f, fb);
         }
-        bool un = isnan(a) || isnan(b);
-        switch (in->op) {
-        case C_EQ: return !un && a == b;
-        case C_NE: return !un && a != b;
-        case C_LT: return !un && a < b;
-        case C_LE: return !un && a <= b;
-        case C_GT: return !un && a > b;
-        case C_GE: return !un && a >= b;
-        case C_EQU: return un || a == b;
-        case C_NEU: return un || a != b;
-        case C_LTU: return un || a < b;
-        case C_LEU: return un || a <= b;
-        case C_GTU: return un || a > b;
-        case C_GEU: return un || a >= b;
-        case C_NUM: return !un;
-        default: return un;
-        }
+        return fcompare(in->op, fa, fb);
     }
-    uint8_t ty = in->type2 ? in->type2 : in->type;
-    unsigned w = type_bits(ty);
-    if (type_signed(ty)) {
+    case CM_F64:
+        return fcompare(in->op, f64_of(x), f64_of(y));
+    case CM_SIGNED: {
         int64_t a = sx(x, w), b = sx(y, w);
         switch (in->op) {
         case C_EQ: return a == b;
@@ -63,19 +73,22 @@ static inline bool compare(sim_cta *c, const sim_inst *in, uint32_t t)
         default: return a >= b;
         }
     }
-    uint64_t a = zx(x, w), b = zx(y, w);
-    switch (in->op) {
-    case C_EQ: return a == b;
-    case C_NE: return a != b;
-    case C_LT: return a < b;
-    case C_LE: return a <= b;
-    case C_GT: return a > b;
-    default: return a >= b;
+    default: {
+        uint64_t a = zx(x, w), b = zx(y, w);
+        switch (in->op) {
+        case C_EQ: return a == b;
+        case C_NE: return a != b;
+        case C_LT: return a < b;
+        case C_LE: return a <= b;
+        case C_GT: return a > b;
+        default: return a >= b;
+        }
+    }
     }
 }
 
 /* Combine a compare result with predicate c (source 2) by op2. */
-static inline bool combine(sim_cta *c, const sim_inst *in, uint32_t t, bool r)
+static inline bool combine(const sim_inst *in, const opnd *O, uint32_t t, bool r)
 {
     switch (in->op2) {
     case B_AND: return r && SRC(2, t);
@@ -89,11 +102,13 @@ static inline bool combine(sim_cta *c, const sim_inst *in, uint32_t t, bool r)
 HANDLER(op_setp)
 {
     (void)g; (void)s;
+    unsigned w;
+    cmp_mode mode = cmp_mode_of(in, &w);
     EACH_LANE(t) {
-        bool r = compare(c, in, t);
-        PUT(0, t, combine(c, in, t, r));
+        bool r = compare(in, O, t, mode, w);
+        PUT(0, t, combine(in, O, t, r));
         if (in->ndst > 1)
-            PUT(1, t, combine(c, in, t, !r));
+            PUT(1, t, combine(in, O, t, !r));
     }
 }
 
@@ -102,7 +117,9 @@ HANDLER(op_set)
 {
     (void)g; (void)s;
     uint64_t yes = in->type == PTX_TYPE_F32 ? 0x3f800000ull : ~0ull;
-    EACH_LANE(t) PUT(0, t, combine(c, in, t, compare(c, in, t)) ? yes : 0);
+    unsigned w;
+    cmp_mode mode = cmp_mode_of(in, &w);
+    EACH_LANE(t) PUT(0, t, combine(in, O, t, compare(in, O, t, mode, w)) ? yes : 0);
 }
 
 /* selp: d = c ? a : b. */

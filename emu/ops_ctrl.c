@@ -156,6 +156,9 @@ static bool decode_call(sim_decoder *d)
     in->target = d->m->symbols[fo->id].func;
     if (in->target == PTX_NONE || in->target >= d->m->nfunctions)
         return false;
+    const ptx_function *callee = &d->m->functions[in->target];
+    if (!(callee->flags & PTX_FUNCF_HAS_BODY) && strcmp(ptx_function_name(d->m, callee), "malloc") == 0)
+        d->p->uses_heap = true;
     in->ntargets = d->p->ncall_syms;
     in->ndst = rets ? rets->count : 0;
     in->nsrc = args ? args->count : 0;

@@ -74,14 +74,15 @@ static inline uint64_t out64(const sim_inst *in, double r)
 }
 
 /* Source k of thread t as f32, flushed under .ftz. */
-static inline float in32(sim_cta *c, const sim_inst *in, unsigned k, uint32_t t)
+static inline float in32(const opnd *O, const sim_inst *in, unsigned k, uint32_t t)
 {
-    float x = f32_of(sim_get(c, &in->src[k], t));
+    float x = f32_of(SRC(k, t));
     return in->ftz ? ftz32(x) : x;
 }
-static inline double in64(sim_cta *c, const sim_inst *in, unsigned k, uint32_t t)
+static inline double in64(const opnd *O, const sim_inst *in, unsigned k, uint32_t t)
 {
-    return f64_of(sim_get(c, &in->src[k], t));
+    (void)in;
+    return f64_of(SRC(k, t));
 }
 
 /* add / sub / mul (op 0, 1, 2). */
@@ -91,13 +92,13 @@ HANDLER(op_fbin)
     int old = set_round(in->rnd);
     if (in->type == PTX_TYPE_F32) {
         EACH_LANE(t) {
-            float a = in32(c, in, 0, t), b = in32(c, in, 1, t);
+            float a = in32(O, in, 0, t), b = in32(O, in, 1, t);
             float r = in->op == 0 ? a + b : in->op == 1 ? a - b : a * b;
             PUT(0, t, out32(in, r));
         }
     } else {
         EACH_LANE(t) {
-            double a = in64(c, in, 0, t), b = in64(c, in, 1, t);
+            double a = in64(O, in, 0, t), b = in64(O, in, 1, t);
             double r = in->op == 0 ? a + b : in->op == 1 ? a - b : a * b;
             PUT(0, t, out64(in, r));
         }
@@ -111,9 +112,9 @@ HANDLER(op_ffma)
     (void)g; (void)s;
     int old = set_round(in->rnd);
     if (in->type == PTX_TYPE_F32) {
-        EACH_LANE(t) PUT(0, t, out32(in, fmaf(in32(c, in, 0, t), in32(c, in, 1, t), in32(c, in, 2, t))));
+        EACH_LANE(t) PUT(0, t, out32(in, fmaf(in32(O, in, 0, t), in32(O, in, 1, t), in32(O, in, 2, t))));
     } else {
-        EACH_LANE(t) PUT(0, t, out64(in, fma(in64(c, in, 0, t), in64(c, in, 1, t), in64(c, in, 2, t))));
+        EACH_LANE(t) PUT(0, t, out64(in, fma(in64(O, in, 0, t), in64(O, in, 1, t), in64(O, in, 2, t))));
     }
     restore_round(old);
 }
@@ -125,9 +126,9 @@ HANDLER(op_fdiv)
     (void)g; (void)s;
     int old = set_round(in->rnd);
     if (in->type == PTX_TYPE_F32) {
-        EACH_LANE(t) PUT(0, t, out32(in, in32(c, in, 0, t) / in32(c, in, 1, t)));
+        EACH_LANE(t) PUT(0, t, out32(in, in32(O, in, 0, t) / in32(O, in, 1, t)));
     } else {
-        EACH_LANE(t) PUT(0, t, out64(in, in64(c, in, 0, t) / in64(c, in, 1, t)));
+        EACH_LANE(t) PUT(0, t, out64(in, in64(O, in, 0, t) / in64(O, in, 1, t)));
     }
     restore_round(old);
 }
@@ -152,7 +153,7 @@ HANDLER(op_funary)
     }
     int old = set_round(in->rnd);
     EACH_LANE(t) {
-        double x = f32 ? (double)in32(c, in, 0, t) : in64(c, in, 0, t), r;
+        double x = f32 ? (double)in32(O, in, 0, t) : in64(O, in, 0, t), r;
         switch (in->op) {
         case FU_RCP: r = f32 && in->rnd ? (double)(1.0f / (float)x) : 1.0 / x; break;
         case FU_SQRT: r = f32 && in->rnd ? (double)sqrtf((float)x) : sqrt(x); break;
@@ -175,8 +176,8 @@ HANDLER(op_fminmax)
     (void)g; (void)s;
     bool f32 = in->type == PTX_TYPE_F32, max = in->op, nanp = in->flags & SIM_IF_NAN;
     EACH_LANE(t) {
-        double a = f32 ? (double)in32(c, in, 0, t) : in64(c, in, 0, t);
-        double b = f32 ? (double)in32(c, in, 1, t) : in64(c, in, 1, t);
+        double a = f32 ? (double)in32(O, in, 0, t) : in64(O, in, 0, t);
+        double b = f32 ? (double)in32(O, in, 1, t) : in64(O, in, 1, t);
         double r;
         if (isnan(a) || isnan(b))
             r = nanp || (isnan(a) && isnan(b)) ? NAN : isnan(a) ? b : a;

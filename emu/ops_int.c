@@ -74,27 +74,50 @@ static inline unsigned __int128 wide_mul(uint64_t a, uint64_t b, unsigned w, boo
     return (unsigned __int128)zx(a, w) * zx(b, w);
 }
 
-/* mul.lo/.hi/.wide and mad.lo/.hi/.wide (op: 1 mad; flags: SIM_IF_HI,
- * SIM_IF_WIDE; sat: mad.hi.sat.s32; carry through op2/flags as in
- * op_add_carry: madc, mad.cc). */
+/* mul.lo and mad.lo without carry or saturation (op: 1 mad): the low w
+ * bits of the product do not depend on signedness. */
+HANDLER(op_mul_lo)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    bool sg = type_signed(in->type);
+    if (in->op) {
+        EACH_LANE(t) PUT(0, t, ext(SRC(0, t) * SRC(1, t) + SRC(2, t), w, sg));
+    } else {
+        EACH_LANE(t) PUT(0, t, ext(SRC(0, t) * SRC(1, t), w, sg));
+    }
+}
+
+/* mul.wide / mad.wide of 16- or 32-bit operands: the product fits 64 bits. */
+HANDLER(op_mul_wide)
+{
+    (void)g; (void)s;
+    unsigned w = type_bits(in->type);
+    if (type_signed(in->type)) {
+        EACH_LANE(t) {
+            uint64_t r = (uint64_t)(sx(SRC(0, t), w) * sx(SRC(1, t), w));
+            PUT(0, t, in->op ? r + SRC(2, t) : r);
+        }
+    } else {
+        EACH_LANE(t) {
+            uint64_t r = zx(SRC(0, t), w) * zx(SRC(1, t), w);
+            PUT(0, t, in->op ? r + SRC(2, t) : r);
+        }
+    }
+}
+
+/* The other mul/mad forms: .hi, saturation (mad.hi.sat.s32) and carries
+ * (op: 1 mad; op2: madc's carry-in; SIM_IF_CC: carry-out), from the full
+ * 2w-bit product. */
 HANDLER(op_mul)
 {
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type), mad = in->op, hi = in->flags & SIM_IF_HI;
-    bool wide = in->flags & SIM_IF_WIDE, cin = in->op2, cout = (in->flags & SIM_IF_CC) != 0;
+    bool cin = in->op2, cout = (in->flags & SIM_IF_CC) != 0;
     uint64_t *cc = (cin || cout) ? sim_row(c, CC_ROW) : NULL;
     EACH_LANE(t) {
         unsigned __int128 p = wide_mul(SRC(0, t), SRC(1, t), w, sg);
-        if (wide) {
-            uint64_t r = (uint64_t)p; /* 2w <= 64 bits */
-            if (w == 64)
-                r = (uint64_t)p; /* mul.wide is defined for 16 and 32 bits only */
-            if (mad)
-                r += SRC(2, t);
-            PUT(0, t, ext(r, 2 * w, sg));
-            continue;
-        }
         uint64_t part = hi ? (uint64_t)(p >> w) : (uint64_t)p;
         if (!mad) {
             PUT(0, t, ext(part, w, sg));
@@ -485,6 +508,10 @@ sim_fn sim_pick_int(sim_decoder *d)
             return NULL;
         if (in->sat && !(in->type == PTX_TYPE_S32 && (in->flags & SIM_IF_HI)))
             return NULL;
+        if (in->flags & SIM_IF_WIDE)
+            return op_mul_wide;
+        if (!(in->flags & (SIM_IF_HI | SIM_IF_CC)) && !in->op2 && !in->sat)
+            return op_mul_lo;
         return op_mul;
     case PTX_OP_MUL24: case PTX_OP_MAD24:
         if (!operands(d, op == PTX_OP_MUL24 ? 2 : 3) || in->sat)

@@ -11,9 +11,21 @@
 #include "emu/ops.h"
 
 /* Guest address of the memory operand for thread t. */
-static inline uint64_t address(sim_cta *c, const sim_inst *in, uint32_t t)
+static inline uint64_t address(const sim_cta *c, const sim_inst *in, uint32_t t)
 {
     return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+}
+
+/* Host pointer for an access: the cached global allocation inline, else
+ * sim_mem (which checks everything and reports faults). */
+static inline uint8_t *mem(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, uint32_t size,
+                           int kind)
+{
+    uint64_t off = a - c->cache_base;
+    if ((in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) && off < c->cache_size &&
+        size <= c->cache_size - off && (a & (size - 1)) == 0)
+        return c->cache_data + off;
+    return sim_mem(c, in, t, in->space, a, size, kind);
 }
 
 /* Little-endian load / store of n <= 8 bytes. */
@@ -32,9 +44,38 @@ HANDLER(op_ld)
     (void)g;
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     bool sg = type_signed(in->type);
+    if (in->addr.base.imm == 1 && L->n && in->space != PTX_SPACE_LOCAL &&
+        in->space != PTX_SPACE_NONE) {
+        /* one address for every lane (a parameter, a variable): read once */
+        uint32_t t0 = L->t[0];
+        uint8_t *p = mem(c, in, t0, in->addr.base.value + (uint64_t)in->addr.offset, size * n, 1);
+        if (!p) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t v = load_n(p + k * size, size);
+            v = sg ? (uint64_t)sx(v, size * 8) : v;
+            EACH_LANE(t) PUT(k, t, v);
+        }
+        return;
+    }
+    if (n == 1 && size == 4 && !sg) { /* the most common load */
+        EACH_LANE(t) {
+            uint8_t *p = mem(c, in, t, address(c, in, t), 4, 1);
+            if (!p) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+            uint32_t v;
+            memcpy(&v, p, 4);
+            PUT(0, t, v);
+        }
+        return;
+    }
     EACH_LANE(t) {
         uint64_t a = address(c, in, t);
-        uint8_t *p = sim_mem(c, in, t, in->space, a, size * n, 1);
+        uint8_t *p = mem(c, in, t, a, size * n, 1);
         if (!p) {
             s->event = SIM_EV_FAULT;
             return;
@@ -53,7 +94,7 @@ HANDLER(op_st)
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     EACH_LANE(t) {
         uint64_t a = address(c, in, t);
-        uint8_t *p = sim_mem(c, in, t, in->space, a, size * n, 2);
+        uint8_t *p = mem(c, in, t, a, size * n, 2);
         if (!p) {
             s->event = SIM_EV_FAULT;
             return;

@@ -20,7 +20,7 @@ static inline uint32_t lane_mask(const sim_lanes *L)
 /* Check the member mask (source `k` of the first lane) against the lanes
  * executing; false after a fault. *members receives it. */
 static bool check_members(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,
-                          unsigned k, uint32_t *members, sim_step *s)
+                          const opnd *O, unsigned k, uint32_t *members, sim_step *s)
 {
     if (!L->n) {
         *members = 0;
@@ -48,7 +48,7 @@ enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
 HANDLER(op_vote)
 {
     uint32_t members = lane_mask(L);
-    if (in->op2 && !check_members(c, in, g, L, 1, &members, s))
+    if (in->op2 && !check_members(c, in, g, L, O, 1, &members, s))
         return;
     uint32_t yes = 0;
     for (uint32_t i = 0; i < L->n; i++)
@@ -70,7 +70,7 @@ enum { S_UP, S_DOWN, S_BFLY, S_IDX };
 HANDLER(op_shfl)
 {
     uint32_t members;
-    if (!check_members(c, in, g, L, 3, &members, s))
+    if (!check_members(c, in, g, L, O, 3, &members, s))
         return;
     uint64_t val[32], out[32];
     uint8_t pv[32];
@@ -121,7 +121,7 @@ HANDLER(op_activemask)
 HANDLER(op_match)
 {
     uint32_t members;
-    if (!check_members(c, in, g, L, 1, &members, s))
+    if (!check_members(c, in, g, L, O, 1, &members, s))
         return;
     unsigned w = type_bits(in->type);
     uint64_t v[32];
@@ -150,7 +150,7 @@ enum { R_ADD, R_MIN, R_MAX, R_AND, R_OR, R_XOR };
 HANDLER(op_redux)
 {
     uint32_t members;
-    if (!check_members(c, in, g, L, 1, &members, s))
+    if (!check_members(c, in, g, L, O, 1, &members, s))
         return;
     bool sg = type_signed(in->type);
     uint64_t acc = 0;
@@ -180,7 +180,7 @@ HANDLER(op_redux)
 HANDLER(op_elect)
 {
     uint32_t members;
-    if (!check_members(c, in, g, L, 0, &members, s))
+    if (!check_members(c, in, g, L, O, 0, &members, s))
         return;
     int leader = members ? __builtin_ctz(members) : -1;
     EACH_LANE(t) {
