@@ -106,6 +106,7 @@ typedef struct sim_inst {
     uint8_t ftz, sat;
     uint8_t space;       /* ptx_space of memory instructions */
     uint8_t nsrc, ndst, vec;
+    uint8_t nsrc_used, ndst_used; /* source / destination slots decoded (what handlers read) */
     uint8_t flags;       /* SIM_IF_* */
     uint32_t dst[4];     /* destination rows; PTX_NONE for a sink */
     uint8_t dst_bits[4]; /* declared width of each destination register */

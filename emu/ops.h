@@ -27,7 +27,7 @@ typedef struct dsts {
  * code. */
 static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
 {
-    for (unsigned k = 0; k < 5; k++) {
+    for (unsigned k = 0; k < in->nsrc_used; k++) {
         const sim_src *s = &in->src[k];
         opnd *o = &O[k];
         o->x = s->neg;
@@ -38,7 +38,7 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
         default: o->tmp = s->value + c->frame_sp; o->p = &o->tmp; o->stride = 0; break;
         }
     }
-    for (unsigned k = 0; k < 4; k++) {
+    for (unsigned k = 0; k < in->ndst_used; k++) {
         D->p[k] = in->dst[k] == PTX_NONE ? c->sink : c->rows + (size_t)in->dst[k] * c->stride;
         D->m[k] = in->dst_bits[k] >= 64 || in->dst_bits[k] == 0 ? ~0ull : (1ull << in->dst_bits[k]) - 1;
     }

@@ -306,6 +306,9 @@ static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool ge
 static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
 {
     memset(s, 0, sizeof *s);
+    unsigned slot = (unsigned)(s - d->in->src);
+    if (slot + 1 > d->in->nsrc_used)
+        d->in->nsrc_used = (uint8_t)(slot + 1);
     switch ((ptx_operand_kind)o->kind) {
     case PTX_OPD_REG:
         if (o->comp != PTX_COMP_NONE || d->f->regs[o->id].vec > 1)
@@ -353,6 +356,8 @@ static bool scalar_dst(sim_decoder *d, const ptx_operand *o, unsigned slot)
 {
     if (slot >= 4)
         return false;
+    if (slot + 1 > d->in->ndst_used)
+        d->in->ndst_used = (uint8_t)(slot + 1);
     if (o->kind == PTX_OPD_SINK) {
         d->in->dst[slot] = PTX_NONE;
         d->in->dst_bits[slot] = 64;
