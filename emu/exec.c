@@ -39,7 +39,10 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
         }
     }
     c->warp_instructions++;
-    c->thread_instructions += (uint64_t)__builtin_popcount(g->mask);
+    uint32_t active = g->mask;
+    active = active - ((active >> 1) & 0x55555555u);
+    active = (active & 0x33333333u) + ((active >> 2) & 0x33333333u);
+    c->thread_instructions += (((active + (active >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
     c->clock++;
     in->fn(c, in, g, &L, s);
     if (c->faulted)

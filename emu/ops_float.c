@@ -29,6 +29,8 @@
  * one for restore_round. */
 static int set_round(uint8_t rnd)
 {
+    if (rnd <= 1)
+        return FE_TONEAREST; /* the host always runs in round-to-nearest */
     int old = fegetround();
     int want = rnd == 2 ? FE_TOWARDZERO : rnd == 3 ? FE_DOWNWARD : rnd == 4 ? FE_UPWARD
                                                                           : FE_TONEAREST;
@@ -38,7 +40,7 @@ static int set_round(uint8_t rnd)
 }
 static void restore_round(int old)
 {
-    if (fegetround() != old)
+    if (old != FE_TONEAREST || fegetround() != FE_TONEAREST)
         fesetround(old);
 }
 
@@ -91,10 +93,10 @@ HANDLER(op_fbin)
     (void)g; (void)s;
     int old = set_round(in->rnd);
     if (in->type == PTX_TYPE_F32) {
-        EACH_LANE(t) {
-            float a = in32(O, in, 0, t), b = in32(O, in, 1, t);
-            float r = in->op == 0 ? a + b : in->op == 1 ? a - b : a * b;
-            PUT(0, t, out32(in, r));
+        switch (in->op) {
+        case 0: EACH_LANE(t) PUT(0, t, out32(in, in32(O, in, 0, t) + in32(O, in, 1, t))); break;
+        case 1: EACH_LANE(t) PUT(0, t, out32(in, in32(O, in, 0, t) - in32(O, in, 1, t))); break;
+        default: EACH_LANE(t) PUT(0, t, out32(in, in32(O, in, 0, t) * in32(O, in, 1, t))); break;
         }
     } else {
         EACH_LANE(t) {

@@ -21,6 +21,9 @@ static inline uint64_t address(const sim_cta *c, const sim_inst *in, uint32_t t)
 static inline uint8_t *mem(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, uint32_t size,
                            int kind)
 {
+    if (in->space == PTX_SPACE_SHARED && a < c->shared_bytes && size <= c->shared_bytes - a &&
+        (a & (size - 1)) == 0)
+        return c->shared + a;
     uint64_t off = a - c->cache_base;
     if ((in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) && off < c->cache_size &&
         size <= c->cache_size - off && (a & (size - 1)) == 0)
