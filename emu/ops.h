@@ -7,13 +7,14 @@
 
 #include "emu/internal.h"
 
-/* A source operand resolved once per instruction: value for thread t is
- * p[t * stride] ^ x (stride 0 for a constant; x = 1 negates a predicate). */
+/* A source operand resolved once per instruction: a register row (reg:
+ * the value for thread t is p[t]) or a value shared by every thread (v);
+ * x = 1 negates a predicate. No pointer into the struct itself, so the
+ * compiler can keep it in registers across the lane loop. */
 typedef struct opnd {
     const uint64_t *p;
-    size_t stride;
-    uint64_t x;
-    uint64_t tmp;
+    uint64_t v, x;
+    bool reg;
 } opnd;
 
 /* Destination rows and the masks of their declared widths (a sink writes
@@ -31,12 +32,9 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
         const sim_src *s = &in->src[k];
         opnd *o = &O[k];
         o->x = s->neg;
-        switch (s->imm) {
-        case 0: o->p = c->rows + (size_t)s->row * c->stride; o->stride = 1; break;
-        case 1: o->p = &s->value; o->stride = 0; break;
-        case 2: o->tmp = c->clock; o->p = &o->tmp; o->stride = 0; break;
-        default: o->tmp = s->value + c->frame_sp; o->p = &o->tmp; o->stride = 0; break;
-        }
+        o->reg = s->imm == 0;
+        o->p = c->rows + (size_t)s->row * c->stride;
+        o->v = s->imm == 1 ? s->value : s->imm == 2 ? c->clock : s->value + c->frame_sp;
     }
     for (unsigned k = 0; k < in->ndst_used; k++) {
         D->p[k] = in->dst[k] == PTX_NONE ? c->sink : c->rows + (size_t)in->dst[k] * c->stride;
@@ -65,7 +63,7 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
 #define EACH_LANE(t) for (uint32_t i_ = 0, t = 0; i_ < L->n && ((t = L->t[i_]), 1); i_++)
 
 /* Source k / destination k of the current instruction for thread t. */
-#define SRC(k, t) (O[k].p[(size_t)(t) * O[k].stride] ^ O[k].x)
+#define SRC(k, t) ((O[k].reg ? O[k].p[t] : O[k].v) ^ O[k].x)
 #define PUT(k, t, v) (D->p[k][t] = (v) & D->m[k])
 
 /* Unused handler arguments. */
