@@ -92,6 +92,7 @@ static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
         c->stride = c->nthreads;
         c->tmap = NULL;
         c->frame_sp = c->prog->module_local;
+        c->taint = c->kernel_taint;
         memcpy(g->t, w->t, w->n * sizeof *g->t);
         return;
     }
@@ -101,6 +102,7 @@ static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
     c->stride = 32;
     c->tmap = w->t;
     c->frame_sp = f->sp;
+    c->taint = c->kernel_taint ? f->taint : NULL;
     for (uint32_t k = 0; k < w->n; k++)
         g->t[k] = k;
 }
@@ -111,8 +113,10 @@ static void copy_slots(sim_cta *c, const sim_warp *w, uint32_t lanes, uint32_t t
                        uint32_t size)
 {
     for (uint32_t m = lanes; m; m &= m - 1) {
-        uint8_t *stack = c->local + (size_t)w->t[__builtin_ctz(m)] * c->local_bytes;
-        memmove(stack + to, stack + from, size);
+        size_t base = (size_t)w->t[__builtin_ctz(m)] * c->local_bytes;
+        memmove(c->local + base + to, c->local + base + from, size);
+        if (c->local_taint)
+            memmove(c->local_taint + base + to, c->local_taint + base + from, size);
     }
 }
 
@@ -139,9 +143,12 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
                   cf->nparams, cf->nrets, c->kernel, in->line);
         return false;
     }
-    for (uint32_t m = lanes; m; m &= m - 1) /* a fresh, zeroed frame */
-        memset(c->local + (size_t)w->t[__builtin_ctz(m)] * c->local_bytes + sp, 0,
-               callee->local_bytes);
+    for (uint32_t m = lanes; m; m &= m - 1) { /* a fresh, zeroed frame */
+        size_t base = (size_t)w->t[__builtin_ctz(m)] * c->local_bytes + sp;
+        memset(c->local + base, 0, callee->local_bytes);
+        if (c->local_taint)
+            memset(c->local_taint + base, 0, callee->local_bytes);
+    }
     for (uint32_t i = 0; i < in->nsrc; i++) {
         uint32_t arg = p->call_syms[in->ntargets + in->ndst + i], par = cf->params[i];
         uint64_t size = ptx_symbol_size(&p->m->symbols[par]);
@@ -153,7 +160,8 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
     sim_frame *f = &w->frames[w->nframes];
     size_t nrows = sim_func_rows(callee);
     f->fn = callee;
-    f->rows = ptx_xcalloc(nrows * 32, sizeof *f->rows);
+    f->rows = ptx_xcalloc(nrows * 32 * sizeof *f->rows + (c->kernel_taint ? nrows * 32 : 0), 1);
+    f->taint = c->kernel_taint ? (uint8_t *)(f->rows + nrows * 32) : NULL;
     f->sp = (uint32_t)sp;
     f->simt_base = w->depth;
     f->call_pc = pc;
@@ -164,6 +172,8 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
         const uint64_t *src = c->kernel_rows + (size_t)(c->kernel_fn->nregs + r) * c->nthreads;
         for (uint32_t k = 0; k < w->n; k++)
             f->rows[(callee->nregs + r) * 32 + k] = src[w->t[k]];
+        if (f->taint)
+            memset(f->taint + (callee->nregs + r) * 32, 1, 32); /* programmatic */
     }
     w->nframes++;
     push(w, 0, callee->ninstrs, lanes);
@@ -188,6 +198,74 @@ static void finish_call(sim_cta *c, sim_warp *w)
                    (uint32_t)(f->sp + p->sym_value[ret]), (uint32_t)(ssz < size ? ssz : size));
     }
     free(f->rows);
+}
+
+static uint32_t popc(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+
+/* Count a divergent issue, classed by the dynamic taint of the register
+ * that decided it (the guard predicate; brx.idx's index) in the lanes. */
+static void classify(const sim_cta *c, sim_instr_profile *ip, uint32_t row, uint32_t mask,
+                     const sim_group *g)
+{
+    ip->divergent++;
+    uint8_t x = 0;
+    if (c->taint && row != PTX_NONE)
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint8_t v = c->taint[(size_t)row * c->stride + g->t[__builtin_ctz(m)]];
+            x = v > x ? v : x;
+        }
+    if (x == 2)
+        ip->div_data++;
+    else if (x == 1)
+        ip->div_prog++;
+    else
+        ip->div_none++;
+}
+
+/* Add the issue of instruction pc for `mask` lanes, with outcome s, to the
+ * profile: instruction counts, the lanes leaving a block along each edge,
+ * divergence. */
+static void count(sim_cta *c, uint32_t pc, uint32_t mask, const sim_step *s, const sim_group *g)
+{
+    sim_profile *pr = c->profile;
+    const sim_func *fn = c->fn;
+    sim_instr_profile *ip = &pr->instrs[pr->ifirst[fn->index] + pc];
+    uint64_t *edges = pr->edges + pr->efirst[fn->index];
+    ip->warp_execs++;
+    ip->thread_execs += popc(mask);
+    uint32_t fall = mask;
+    if (s->event == SIM_EV_BRANCH && !s->indirect) {
+        uint32_t taken = s->taken & mask;
+        fall = mask & ~taken;
+        if (taken && fn->edge_taken[pc] != PTX_NONE)
+            edges[fn->edge_taken[pc]] += popc(taken);
+        if (taken && fall)
+            classify(c, ip, c->fn->code[pc].guard, mask, g);
+    } else if (s->event == SIM_EV_BRANCH) {
+        const ptx_function *f = fn->f;
+        const ptx_block *bk = &f->blocks[f->instr_block[pc]];
+        uint32_t seen = 0;
+        for (uint32_t m = s->taken & mask; m; m &= m - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(m);
+            if (s->next_pc[k] != s->next_pc[__builtin_ctz(s->taken & mask)])
+                seen = 1;
+            for (uint32_t e = bk->succ; e < bk->succ + bk->nsucc; e++)
+                if (f->blocks[f->succs[e]].first == s->next_pc[k]) {
+                    edges[e]++;
+                    break;
+                }
+        }
+        fall = mask & ~s->taken;
+        if (seen || (fall && (s->taken & mask)))
+            classify(c, ip, c->fn->code[pc].src[0].imm ? PTX_NONE : c->fn->code[pc].src[0].row, mask, g);
+    } else if (s->event == SIM_EV_EXIT || s->event == SIM_EV_RET) {
+        uint32_t out = s->exited & mask;
+        if (out && fn->edge_exit[pc] != PTX_NONE)
+            edges[fn->edge_exit[pc]] += popc(out);
+        fall = mask & ~out;
+    }
+    if (fall && fn->edge_fall[pc] != PTX_NONE && s->event != SIM_EV_FAULT)
+        edges[fn->edge_fall[pc]] += popc(fall);
 }
 
 /* Run warp w for up to SIM_SLICE instructions. */
@@ -226,6 +304,8 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
         g.mask = mask;
         sim_exec(c, pc, &g, &s);
         steps++;
+        if (c->profile)
+            count(c, pc, mask, &s, &g);
         switch (s.event) {
         case SIM_EV_FAULT:
             return W_FAULT;

@@ -44,7 +44,12 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     active = (active & 0x33333333u) + ((active >> 2) & 0x33333333u);
     c->thread_instructions += (((active + (active >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
     c->clock++;
+    uint8_t src_taint[32];
+    if (c->taint)
+        sim_taint_before(c, in, &L, src_taint);
     in->fn(c, in, g, &L, s);
+    if (c->taint && !c->faulted)
+        sim_taint_after(c, in, &L, src_taint);
     if (c->faulted)
         s->event = SIM_EV_FAULT;
 }

@@ -107,7 +107,7 @@ typedef struct sim_inst {
     uint8_t space;       /* ptx_space of memory instructions */
     uint8_t nsrc, ndst, vec;
     uint8_t nsrc_used, ndst_used; /* source / destination slots decoded (what handlers read) */
-    uint8_t flags;       /* SIM_IF_* */
+    uint16_t flags;      /* SIM_IF_* */
     uint32_t dst[4];     /* destination rows; PTX_NONE for a sink */
     uint8_t dst_bits[4]; /* declared width of each destination register */
     sim_src src[5];
@@ -127,11 +127,17 @@ enum sim_inst_flags {
     SIM_IF_CC = 1u << 4,      /* writes the carry flag */
     SIM_IF_APPROX = 1u << 5,
     SIM_IF_NAN = 1u << 6,     /* min/max .NaN */
-    SIM_IF_VOLATILE = 1u << 7
+    SIM_IF_VOLATILE = 1u << 7,
+    SIM_IF_LOAD = 1u << 8,    /* reads memory into its destinations (ld, atom) */
+    SIM_IF_STORE = 1u << 9    /* st */
 };
 
 typedef struct sim_func {
     const ptx_function *f;
+    uint32_t index;       /* in the module */
+    /* per instruction ending a block: the CFG edge (index into f->succs)
+     * its branch takes, its fall-through, its exit (ret/exit); PTX_NONE */
+    uint32_t *edge_taken, *edge_fall, *edge_exit;
     sim_inst *code;
     uint32_t ninstrs;
     uint32_t nregs;       /* the function's registers; rows nregs .. nregs+ROW_COUNT-1 follow */
@@ -166,6 +172,23 @@ bool sim_frame_symbol(const sim_program *p, uint32_t sym);
 
 /* The decoded function of kernel `name`, or NULL. */
 const sim_func *sim_program_kernel(const sim_program *p, const char *name);
+
+/* A profile: counters of every function laid out one after another. */
+struct sim_profile {
+    const sim_program *prog;
+    uint32_t *ifirst, *efirst;   /* per function: first instruction / edge counter */
+    sim_instr_profile *instrs;
+    uint64_t *edges;
+    uint32_t ninstrs, nedges;
+};
+
+/* Fill fn's edge_taken/edge_fall/edge_exit (after decoding). */
+void sim_func_edges(sim_func *fn);
+
+/* A zeroed profile shaped like prof (each host thread counts into one). */
+sim_profile *sim_profile_like(const sim_profile *prof);
+/* Add `from` into `into`. */
+void sim_profile_add(sim_profile *into, const sim_profile *from);
 
 /* Rows a function's CTA state needs. */
 static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + ROW_COUNT; }
@@ -223,6 +246,7 @@ typedef struct sim_simt_entry {
 typedef struct sim_frame {
     const sim_func *fn;
     uint64_t *rows;        /* sim_func_rows(fn) x 32 */
+    uint8_t *taint;        /* their dynamic taint when tracked (same allocation) */
     uint32_t sp;           /* the frame's offset in each thread's local stack */
     uint32_t simt_base;    /* SIMT stack depth below the callee's entries */
     uint32_t call_pc;      /* the caller's call instruction */
@@ -272,6 +296,10 @@ typedef struct sim_cta {
     uint64_t *sink;           /* scratch row for writes to `_` (nthreads entries) */
     uint64_t cache_base, cache_size; /* the global allocation last accessed */
     uint8_t *cache_data;
+    sim_profile *profile;     /* this host thread's counts, or NULL */
+    /* dynamic taint (with a profile): per register and thread 0 none,
+     * 1 programmatic, 2 data; per byte of the local stacks likewise */
+    uint8_t *kernel_taint, *taint, *local_taint;
     char *printf_buf;         /* device printf output of this CTA */
     uint32_t printf_len, printf_cap;
 } sim_cta;
@@ -301,6 +329,11 @@ static inline void sim_put(sim_cta *c, uint32_t r, uint8_t bits, uint32_t t, uin
 void sim_fault(sim_cta *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "thread (x,y,z) block (x,y,z)" of thread t, for fault messages. */
 void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n);
+
+/* Dynamic taint of the lanes' sources before instruction `in` runs
+ * (into src_taint, by lane position), and of its results after. */
+void sim_taint_before(sim_cta *c, const sim_inst *in, const sim_lanes *L, uint8_t *src_taint);
+void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint8_t *src_taint);
 
 /* Execute instruction pc for group g; fills s. */
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);

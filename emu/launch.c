@@ -141,6 +141,11 @@ static void *worker(void *arg)
     c.nwarps = (c.nthreads + 31) / 32;
     c.warps = ptx_xcalloc(c.nwarps, sizeof *c.warps);
     c.permutation_seed = cfg->warp_permutation_seed;
+    c.profile = cfg->profile ? sim_profile_like(cfg->profile) : NULL;
+    if (c.profile) { /* dynamic taint for the divergence classes */
+        c.kernel_taint = ptx_xmalloc(rows);
+        c.local_taint = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
+    }
     for (;;) {
         if (atomic_load(&run->stop))
             break;
@@ -154,6 +159,13 @@ static void *worker(void *arg)
         for (uint32_t t = 0; t < c.nthreads && kframe; t++)
             memset(c.local + (size_t)t * c.local_bytes, 0, kframe);
         fill_specials(&c, id);
+        if (c.kernel_taint) { /* registers and carry untainted, special registers programmatic */
+            size_t spec = ((size_t)run->fn->nregs + ROW_CC + 1) * c.nthreads;
+            memset(c.kernel_taint, 0, spec);
+            memset(c.kernel_taint + spec, 1, rows - spec);
+            for (uint32_t t = 0; t < c.nthreads && kframe; t++)
+                memset(c.local_taint + (size_t)t * c.local_bytes, 0, kframe);
+        }
         c.faulted = false;
         c.clock = 0;
         c.warp_instructions = c.thread_instructions = c.divergent_branches = 0;
@@ -186,7 +198,15 @@ static void *worker(void *arg)
         free(c.warps[i].stack);
     }
     free(c.warps);
+    if (c.profile) {
+        pthread_mutex_lock(&run->lock);
+        sim_profile_add(cfg->profile, c.profile);
+        pthread_mutex_unlock(&run->lock);
+        sim_profile_free(c.profile);
+    }
     free(c.printf_buf);
+    free(c.kernel_taint);
+    free(c.local_taint);
     free(c.kernel_rows);
     free(c.sink);
     free(c.shared);

@@ -217,6 +217,7 @@ sim_fn sim_pick_mem(sim_decoder *d)
             return NULL;
         if (sim_dec_op(d, 0)->kind == PTX_OPD_VEC && sim_dec_op(d, 0)->count != in->vec)
             return NULL;
+        in->flags |= SIM_IF_LOAD;
         return op_ld;
     case PTX_OP_ST:
         if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_addr(d, 0) ||
@@ -224,6 +225,7 @@ sim_fn sim_pick_mem(sim_decoder *d)
             return NULL;
         if (sim_dec_op(d, 1)->kind == PTX_OPD_VEC && sim_dec_op(d, 1)->count != in->vec)
             return NULL;
+        in->flags |= SIM_IF_STORE;
         return op_st;
     case PTX_OP_ATOM: case PTX_OP_RED: {
         static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD,
@@ -246,6 +248,7 @@ sim_fn sim_pick_mem(sim_decoder *d)
         for (unsigned k = 0; k < nsrc; k++)
             if (!sim_dec_src(d, first + 1 + k, k))
                 return NULL;
+        in->flags |= SIM_IF_LOAD;
         return op_atom;
     }
     case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {

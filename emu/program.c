@@ -584,6 +584,7 @@ sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, si
         const ptx_function *f = &m->functions[fi];
         sim_func *fn = &p->funcs[fi];
         fn->f = f;
+        fn->index = fi;
         if (!(f->flags & PTX_FUNCF_HAS_BODY))
             continue;
         fn->ninstrs = f->ninstrs;
@@ -593,6 +594,7 @@ sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, si
         for (uint32_t pc = 0; pc < f->ninstrs; pc++)
             decode_instr(p, f, pc, &fn->code[pc]);
         reconvergence(f, fn->rpc);
+        sim_func_edges(fn);
     }
     return p;
 }
@@ -607,6 +609,9 @@ void sim_program_free(sim_program *p)
             free((char *)fn->code[pc].text);
         free(fn->code);
         free(fn->rpc);
+        free(fn->edge_taken);
+        free(fn->edge_fall);
+        free(fn->edge_exit);
         free(p->kernels[fi].params);
     }
     for (uint32_t i = 0; i < p->nglobal_allocs; i++)

@@ -79,6 +79,30 @@ typedef struct sim_param_info {
 const sim_param_info *sim_kernel_params(sim_program *p, const char *name, uint32_t *nparams,
                                         uint32_t *param_bytes, char *err, size_t errlen);
 
+/* ---- profiles ---------------------------------------------------------- */
+
+/* Counts gathered over launches given the profile (sim_launch_config):
+ * per instruction and per CFG edge of every function of the program. */
+typedef struct sim_profile sim_profile;
+
+typedef struct sim_instr_profile {
+    uint64_t warp_execs;   /* times a warp (or thread group) issued it */
+    uint64_t thread_execs; /* active lanes summed over those issues */
+    uint64_t divergent;    /* branches: issues whose lanes went different ways */
+    /* divergent issues classified by the dynamic taint of the predicate in
+     * the lanes that split (Rhu, Sec. 4.4.1): loaded data (D), programmatic
+     * values only (P: thread and block ids, parameters), or neither */
+    uint64_t div_data, div_prog, div_none;
+} sim_instr_profile;
+
+sim_profile *sim_profile_new(const sim_program *p);
+void sim_profile_free(sim_profile *prof);
+/* Counts of function fi (a module function index), one per instruction. */
+const sim_instr_profile *sim_profile_instrs(const sim_profile *prof, uint32_t fi, uint32_t *n);
+/* Threads that traversed each CFG edge of function fi, in the order of
+ * ptx_function.succs (what ptx_lpc_profile takes). */
+const uint64_t *sim_profile_edges(const sim_profile *prof, uint32_t fi, uint32_t *n);
+
 /* ---- launches --------------------------------------------------------- */
 
 typedef struct sim_launch_config {
@@ -98,6 +122,8 @@ typedef struct sim_launch_config {
     /* Where device printf output goes when the launch ends (CTA by CTA, in
      * order); NULL: stdout. */
     FILE *printf_out;
+    /* Counts to add this launch's execution to; NULL: none (faster). */
+    sim_profile *profile;
 } sim_launch_config;
 
 typedef struct sim_stats {

@@ -68,7 +68,9 @@ static void run_usage(FILE *out)
           "  --print N:TYPE    after the run, print buffer argument N (0-based) as TYPE values,\n"
           "                    one per line (floats: %.9g for f32, %.17g for f64)\n"
           "  --dump N:PATH     after the run, write buffer argument N's bytes to PATH\n"
-          "  --stats           print instructions, SIMD utilization, divergent branches, speed\n"
+          "  --stats           print instructions, SIMD utilization (mean active lanes per\n"
+          "                    warp instruction), divergent branches per PTX line with the\n"
+          "                    dynamic taint class of their predicate, and the speed\n"
           "  --threads N       run blocks on N host threads (same results)\n"
           "  --max-instructions N   stop after N warp instructions (endless loops)\n"
           "Exit status: 0 success, 1 bad input or a failed launch, 2 internal error.\n",
@@ -494,6 +496,24 @@ static int dump_buffer(sim_device *d, const run_opts *o, const run_out *out)
     return rc;
 }
 
+/* The branches that split warps, by PTX line, with the dynamic taint
+ * class of the predicate that split them. */
+static void print_divergence(const ptx_module *m, const sim_profile *prof, FILE *out)
+{
+    for (uint32_t fi = 0; fi < m->nfunctions; fi++) {
+        uint32_t n;
+        const sim_instr_profile *ip = sim_profile_instrs(prof, fi, &n);
+        const ptx_function *f = &m->functions[fi];
+        for (uint32_t pc = 0; pc < n; pc++)
+            if (ip[pc].divergent)
+                fprintf(out, "stats: divergent branch at line %u (%s): %" PRIu64 " of %" PRIu64
+                        " issues split; predicate from data %" PRIu64 ", programmatic %" PRIu64
+                        ", untainted %" PRIu64 "\n", f->instrs[pc].line, ptx_function_name(m, f),
+                        ip[pc].divergent, ip[pc].warp_execs, ip[pc].div_data, ip[pc].div_prog,
+                        ip[pc].div_none);
+    }
+}
+
 int simtlab_run(int argc, char **argv)
 {
     run_opts o;
@@ -516,6 +536,8 @@ int simtlab_run(int argc, char **argv)
                 fprintf(stderr, "simtlab run: %s\n", err);
                 rc = EXIT_USER;
             } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0) {
+                sim_profile *prof = o.stats ? sim_profile_new(p) : NULL;
+                o.cfg.profile = prof;
                 if (sim_launch(d, p, o.kernel, &o.cfg, params, bytes, &st, err, sizeof err) != 0) {
                     fprintf(stderr, "simtlab run: %s\n", err);
                     rc = EXIT_USER;
@@ -535,6 +557,9 @@ int simtlab_run(int argc, char **argv)
                             st.warp_instructions ? (double)st.thread_instructions / (double)st.warp_instructions : 0.0,
                             st.divergent_branches, st.seconds,
                             st.seconds > 0 ? (double)st.thread_instructions / st.seconds / 1e6 : 0.0);
+                if (prof)
+                    print_divergence(m, prof, rc ? stderr : stdout);
+                sim_profile_free(prof);
             }
             free(params);
             sim_program_free(p);
