@@ -429,7 +429,7 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
 
 /* Cut the CTA's threads (in order, or shuffled when a permutation seed is
  * set) into warps, and fill the lane-dependent special registers. */
-static void form_warps(sim_cta *c)
+void sim_form_warps(sim_cta *c)
 {
     uint32_t *order = ptx_xmalloc(c->nthreads * sizeof *order);
     for (uint32_t t = 0; t < c->nthreads; t++)
@@ -473,7 +473,7 @@ bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
 {
     uint32_t arrived[16] = {0};
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
-    form_warps(c);
+    sim_form_warps(c);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
         w->depth = 0;

@@ -107,6 +107,8 @@ typedef struct sim_inst {
     uint8_t space;       /* ptx_space of memory instructions */
     uint8_t nsrc, ndst, vec;
     uint8_t nsrc_used, ndst_used; /* source / destination slots decoded (what handlers read) */
+    int8_t sync_src;     /* warp-synchronous (.sync forms): the source slot of the member
+                            mask, else -1 */
     uint16_t flags;      /* SIM_IF_* */
     uint32_t dst[4];     /* destination rows; PTX_NONE for a sink */
     uint8_t dst_bits[4]; /* declared width of each destination register */
@@ -264,6 +266,14 @@ typedef struct sim_warp {
     uint32_t barrier, barrier_pc, barrier_mask, barrier_count, barrier_line;
     sim_frame *frames;        /* calls in progress, innermost last */
     uint32_t nframes, cap_frames;
+    /* independent thread scheduling (its.c): a pc per lane, the lanes
+     * waiting at a CTA barrier (and which) or at a warp-synchronous
+     * instruction for the rest of their member mask */
+    uint32_t tpc[32];
+    uint32_t bar_wait, sync_wait;
+    uint8_t lane_bar[32];
+    uint32_t last_pc;
+    bool rr;
 } sim_warp;
 
 typedef struct sim_cta {
@@ -292,6 +302,7 @@ typedef struct sim_cta {
     sim_warp *warps;
     uint32_t nwarps;
     uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
+    bool its;                 /* independent thread scheduling */
     uint64_t warp_instructions, thread_instructions, divergent_branches;
     uint64_t *sink;           /* scratch row for writes to `_` (nthreads entries) */
     uint64_t cache_base, cache_size; /* the global allocation last accessed */
@@ -347,6 +358,10 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
 /* Run one CTA to completion (functional PDOM scheduling); false on a fault.
  * Forms the warps (and fills the lane-dependent special registers). */
 bool sim_run_cta(sim_cta *c, uint64_t max_instructions);
+/* The same with independent thread scheduling (its.c). */
+bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
+/* Cut the CTA's threads into warps (cta.c). */
+void sim_form_warps(sim_cta *c);
 
 /* Decoding one instruction: the pickers read the PTX instruction through
  * this and fill `in` (operands with sim_dec_*, selectors), returning the

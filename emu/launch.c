@@ -172,7 +172,7 @@ static void *worker(void *arg)
         uint64_t used = atomic_load(&run->used), limit = 0;
         if (cfg->max_instructions)
             limit = used >= cfg->max_instructions ? 1 : cfg->max_instructions - used;
-        bool ok = sim_run_cta(&c, limit);
+        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&c, limit) : sim_run_cta(&c, limit);
         atomic_fetch_add(&run->used, c.warp_instructions);
         pthread_mutex_lock(&run->lock);
         run->warp_instructions += c.warp_instructions;

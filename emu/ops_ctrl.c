@@ -224,7 +224,12 @@ sim_fn sim_pick_ctrl(sim_decoder *d)
                 return NULL;
         return op_bar;
     }
-    case PTX_OP_BAR_WARP_SYNC: case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
+    case PTX_OP_BAR_WARP_SYNC:
+        if (n != 1 || !sim_dec_src(d, 0, 0))
+            return NULL;
+        in->sync_src = 0; /* with independent scheduling: wait for the member lanes */
+        return op_nothing;
+    case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
         return op_nothing;
     default:
         return NULL;

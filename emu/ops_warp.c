@@ -206,6 +206,7 @@ sim_fn sim_pick_warp(sim_decoder *d)
         if (n != 2u + in->op2 || !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0) ||
             (in->op2 && !sim_dec_src(d, 2, 1)))
             return NULL;
+        in->sync_src = in->op2 ? 1 : -1;
         return op_vote;
     }
     case PTX_OP_SHFL_SYNC: {
@@ -217,6 +218,7 @@ sim_fn sim_pick_warp(sim_decoder *d)
             if (!sim_dec_src(d, k + 1, k))
                 return NULL;
         in->ndst = sim_dec_op(d, 0)->kind == PTX_OPD_PAIR ? 2 : 1;
+        in->sync_src = 3;
         return op_shfl;
     }
     case PTX_OP_ACTIVEMASK:
@@ -227,6 +229,7 @@ sim_fn sim_pick_warp(sim_decoder *d)
             !sim_dec_src(d, 1, 0) || !sim_dec_src(d, 2, 1))
             return NULL;
         in->ndst = sim_dec_op(d, 0)->kind == PTX_OPD_PAIR ? 2 : 1;
+        in->sync_src = 1;
         return op_match;
     case PTX_OP_REDUX_SYNC: {
         ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_OP);
@@ -235,12 +238,14 @@ sim_fn sim_pick_warp(sim_decoder *d)
         if (in->op == 0xff || type_float(in->type) || n != 3 || !sim_dec_dst(d, 0, 0) ||
             !sim_dec_src(d, 1, 0) || !sim_dec_src(d, 2, 1))
             return NULL;
+        in->sync_src = 1;
         return op_redux;
     }
     case PTX_OP_ELECT_SYNC:
         if (n != 2 || sim_dec_op(d, 0)->kind != PTX_OPD_PAIR || !sim_dec_dst(d, 0, 0) ||
             !sim_dec_src(d, 1, 0))
             return NULL;
+        in->sync_src = 0;
         return op_elect;
     default:
         return NULL;

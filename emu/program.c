@@ -485,6 +485,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     in->sat = form->mod[PTX_MODCAT_SAT] != PTX_MOD_NONE;
     in->space = form->nspaces ? form->space[0] : PTX_SPACE_NONE;
     in->vec = form->vec ? form->vec : 1;
+    in->sync_src = -1;
     for (unsigned k = 0; k < 4; k++)
         in->dst[k] = PTX_NONE;
     sim_decoder d = {p, p->m, f, pi, form, pc, in};

@@ -124,6 +124,10 @@ typedef struct sim_launch_config {
     FILE *printf_out;
     /* Counts to add this launch's execution to; NULL: none (faster). */
     sim_profile *profile;
+    /* Independent thread scheduling (Volta and later): a program counter
+     * per thread, so intra-warp locks and __syncwarp idioms complete.
+     * false: per-warp reconvergence stacks (PDOM), barriers counting warps. */
+    bool independent_scheduling;
 } sim_launch_config;
 
 typedef struct sim_stats {

@@ -3,7 +3,7 @@
  *
  *   simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
  *               [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]
- *               [--threads N] [--max-instructions N] [--arch sm_XX]
+ *               [--its] [--threads N] [--max-instructions N] [--arch sm_XX]
  *
  * One --arg per kernel parameter, in order: a scalar TYPE:VALUE, or a
  * buffer (the parameter receives its device address): buf:PATH,
@@ -56,7 +56,7 @@ static void run_usage(FILE *out)
 {
     fputs("usage: simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]\n"
-          "                   [--threads N] [--max-instructions N] [--arch sm_XX]\n"
+          "                   [--its] [--threads N] [--max-instructions N] [--arch sm_XX]\n"
           "Emulates one launch of KERNEL from FILE (PTX or a CUDA binary with PTX).\n"
           "  --arg SPEC        one per kernel parameter, in order:\n"
           "                      TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64),\n"
@@ -71,6 +71,9 @@ static void run_usage(FILE *out)
           "  --stats           print instructions, SIMD utilization (mean active lanes per\n"
           "                    warp instruction), divergent branches per PTX line with the\n"
           "                    dynamic taint class of their predicate, and the speed\n"
+          "  --its             independent thread scheduling (a program counter per thread,\n"
+          "                    as on Volta and later: intra-warp locks complete); default:\n"
+          "                    per-warp reconvergence stacks\n"
           "  --threads N       run blocks on N host threads (same results)\n"
           "  --max-instructions N   stop after N warp instructions (endless loops)\n"
           "Exit status: 0 success, 1 bad input or a failed launch, 2 internal error.\n",
@@ -303,6 +306,10 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         }
         if (strcmp(a, "--stats") == 0) {
             o->stats = true;
+            continue;
+        }
+        if (strcmp(a, "--its") == 0) {
+            o->cfg.independent_scheduling = true;
             continue;
         }
         if (a[0] == '-' && !v) {

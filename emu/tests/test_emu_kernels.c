@@ -23,13 +23,18 @@ static const char *const files[] = {
 };
 #define NFILES (sizeof files / sizeof *files)
 
-/* Execution variants: plain; three host threads; permuted warps (only for
- * kernels without warp-level instructions). */
-static sim_launch_config variant(sim_launch_config c, int v)
+/* Execution variants: plain; three host threads; independent thread
+ * scheduling (not for -G code, whose calls it does not run yet); permuted
+ * warps (only for kernels without warp-level instructions). NVARIANTS
+ * counts them; kernels with warp-level instructions use the first three. */
+#define NVARIANTS 4
+static sim_launch_config variant(sim_launch_config c, int v, size_t file)
 {
     if (v == 1)
         c.host_threads = 3;
-    if (v == 2)
+    if (v == 2 && !strstr(files[file], ".G."))
+        c.independent_scheduling = true;
+    if (v == 3)
         c.warp_permutation_seed = 0x5eed;
     return c;
 }
@@ -90,14 +95,14 @@ static void test_vadd(void **state)
         b[i] = (float)(int32_t)emu_rand(&seed) / 4096.0f;
     }
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t da = emu_buf(&e, a, sizeof a), db = emu_buf(&e, b, sizeof b),
                      dc = emu_buf(&e, NULL, sizeof c);
             int n = N;
             const void *args[] = {&da, &db, &dc, &n};
-            emu_run(&e, "vadd", variant(emu_cfg((N + 127) / 128, 1, 128, 1), v), args);
+            emu_run(&e, "vadd", variant(emu_cfg((N + 127) / 128, 1, 128, 1), v, f), args);
             emu_read(&e, c, dc, sizeof c);
             for (int i = 0; i < N; i++)
                 if (c[i] != a[i] + b[i])
@@ -119,13 +124,13 @@ static void test_saxpy(void **state)
     }
     float alpha = 1.7f;
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t dx = emu_buf(&e, x, sizeof x), dy = emu_buf(&e, y, sizeof y);
             int n = N;
             const void *args[] = {&alpha, &dx, &dy, &n};
-            emu_run(&e, "saxpy", variant(emu_cfg(5, 1, 64, 1), v), args); /* grid-stride */
+            emu_run(&e, "saxpy", variant(emu_cfg(5, 1, 64, 1), v, f), args); /* grid-stride */
             emu_read(&e, out, dy, sizeof out);
             for (int i = 0; i < N; i++) {
                 /* -O3 contracts a*x+y into fma.rn.f32; -G keeps mul.rn and add.rn */
@@ -149,13 +154,13 @@ static void test_reduce(void **state)
         want += in[i];
     }
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t din = emu_buf(&e, in, sizeof in), dout = emu_buf(&e, NULL, 4);
             int n = N, got;
             const void *args[] = {&din, &dout, &n};
-            emu_run(&e, "reduce_sum", variant(emu_cfg((N + 255) / 256, 1, 256, 1), v), args);
+            emu_run(&e, "reduce_sum", variant(emu_cfg((N + 255) / 256, 1, 256, 1), v, f), args);
             emu_read(&e, &got, dout, 4);
             assert_int_equal(got, (int)want);
             emu_close(&e);
@@ -170,13 +175,13 @@ static void test_collatz(void **state)
     for (int i = 0; i < N; i++)
         start[i] = (uint32_t)(i * 7919 % 100000 + 1);
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t ds = emu_buf(&e, start, sizeof start), dk = emu_buf(&e, NULL, sizeof steps);
             int n = N;
             const void *args[] = {&ds, &dk, &n};
-            emu_run(&e, "collatz", variant(emu_cfg(7, 1, 128, 1), v), args);
+            emu_run(&e, "collatz", variant(emu_cfg(7, 1, 128, 1), v, f), args);
             emu_read(&e, steps, dk, sizeof steps);
             for (int i = 0; i < N; i++) {
                 uint64_t x = start[i];
@@ -203,13 +208,13 @@ static void test_nested(void **state)
     for (int i = 0; i < N; i++)
         in[i] = i < 40 ? i - 20 : (int)(uint32_t)emu_rand(&seed);
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t di = emu_buf(&e, in, sizeof in), d_o = emu_buf(&e, NULL, sizeof out);
             int n = N;
             const void *args[] = {&di, &d_o, &n};
-            emu_run(&e, "nested", variant(emu_cfg(5, 1, 128, 1), v), args);
+            emu_run(&e, "nested", variant(emu_cfg(5, 1, 128, 1), v, f), args);
             emu_read(&e, out, d_o, sizeof out);
             for (int i = 0; i < N; i++)
                 if (out[i] != nested_ref(in[i]))
@@ -239,14 +244,14 @@ static void test_matmul(void **state)
             want[r * N + c] = acc;
         }
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t da = emu_buf(&e, A, sizeof A), db = emu_buf(&e, B, sizeof B),
                      dc = emu_buf(&e, NULL, sizeof C);
             int n = N;
             const void *args[] = {&da, &db, &dc, &n};
-            emu_run(&e, "matmul", variant(emu_cfg(3, 3, 16, 16), v), args);
+            emu_run(&e, "matmul", variant(emu_cfg(3, 3, 16, 16), v, f), args);
             emu_read(&e, C, dc, sizeof C);
             for (int i = 0; i < N * N; i++)
                 if (C[i] != want[i])
@@ -261,13 +266,13 @@ static void test_mandel(void **state)
     enum { W = 70, H = 45, MAXIT = 200 };
     static int it[W * H];
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t d = emu_buf(&e, NULL, sizeof it);
             int w = W, h = H, maxit = MAXIT;
             const void *args[] = {&d, &w, &h, &maxit};
-            emu_run(&e, "mandel", variant(emu_cfg((W + 15) / 16, (H + 7) / 8, 16, 8), v), args);
+            emu_run(&e, "mandel", variant(emu_cfg((W + 15) / 16, (H + 7) / 8, 16, 8), v, f), args);
             emu_read(&e, it, d, sizeof it);
             for (int y = 0; y < H; y++)
                 for (int x = 0; x < W; x++) {
@@ -297,13 +302,13 @@ static void test_warp_ops(void **state)
     for (int i = 0; i < N; i++)
         in[i] = (int)(emu_rand(&seed) % 1000) - (i < 64 ? 0 : 100);
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 2; v++) { /* warp-level instructions: no permutation */
+        for (int v = 0; v < NVARIANTS - 1; v++) { /* warp-level instructions: no permutation */
             emu e;
             emu_open(&e, files[f]);
             uint64_t di = emu_buf(&e, in, sizeof in), ds = emu_buf(&e, NULL, sizeof sum),
                      db = emu_buf(&e, NULL, sizeof ballot), da = emu_buf(&e, NULL, sizeof anyneg);
             const void *args[] = {&di, &ds, &db, &da};
-            emu_run(&e, "warp_ops", variant(emu_cfg(2, 1, 128, 1), v), args);
+            emu_run(&e, "warp_ops", variant(emu_cfg(2, 1, 128, 1), v, f), args);
             emu_read(&e, sum, ds, sizeof sum);
             emu_read(&e, ballot, db, sizeof ballot);
             emu_read(&e, anyneg, da, sizeof anyneg);
@@ -336,13 +341,13 @@ static void test_histogram(void **state)
         want[data[i] & 63]++;
     }
     for (size_t f = 0; f < NFILES; f++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < NVARIANTS; v++) {
             emu e;
             emu_open(&e, files[f]);
             uint64_t dd = emu_buf(&e, data, sizeof data), dh = emu_buf(&e, NULL, sizeof hist);
             int n = N;
             const void *args[] = {&dd, &dh, &n};
-            emu_run(&e, "histogram", variant(emu_cfg(6, 1, 96, 1), v), args);
+            emu_run(&e, "histogram", variant(emu_cfg(6, 1, 96, 1), v, f), args);
             emu_read(&e, hist, dh, sizeof hist);
             for (int k = 0; k < 64; k++)
                 if (hist[k] != want[k])
@@ -419,6 +424,52 @@ static void test_convert(void **state)
     }
 }
 
+/* The spin lock completes only with independent thread scheduling; the
+ * reconvergence stack spins until the instruction limit. */
+static void test_spin_lock(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < NFILES; f++) {
+        if (strstr(files[f], ".G."))
+            continue;
+        emu e;
+        emu_open(&e, files[f]);
+        uint64_t lock = emu_buf(&e, NULL, 4), counter = emu_buf(&e, NULL, 4);
+        const void *args[] = {&lock, &counter};
+        sim_launch_config cfg = emu_cfg(3, 1, 64, 1);
+        cfg.independent_scheduling = true;
+        emu_run(&e, "spin_lock", cfg, args);
+        int got;
+        emu_read(&e, &got, counter, 4);
+        assert_int_equal(got, 3 * 64);
+        cfg.independent_scheduling = false;
+        cfg.max_instructions = 100000;
+        assert_int_equal(emu_try(&e, "spin_lock", cfg, args), -1);
+        assert_non_null(strstr(e.err, "instruction limit"));
+        emu_close(&e);
+    }
+}
+
+static void test_warp_exchange(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < NFILES; f++)
+        for (int v = 0; v < NVARIANTS - 1; v++) {
+            emu e;
+            emu_open(&e, files[f]);
+            int out[64];
+            uint64_t d = emu_buf(&e, NULL, sizeof out);
+            const void *args[] = {&d};
+            emu_run(&e, "warp_exchange", variant(emu_cfg(1, 1, 64, 1), v, f), args);
+            emu_read(&e, out, d, sizeof out);
+            for (int t = 0; t < 64; t++) {
+                int other = ((t & 31) + 16) & 31;
+                assert_int_equal(out[t], other < 16 ? other * 2 : -other);
+            }
+            emu_close(&e);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -427,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_nested),   cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_mandel),   cmocka_unit_test(test_warp_ops),
         cmocka_unit_test(test_histogram), cmocka_unit_test(test_convert),
+        cmocka_unit_test(test_spin_lock), cmocka_unit_test(test_warp_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,3 +152,29 @@ extern "C" __global__ void convert(const float *in, int *as_int, unsigned *as_ui
     as_double[i] = (double)f * 3.0;
     rounded[i] = rintf(f) + truncf(f) - floorf(f) * ceilf(f);
 }
+
+// An intra-warp spin lock: the lane that wins leaves the loop while the
+// others spin. Completes only with independent thread scheduling; with a
+// reconvergence stack the winner waits at the loop exit forever.
+extern "C" __global__ void spin_lock(int *lock, int *counter)
+{
+    while (atomicCAS(lock, 0, 1) != 0)
+        ;
+    *(volatile int *)counter += 1;
+    __threadfence();
+    atomicExch(lock, 0);
+}
+
+// Divergent writes to shared memory, then __syncwarp() before reading the
+// other half's values.
+extern "C" __global__ void warp_exchange(int *out)
+{
+    __shared__ int s[32];
+    int lane = threadIdx.x & 31;
+    if (lane < 16)
+        s[lane] = lane * 2;
+    else
+        s[lane] = -lane;
+    __syncwarp();
+    out[threadIdx.x] = s[(lane + 16) & 31];
+}
