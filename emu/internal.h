@@ -395,6 +395,7 @@ static inline ptx_modifier sim_dec_mod(const sim_decoder *d, ptx_modcat cat)
 
 sim_fn sim_pick_int(sim_decoder *d);
 sim_fn sim_pick_float(sim_decoder *d);
+sim_fn sim_pick_half(sim_decoder *d);
 sim_fn sim_pick_cmp(sim_decoder *d);
 sim_fn sim_pick_cvt(sim_decoder *d);
 sim_fn sim_pick_mem(sim_decoder *d);

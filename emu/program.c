@@ -489,7 +489,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     for (unsigned k = 0; k < 4; k++)
         in->dst[k] = PTX_NONE;
     sim_decoder d = {p, p->m, f, pi, form, pc, in};
-    sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_cmp,
+    sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
                                                 sim_pick_cvt, sim_pick_mem, sim_pick_ctrl,
                                                 sim_pick_warp};
     sim_fn fn = NULL;

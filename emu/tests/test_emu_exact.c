@@ -31,7 +31,7 @@ static const char *reg_prefix(kind k)
 }
 
 /* Input distributions. */
-typedef enum { G_INT, G_SHIFT, G_F32, G_F64, G_SMALL } gen;
+typedef enum { G_INT, G_SHIFT, G_F32, G_F64, G_SMALL, G_HALF } gen;
 
 typedef uint64_t (*ref_fn)(uint64_t a, uint64_t b, uint64_t c);
 
@@ -496,6 +496,112 @@ static uint64_t ref_cvt_s16_sat_s32(uint64_t a, uint64_t b, uint64_t c)
 static uint64_t ref_cvt_u8_s32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return a & 0xff; }
 static uint64_t ref_cvt_s64_s16(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return (uint64_t)(int64_t)(int16_t)(uint16_t)a; }
 
+/* ---- f16 / bf16: nearest values by search over every encoding ---------- */
+
+/* Value of f16 bits (from the bit-by-bit reference above) and of bf16 bits. */
+static double f16v(uint64_t h) { return (double)ff(ref_f16_to_f32(h & 0xffff, 0, 0)); }
+static double bf16v(uint64_t h) { return (double)ff((h & 0xffff) << 16); }
+
+/* The encoding nearest to x among the finite values of a 16-bit format
+ * (ties to the even encoding), infinity past the largest value's
+ * rounding boundary, canonical NaN for NaN: a search over all 65536
+ * encodings sorted once. */
+typedef struct half_table {
+    double v[63488];  /* finite non-negative values, ascending: encodings 0..0x7bff (f16) */
+    uint32_t n;
+    uint32_t inf;     /* the +infinity encoding */
+    double maxv, bound; /* largest finite value; where rounding to infinity starts */
+} half_table;
+
+static void table_init(half_table *t, bool bf)
+{
+    t->n = 0;
+    uint32_t last = bf ? 0x7f7f : 0x7bff;
+    for (uint32_t h = 0; h <= last; h++)
+        t->v[t->n++] = bf ? bf16v(h) : f16v(h);
+    t->inf = bf ? 0x7f80 : 0x7c00;
+    t->maxv = t->v[t->n - 1];
+    double ulp = t->maxv - t->v[t->n - 2];
+    t->bound = t->maxv + ulp / 2;
+}
+
+static uint64_t nearest(const half_table *t, double x)
+{
+    if (isnan(x))
+        return 0x7fff;
+    uint64_t sign = signbit(x) ? 0x8000 : 0;
+    double a = fabs(x);
+    if (a >= t->bound)
+        return sign | t->inf;
+    uint32_t lo = 0, hi = t->n - 1;
+    while (lo < hi) { /* first encoding with value >= a */
+        uint32_t mid = (lo + hi) / 2;
+        if (t->v[mid] < a) lo = mid + 1; else hi = mid;
+    }
+    uint32_t best = lo;
+    if (lo > 0) {
+        double dlo = a - t->v[lo - 1], dhi = t->v[lo] - a;
+        if (dlo < dhi || (dlo == dhi && ((lo - 1) & 1) == 0))
+            best = lo - 1;
+    }
+    return sign | best;
+}
+
+static half_table *h16, *hbf; /* built once in main */
+
+static uint64_t hop(uint64_t a, uint64_t b, uint64_t c, int op, bool bf, unsigned sh)
+{
+    const half_table *t = bf ? hbf : h16;
+    double (*val)(uint64_t) = bf ? bf16v : f16v;
+    double x = val(a >> sh), y = val(b >> sh), z = val(c >> sh);
+    uint64_t ha = (a >> sh) & 0xffff, hb = (b >> sh) & 0xffff;
+    bool ax = ((ha >> (bf ? 7 : 10)) & (bf ? 0xff : 0x1f)) == (bf ? 0xffu : 0x1fu) && (ha & (bf ? 0x7f : 0x3ff));
+    bool bx = ((hb >> (bf ? 7 : 10)) & (bf ? 0xff : 0x1f)) == (bf ? 0xffu : 0x1fu) && (hb & (bf ? 0x7f : 0x3ff));
+    if (ax) x = NAN;
+    if (bx) y = NAN;
+    switch (op) {
+    case 0: return nearest(t, x + y);
+    case 1: return nearest(t, x * y);
+    case 2: return nearest(t, x * y + z); /* exact in long double for halves? no: see below */
+    case 3: /* min */
+        if (ax && bx) return 0x7fff;
+        if (ax) return hb;
+        if (bx) return ha;
+        if (x == y) return signbit(x) ? ha : hb;
+        return x < y ? ha : hb;
+    default: return ha ^ 0x8000;
+    }
+}
+
+/* x*y + z for halves: the product is exact in double (at most 22 bits);
+ * the sum is exact too unless the exponents differ by more than double's
+ * 53 bits, where the smaller term only decides a tie that cannot occur. */
+static uint64_t ref_add_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 0, false, 0); }
+static uint64_t ref_mul_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 1, false, 0); }
+static uint64_t ref_fma_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 2, false, 0); }
+static uint64_t ref_fma_bf16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 2, true, 0); }
+static uint64_t ref_min_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 3, false, 0); }
+static uint64_t ref_add_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    return hop(a, b, c, 0, false, 0) | hop(a, b, c, 0, false, 16) << 16;
+}
+static uint64_t ref_neg_bf16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    return hop(a, b, c, 4, true, 0) | hop(a, b, c, 4, true, 16) << 16;
+}
+static uint64_t ref_setp_lt_f16(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    double x = f16v(a), y = f16v(b);
+    bool an = (a & 0x7c00) == 0x7c00 && (a & 0x3ff), bn = (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+    return !an && !bn && x < y;
+}
+static uint64_t ref_pack_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return ref_f32_to_f16(a, 0, 0) << 16 | ref_f32_to_f16(b, 0, 0);
+}
+
 /* selp and testp */
 static uint64_t ref_selp(uint64_t a, uint64_t b, uint64_t c) { return (c & 1) ? u32(a) : u32(b); }
 static uint64_t ref_testp_sub(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return fpclassify(ff(a)) == FP_SUBNORMAL; }
@@ -613,6 +719,16 @@ static const op_case cases[] = {
     {"cvt.sat.s16.s32 D, A;", K_B16, K_B32, K_B32, K_B32, 1, G_INT, ref_cvt_s16_sat_s32},
     {"cvt.u8.s32 D, A;", K_B16, K_B32, K_B32, K_B32, 1, G_INT, ref_cvt_u8_s32},
     {"cvt.s64.s16 D, A;", K_B64, K_B16, K_B16, K_B16, 1, G_INT, ref_cvt_s64_s16},
+    /* half precision */
+    {"add.f16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_HALF, ref_add_f16},
+    {"mul.f16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_HALF, ref_mul_f16},
+    {"fma.rn.f16 D, A, B, C;", K_B16, K_B16, K_B16, K_B16, 3, G_HALF, ref_fma_f16},
+    {"fma.rn.bf16 D, A, B, C;", K_B16, K_B16, K_B16, K_B16, 3, G_HALF, ref_fma_bf16},
+    {"min.f16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_HALF, ref_min_f16},
+    {"add.f16x2 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_HALF, ref_add_f16x2},
+    {"neg.bf16x2 D, A;", K_B32, K_B32, K_B32, K_B32, 1, G_HALF, ref_neg_bf16x2},
+    {"setp.lt.f16 D, A, B;", K_PRED, K_B16, K_B16, K_B16, 2, G_HALF, ref_setp_lt_f16},
+    {"cvt.rn.f16x2.f32 D, A, B;", K_B32, K_F32, K_F32, K_F32, 2, G_F32, ref_pack_f16x2},
 };
 
 /* Carry chains need two instructions: tested as one case with its own
@@ -662,6 +778,16 @@ static uint64_t input(gen g, unsigned which, unsigned k, uint64_t *seed)
         if ((r & 3) == 1) /* moderate exponents */
             bits = (bits & 0x807fffffu) | ((uint32_t)(100 + (r >> 8) % 56) << 23);
         return bits;
+    }
+    case G_HALF: {
+        static const uint16_t edges[] = {0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x03ff, 0x0400,
+                                         0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3800,
+                                         0x3555, 0x5640, 0x7f7f, 0x3f80, 0x0080};
+        unsigned ne = sizeof edges / sizeof *edges;
+        if (k < ne * ne)
+            return edges[which == 0 ? k % ne : which == 1 ? k / ne : (k * 3 + 1) % ne] *
+                   0x10001ull; /* the same half in both lanes of x2 */
+        return (r & 1) ? (r >> 8) & 0xffffffff : ((r >> 8) & 0x3fff3fff) | 0x1c001c00; /* moderate */
     }
     default: {
         if (k < 64)
@@ -833,6 +959,11 @@ static void test_approx_bounds(void **state)
 
 int main(void)
 {
+    static half_table t16, tbf;
+    table_init(&t16, false);
+    table_init(&tbf, true);
+    h16 = &t16;
+    hbf = &tbf;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_instructions),
         cmocka_unit_test(test_approx_bounds),
