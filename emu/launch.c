@@ -294,7 +294,8 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     pthread_mutex_destroy(&run.lock);
-    qsort(run.texts, run.ntexts, sizeof *run.texts, cmp_text);
+    if (run.ntexts)
+        qsort(run.texts, run.ntexts, sizeof *run.texts, cmp_text);
     FILE *out = cfg->printf_out ? cfg->printf_out : stdout;
     for (uint32_t i = 0; i < run.ntexts; i++) {
         fputs(run.texts[i].text, out);
