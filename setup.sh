@@ -18,3 +18,7 @@ build/tools/simtlab parse "$example"
 echo
 echo "== simtlab cfg -k _Z9alternatePii $example"
 build/tools/simtlab cfg -k _Z9alternatePii "$example"
+echo
+echo "== simtlab run -k _Z5saxpyifPKfPf $example (y = 2x + y on the emulator)"
+build/tools/simtlab run "$example" -k _Z5saxpyifPKfPf --grid 1 --block 32 --arg s32:4 \
+    --arg f32:2 --arg buf:f32:1,2,3,4 --arg buf:f32:10,20,30,40 --print 3:f32 --stats
