@@ -319,6 +319,8 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
             break;
         case SIM_EV_CALL:
             top->pc = pc + 1; /* where the caller resumes (lanes not calling wait there) */
+            if (s.exited & mask) /* lanes calling another function: back to the call */
+                push(w, pc, pc + 1, s.exited & mask);
             if (!call(c, w, pc, s.target, s.taken & mask))
                 return W_FAULT;
             enter_context(c, w, &g);

@@ -218,7 +218,9 @@ enum sim_event {
     SIM_EV_EXIT,     /* lanes in `exited` finished */
     SIM_EV_BARRIER,  /* the group arrived at barrier `barrier` expecting `barrier_count` threads (0: all) */
     SIM_EV_FAULT,    /* the CTA's fault was set: stop */
-    SIM_EV_CALL,     /* the lanes in `taken` call function `target` (a function index) */
+    SIM_EV_CALL,     /* the lanes in `taken` call function `target` (a function index);
+                        those in `exited` must execute the call again (an indirect call
+                        whose lanes name other functions) */
     SIM_EV_RET       /* lanes in `exited` return from the running function */
 };
 

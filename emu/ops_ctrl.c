@@ -56,16 +56,75 @@ HANDLER(op_exit)
     s->exited = lane_mask(L);
 }
 
+/* The function index an indirect call's target address names for lane i,
+ * or PTX_NONE after a fault. */
+static uint32_t indirect_target(sim_cta *c, const sim_inst *in, const opnd *O, const sim_lanes *L,
+                                uint32_t i)
+{
+    uint64_t a = SRC(0, L->t[i]);
+    uint64_t fi = (a - SIM_CODE_WINDOW) / 16;
+    if (a < SIM_CODE_WINDOW || (a - SIM_CODE_WINDOW) % 16 || fi >= c->prog->m->nfunctions) {
+        char who[96];
+        sim_thread_coords(c, L->t[i], who, sizeof who);
+        sim_fault(c, "indirect call to 0x%llx, which is not a function's address, by %s, kernel %s, "
+                  "PTX line %u", (unsigned long long)a, who, c->kernel, in->line);
+        return PTX_NONE;
+    }
+    return (uint32_t)fi;
+}
+
 /* call: to a function with a body, the scheduler enters it; functions the
- * runtime provides (vprintf, malloc, free, __assertfail) run here. */
+ * runtime provides (vprintf, malloc, free, __assertfail) run here. An
+ * indirect call whose lanes name different functions calls the first
+ * lane's now; the scheduler brings the others back to the call. */
 HANDLER(op_call)
 {
     (void)g;
-    const sim_func *callee = &c->prog->funcs[in->target];
+    uint32_t fi = in->target;
+    sim_lanes sub;
+    const sim_lanes *all = L;
+    if (fi == PTX_NONE) { /* indirect: through a register */
+        if (!L->n)
+            return;
+        fi = indirect_target(c, in, O, L, 0);
+        if (fi == PTX_NONE) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        sub.n = 0;
+        for (uint32_t i = 0; i < L->n; i++) {
+            uint32_t fj = indirect_target(c, in, O, L, i);
+            if (fj == PTX_NONE) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+            if (fj == fi) {
+                sub.t[sub.n] = L->t[i];
+                sub.k[sub.n++] = L->k[i];
+            }
+        }
+        const ptx_function *cf = &c->prog->m->functions[fi];
+        if (cf->nparams != in->nsrc || cf->nrets < in->ndst) {
+            sim_fault(c, "indirect call of %s with %u arguments and %u results; it takes %u and "
+                      "returns %u, kernel %s, PTX line %u", ptx_function_name(c->prog->m, cf),
+                      in->nsrc, in->ndst, cf->nparams, cf->nrets, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        L = &sub;
+    }
+    const sim_func *callee = &c->prog->funcs[fi];
     if (callee->code) {
         s->event = SIM_EV_CALL;
         s->taken = lane_mask(L);
-        s->target = in->target;
+        s->target = fi;
+        s->exited = in->target == PTX_NONE ? lane_mask(all) & ~s->taken : 0; /* to call again */
+        return;
+    }
+    if (in->target == PTX_NONE) {
+        sim_fault(c, "indirect call of %s, which has no body, kernel %s, PTX line %u",
+                  ptx_function_name(c->prog->m, callee->f), c->kernel, in->line);
+        s->event = SIM_EV_FAULT;
         return;
     }
     sim_builtin_call(c, in, L, s);
@@ -134,9 +193,10 @@ static bool call_slot(sim_decoder *d, const ptx_operand *o)
     return true;
 }
 
-/* call{.uni} [(ret, ...),] func[, (arg, ...)]: direct calls whose
- * results and arguments are .param slots. Indirect calls (through a
- * register) are not supported yet. */
+/* call{.uni} [(ret, ...),] func[, (arg, ...)][, proto or targets]:
+ * results and arguments are .param slots; the callee is a function
+ * (target = its index) or, for an indirect call, a register holding a
+ * function's address (target = PTX_NONE, source 0). */
 static bool decode_call(sim_decoder *d)
 {
     sim_inst *in = d->in;
@@ -146,19 +206,32 @@ static bool decode_call(sim_decoder *d)
         rets = sim_dec_op(d, k++);
     if (k >= n)
         return false;
+    unsigned fk = k;
     const ptx_operand *fo = sim_dec_op(d, k++);
-    if (fo->kind != PTX_OPD_SYM || d->m->symbols[fo->id].kind != PTX_SYM_FUNC)
+    bool indirect = fo->kind == PTX_OPD_REG;
+    if (!indirect && (fo->kind != PTX_OPD_SYM || d->m->symbols[fo->id].kind != PTX_SYM_FUNC))
         return false;
     if (k < n && sim_dec_op(d, k)->kind == PTX_OPD_LIST)
         args = sim_dec_op(d, k++);
+    if (k < n && indirect && sim_dec_op(d, k)->kind == PTX_OPD_LABEL)
+        k++; /* the prototype (or target list): checked when the call runs */
     if (k != n)
-        return false; /* a prototype or target list: indirect forms */
-    in->target = d->m->symbols[fo->id].func;
-    if (in->target == PTX_NONE || in->target >= d->m->nfunctions)
         return false;
-    const ptx_function *callee = &d->m->functions[in->target];
-    if (!(callee->flags & PTX_FUNCF_HAS_BODY) && strcmp(ptx_function_name(d->m, callee), "malloc") == 0)
-        d->p->uses_heap = true;
+    if (indirect) {
+        if (!sim_dec_src(d, fk, 0))
+            return false;
+        in->target = PTX_NONE;
+    } else {
+        in->target = d->m->symbols[fo->id].func;
+        if (in->target == PTX_NONE || in->target >= d->m->nfunctions)
+            return false;
+    }
+    if (!indirect) {
+        const ptx_function *callee = &d->m->functions[in->target];
+        if (!(callee->flags & PTX_FUNCF_HAS_BODY) &&
+            strcmp(ptx_function_name(d->m, callee), "malloc") == 0)
+            d->p->uses_heap = true;
+    }
     in->ntargets = d->p->ncall_syms;
     in->ndst = rets ? rets->count : 0;
     in->nsrc = args ? args->count : 0;

@@ -167,6 +167,9 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
         }
     }
     p->module_local = (uint32_t)align_up(module_local, 16);
+    for (uint32_t i = 0; i < m->nsymbols; i++)
+        if (m->symbols[i].kind == PTX_SYM_FUNC && m->symbols[i].func != PTX_NONE)
+            p->sym_value[i] = SIM_CODE_WINDOW + 16ull * m->symbols[i].func;
     for (uint32_t i = 0; i < m->nsymbols; i++) {
         const ptx_symbol *s = &m->symbols[i];
         if (sim_frame_symbol(p, i)) { /* call slots and .func parameters: in the frame */
@@ -289,7 +292,7 @@ static uint32_t sreg_row(const sim_decoder *d, const ptx_operand *o)
 static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool generic, sim_src *src)
 {
     const ptx_symbol *s = &d->m->symbols[sym];
-    if (s->kind == PTX_SYM_FUNC || s->space == PTX_SPACE_TEX)
+    if (s->space == PTX_SPACE_TEX)
         return false;
     uint64_t a = d->p->sym_value[sym];
     if (sim_frame_symbol(d->p, sym)) {
@@ -320,6 +323,11 @@ static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
         if (o->id == PTX_SREG_CLOCK || o->id == PTX_SREG_CLOCK64 || o->id == PTX_SREG_GLOBALTIMER ||
             o->id == PTX_SREG_GLOBALTIMER_LO) {
             s->imm = 2;
+            return true;
+        }
+        if ((o->id >= PTX_SREG_ENVREG0 && o->id <= PTX_SREG_ENVREG31) ||
+            (o->id >= PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN && o->id <= PTX_SREG_RESERVED_SMEM_OFFSET_1)) {
+            s->imm = 1; /* driver-reserved: no reserved shared memory, empty environment */
             return true;
         }
         s->row = sreg_row(d, o);

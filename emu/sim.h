@@ -14,6 +14,7 @@
  *   local memory of the running thread                 SIM_LOCAL_WINDOW + offset
  *   constant bank (module .const variables)            SIM_CONST_WINDOW + offset
  *   kernel parameters                                  SIM_PARAM_WINDOW + offset
+ *   functions (what `mov.u64 %rd, func` gives)         SIM_CODE_WINDOW + 16 * index
  * Address 0 and everything outside these ranges is invalid. */
 #ifndef SIMTLAB_SIM_H
 #define SIMTLAB_SIM_H
@@ -30,6 +31,7 @@
 #define SIM_LOCAL_WINDOW 0x0000500000000000ull
 #define SIM_CONST_WINDOW 0x0000400000000000ull
 #define SIM_PARAM_WINDOW 0x0000300000000000ull
+#define SIM_CODE_WINDOW 0x0000200000000000ull /* function addresses: + 16 * index */
 #define SIM_WINDOW_SIZE 0x0000100000000000ull
 
 typedef struct sim_device sim_device;
