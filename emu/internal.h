@@ -157,7 +157,7 @@ struct sim_program {
     uint8_t *const_bank;
     uint32_t const_bytes;
     uint64_t *global_allocs; /* device allocations made for .global variables */
-    uint32_t nglobal_allocs;
+    uint32_t nglobal_allocs, cap_global_allocs;
     uint32_t *targets;      /* brx.idx target pcs, per function, pooled */
     uint32_t ntargets;
     uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
@@ -398,6 +398,7 @@ static inline ptx_modifier sim_dec_mod(const sim_decoder *d, ptx_modcat cat)
 sim_fn sim_pick_int(sim_decoder *d);
 sim_fn sim_pick_float(sim_decoder *d);
 sim_fn sim_pick_half(sim_decoder *d);
+sim_fn sim_pick_async(sim_decoder *d);
 sim_fn sim_pick_cmp(sim_decoder *d);
 sim_fn sim_pick_cvt(sim_decoder *d);
 sim_fn sim_pick_mem(sim_decoder *d);

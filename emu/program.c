@@ -191,8 +191,8 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
             if (sim_malloc(p->dev, size, ptx_str(m, s->name), &addr, err, errlen) != 0)
                 return free(frame), -1;
             p->sym_value[i] = addr;
-            PTX_GROW(p->global_allocs, p->nglobal_allocs, p->nglobal_allocs + 1);
-            p->global_allocs[p->nglobal_allocs - 1] = addr;
+            PTX_GROW(p->global_allocs, p->cap_global_allocs, (uint64_t)p->nglobal_allocs + 1);
+            p->global_allocs[p->nglobal_allocs++] = addr;
             break;
         }
         case PTX_SPACE_CONST:
@@ -498,7 +498,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
         in->dst[k] = PTX_NONE;
     sim_decoder d = {p, p->m, f, pi, form, pc, in};
     sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
-                                                sim_pick_cvt, sim_pick_mem, sim_pick_ctrl,
+                                                sim_pick_cvt, sim_pick_mem, sim_pick_async, sim_pick_ctrl,
                                                 sim_pick_warp};
     sim_fn fn = NULL;
     for (size_t k = 0; k < sizeof pickers / sizeof *pickers && !fn; k++) {

@@ -2,8 +2,11 @@
  * (testdata/cuda) as nvcc compiled them (-O3 for sm_75, sm_80, sm_90 and
  * -G for sm_80), run on the emulator against CPU references written here:
  * functions.cu (calls with structs, recursion with local frames, function
- * pointers, virtual functions, local arrays). Inputs are small integers,
- * so every float result is exact or correctly rounded on both sides. */
+ * pointers, virtual functions, local arrays) and async_copy.cu (cp.async
+ * pipelines, cuda::pipeline, cooperative-groups copies and cuda::barrier on
+ * mbarriers; sm_75 falls back to plain copies). Inputs are small
+ * integers, so every float result is exact or correctly rounded on both
+ * sides. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,12 +151,86 @@ static void test_local_spill(void **state)
     }
 }
 
+static const char *const async_files[] = {
+    "ptx/async_copy.sm_75.O3.ptx",
+    "ptx/async_copy.sm_80.O3.ptx",
+    "ptx/async_copy.sm_90.O3.ptx",
+    "ptx/async_copy.sm_80.G.ptx",
+};
+
+static void test_async_copies(void **state)
+{
+    (void)state;
+    enum { TILES = 3, N = 8 };
+    static int in[TILES * 256], out[256];
+    static float in4[TILES * 128 * 4], in1[128], fout[2 * 128];
+    static double din[3 * N], dout[2 * N];
+    for (int i = 0; i < TILES * 256; i++)
+        in[i] = i % 97 - 40;
+    for (int i = 0; i < TILES * 128 * 4; i++)
+        in4[i] = (float)(i % 13);
+    for (int i = 0; i < 128; i++)
+        in1[i] = (float)(i % 5);
+    for (int i = 0; i < 3 * N; i++)
+        din[i] = i * 0.5;
+    for (size_t f = 0; f < sizeof async_files / sizeof *async_files; f++) {
+        emu e;
+        emu_open(&e, async_files[f]);
+        /* cuda::pipeline double buffering: acc = sum over tiles of in * (tile + 1) */
+        uint64_t di = emu_buf(&e, in, sizeof in), d_o = emu_buf(&e, NULL, sizeof out);
+        int tiles = TILES;
+        const void *a1[] = {&di, &d_o, &tiles};
+        emu_run(&e, "_Z27cuda_pipeline_double_bufferPKiPii", emu_cfg(1, 1, 256, 1), a1);
+        emu_read(&e, out, d_o, sizeof out);
+        for (int t = 0; t < 256; t++) {
+            long long acc = 0;
+            for (int u = 0; u < TILES; u++)
+                acc += in[u * 256 + t] * (u + 1);
+            assert_int_equal(out[t], (int)acc);
+        }
+        /* __pipeline_memcpy_async stages */
+        uint64_t d4 = emu_buf(&e, in4, sizeof in4), d1 = emu_buf(&e, in1, sizeof in1),
+                 dfo = emu_buf(&e, NULL, sizeof fout);
+        int n = TILES * 128;
+        const void *a2[] = {&d4, &d1, &dfo, &n};
+        emu_run(&e, "_Z19pipeline_primitivesPK6float4PKfPfi", emu_cfg(2, 1, 128, 1), a2);
+        emu_read(&e, fout, dfo, sizeof fout);
+        for (int b = 0; b < 2; b++)
+            for (int t = 0; t < 128; t++) {
+                float acc = 0.0f;
+                for (int k = 0; k < TILES; k++) {
+                    const float *v = &in4[(k * 128 + ((t + 1) & 127)) * 4];
+                    acc += v[0] + v[1] + v[2] + v[3] + in1[t];
+                }
+                if (fout[b * 128 + t] != acc)
+                    fail_msg("%s pipeline (%d,%d): %a, want %a", async_files[f], b, t,
+                             (double)fout[b * 128 + t], (double)acc);
+            }
+        /* cooperative-groups copy, then a cuda::barrier copy */
+        uint64_t dd = emu_buf(&e, din, sizeof din), ddo = emu_buf(&e, NULL, sizeof dout);
+        int nn = N;
+        const void *a3[] = {&dd, &ddo, &nn};
+        sim_launch_config cfg = emu_cfg(2, 1, N, 1);
+        cfg.dynamic_shared = N * sizeof(double);
+        emu_run(&e, "_Z23cg_memcpy_async_barrierPKdPdi", cfg, a3);
+        emu_read(&e, dout, ddo, sizeof dout);
+        for (int b = 0; b < 2; b++)
+            for (int t = 0; t < N; t++) {
+                double want = din[b * N + t % N] + din[(b + 1) * N + (t + 1) % N];
+                if (dout[b * N + t] != want)
+                    fail_msg("%s barrier (%d,%d): %g, want %g", async_files[f], b, t, dout[b * N + t], want);
+            }
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recursion),
         cmocka_unit_test(test_function_pointers_and_virtuals),
         cmocka_unit_test(test_local_spill),
+        cmocka_unit_test(test_async_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
