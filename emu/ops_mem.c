@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "emu/ops.h"
+#include "emu/smallfloat.h"
 
 /* Guest address of the memory operand for thread t. */
 static inline uint64_t address(const sim_cta *c, const sim_inst *in, uint32_t t)
@@ -121,6 +122,18 @@ static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
     case A_INC: return zx(old, w) >= zx(b, w) ? 0 : old + 1;
     case A_DEC: return zx(old, w) == 0 || zx(old, w) > zx(b, w) ? b : old - 1;
     case A_ADD:
+        if (ty == PTX_TYPE_F16 || ty == PTX_TYPE_BF16 || ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2) {
+            /* each 16-bit half rounded to nearest (.noftz: subnormals kept) */
+            unsigned eb = ty == PTX_TYPE_F16 || ty == PTX_TYPE_F16X2 ? 5 : 8, mb = eb == 5 ? 10 : 7;
+            unsigned halves = ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2 ? 2 : 1;
+            uint64_t r = 0;
+            for (unsigned h = 0; h < halves; h++) {
+                double x = sim_from_small_float((old >> (16 * h)) & 0xffff, eb, mb);
+                double y = sim_from_small_float((b >> (16 * h)) & 0xffff, eb, mb);
+                r |= sim_to_small_float(x + y, 1, eb, mb) << (16 * h);
+            }
+            return r;
+        }
         if (ty == PTX_TYPE_F32)
             return bits_f32(f32_of(old) + f32_of(b));
         if (ty == PTX_TYPE_F64)
@@ -236,10 +249,14 @@ sim_fn sim_pick_mem(sim_decoder *d)
         for (int i = 0; i < 10; i++)
             if (ops[i] == m)
                 which = i;
-        if (which < 0 || !mem_type_ok(in->type) || type_bits(in->type) < 32 || in->vec > 1)
+        bool half = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_BF16 ||
+                    in->type == PTX_TYPE_F16X2 || in->type == PTX_TYPE_BF16X2;
+        if (which < 0 || !mem_type_ok(in->type) || in->vec > 1)
             return NULL;
+        if (type_bits(in->type) < 32 && which != A_CAS && which != A_EXCH && !(half && which == A_ADD))
+            return NULL; /* 16-bit atomics: cas, exch and half-precision add */
         if (type_float(in->type) && which != A_ADD && which != A_EXCH)
-            return NULL; /* f32/f64 min/max and f16: not yet */
+            return NULL; /* f32/f64 min/max: not yet */
         in->op = (uint8_t)which;
         in->op2 = op == PTX_OP_RED;
         unsigned first = in->op2 ? 0 : 1, nsrc = which == A_CAS ? 2 : 1;

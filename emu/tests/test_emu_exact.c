@@ -957,6 +957,56 @@ static void test_approx_bounds(void **state)
     }
 }
 
+/* Atomics: contended f16 and f32 additions, 16-bit cas, inc/dec wrap,
+ * against sequential references. */
+static void test_atomics(void **state)
+{
+    (void)state;
+    static const char *text = PTX_TEST_HEADER
+        ".visible .entry k(.param .u64 p)\n{\n"
+        ".reg .pred %p<2>;\n.reg .b16 %h<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<6>;\n.reg .f32 %f<2>;\n"
+        "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\n"
+        "mov.b16 %h1, 0x3c00;\n"                                    /* 1.0 in f16 */
+        "atom.global.add.noftz.f16 %h2, [%rd1], %h1;\n"             /* [0]: sum of 1.0 */
+        "mov.f32 %f1, 0f3F000000;\n"
+        "atom.global.add.f32 %f1, [%rd1+4], %f1;\n"                 /* [4]: sum of 0.5 */
+        "cvt.u16.u32 %h3, %r1;\n"
+        "add.s64 %rd2, %rd1, 8;\nmul.wide.u32 %rd3, %r1, 2;\nadd.s64 %rd2, %rd2, %rd3;\n"
+        "atom.global.cas.b16 %h2, [%rd2], 0, %h3;\n"                /* [8+2i]: 0 -> i */
+        "atom.global.inc.u32 %r2, [%rd1+1032], 6;\n"                /* wraps after 6 */
+        "atom.global.dec.u32 %r3, [%rd1+1036], 4;\n"
+        "ret;\n}\n";
+    emu e;
+    emu_open_module(&e, ptx_test_parse(text));
+    uint8_t mem[1040] = {0};
+    uint64_t d = emu_buf(&e, mem, sizeof mem);
+    const void *args[] = {&d};
+    emu_run(&e, "k", emu_cfg(2, 1, 256, 1), args); /* 512 threads */
+    emu_read(&e, mem, d, sizeof mem);
+    uint16_t h;
+    memcpy(&h, mem, 2);
+    assert_int_equal(h, 0x6000); /* 512.0 in f16 */
+    float f;
+    memcpy(&f, mem + 4, 4);
+    assert_true(f == 256.0f);
+    for (int i = 0; i < 256; i++) { /* the second block found the values set */
+        uint16_t v;
+        memcpy(&v, mem + 8 + 2 * i, 2);
+        assert_int_equal(v, i);
+    }
+    uint32_t inc, dec;
+    memcpy(&inc, mem + 1032, 4);
+    memcpy(&dec, mem + 1036, 4);
+    uint32_t wi = 0, wd = 0;
+    for (int i = 0; i < 512; i++) { /* the ISA's definitions, applied in order */
+        wi = wi >= 6 ? 0 : wi + 1;
+        wd = (wd == 0 || wd > 4) ? 4 : wd - 1;
+    }
+    assert_int_equal(inc, wi);
+    assert_int_equal(dec, wd);
+    emu_close(&e);
+}
+
 int main(void)
 {
     static half_table t16, tbf;
@@ -967,6 +1017,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_instructions),
         cmocka_unit_test(test_approx_bounds),
+        cmocka_unit_test(test_atomics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
