@@ -268,8 +268,14 @@ static void count(sim_cta *c, uint32_t pc, uint32_t mask, const sim_step *s, con
         edges[fn->edge_fall[pc]] += popc(fall);
 }
 
+/* A bar.red reduction in progress on one barrier. */
+typedef struct bar_red {
+    uint32_t popc;
+    bool all, any;
+} bar_red;
+
 /* Run warp w for up to SIM_SLICE instructions. */
-static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
+static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, bar_red *red, uint64_t budget)
 {
     sim_group g;
     sim_step s;
@@ -335,6 +341,16 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint64_t budget)
              * counted too */
             uint32_t all = w->n >= 32 ? ~0u : (1u << w->n) - 1;
             arrived[s.barrier] += (uint32_t)__builtin_popcount(all & ~w->exited);
+            w->red_op = s.red_op;
+            if (s.red_op) { /* bar.red: add this warp's lanes to the reduction */
+                red[s.barrier].popc += s.red_true;
+                red[s.barrier].all &= s.red_true == s.red_lanes;
+                red[s.barrier].any |= s.red_true != 0;
+                const sim_inst *bi = &c->fn->code[pc];
+                w->red_row = c->rows + (size_t)bi->dst[0] * c->stride;
+                w->red_mask = bi->dst_bits[0] >= 64 ? ~0ull : (1ull << bi->dst_bits[0]) - 1;
+                w->red_in_frame = w->nframes > 0;
+            }
             if (s.barrier_arrive_only) {
                 top->pc = pc + 1;
                 break;
@@ -367,8 +383,9 @@ static uint32_t live_threads(const sim_cta *c)
     return n;
 }
 
-/* Release every barrier whose arrivals are complete; true if any was. */
-static bool release_barriers(sim_cta *c, uint32_t *arrived)
+/* Release every barrier whose arrivals are complete, writing bar.red
+ * results; true if any was. */
+static bool release_barriers(sim_cta *c, uint32_t *arrived, bar_red *red)
 {
     bool any = false;
     for (uint32_t id = 0; id < 16; id++) {
@@ -392,8 +409,16 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived)
             if (w->at_barrier && w->barrier == id) {
                 w->at_barrier = false;
                 w->stack[w->depth - 1].pc = w->barrier_pc + 1;
+                if (w->red_op) {
+                    uint64_t v = w->red_op == 1 ? red[id].popc : w->red_op == 2 ? red[id].all : red[id].any;
+                    for (uint32_t m = w->barrier_mask; m; m &= m - 1) {
+                        uint32_t k = (uint32_t)__builtin_ctz(m);
+                        w->red_row[w->red_in_frame ? k : w->t[k]] = v & w->red_mask;
+                    }
+                }
             }
         }
+        red[id] = (bar_red){0, true, false};
         any = true;
     }
     return any;
@@ -474,6 +499,9 @@ void sim_form_warps(sim_cta *c)
 bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
 {
     uint32_t arrived[16] = {0};
+    bar_red red[16];
+    for (int i = 0; i < 16; i++)
+        red[i] = (bar_red){0, true, false};
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
     sim_form_warps(c);
     for (uint32_t i = 0; i < c->nwarps; i++) {
@@ -494,7 +522,7 @@ bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
                 continue;
             }
             uint64_t before = c->warp_instructions;
-            int st = run_warp(c, w, arrived, budget);
+            int st = run_warp(c, w, arrived, red, budget);
             if (st == W_FAULT)
                 return false;
             progress |= c->warp_instructions != before || st == W_DONE;
@@ -502,7 +530,7 @@ bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
         }
         if (all_done)
             return true;
-        if (release_barriers(c, arrived))
+        if (release_barriers(c, arrived, red))
             continue;
         if (!progress) {
             deadlock(c, arrived);

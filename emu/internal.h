@@ -233,6 +233,8 @@ typedef struct sim_step {
     uint32_t exited;       /* EXIT: lanes */
     uint32_t barrier, barrier_count;
     bool barrier_arrive_only; /* bar.arrive: do not wait */
+    uint8_t red_op;           /* bar.red: 1 popc, 2 and, 3 or (0: none) */
+    uint32_t red_true, red_lanes; /* bar.red: lanes with the predicate true / contributing */
     /* memory touched (when the CTA traces): per lane address, one size */
     uint32_t mem_lanes;
     uint8_t mem_size, mem_kind; /* kind: 1 read, 2 write, 3 atomic */
@@ -266,6 +268,10 @@ typedef struct sim_warp {
     uint32_t exited;          /* lanes that executed exit/ret */
     bool at_barrier;
     uint32_t barrier, barrier_pc, barrier_mask, barrier_count, barrier_line;
+    uint8_t red_op;           /* waiting at bar.red: where the result goes */
+    uint64_t *red_row;        /* the destination row (kernel or frame registers) */
+    uint64_t red_mask;        /* its width mask */
+    bool red_in_frame;        /* row indexed by lane (frame) or by thread (kernel) */
     sim_frame *frames;        /* calls in progress, innermost last */
     uint32_t nframes, cap_frames;
     /* independent thread scheduling (its.c): a pc per lane, the lanes

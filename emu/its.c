@@ -132,6 +132,11 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
                 c->divergent_branches++;
             break;
         case SIM_EV_BARRIER:
+            if (s.red_op) {
+                sim_fault(c, "bar.red is not supported with independent thread scheduling (--its) "
+                          "yet, kernel %s, PTX line %u", c->kernel, in->line);
+                return R_FAULT;
+            }
             arrived[s.barrier] += (uint32_t)__builtin_popcount(mask);
             if (s.barrier_count)
                 bar_count[s.barrier] = s.barrier_count;

@@ -143,8 +143,9 @@ HANDLER(op_trap)
     s->event = SIM_EV_FAULT;
 }
 
-/* bar.sync / barrier.sync / bar.arrive (op2: 1 arrive): barrier id
- * (source 0) and optional thread count (source 1). */
+/* bar.sync / barrier.sync / bar.arrive (op2: 1 arrive) / bar.red (op:
+ * 1 popc, 2 and, 3 or; predicate in source 2, result in destination 0):
+ * barrier id (source 0) and optional thread count (source 1). */
 HANDLER(op_bar)
 {
     (void)g;
@@ -166,6 +167,14 @@ HANDLER(op_bar)
     s->barrier = (uint32_t)id;
     s->barrier_count = (uint32_t)count;
     s->barrier_arrive_only = in->op2;
+    s->red_op = in->op;
+    if (in->op) { /* bar.red: the predicate (source 2) of every lane */
+        s->red_true = s->red_lanes = 0;
+        for (uint32_t i = 0; i < L->n; i++) {
+            s->red_lanes++;
+            s->red_true += SRC(2, L->t[i]) != 0;
+        }
+    }
 }
 
 /* bar.warp.sync, nanosleep, pmevent: nothing to do when a warp's
@@ -286,8 +295,18 @@ sim_fn sim_pick_ctrl(sim_decoder *d)
     case PTX_OP_BAR: case PTX_OP_BARRIER: {
         ptx_modifier mode = sim_dec_mod(d, PTX_MODCAT_MODE);
         bool sync = sim_dec_mod(d, PTX_MODCAT_SYNC) != PTX_MOD_NONE;
-        if (mode == PTX_MOD_RED || n < 1 || n > 2)
-            return NULL; /* bar.red: not yet */
+        if (mode == PTX_MOD_RED) { /* bar.red.op.type d, a{, b}, {!}c */
+            ptx_modifier rop = sim_dec_mod(d, PTX_MODCAT_OP);
+            in->op = ptx_form_has(d->m, d->form, PTX_MOD_POPC) ? 1 : rop == PTX_MOD_AND ? 2
+                     : rop == PTX_MOD_OR ? 3 : 0;
+            if (!in->op || n < 3 || n > 4 || !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0) ||
+                (n == 4 && !sim_dec_src(d, 2, 1)) || !sim_dec_src(d, n - 1, 2))
+                return NULL;
+            in->nsrc = (uint8_t)(n - 2);
+            return op_bar;
+        }
+        if (n < 1 || n > 2)
+            return NULL;
         if (!sync && mode != PTX_MOD_ARRIVE && op == PTX_OP_BARRIER)
             return NULL;
         in->op2 = mode == PTX_MOD_ARRIVE;
