@@ -388,7 +388,7 @@ static uint32_t live_threads(const sim_cta *c)
 static bool release_barriers(sim_cta *c, uint32_t *arrived, bar_red *red)
 {
     bool any = false;
-    for (uint32_t id = 0; id < 16; id++) {
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++) {
         uint32_t expected = 0;
         bool waiting = false;
         for (uint32_t i = 0; i < c->nwarps; i++)
@@ -498,9 +498,9 @@ void sim_form_warps(sim_cta *c)
 
 bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
 {
-    uint32_t arrived[16] = {0};
-    bar_red red[16];
-    for (int i = 0; i < 16; i++)
+    uint32_t arrived[SIM_BARRIERS] = {0};
+    bar_red red[SIM_BARRIERS];
+    for (int i = 0; i < SIM_BARRIERS; i++)
         red[i] = (bar_red){0, true, false};
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
     sim_form_warps(c);

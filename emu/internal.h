@@ -131,7 +131,8 @@ enum sim_inst_flags {
     SIM_IF_NAN = 1u << 6,     /* min/max .NaN */
     SIM_IF_VOLATILE = 1u << 7,
     SIM_IF_LOAD = 1u << 8,    /* reads memory into its destinations (ld, atom) */
-    SIM_IF_STORE = 1u << 9    /* st */
+    SIM_IF_STORE = 1u << 9,   /* st */
+    SIM_IF_INTERNAL = 1u << 10 /* bar: the emulator's own barrier id (barrier.cluster.wait) */
 };
 
 typedef struct sim_func {
@@ -353,6 +354,11 @@ void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n);
  * (into src_taint, by lane position), and of its results after. */
 void sim_taint_before(sim_cta *c, const sim_inst *in, const sim_lanes *L, uint8_t *src_taint);
 void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint8_t *src_taint);
+
+/* Barriers of a CTA: the 16 of the ISA and one the emulator uses for
+ * barrier.cluster.wait (a cluster is one CTA). */
+#define SIM_BARRIERS 17
+#define SIM_CLUSTER_BARRIER 16
 
 /* Execute instruction pc for group g; fills s. */
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);

@@ -169,7 +169,7 @@ static uint32_t live_threads(const sim_cta *c)
 static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count)
 {
     bool any = false;
-    for (uint32_t id = 0; id < 16; id++) {
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++) {
         bool waiting = false;
         for (uint32_t i = 0; i < c->nwarps && !waiting; i++)
             for (uint32_t m = c->warps[i].bar_wait; m; m &= m - 1)
@@ -221,7 +221,7 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
 
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
 {
-    uint32_t arrived[16] = {0}, bar_count[16] = {0};
+    uint32_t arrived[SIM_BARRIERS] = {0}, bar_count[SIM_BARRIERS] = {0};
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
     sim_form_warps(c);
     c->fn = c->kernel_fn;

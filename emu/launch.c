@@ -231,6 +231,12 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
         return fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
                     name, g->x, g->y, g->z);
     const ptx_function *f = fn->f;
+    uint64_t cluster = (uint64_t)(f->reqnctapercluster[0] ? f->reqnctapercluster[0] : 1) *
+                       (f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1) *
+                       (f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1);
+    if (cluster > 1)
+        return fail(err, errlen, "kernel %s needs clusters of %llu blocks (.reqnctapercluster); the "
+                    "emulator runs clusters of one block only, for now", name, (unsigned long long)cluster);
     if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
                                        (f->maxntid[2] ? f->maxntid[2] : 1))
         return fail(err, errlen, "launch of %s with %" PRIu64 " threads per block exceeds its .maxntid",

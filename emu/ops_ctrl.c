@@ -154,7 +154,7 @@ HANDLER(op_bar)
     uint32_t t0 = L->t[0];
     uint64_t id = SRC(0, t0);
     uint64_t count = in->nsrc > 1 ? SRC(1, t0) : 0;
-    if (id > 15 || (in->nsrc > 1 && (count == 0 || count % 32 != 0))) {
+    if ((id > 15 && !(in->flags & SIM_IF_INTERNAL)) || (in->nsrc > 1 && (count == 0 || count % 32 != 0))) {
         char who[96];
         sim_thread_coords(c, t0, who, sizeof who);
         sim_fault(c, "barrier %llu with thread count %llu is invalid (ids 0..15, counts multiples "
@@ -314,6 +314,19 @@ sim_fn sim_pick_ctrl(sim_decoder *d)
         for (unsigned k = 0; k < n; k++)
             if (!sim_dec_src(d, k, k))
                 return NULL;
+        return op_bar;
+    }
+    case PTX_OP_BARRIER_CLUSTER: { /* a cluster is one CTA: wait = a CTA barrier */
+        if (n != 0)
+            return NULL;
+        if (sim_dec_mod(d, PTX_MODCAT_MODE) == PTX_MOD_ARRIVE)
+            return op_nothing;
+        if (sim_dec_mod(d, PTX_MODCAT_MODE) != PTX_MOD_WAIT)
+            return NULL;
+        in->src[0] = (sim_src){1, 0, 0, SIM_CLUSTER_BARRIER};
+        in->nsrc_used = 1;
+        in->nsrc = 1;
+        in->flags |= SIM_IF_INTERNAL;
         return op_bar;
     }
     case PTX_OP_BAR_WARP_SYNC:

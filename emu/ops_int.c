@@ -445,6 +445,35 @@ HANDLER(op_dp)
     }
 }
 
+/* fns.b32 d, mask, base, offset: the offset-th set bit of mask counting
+ * from base (upward for a positive offset, downward for a negative one;
+ * offset 0: base itself if set), 0xffffffff when there is none. */
+HANDLER(op_fns)
+{
+    (void)g; (void)s;
+    EACH_LANE(t) {
+        uint32_t mask = (uint32_t)SRC(0, t);
+        int32_t pos = (int32_t)(uint32_t)SRC(1, t), off = (int32_t)(uint32_t)SRC(2, t);
+        uint32_t d = 0xffffffffu;
+        if (off == 0) {
+            if (pos >= 0 && pos < 32 && ((mask >> pos) & 1))
+                d = (uint32_t)pos;
+        } else {
+            int64_t count = off > 0 ? (int64_t)off - 1 : -(int64_t)off - 1;
+            int inc = off > 0 ? 1 : -1;
+            for (; pos >= 0 && pos < 32; pos += inc)
+                if ((mask >> pos) & 1) {
+                    if (count == 0) {
+                        d = (uint32_t)pos;
+                        break;
+                    }
+                    count--;
+                }
+        }
+        PUT(0, t, d);
+    }
+}
+
 /* The width modifier of a form as SIM_IF_* flags. */
 static uint8_t width_flags(const sim_decoder *d)
 {
@@ -584,6 +613,8 @@ sim_fn sim_pick_int(sim_decoder *d)
         in->op2 = sim_dec_mod(d, PTX_MODCAT_CLAMP) == PTX_MOD_WRAP;
         return op_shf;
     }
+    case PTX_OP_FNS:
+        return operands(d, 3) ? op_fns : NULL;
     case PTX_OP_DP4A: case PTX_OP_DP2A:
         if (!operands(d, 3))
             return NULL;

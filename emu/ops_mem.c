@@ -205,6 +205,26 @@ HANDLER(op_cvta)
     }
 }
 
+/* mapa d, a, rank: the address in CTA `rank` of the cluster; a cluster
+ * is one CTA, so rank 0 maps to itself and others do not exist. */
+HANDLER(op_mapa)
+{
+    (void)g;
+    EACH_LANE(t) {
+        uint64_t rank = zx(SRC(1, t), 32);
+        if (rank != 0) {
+            char who[96];
+            sim_thread_coords(c, t, who, sizeof who);
+            sim_fault(c, "mapa to CTA rank %llu of a cluster of one CTA (launches with clusters of "
+                      "several blocks are not supported yet), %s, kernel %s, PTX line %u",
+                      (unsigned long long)rank, who, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        PUT(0, t, SRC(0, t));
+    }
+}
+
 /* prefetch, prefetchu, membar, fence: nothing to do in a sequentially
  * consistent memory without caches. */
 HANDLER(op_nop) { UNUSED_ARGS; }
@@ -277,6 +297,8 @@ sim_fn sim_pick_mem(sim_decoder *d)
             return NULL;
         return op_cvta;
     }
+    case PTX_OP_MAPA:
+        return n == 3 && sim_dec_dst(d, 0, 0) && sim_dec_src(d, 1, 0) && sim_dec_src(d, 2, 1) ? op_mapa : NULL;
     case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
         return op_nop;
     default:

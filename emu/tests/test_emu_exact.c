@@ -602,6 +602,39 @@ static uint64_t ref_pack_f16x2(uint64_t a, uint64_t b, uint64_t c)
     return ref_f32_to_f16(a, 0, 0) << 16 | ref_f32_to_f16(b, 0, 0);
 }
 
+/* cvt.rna.tf32.f32: the nearest value with 10 mantissa bits, ties away
+ * from zero, found by comparing the two candidates. */
+static uint64_t ref_tf32(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)b; (void)c;
+    float x = ff(a);
+    if (isnan(x))
+        return 0x7fffffffu;
+    if (isinf(x))
+        return u32(a);
+    uint32_t lo = (uint32_t)a & ~0x1fffu, hi = lo + 0x2000u; /* magnitudes around |x| */
+    /* hi may be the infinity pattern: its value as a rounding target is 2^128 */
+    double vhi = isinf(ff(hi)) ? ldexp(1.0, 128) : fabs((double)ff(hi));
+    double dl = fabs((double)x) - fabs((double)ff(lo)), dh = vhi - fabs((double)x);
+    return dl < dh ? lo : hi; /* a tie (dl == dh) goes away from zero */
+}
+/* fns.b32 from the ISA's pseudocode. */
+static uint64_t ref_fns(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint32_t mask = (uint32_t)a;
+    int base = (int)(int32_t)(uint32_t)b, off = (int)(int32_t)(uint32_t)c;
+    if (off == 0)
+        return base >= 0 && base < 32 && ((mask >> base) & 1) ? (uint64_t)base : 0xffffffffu;
+    int count = off > 0 ? off - 1 : -off - 1, inc = off > 0 ? 1 : -1;
+    for (int pos = base; pos >= 0 && pos < 32; pos += inc)
+        if ((mask >> pos) & 1) {
+            if (count == 0)
+                return (uint64_t)pos;
+            count--;
+        }
+    return 0xffffffffu;
+}
+
 /* selp and testp */
 static uint64_t ref_selp(uint64_t a, uint64_t b, uint64_t c) { return (c & 1) ? u32(a) : u32(b); }
 static uint64_t ref_testp_sub(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return fpclassify(ff(a)) == FP_SUBNORMAL; }
@@ -719,6 +752,8 @@ static const op_case cases[] = {
     {"cvt.sat.s16.s32 D, A;", K_B16, K_B32, K_B32, K_B32, 1, G_INT, ref_cvt_s16_sat_s32},
     {"cvt.u8.s32 D, A;", K_B16, K_B32, K_B32, K_B32, 1, G_INT, ref_cvt_u8_s32},
     {"cvt.s64.s16 D, A;", K_B64, K_B16, K_B16, K_B16, 1, G_INT, ref_cvt_s64_s16},
+    {"cvt.rna.tf32.f32 D, A;", K_B32, K_F32, K_F32, K_F32, 1, G_F32, ref_tf32},
+    {"fns.b32 D, A, B, C;", K_B32, K_B32, K_B32, K_B32, 3, G_SHIFT, ref_fns},
     /* half precision */
     {"add.f16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_HALF, ref_add_f16},
     {"mul.f16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_HALF, ref_mul_f16},

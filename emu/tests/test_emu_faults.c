@@ -224,6 +224,21 @@ static void test_bad_configurations(void **state)
     assert_int_equal(sim_launch(e.d, e.p, "k", &big, "", 0, NULL, e.err, sizeof e.err), -1);
     assert_non_null(strstr(e.err, "with 0 bytes of parameters; its 2 parameters take 12"));
     emu_close(&e);
+    /* kernels declared for clusters of several blocks */
+    emu_open(&e, "ptx/clusters.sm_90.O3.ptx");
+    const ptx_function *f0 = NULL;
+    for (uint32_t i = 0; i < e.m->nfunctions && !f0; i++)
+        if (e.m->functions[i].reqnctapercluster[0] == 2)
+            f0 = &e.m->functions[i];
+    assert_non_null(f0);
+    uint32_t np, nb;
+    const char *kname = ptx_function_name(e.m, f0);
+    assert_non_null(sim_kernel_params(e.p, kname, &np, &nb, e.err, sizeof e.err));
+    uint8_t zeros[256] = {0};
+    sim_launch_config two = emu_cfg(2, 1, 32, 1);
+    assert_int_equal(sim_launch(e.d, e.p, kname, &two, zeros, nb, NULL, e.err, sizeof e.err), -1);
+    assert_non_null(strstr(e.err, "needs clusters of 2 blocks"));
+    emu_close(&e);
 }
 
 /* The fault of the lowest-numbered failing CTA is reported, with 1 or 4
