@@ -19,7 +19,8 @@ __global__ void shuffles(const int *in, const double *din, int *out, double *dou
     r += __shfl_sync(0xffffffffu, v, 3, 8);       // width 8 segments
     r += __shfl_up_sync(0xffffffffu, v, 1, 16);
     r += __shfl_down_sync(0xffffffffu, v, 4, 4);
-    r += __shfl_xor_sync(0x0000ffffu, v, 1, 16);  // partial mask
+    if (t < 16)                                   // partial mask: only its lanes call
+        r += __shfl_xor_sync(0x0000ffffu, v, 1, 16);
     float f = __shfl_down_sync(0xffffffffu, (float)v * 0.5f, 1);
     double d = __shfl_xor_sync(0xffffffffu, din[t], 8);
     long long l = __shfl_sync(0xffffffffu, (long long)v << 32, t ^ 1);

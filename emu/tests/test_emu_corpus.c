@@ -1,0 +1,361 @@
+/* test_emu_corpus.c — more of the front-end's CUDA corpus on the
+ * emulator, against CPU references written here: control_flow.cu (dense
+ * and sparse switches, break/continue/goto, irreducible loops, divergent
+ * returns) and warp.cu (shuffles with widths and partial masks, reductions
+ * and scans, votes, match, redux). Each runs as compiled for sm_75, sm_80,
+ * sm_90 (-O3) and sm_80 (-G), and the warp-free ones also with
+ * independent thread scheduling. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "emu/tests/emu_test.h"
+
+static const char *const archs[] = {"sm_75.O3", "sm_80.O3", "sm_90.O3", "sm_80.G"};
+#define NARCHS (sizeof archs / sizeof *archs)
+
+static void open_arch(emu *e, const char *name, size_t a)
+{
+    char rel[128];
+    snprintf(rel, sizeof rel, "ptx/%s.%s.ptx", name, archs[a]);
+    emu_open(e, rel);
+}
+
+/* ---- control_flow.cu ------------------------------------------------------ */
+
+static uint32_t popc32(uint32_t x)
+{
+    uint32_t n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static int switch_dense(const int *in, int i, int n)
+{
+    int v = in[i];
+    switch (v) {
+    case 0: return v * 3 + 1;
+    case 1: return v ^ 0x55;
+    case 2: return in[(i + 1) % n] - 7;
+    case 3: return v << 4;
+    case 4: return ~v;
+    case 5: return v * v;
+    case 6: return in[(i + 2) % n] + 11;
+    case 7: return v / 3 + 100;
+    case 8: return v % 5 + 200;
+    case 9: return -v;
+    case 10: return v | 0x1000;
+    case 11: return in[0] * 13;
+    case 12: return v + 12345;
+    case 13: return (int)popc32((uint32_t)v) + 9;
+    case 14: return v & 0xff00;
+    case 15: return in[(i + 3) % n] ^ v;
+    default: return 0;
+    }
+}
+
+static int switch_sparse(const int *in, int i, int n)
+{
+    int v = in[i], r = 0;
+    switch (v) {
+    case -1000000: return 1;
+    case -7: return v * 2;
+    case 3: r = in[(i + 1) % n]; /* fall through */
+    case 100: return r + 4;
+    case 4096: return v >> 3;
+    case 65537: return v - 1;
+    case 0x7fffffff: return -1;
+    default: return v + 1;
+    }
+}
+
+static int loops(const int *in, int i, int n, int m)
+{
+    int acc = 0;
+    for (int a = 0; a < m; a++) {
+        int v = in[(i + a) % n];
+        if (v < 0)
+            continue;
+        if (v == 12345)
+            break;
+        for (int b = 0; b < v && b < 64; b++) {
+            if ((b ^ v) & 1)
+                continue;
+            acc += b;
+            if (acc > 100000)
+                return acc;
+        }
+    }
+    unsigned x = (unsigned)in[i];
+    while (x > 1) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        acc++;
+    }
+    return acc;
+}
+
+static int irreducible(int v)
+{
+    int k = 0;
+    if (v & 1)
+        goto L2;
+L1:
+    v = v * 3 + 1;
+    k++;
+    if (k > 50)
+        goto out;
+L2:
+    v = v >> 1;
+    k += 2;
+    if (v > 1 && k < 100)
+        goto L1;
+out:
+    return v + k;
+}
+
+static int two_entries(int a, int b)
+{
+    int c = 0;
+    if (a > b)
+        goto B;
+A:
+    a += 3;
+    c++;
+    if (a < b)
+        goto A;
+    if (c > 20)
+        goto E;
+B:
+    b += 5;
+    c += 2;
+    if (b < a + 10 && c < 40)
+        goto A;
+    if ((b & 7) == 0 && c < 60)
+        goto B;
+E:
+    return a ^ b ^ c;
+}
+
+/* divergent_returns: out[i] untouched (the sentinel stays) or the value. */
+static float divergent(float v, int i, bool *written)
+{
+    *written = true;
+    if (v < 0.0f)
+        return -v;
+    if (v > 100.0f && (i & 1)) {
+        *written = false;
+        return 0;
+    }
+    float r = v > 50.0f ? v * 2.0f : v > 25.0f ? v + 1.0f : v > 10.0f ? v - 1.0f : 0.0f;
+    if ((r > 3.0f && i % 3 == 0) || (r < 1.0f && i % 5 == 0))
+        r = sqrtf(r);
+    int k = 0;
+    do {
+        r *= 0.5f;
+        k++;
+    } while (r > 1.0f);
+    return r + (float)k;
+}
+
+static void test_control_flow(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    int in[N], out[N];
+    uint64_t seed = 21;
+    static const int sparse_vals[] = {-1000000, -7, 3, 100, 4096, 65537, 0x7fffffff, 5, -8};
+    for (size_t a = 0; a < NARCHS; a++)
+        for (int its = 0; its < 2; its++) {
+            emu e;
+            open_arch(&e, "control_flow", a);
+            int n = N, m = 9;
+            uint64_t din = emu_buf(&e, NULL, sizeof in), dout = emu_buf(&e, NULL, sizeof out);
+            const void *args[] = {&din, &dout, &n, &m};
+            sim_launch_config cfg = emu_cfg(4, 1, 64, 1);
+            cfg.independent_scheduling = its && !strstr(archs[a], ".G"); /* -G has calls */
+            struct { const char *k; int kind; } kernels[] = {
+                {"_Z12switch_densePKiPii", 0}, {"_Z13switch_sparsePKiPii", 1},
+                {"_Z20loops_break_continuePKiPiii", 2}, {"_Z16irreducible_gotoPKiPii", 3},
+                {"_Z23irreducible_two_entriesPKiPii", 4}};
+            for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++) {
+                for (int i = 0; i < N; i++) {
+                    uint32_t r = (uint32_t)emu_rand(&seed);
+                    switch (kernels[k].kind) {
+                    case 0: in[i] = (int)(r % 19) - 1; break;
+                    case 1: in[i] = sparse_vals[r % 9]; break;
+                    case 2: in[i] = r % 11 == 0 ? -3 : r % 29 == 0 ? 12345 : (int)(r % 70); break;
+                    default: in[i] = (int)(r % 100000); break;
+                    }
+                }
+                sim_memcpy_to_device(e.d, din, in, sizeof in, e.err, sizeof e.err);
+                emu_run(&e, kernels[k].k, cfg, args);
+                emu_read(&e, out, dout, sizeof out);
+                for (int i = 0; i < N; i++) {
+                    int want = kernels[k].kind == 0 ? switch_dense(in, i, N)
+                               : kernels[k].kind == 1 ? switch_sparse(in, i, N)
+                               : kernels[k].kind == 2 ? loops(in, i, N, m)
+                               : kernels[k].kind == 3 ? irreducible(in[i])
+                                                      : two_entries(in[i], in[(i + 1) % N]);
+                    if (out[i] != want)
+                        fail_msg("%s %s its=%d: out[%d] (in %d) = %d, want %d", archs[a],
+                                 kernels[k].k, its, i, in[i], out[i], want);
+                }
+            }
+            /* divergent returns: floats from small values */
+            float fin[N], fout[N];
+            for (int i = 0; i < N; i++) {
+                fin[i] = (float)((int)(emu_rand(&seed) % 300) - 50) * 0.75f;
+                fout[i] = -12345.0f;
+            }
+            uint64_t dfi = emu_buf(&e, fin, sizeof fin), dfo = emu_buf(&e, fout, sizeof fout);
+            const void *fargs[] = {&dfi, &dfo, &n};
+            emu_run(&e, "_Z17divergent_returnsPKfPfi", cfg, fargs);
+            emu_read(&e, fout, dfo, sizeof fout);
+            for (int i = 0; i < N; i++) {
+                bool written;
+                float want = divergent(fin[i], i, &written);
+                if (!written)
+                    want = -12345.0f;
+                if (fout[i] != want)
+                    fail_msg("%s divergent_returns its=%d: out[%d] (in %g) = %a, want %a", archs[a], its,
+                             i, (double)fin[i], (double)fout[i], (double)want);
+            }
+            emu_close(&e);
+        }
+}
+
+/* ---- warp.cu ---------------------------------------------------------------- */
+
+/* Lane j that __shfl_*_sync(width w) reads for lane l, or l itself. */
+static int shfl_idx(int l, int src, int w) { return (l & ~(w - 1)) | (src & (w - 1)); }
+static int shfl_up(int l, int d, int w) { return (l & (w - 1)) >= d ? l - d : l; }
+static int shfl_down(int l, int d, int w) { return (l & (w - 1)) + d < w ? l + d : l; }
+static int shfl_xor(int l, int m, int w) { int j = l ^ m; return j >= (l & ~(w - 1)) + w ? l : j; }
+
+static void test_warp(void **state)
+{
+    (void)state;
+    enum { T = 64 };
+    int in[T];
+    double din[T];
+    for (int t = 0; t < T; t++) {
+        in[t] = (t * 37 + 11) % 23 - 7 + (t == 40 ? 500 : 0);
+        din[t] = t * 1.5 - 3.0;
+    }
+    for (size_t a = 0; a < NARCHS; a++) {
+        emu e;
+        open_arch(&e, "warp", a);
+        uint64_t di = emu_buf(&e, in, sizeof in), dd = emu_buf(&e, din, sizeof din);
+        /* shuffles */
+        int out[T];
+        double dout[T];
+        long long lout[T];
+        uint64_t d1 = emu_buf(&e, NULL, sizeof out), d2 = emu_buf(&e, NULL, sizeof dout),
+                 d3 = emu_buf(&e, NULL, sizeof lout);
+        const void *sa[] = {&di, &dd, &d1, &d2, &d3};
+        emu_run(&e, "_Z8shufflesPKiPKdPiPdPx", emu_cfg(1, 1, T, 1), sa);
+        emu_read(&e, out, d1, sizeof out);
+        emu_read(&e, dout, d2, sizeof dout);
+        emu_read(&e, lout, d3, sizeof lout);
+        for (int t = 0; t < T; t++) {
+            int w0 = t & ~31, l = t & 31;
+            const int *v = in + w0;
+            int r = v[0] + v[shfl_idx(l, (t + 5) & 31, 32)] + v[shfl_up(l, 1, 32)] +
+                    v[shfl_down(l, 2, 32)] + v[shfl_xor(l, 16, 32)] + v[shfl_idx(l, 3, 8)] +
+                    v[shfl_up(l, 1, 16)] + v[shfl_down(l, 4, 4)];
+            if (t < 16)
+                r += v[shfl_xor(l, 1, 16)];
+            float f = (float)v[shfl_down(l, 1, 32)] * 0.5f;
+            int want = r + (int)f;
+            if (out[t] != want || dout[t] != din[w0 + shfl_xor(l, 8, 32)] ||
+                lout[t] != (long long)v[l ^ 1] * 4294967296ll)
+                fail_msg("%s shuffles thread %d: %d %g %lld, want %d", archs[a], t, out[t], dout[t],
+                         lout[t], want);
+        }
+        /* votes */
+        unsigned vout[T];
+        uint64_t dv = emu_buf(&e, NULL, sizeof vout);
+        const void *va[] = {&di, &dv};
+        emu_run(&e, "_Z5votesPKiPj", emu_cfg(1, 1, T, 1), va);
+        emu_read(&e, vout, dv, sizeof vout);
+        for (int t = 0; t < T; t++) {
+            int w0 = t & ~31, l = t & 31;
+            unsigned ballot = 0, odd = 0, big = 0, all = 1, any = 0;
+            for (int k = 0; k < 32; k++) {
+                ballot |= (unsigned)(in[w0 + k] > 0) << k;
+                odd |= (unsigned)(in[w0 + k] & 1) << k;
+                all &= in[w0 + k] != 0;
+                any |= in[w0 + k] < 0;
+                big |= (unsigned)(in[w0 + k] > 100 && (in[w0 + k] & 1)) << k;
+            }
+            unsigned r = ballot + all + (any << 1) + ((odd == 0 || odd == ~0u) << 2);
+            if (in[t] & 1)
+                r = (r ^ odd) + popc32(big);
+            r += popc32(ballot & ((1u << l) - 1));
+            if (vout[t] != r)
+                fail_msg("%s votes thread %d: %u, want %u", archs[a], t, vout[t], r);
+        }
+        /* match and reduce */
+        unsigned long long lin[T];
+        for (int t = 0; t < T; t++)
+            lin[t] = (unsigned long long)(t % 3) << 40;
+        uint64_t dl = emu_buf(&e, lin, sizeof lin), dm = emu_buf(&e, NULL, sizeof vout);
+        const void *ma[] = {&di, &dl, &dm};
+        emu_run(&e, "_Z16match_and_reducePKiPKyPj", emu_cfg(1, 1, T, 1), ma);
+        emu_read(&e, vout, dm, sizeof vout);
+        for (int t = 0; t < T; t++) {
+            int w0 = t & ~31;
+            unsigned any_v = 0, any_l = 0, sum = 0, umin = ~0u, umax = 0, andv = ~0u, orv = 0, xorv = 0;
+            int smin = INT32_MAX, smax = INT32_MIN;
+            bool allv = true, alll = true;
+            for (int k = 0; k < 32; k++) {
+                int x = in[w0 + k];
+                any_v |= (unsigned)(x == in[t]) << k;
+                any_l |= (unsigned)(lin[w0 + k] == lin[t]) << k;
+                allv &= x == in[w0];
+                alll &= lin[w0 + k] == lin[w0];
+                sum += (unsigned)x;
+                umin = (unsigned)x < umin ? (unsigned)x : umin;
+                umax = (unsigned)x > umax ? (unsigned)x : umax;
+                smin = x < smin ? x : smin;
+                smax = x > smax ? x : smax;
+                andv &= (unsigned)x;
+                orv |= (unsigned)x;
+                xorv ^= (unsigned)x;
+            }
+            unsigned r = any_v + (allv ? ~0u : 0) + allv + any_l + (alll ? ~0u : 0) + alll;
+            if (strstr(archs[a], "sm_75")) { /* the shfl_xor fallback: a warp sum of r */
+                unsigned total = 0;
+                for (int k = 0; k < 32; k++) {
+                    int u = w0 + k;
+                    unsigned av = 0, al = 0;
+                    for (int j = 0; j < 32; j++) {
+                        av |= (unsigned)(in[w0 + j] == in[u]) << j;
+                        al |= (unsigned)(lin[w0 + j] == lin[u]) << j;
+                    }
+                    total += av + (allv ? ~0u : 0) + allv + al + (alll ? ~0u : 0) + alll;
+                }
+                r = total;
+            } else {
+                r += sum + umin + umax + (unsigned)smin + (unsigned)smax + andv + orv + xorv;
+            }
+            if (vout[t] != r)
+                fail_msg("%s match_and_reduce thread %d: %u, want %u", archs[a], t, vout[t], r);
+        }
+        emu_close(&e);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_control_flow),
+        cmocka_unit_test(test_warp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
