@@ -1,8 +1,9 @@
 /* test_emu_corpus.c — more of the front-end's CUDA corpus on the
  * emulator, against CPU references written here: control_flow.cu (dense
  * and sparse switches, break/continue/goto, irreducible loops, divergent
- * returns) and warp.cu (shuffles with widths and partial masks, reductions
- * and scans, votes, match, redux). Each runs as compiled for sm_75, sm_80,
+ * returns), warp.cu (shuffles with widths and partial masks, reductions
+ * and scans, votes, match, redux) and arith_int.cu (8- to 64-bit
+ * arithmetic, CUDA's integer intrinsics, width conversions). Each runs as compiled for sm_75, sm_80,
  * sm_90 (-O3) and sm_80 (-G), and the warp-free ones also with
  * independent thread scheduling. */
 #include <math.h>
@@ -351,11 +352,213 @@ static void test_warp(void **state)
     }
 }
 
+/* ---- arith_int.cu ------------------------------------------------------------ */
+
+static int32_t mulhi32(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
+static uint32_t umulhi32(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+static int32_t mul24(int32_t a, int32_t b)
+{
+    int64_t x = (int32_t)((uint32_t)a << 8) >> 8, y = (int32_t)((uint32_t)b << 8) >> 8;
+    return (int32_t)(uint32_t)(uint64_t)(x * y);
+}
+static uint32_t umul24(uint32_t a, uint32_t b) { return (a & 0xffffff) * (b & 0xffffff); }
+static int64_t mulhi64(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
+static uint64_t umulhi64(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+static uint32_t ffs32(uint32_t x) { for (uint32_t i = 0; i < 32; i++) if ((x >> i) & 1) return i + 1; return 0; }
+static uint32_t ffs64(uint64_t x) { for (uint32_t i = 0; i < 64; i++) if ((x >> i) & 1) return i + 1; return 0; }
+static uint32_t clz64(uint64_t x) { uint32_t n = 0; for (int i = 63; i >= 0 && !((x >> i) & 1); i--) n++; return n; }
+static uint32_t clz32_(uint32_t x) { return clz64(x) - 32; }
+static uint32_t popc64(uint64_t x) { uint32_t n = 0; for (; x; x &= x - 1) n++; return n; }
+static uint32_t brev32_(uint32_t x) { uint32_t r = 0; for (int i = 0; i < 32; i++) r |= ((x >> i) & 1u) << (31 - i); return r; }
+static uint64_t brev64_(uint64_t x) { uint64_t r = 0; for (int i = 0; i < 64; i++) r |= ((x >> i) & 1ull) << (63 - i); return r; }
+static uint32_t byte_perm(uint32_t x, uint32_t y, uint32_t sel)
+{
+    uint64_t v = (uint64_t)y << 32 | x;
+    uint32_t r = 0;
+    for (int k = 0; k < 4; k++)
+        r |= (uint32_t)((v >> (8 * ((sel >> (4 * k)) & 7))) & 0xff) << (8 * k);
+    return r;
+}
+static uint32_t funnel_l(uint32_t lo, uint32_t hi, uint32_t sh, bool clamp)
+{
+    uint32_t n = clamp ? (sh > 32 ? 32 : sh) : sh & 31;
+    return (uint32_t)((((uint64_t)hi << 32 | lo) << n) >> 32);
+}
+static uint32_t funnel_r(uint32_t lo, uint32_t hi, uint32_t sh, bool clamp)
+{
+    uint32_t n = clamp ? (sh > 32 ? 32 : sh) : sh & 31;
+    return (uint32_t)(((uint64_t)hi << 32 | lo) >> n);
+}
+
+static void test_arith_int(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    static int8_t a8[N], b8[N], o8[N];
+    static uint8_t ua8[N], ub8[N], uo8[N];
+    static int16_t a16[N], b16[N], o16[N];
+    static uint16_t ua16[N], ub16[N], uo16[N];
+    static int32_t a32[N], b32[N], o32[N];
+    static uint32_t ua32[N], ub32[N], uo32[N];
+    static int64_t a64[N], b64[N], o64[N];
+    static uint64_t ua64[N], ub64[N], uo64[N];
+    uint64_t seed = 33;
+    for (int i = 0; i < N; i++) {
+        uint64_t r = emu_rand(&seed);
+        a8[i] = (int8_t)(r % 23 - 11); b8[i] = (int8_t)((r >> 8) % 9 - 4);
+        ua8[i] = (uint8_t)(r >> 16); ub8[i] = (uint8_t)((r >> 24) % 17);
+        a16[i] = (int16_t)((r >> 3) % 301 - 150); b16[i] = (int16_t)((r >> 13) % 41 - 20);
+        ua16[i] = (uint16_t)(r >> 20); ub16[i] = (uint16_t)((r >> 36) % 300);
+        a32[i] = (int32_t)((r >> 5) % 60001) - 30000; b32[i] = (int32_t)((r >> 25) % 2001) - 1000;
+        ua32[i] = (uint32_t)(r >> 11); ub32[i] = (uint32_t)((r >> 41) % 70000);
+        a64[i] = (int64_t)(r % 2000000001) - 1000000000; b64[i] = (int64_t)((r >> 31) % 20001) - 10000;
+        ua64[i] = r * 0x9E3779B97F4A7C15ull; ub64[i] = (r >> 7) % 1000003;
+    }
+    b8[0] = b16[0] = 0;
+    b32[0] = 0;
+    b64[0] = 0;
+    ub8[1] = 0;
+    ub16[1] = 0;
+    ub32[1] = 0;
+    ub64[1] = 0;
+    for (size_t a = 0; a < NARCHS; a++) {
+        emu e;
+        open_arch(&e, "arith_int", a);
+        int n = N;
+        sim_launch_config cfg = emu_cfg(2, 1, 128, 1);
+#define BUF(x) uint64_t d_##x = emu_buf(&e, x, sizeof x)
+        BUF(a8); BUF(b8); BUF(ua8); BUF(ub8); BUF(o8); BUF(uo8);
+        BUF(a16); BUF(b16); BUF(ua16); BUF(ub16); BUF(o16); BUF(uo16);
+        BUF(a32); BUF(b32); BUF(ua32); BUF(ub32); BUF(o32); BUF(uo32);
+        BUF(a64); BUF(b64); BUF(ua64); BUF(ub64); BUF(o64); BUF(uo64);
+#undef BUF
+        const void *g8[] = {&d_a8, &d_b8, &d_ua8, &d_ub8, &d_o8, &d_uo8, &n};
+        emu_run(&e, "_Z8int8_opsPKaS0_PKhS2_PaPhi", cfg, g8);
+        const void *g16[] = {&d_a16, &d_b16, &d_ua16, &d_ub16, &d_o16, &d_uo16, &n};
+        emu_run(&e, "_Z9int16_opsPKsS0_PKtS2_PsPti", cfg, g16);
+        const void *g32[] = {&d_a32, &d_b32, &d_ua32, &d_ub32, &d_o32, &d_uo32, &n};
+        emu_run(&e, "_Z9int32_opsPKiS0_PKjS2_PiPji", cfg, g32);
+        const void *g64[] = {&d_a64, &d_b64, &d_ua64, &d_ub64, &d_o64, &d_uo64, &n};
+        emu_run(&e, "_Z9int64_opsPKxS0_PKyS2_PxPyi", cfg, g64);
+        emu_read(&e, o8, d_o8, sizeof o8);
+        emu_read(&e, uo8, d_uo8, sizeof uo8);
+        emu_read(&e, o16, d_o16, sizeof o16);
+        emu_read(&e, uo16, d_uo16, sizeof uo16);
+        emu_read(&e, o32, d_o32, sizeof o32);
+        emu_read(&e, uo32, d_uo32, sizeof uo32);
+        emu_read(&e, o64, d_o64, sizeof o64);
+        emu_read(&e, uo64, d_uo64, sizeof uo64);
+        for (int i = 0; i < N; i++) {
+            /* int8: C's int promotions, truncated at each assignment */
+            int8_t x = a8[i], y = b8[i];
+            uint8_t ux = ua8[i], uy = ub8[i];
+            int8_t s = (int8_t)(x + y);
+            s = (int8_t)(s * (int8_t)(x - y));
+            if (y != 0)
+                s = (int8_t)(s + x / y + x % y);
+            s = (int8_t)(s >> (y & 7));
+            uint8_t u = (uint8_t)(ux * uy + ux);
+            if (uy != 0)
+                u = (uint8_t)(u + ux / uy + ux % uy);
+            u = (uint8_t)((uint8_t)(u >> (uy & 7)) | (uint8_t)(ux << 1));
+            u ^= (uint8_t)~uy;
+            if (o8[i] != s || uo8[i] != u)
+                fail_msg("%s int8 %d: %d %u, want %d %u", archs[a], i, o8[i], uo8[i], s, u);
+            /* int16 */
+            int16_t x6 = a16[i], y6 = b16[i];
+            uint16_t ux6 = ua16[i], uy6 = ub16[i];
+            int16_t s6 = (int16_t)(x6 * y6 - x6);
+            if (y6 != 0)
+                s6 = (int16_t)(s6 + x6 / y6 - x6 % y6);
+            s6 = (int16_t)((s6 >> (y6 & 15)) | (x6 & y6));
+            s6 = x6 < y6 ? (int16_t)(s6 - x6) : (int16_t)(s6 + y6);
+            uint16_t u6 = (uint16_t)(ux6 * uy6);
+            if (uy6 != 0)
+                u6 = (uint16_t)(u6 - ux6 / uy6 + ux6 % uy6);
+            u6 = (uint16_t)((u6 >> (uy6 & 15)) ^ (ux6 << (uy6 & 3)));
+            u6 = ux6 > uy6 ? u6 : (uint16_t)(u6 | 0x8000);
+            if (o16[i] != s6 || uo16[i] != u6)
+                fail_msg("%s int16 %d: %d %u, want %d %u", archs[a], i, o16[i], uo16[i], s6, u6);
+            /* int32, with CUDA's intrinsics (wrapping arithmetic in unsigned) */
+            int32_t X = a32[i], Y = b32[i];
+            uint32_t UX = ua32[i], UY = ub32[i];
+            uint32_t S = (uint32_t)X * (uint32_t)Y + (uint32_t)X;
+            if (Y != 0)
+                S += (uint32_t)(X / Y + X % Y);
+            S = (uint32_t)(((int32_t)S >> (Y & 31)) ) + ((uint32_t)X << 3);
+            S += (uint32_t)mulhi32(X, Y) + (uint32_t)mul24(X, Y) + (uint32_t)(X < 0 ? -X : X) +
+                 (uint32_t)(X < Y ? X : Y) + (uint32_t)(X > Y ? X : Y);
+            S += (uint32_t)(X > Y ? (int64_t)X - Y : (int64_t)Y - X) + 7u;
+            int32_t hs = (int32_t)(((int64_t)(int32_t)S + X) >> 1), rs = (int32_t)(((int64_t)(int32_t)S + Y + 1) >> 1);
+            S = (uint32_t)hs + (uint32_t)rs;
+            uint32_t U = UX * UY + (UX >> (UY & 31));
+            if (UY != 0)
+                U += UX / UY - UX % UY;
+            U += umulhi32(UX, UY) + umul24(UX, UY) + (UX < UY ? UX : UY) + (UX > UY ? UX : UY);
+            U += (UX > UY ? UX - UY : UY - UX) + 3u + (uint32_t)(((uint64_t)UX + UY) >> 1) +
+                 (uint32_t)(((uint64_t)UX + UY + 1) >> 1);
+            U += (uint32_t)X / 7u + (uint32_t)X % 13u;
+            S += (uint32_t)(X / 5 + X % 9);
+            if ((uint32_t)o32[i] != S || uo32[i] != U)
+                fail_msg("%s int32 %d: %d %u, want %d %u", archs[a], i, o32[i], uo32[i], (int32_t)S, U);
+            /* int64 */
+            int64_t X6 = a64[i], Y6 = b64[i];
+            uint64_t UX6 = ua64[i], UY6 = ub64[i];
+            uint64_t S6 = (uint64_t)X6 * (uint64_t)Y6 - (uint64_t)X6;
+            if (Y6 != 0)
+                S6 += (uint64_t)(X6 / Y6 + X6 % Y6);
+            S6 = (uint64_t)((int64_t)S6 >> (Y6 & 63)) ^ ((uint64_t)X6 << (Y6 & 7));
+            S6 += (uint64_t)mulhi64(X6, Y6) + (uint64_t)(X6 < 0 ? -X6 : X6) +
+                  (uint64_t)(X6 < Y6 ? X6 : Y6) + (uint64_t)(X6 > Y6 ? X6 : Y6);
+            uint64_t U6 = UX6 * UY6 + (UX6 >> (UY6 & 63));
+            if (UY6 != 0)
+                U6 += UX6 / UY6 + UX6 % UY6;
+            U6 += umulhi64(UX6, UY6) + (UX6 < UY6 ? UX6 : UY6) + (UX6 > UY6 ? UX6 : UY6);
+            U6 += 0xFFFFFFFFFFFFFFFFull / (UX6 | 1);
+            S6 += (uint64_t)((int64_t)0x8000000000000000ull >> 3);
+            if ((uint64_t)o64[i] != S6 || uo64[i] != U6)
+                fail_msg("%s int64 %d: %lld %llu, want %lld %llu", archs[a], i, (long long)o64[i],
+                         (unsigned long long)uo64[i], (long long)S6, (unsigned long long)U6);
+        }
+        /* bit_ops */
+        uint32_t bx[N], br[N];
+        uint64_t by[N], br64[N];
+        for (int i = 0; i < N; i++) {
+            bx[i] = (uint32_t)emu_rand(&seed) >> (i % 7);
+            by[i] = emu_rand(&seed) >> (i % 13);
+        }
+        bx[2] = 0;
+        by[3] = 0;
+        uint64_t dbx = emu_buf(&e, bx, sizeof bx), dby = emu_buf(&e, by, sizeof by),
+                 dbr = emu_buf(&e, NULL, sizeof br), dbr64 = emu_buf(&e, NULL, sizeof br64);
+        const void *gb[] = {&dbx, &dby, &dbr, &dbr64, &n};
+        emu_run(&e, "_Z7bit_opsPKjPKyPjPyi", cfg, gb);
+        emu_read(&e, br, dbr, sizeof br);
+        emu_read(&e, br64, dbr64, sizeof br64);
+        for (int i = 0; i < N; i++) {
+            uint32_t x = bx[i];
+            uint64_t y = by[i];
+            uint32_t r = popc64(x) + clz32_(x) + ffs32(x) + brev32_(x);
+            r += byte_perm(x, r, 0x5140);
+            r += funnel_l(x, r, (uint32_t)i, false) + funnel_r(x, r, (uint32_t)i & 7, false);
+            r += funnel_l(x, r, (uint32_t)i, true) + funnel_r(x, r, 40, true);
+            r += popc64(y) + clz64(y) + ffs64(y);
+            uint64_t r64 = brev64_(y) ^ (y << 13) ^ (y >> 51);
+            r64 = (r64 << 17) | (r64 >> 47);
+            if (br[i] != r || br64[i] != r64)
+                fail_msg("%s bit_ops %d: %u %llx, want %u %llx", archs[a], i, br[i],
+                         (unsigned long long)br64[i], r, (unsigned long long)r64);
+        }
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_warp),
+        cmocka_unit_test(test_arith_int),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
