@@ -147,6 +147,11 @@ typedef struct sim_func {
     uint32_t *rpc;        /* per instruction: reconvergence pc of a branch (ninstrs = the end) */
     uint32_t local_bytes; /* its frame on the per-thread stack: .local variables, the .param
                              slots of the calls it makes and (.func) its own parameters */
+    /* shared memory of a kernel (what it and the functions it calls name):
+     * the end of its static variables in the module's layout, their total
+     * size, and whether it names the dynamic (extern) array */
+    uint32_t shared_end, shared_used;
+    bool shared_dynamic;
 } sim_func;
 
 struct sim_program {
@@ -154,7 +159,8 @@ struct sim_program {
     const ptx_module *m;
     sim_func *funcs;        /* per module function (code NULL without a body) */
     uint64_t *sym_value;    /* per symbol: its address in its own state space */
-    uint32_t shared_static; /* bytes of static .shared variables (module and kernel scope) */
+    uint32_t shared_static; /* the module's static .shared variables end here; the dynamic
+                               (extern) array starts at this offset */
     uint8_t *const_bank;
     uint32_t const_bytes;
     uint64_t *global_allocs; /* device allocations made for .global variables */
@@ -298,7 +304,7 @@ typedef struct sim_cta {
     const uint32_t *tmap;     /* inside a call frame: lane -> CTA thread; else NULL */
     uint32_t frame_sp;        /* its frame's offset in the per-thread stacks */
     uint8_t *shared;
-    uint32_t shared_bytes;
+    uint32_t shared_bytes, dynamic_shared;
     uint8_t *local;           /* per-thread stacks: nthreads * local_bytes */
     uint32_t local_bytes;
     const uint8_t *params;

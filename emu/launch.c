@@ -89,8 +89,8 @@ static void fill_specials(sim_cta *c, uint64_t id)
     uniform[ROW_SMID] = 0;
     uniform[ROW_NSMID] = 1;
     uniform[ROW_GRIDID] = 1;
-    uniform[ROW_DYNAMIC_SMEM] = c->shared_bytes - c->prog->shared_static;
-    uniform[ROW_TOTAL_SMEM] = c->shared_bytes;
+    uniform[ROW_DYNAMIC_SMEM] = c->dynamic_shared;
+    uniform[ROW_TOTAL_SMEM] = c->kernel_fn->shared_used + c->dynamic_shared;
     static const uint8_t rows_uniform[] = {ROW_NTID_X, ROW_NTID_Y, ROW_NTID_Z, ROW_CTAID_X,
                                            ROW_CTAID_Y, ROW_CTAID_Z, ROW_NCTAID_X, ROW_NCTAID_Y,
                                            ROW_NCTAID_Z, ROW_NWARPID, ROW_SMID, ROW_NSMID,
@@ -132,6 +132,7 @@ static void *worker(void *arg)
     c.nctaid = cfg->grid;
     c.nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
     c.shared_bytes = run->shared_bytes;
+    c.dynamic_shared = cfg->dynamic_shared;
     c.local_bytes = run->stack_bytes;
     size_t rows = (size_t)sim_func_rows(run->fn) * c.nthreads;
     c.kernel_rows = ptx_xmalloc(rows * sizeof *c.kernel_rows);
@@ -262,11 +263,14 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     if (param_bytes != want)
         return fail(err, errlen, "launch of %s with %u bytes of parameters; its %u parameters take %u",
                     name, param_bytes, nparams, want);
-    uint64_t shared = (uint64_t)p->shared_static + cfg->dynamic_shared;
-    if (shared > SIM_MAX_SHARED)
+    /* what the kernel uses counts against the limit; what is allocated also
+     * covers its variables' places in the module-wide layout */
+    uint64_t used = (uint64_t)fn->shared_used + cfg->dynamic_shared;
+    if (used > SIM_MAX_SHARED)
         return fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
-                    "%u dynamic); at most %u", name, shared, p->shared_static, cfg->dynamic_shared,
+                    "%u dynamic); at most %u", name, used, fn->shared_used, cfg->dynamic_shared,
                     SIM_MAX_SHARED);
+    uint64_t shared = (fn->shared_dynamic ? p->shared_static : fn->shared_end) + (uint64_t)cfg->dynamic_shared;
     if (p->uses_heap && sim_heap_reserve(d, err, errlen) != 0)
         return -1;
     grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,

@@ -527,6 +527,73 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     in->fn = fn;
 }
 
+/* Mark in `named` (per symbol) the shared variables function fi names,
+ * and in `calls` (per function) the functions it calls directly. */
+static void scan_function(const sim_program *p, uint32_t fi, uint8_t *named, uint8_t *calls)
+{
+    const ptx_module *m = p->m;
+    const ptx_function *f = &m->functions[fi];
+    for (uint32_t k = 0; k < f->noperands; k++) {
+        const ptx_operand *o = &f->operands[k];
+        bool sym = o->kind == PTX_OPD_SYM || (o->kind == PTX_OPD_ADDR && (o->flags & PTX_OPF_ADDR_SYM));
+        if (!sym || o->id >= m->nsymbols)
+            continue;
+        const ptx_symbol *s = &m->symbols[o->id];
+        if (s->kind == PTX_SYM_FUNC && s->func != PTX_NONE)
+            calls[s->func] = 1;
+        else if (s->kind == PTX_SYM_VAR && (s->space == PTX_SPACE_SHARED || s->space == PTX_SPACE_SHARED_CTA))
+            named[o->id] = 1;
+    }
+}
+
+/* The shared memory each kernel uses: the variables it or any function it
+ * reaches (calls, function addresses) names. */
+static void kernel_shared(sim_program *p)
+{
+    const ptx_module *m = p->m;
+    uint32_t nf = m->nfunctions;
+    uint8_t *named = ptx_xcalloc(m->nsymbols + 1, 1), *reach = ptx_xcalloc(nf + 1, 1);
+    uint8_t *calls = ptx_xcalloc(nf + 1, 1);
+    uint32_t *stack = ptx_xmalloc((nf + 1) * sizeof *stack);
+    for (uint32_t k = 0; k < nf; k++) {
+        if (m->functions[k].kind != PTX_FUNC_ENTRY || !p->funcs[k].code)
+            continue;
+        memset(named, 0, m->nsymbols + 1);
+        memset(reach, 0, nf + 1);
+        uint32_t top = 0;
+        stack[top++] = k;
+        reach[k] = 1;
+        while (top) {
+            uint32_t fi = stack[--top];
+            memset(calls, 0, nf + 1);
+            scan_function(p, fi, named, calls);
+            for (uint32_t g = 0; g < nf; g++)
+                if (calls[g] && !reach[g]) {
+                    reach[g] = 1;
+                    stack[top++] = g;
+                }
+        }
+        sim_func *fn = &p->funcs[k];
+        for (uint32_t i = 0; i < m->nsymbols; i++) {
+            if (!named[i])
+                continue;
+            const ptx_symbol *s = &m->symbols[i];
+            uint64_t size = ptx_symbol_size(s);
+            if ((s->flags & PTX_SYMF_EXTERN) || size == 0) {
+                fn->shared_dynamic = true;
+                continue;
+            }
+            fn->shared_used += (uint32_t)size;
+            if (p->sym_value[i] + size > fn->shared_end)
+                fn->shared_end = (uint32_t)(p->sym_value[i] + size);
+        }
+    }
+    free(named);
+    free(reach);
+    free(calls);
+    free(stack);
+}
+
 /* Reconvergence pcs: for the last instruction of each block, the first
  * instruction of the block's immediate post-dominator (ninstrs when that
  * is the exit or there is none). */
@@ -618,6 +685,7 @@ sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, si
         reconvergence(f, fn->rpc);
         sim_func_edges(fn);
     }
+    kernel_shared(p);
     return p;
 }
 

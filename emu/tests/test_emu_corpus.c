@@ -2,8 +2,10 @@
  * emulator, against CPU references written here: control_flow.cu (dense
  * and sparse switches, break/continue/goto, irreducible loops, divergent
  * returns), warp.cu (shuffles with widths and partial masks, reductions
- * and scans, votes, match, redux) and arith_int.cu (8- to 64-bit
- * arithmetic, CUDA's integer intrinsics, width conversions). Each runs as compiled for sm_75, sm_80,
+ * and scans, votes, match, redux), arith_int.cu (8- to 64-bit
+ * arithmetic, CUDA's integer intrinsics, width conversions) and
+ * shared_mem.cu (static and dynamic shared memory, reductions, scans,
+ * barrier predicates, tiles). Each runs as compiled for sm_75, sm_80,
  * sm_90 (-O3) and sm_80 (-G), and the warp-free ones also with
  * independent thread scheduling. */
 #include <math.h>
@@ -553,12 +555,127 @@ static void test_arith_int(void **state)
     }
 }
 
+/* ---- shared_mem.cu ------------------------------------------------------------ */
+
+static void test_shared_mem(void **state)
+{
+    (void)state;
+    enum { N = 700, B = 256 };
+    static float fin[N], fout[4];
+    for (int i = 0; i < N; i++)
+        fin[i] = (float)(i % 17) * 0.25f;
+    for (size_t a = 0; a < NARCHS; a++) {
+        emu e;
+        open_arch(&e, "shared_mem", a);
+        int n = N;
+        /* tree reduction: the same tree of float additions */
+        uint64_t di = emu_buf(&e, fin, sizeof fin), d_o = emu_buf(&e, NULL, sizeof fout);
+        const void *r1[] = {&di, &d_o, &n};
+        emu_run(&e, "_Z13reduce_staticPKfPfi", emu_cfg(3, 1, B, 1), r1);
+        emu_read(&e, fout, d_o, 3 * sizeof *fout);
+        for (int b = 0; b < 3; b++) {
+            float buf[B];
+            for (int t = 0; t < B; t++)
+                buf[t] = b * B + t < N ? fin[b * B + t] : 0.0f;
+            for (int s2 = 128; s2 > 0; s2 >>= 1)
+                for (int t = 0; t < s2; t++)
+                    buf[t] += buf[t + s2];
+            if (fout[b] != buf[0])
+                fail_msg("%s reduce_static block %d: %a, want %a", archs[a], b, (double)fout[b], (double)buf[0]);
+        }
+        /* transpose of a 37 x 21 matrix */
+        enum { W = 37, H = 21 };
+        static float m[W * H], tr[W * H];
+        for (int i = 0; i < W * H; i++)
+            m[i] = (float)i;
+        uint64_t dm = emu_buf(&e, m, sizeof m), dt = emu_buf(&e, NULL, sizeof tr);
+        int w = W, h = H;
+        const void *r2[] = {&dm, &dt, &w, &h};
+        emu_run(&e, "_Z16transpose_paddedPKfPfii", emu_cfg((W + 15) / 16, (H + 15) / 16, 16, 16), r2);
+        emu_read(&e, tr, dt, sizeof tr);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                assert_true(tr[x * H + y] == m[y * W + x]);
+        /* dynamic shared memory carved two ways */
+        enum { T = 96 };
+        int iin[T];
+        double dout[T];
+        unsigned uin[T], uout[T];
+        for (int t = 0; t < T; t++) {
+            iin[t] = t * 3 - 50;
+            uin[t] = (unsigned)(t * t % 37);
+        }
+        uint64_t dii = emu_buf(&e, iin, sizeof iin), ddo = emu_buf(&e, NULL, sizeof dout);
+        int nt = T - 5;
+        const void *r3[] = {&dii, &ddo, &nt};
+        sim_launch_config cfg = emu_cfg(1, 1, T, 1);
+        cfg.dynamic_shared = T * 4 + T * 8;
+        emu_run(&e, "_Z13dynamic_splitPKiPdi", cfg, r3);
+        emu_read(&e, dout, ddo, sizeof dout);
+        for (int t = 0; t < T; t++) {
+            int o = (t + 1) % T, q = T - 1 - t;
+            double want = (o < nt ? iin[o] : 0) + (q < nt ? iin[q] : 0) * 0.5;
+            assert_true(dout[t] == want);
+        }
+        uint64_t dui = emu_buf(&e, uin, sizeof uin), duo = emu_buf(&e, NULL, sizeof uout);
+        int nu = T;
+        const void *r4[] = {&dui, &duo, &nu};
+        cfg.dynamic_shared = T * 4;
+        emu_run(&e, "_Z12dynamic_scanPKjPji", cfg, r4);
+        emu_read(&e, uout, duo, sizeof uout);
+        unsigned acc = 0;
+        for (int t = 0; t < T; t++) {
+            acc += uin[t];
+            assert_int_equal(uout[t], acc);
+        }
+        /* __syncthreads_count/_and/_or */
+        int pin[2 * 128], pout[2];
+        for (int t = 0; t < 256; t++)
+            pin[t] = t < 128 ? (t % 3) - 1 : t % 5 + 1;
+        uint64_t dpi = emu_buf(&e, pin, sizeof pin), dpo = emu_buf(&e, NULL, sizeof pout);
+        const void *r5[] = {&dpi, &dpo};
+        emu_run(&e, "_Z15sync_predicatesPKiPi", emu_cfg(2, 1, 128, 1), r5);
+        emu_read(&e, pout, dpo, sizeof pout);
+        for (int b = 0; b < 2; b++) {
+            int cnt = 0, all = 1, any = 0;
+            for (int t = 0; t < 128; t++) {
+                int v = pin[b * 128 + t];
+                cnt += v > 0;
+                all &= v != 0;
+                any |= v < 0;
+            }
+            assert_int_equal(pout[b], cnt + (all << 16) + (any << 17));
+        }
+        /* tiled multiply of small integers (exact, contracted or not) */
+        enum { M = 29 };
+        static float A[M * M], Bm[M * M], C[M * M];
+        for (int i = 0; i < M * M; i++) {
+            A[i] = (float)(i % 7 - 3);
+            Bm[i] = (float)(i % 5 - 2);
+        }
+        uint64_t da = emu_buf(&e, A, sizeof A), db = emu_buf(&e, Bm, sizeof Bm), dc = emu_buf(&e, NULL, sizeof C);
+        int mm = M;
+        const void *r6[] = {&da, &db, &dc, &mm};
+        emu_run(&e, "_Z12matmul_tiledPKfS0_Pfi", emu_cfg(2, 2, 16, 16), r6);
+        emu_read(&e, C, dc, sizeof C);
+        for (int r = 0; r < M; r++)
+            for (int c2 = 0; c2 < M; c2++) {
+                float want = 0;
+                for (int k = 0; k < M; k++)
+                    want += A[r * M + k] * Bm[k * M + c2];
+                assert_true(C[r * M + c2] == want);
+            }
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_control_flow),
         cmocka_unit_test(test_warp),
         cmocka_unit_test(test_arith_int),
+        cmocka_unit_test(test_shared_mem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

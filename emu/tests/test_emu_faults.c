@@ -241,6 +241,32 @@ static void test_bad_configurations(void **state)
     emu_close(&e);
 }
 
+/* Shared memory counts per kernel: two kernels of one module each using
+ * 150 KB both launch (the module holds 300 KB of shared variables). */
+static void test_shared_per_kernel(void **state)
+{
+    (void)state;
+    static const char *text = PTX_TEST_HEADER
+        ".shared .align 4 .b8 big_a[153600];\n.shared .align 4 .b8 big_b[153600];\n"
+        ".visible .entry ka(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n"
+        "mov.u32 %r1, %tid.x;\nmov.u32 %r2, big_a;\nst.shared.u32 [%r2+153596], %r1;\n"
+        "ld.shared.u32 %r3, [%r2+153596];\nld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r3;\nret;\n}\n"
+        ".visible .entry kb(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n"
+        "mov.u32 %r2, big_b;\nst.shared.u32 [%r2], 7;\nld.shared.u32 %r3, [%r2];\n"
+        "mov.u32 %r1, %total_smem_size;\nadd.s32 %r3, %r3, %r1;\n"
+        "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r3;\nret;\n}\n";
+    emu e;
+    emu_open_module(&e, ptx_test_parse(text));
+    uint64_t out = emu_buf(&e, NULL, 4);
+    const void *args[] = {&out};
+    emu_run(&e, "ka", emu_cfg(1, 1, 1, 1), args);
+    emu_run(&e, "kb", emu_cfg(1, 1, 1, 1), args);
+    uint32_t v;
+    emu_read(&e, &v, out, 4);
+    assert_int_equal(v, 7 + 153600); /* %total_smem_size: what kb uses */
+    emu_close(&e);
+}
+
 /* The fault of the lowest-numbered failing CTA is reported, with 1 or 4
  * host threads; host memory is untouched by the failed writes. */
 static void test_lowest_cta_and_threads(void **state)
@@ -328,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_endless_loop_and_unsupported),
         cmocka_unit_test(test_bad_configurations),
         cmocka_unit_test(test_lowest_cta_and_threads),
+        cmocka_unit_test(test_shared_per_kernel),
         cmocka_unit_test(test_printf),
         cmocka_unit_test(test_barrier_reductions),
     };
