@@ -5,7 +5,9 @@
  * and scans, votes, match, redux), arith_int.cu (8- to 64-bit
  * arithmetic, CUDA's integer intrinsics, width conversions) and
  * shared_mem.cu (static and dynamic shared memory, reductions, scans,
- * barrier predicates, tiles). Each runs as compiled for sm_75, sm_80,
+ * barrier predicates, tiles) and globals_misc.cu (initialized __constant__
+ * and __device__ variables with pointers to each other, vector loads,
+ * printf and assert). Each runs as compiled for sm_75, sm_80,
  * sm_90 (-O3) and sm_80 (-G), and the warp-free ones also with
  * independent thread scheduling. */
 #include <math.h>
@@ -669,6 +671,95 @@ static void test_shared_mem(void **state)
     }
 }
 
+/* ---- globals_misc.cu -------------------------------------------------------- */
+
+static void test_globals_misc(void **state)
+{
+    (void)state;
+    for (size_t a = 0; a < NARCHS; a++) {
+        emu e;
+        open_arch(&e, "globals_misc", a);
+        /* one warp, so the racy *g_ptr += 1 has one outcome: g_counter 7 -> 8 */
+        float out[32];
+        int iout[32];
+        uint64_t d_o = emu_buf(&e, NULL, sizeof out), di = emu_buf(&e, NULL, sizeof iout);
+        const void *g1[] = {&d_o, &di};
+        emu_run(&e, "_Z11use_globalsPfPi", emu_cfg(1, 1, 32, 1), g1);
+        emu_read(&e, out, d_o, sizeof out);
+        emu_read(&e, iout, di, sizeof iout);
+        static const int arr[5] = {10, 20, 30, 40, 50}, bytes[4] = {-1, 127, -128, 0};
+        static const int halfs[2] = {0xFFFF, 0x8000}, msg_tail[4] = {'t', 'l', 'a', 'b'};
+        for (int i = 0; i < 32; i++) {
+            int via_ptrs = i % 3 == 0 ? 10 : i % 3 == 1 ? 50 : 8;
+            int big = (int)(uint32_t)(0xFFFFFFFFFFFFFFFFull >> (i & 63));
+            int want = 30 + arr[i % 5] + msg_tail[i & 3] + via_ptrs + bytes[i & 3] + halfs[i & 1] + big;
+            if (iout[i] != want)
+                fail_msg("%s use_globals iout[%d] = %d, want %d", archs[a], i, iout[i], want);
+            /* (float)-1e100 is -inf: every v is -inf, except that without contraction
+             * (-G) 3e38 * 2.5 overflows to +inf first and inf + -inf is NaN; fused
+             * (-O3), fma(3e38, 2.5, -inf) is -inf */
+            bool nan_here = (i & 7) == 4 && strstr(archs[a], ".G");
+            if (nan_here ? !isnan(out[i]) : !(isinf(out[i]) && out[i] < 0))
+                fail_msg("%s use_globals out[%d] = %g", archs[a], i, (double)out[i]);
+        }
+        /* float4 / int4 / double2 loads */
+        enum { N = 40 };
+        float fa[4 * N], fo[4 * N];
+        int ib[4 * N];
+        double dc[2 * N], dd[2 * N];
+        for (int i = 0; i < 4 * N; i++) {
+            fa[i] = (float)(i % 11);
+            ib[i] = i % 7 - 3;
+        }
+        for (int i = 0; i < 2 * N; i++)
+            dc[i] = i * 0.25;
+        uint64_t da = emu_buf(&e, fa, sizeof fa), db = emu_buf(&e, ib, sizeof ib),
+                 dcc = emu_buf(&e, dc, sizeof dc), dfo = emu_buf(&e, NULL, sizeof fo),
+                 ddo = emu_buf(&e, NULL, sizeof dd);
+        int n = N;
+        const void *g2[] = {&da, &db, &dcc, &dfo, &ddo, &n};
+        emu_run(&e, "_Z12vector_loadsPK6float4PK4int4PK7double2PS_PS5_i", emu_cfg(2, 1, 32, 1), g2);
+        emu_read(&e, fo, dfo, sizeof fo);
+        emu_read(&e, dd, ddo, sizeof dd);
+        for (int i = 0; i < N; i++) {
+            const float *x = &fa[4 * i];
+            const int *y = &ib[4 * i];
+            float w = fa[4 * ((i + 1) % N) + 3], hx = fa[4 * i + 2], hy = fa[4 * i + 3];
+            float want[4] = {x[0] + (float)y[0], x[1] * (float)y[1], x[2] - (float)y[2] + hx, x[3] + w + hy};
+            for (int k = 0; k < 4; k++)
+                assert_true(fo[4 * i + k] == want[k]);
+            assert_true(dd[2 * i] == dc[2 * i] + dc[2 * i + 1]);
+            assert_true(dd[2 * i + 1] == dc[2 * i] * dc[2 * i + 1]);
+        }
+        /* printf, then an assertion that fails */
+        int vals[8] = {1, 2, 42, 3, 4, 5, 6, 7};
+        uint64_t dv = emu_buf(&e, vals, sizeof vals);
+        int nv = 8;
+        const void *g3[] = {&dv, &nv};
+        char *text = NULL;
+        size_t len = 0;
+        FILE *pf = open_memstream(&text, &len);
+        sim_launch_config cfg = emu_cfg(1, 1, 8, 1);
+        cfg.printf_out = pf;
+        emu_run(&e, "_Z13printf_assertPKii", cfg, g3);
+        fclose(pf);
+        char want_line[160];
+        snprintf(want_line, sizeof want_line, "thread 2 block 0: 42 21.000000 %lld str x 0x%llx\n",
+                 42ll << 40, (unsigned long long)dv);
+        if (!strstr(text, want_line) || !strstr(text, "done\n"))
+            fail_msg("%s printf output:\n%s\nwant a line:\n%s", archs[a], text, want_line);
+        free(text);
+        vals[5] = -9;
+        sim_memcpy_to_device(e.d, dv, vals, sizeof vals, e.err, sizeof e.err);
+        cfg.printf_out = fopen("/dev/null", "w");
+        assert_int_equal(emu_try(&e, "_Z13printf_assertPKii", cfg, g3), -1);
+        fclose(cfg.printf_out);
+        if (!strstr(e.err, "assertion 'v >= 0' failed") || !strstr(e.err, "thread (5,0,0)"))
+            fail_msg("%s assert: %s", archs[a], e.err);
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -676,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_warp),
         cmocka_unit_test(test_arith_int),
         cmocka_unit_test(test_shared_mem),
+        cmocka_unit_test(test_globals_misc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
