@@ -71,7 +71,7 @@ static int switch_sparse(const int *in, int i, int n)
     case -1000000: return 1;
     case -7: return v * 2;
     case 3: r = in[(i + 1) % n]; /* fall through */
-    case 100: return r + 4;
+    case 100: return (int)((unsigned)r + 4u); /* wraps like the GPU (C would overflow) */
     case 4096: return v >> 3;
     case 65537: return v - 1;
     case 0x7fffffff: return -1;
@@ -110,7 +110,7 @@ static int irreducible(int v)
     if (v & 1)
         goto L2;
 L1:
-    v = v * 3 + 1;
+    v = (int)((unsigned)v * 3u + 1u); /* wraps like the GPU */
     k++;
     if (k > 50)
         goto out;
