@@ -167,6 +167,10 @@ struct sim_program {
     uint32_t nglobal_allocs, cap_global_allocs;
     uint32_t *targets;      /* brx.idx target pcs, per function, pooled */
     uint32_t ntargets;
+    uint32_t *frag_pool;    /* wmma fragment descriptions (ops_mma.c), pooled */
+    uint32_t nfrag_pool;
+    uint32_t *frag_pool32;  /* their registers */
+    uint32_t nfrag_pool32;
     uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
     uint32_t ncall_syms;
     uint32_t module_local;  /* bytes of module-scope .local variables at the stack's base */
@@ -417,6 +421,7 @@ sim_fn sim_pick_int(sim_decoder *d);
 sim_fn sim_pick_float(sim_decoder *d);
 sim_fn sim_pick_half(sim_decoder *d);
 sim_fn sim_pick_async(sim_decoder *d);
+sim_fn sim_pick_mma(sim_decoder *d);
 sim_fn sim_pick_cmp(sim_decoder *d);
 sim_fn sim_pick_cvt(sim_decoder *d);
 sim_fn sim_pick_mem(sim_decoder *d);
