@@ -167,7 +167,7 @@ struct sim_program {
     uint32_t nglobal_allocs, cap_global_allocs;
     uint32_t *targets;      /* brx.idx target pcs, per function, pooled */
     uint32_t ntargets;
-    uint32_t *frag_pool;    /* wmma fragment descriptions (ops_mma.c), pooled */
+    uint32_t *frag_pool;    /* wmma/mma/ldmatrix fragment descriptions (ops_mma.c), pooled */
     uint32_t nfrag_pool;
     uint32_t *frag_pool32;  /* their registers */
     uint32_t nfrag_pool32;

@@ -1,14 +1,19 @@
-/* ops_mma.c — warp matrix multiply-accumulate: wmma.load, wmma.store and
- * wmma.mma (PTX ISA 9.0, "Warp-Level Matrix Multiply-Accumulate").
+/* ops_mma.c — warp matrix multiply-accumulate: wmma.load, wmma.store,
+ * wmma.mma (PTX ISA 9.0, "Warp-Level Matrix Multiply-Accumulate"), and
+ * mma.sync with ldmatrix (the same chapter, "Matrix multiply-accumulate
+ * operation using mma instruction").
  *
  * The ISA leaves wmma fragment layouts to the implementation; programs
  * only load, multiply, store and apply element-wise operations to them.
  * The emulator's layout: a fragment's per-lane elements, lane by lane, are
  * the matrix in row-major order, repeated when the fragment has more
  * elements than the matrix (f16 a/b fragments hold every element twice).
- * Registers pack elements in their low bits first (two f16, four s8).
+ * mma.sync fragments have the layouts the ISA documents for each shape
+ * (see mma_slot_elem), because programs build them with ldmatrix, shuffles
+ * and plain register moves. Registers pack elements in their low bits
+ * first (two f16, four s8).
  *
- * wmma.mma computes each element of D = A·B + C from the exact products,
+ * wmma.mma and mma.sync compute each element of D = A·B + C from the exact products,
  * summed in k order in the accumulator's precision (f32 for f16, bf16 and
  * tf32 inputs, f64, s32 with wrap-around or .satfinite clamping), then
  * rounded once to the accumulator type. Tensor cores' internal summation
@@ -38,6 +43,7 @@ typedef struct frag {
     uint8_t col;    /* memory layout is column-major */
     uint8_t et;     /* etype */
     uint8_t nregs;
+    uint8_t sync;   /* an mma.sync fragment: the ISA's documented layout */
     uint32_t regs;  /* first index in the pool */
 } frag;
 
@@ -47,22 +53,51 @@ static void frag_dims(const frag *f, unsigned *rows, unsigned *cols)
     *cols = f->which == 0 ? f->k : f->n;
 }
 
+/* Elements one register of fragment f holds. */
+static unsigned per_reg(const frag *f)
+{
+    unsigned b = ebits((etype)f->et);
+    return b >= 32 ? 1 : 32 / b;
+}
+
+/* The ISA's mma.sync layouts (m16n8kK with any element width, m8n8k4 f64):
+ * with groupID g = lane / 4, t = lane % 4 and p elements per register,
+ * A is made of 8 x 4p core matrices taken column by column, register j
+ * holding row g (+8 for odd j in m16 shapes), columns (j / 2) * 4p + t * p
+ * + e; B's register j holds rows j * 4p + t * p + e of column g; C and D
+ * element q holds row g + 8 * (q / 2), column 2t + q % 2. */
+static void mma_slot_elem(const frag *f, unsigned lane, unsigned i, unsigned *r, unsigned *c)
+{
+    unsigned p = per_reg(f), j = i / p, e = i % p, g = lane >> 2, t = lane & 3;
+    if (f->which == 0) {
+        unsigned rb = f->m == 16 ? j & 1 : 0, cb = f->m == 16 ? j >> 1 : j;
+        *r = g + 8 * rb;
+        *c = cb * 4 * p + t * p + e;
+    } else if (f->which == 1) {
+        *r = j * 4 * p + t * p + e;
+        *c = g;
+    } else {
+        *r = g + 8 * (i >> 1);
+        *c = 2 * t + (i & 1);
+    }
+}
+
 /* Slot (lane, i) -> element (row, col); each lane has nregs * per_reg
  * slots. */
 static void slot_elem(const frag *f, unsigned lane, unsigned i, unsigned *r, unsigned *c)
 {
-    unsigned rows, cols, per = f->nregs * (ebits((etype)f->et) >= 32 ? 1 : 32 / ebits((etype)f->et));
+    if (f->sync) {
+        mma_slot_elem(f, lane, i, r, c);
+        return;
+    }
+    unsigned rows, cols, per = f->nregs * per_reg(f);
     frag_dims(f, &rows, &cols);
     unsigned e = (lane * per + i) % (rows * cols);
     *r = e / cols;
     *c = e % cols;
 }
 
-static unsigned slots(const frag *f)
-{
-    unsigned b = ebits((etype)f->et);
-    return f->nregs * (b >= 32 ? 1 : 32 / b);
-}
+static unsigned slots(const frag *f) { return f->nregs * per_reg(f); }
 
 /* Value bits of slot i of lane thread t. */
 static uint64_t slot_get(const sim_cta *c, const uint32_t *pool, const frag *f, uint32_t t, unsigned i)
@@ -103,13 +138,14 @@ static double elem_value(etype e, uint64_t v)
     }
 }
 
-/* All lanes must take part (.sync.aligned). */
-static bool whole_warp(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, sim_step *s)
+/* All lanes must take part (.sync.aligned); what names the instruction. */
+static bool whole_warp(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, sim_step *s,
+                       const char *what)
 {
     if (L->n == 32 && g->n == 32)
         return true;
-    sim_fault(c, "wmma needs all 32 lanes of the warp (%u are executing it), kernel %s, PTX line %u",
-              L->n, c->kernel, in->line);
+    sim_fault(c, "%s needs all 32 lanes of the warp (%u are executing it), kernel %s, PTX line %u",
+              what, L->n, c->kernel, in->line);
     s->event = SIM_EV_FAULT;
     return false;
 }
@@ -135,7 +171,7 @@ static const frag *frag_of(const sim_cta *c, const sim_inst *in, unsigned k)
 HANDLER(op_wmma_load)
 {
     (void)O; (void)D;
-    if (!whole_warp(c, in, g, L, s))
+    if (!whole_warp(c, in, g, L, s, "wmma.load"))
         return;
     const frag *f = frag_of(c, in, 0);
     unsigned rows, cols;
@@ -162,7 +198,7 @@ HANDLER(op_wmma_load)
 HANDLER(op_wmma_store)
 {
     (void)D;
-    if (!whole_warp(c, in, g, L, s))
+    if (!whole_warp(c, in, g, L, s, "wmma.store"))
         return;
     const frag *f = frag_of(c, in, 0);
     unsigned rows, cols;
@@ -197,11 +233,11 @@ static void gather(const sim_cta *c, const sim_lanes *L, const frag *f, double *
         }
 }
 
-/* wmma.mma: D = A·B + C (in->sat: .satfinite for integers). */
+/* wmma.mma and mma.sync: D = A·B + C (in->sat: .satfinite for integers). */
 HANDLER(op_wmma_mma)
 {
     (void)O; (void)D;
-    if (!whole_warp(c, in, g, L, s))
+    if (!whole_warp(c, in, g, L, s, frag_of(c, in, 0)->sync ? "mma" : "wmma.mma"))
         return;
     const frag *fd = frag_of(c, in, 0), *fa = frag_of(c, in, 1), *fb = frag_of(c, in, 2),
                *fc = frag_of(c, in, 3);
@@ -253,6 +289,41 @@ HANDLER(op_wmma_mma)
     free(out);
 }
 
+/* ldmatrix.m8n8.b16: lanes 8i..8i+7 give the row addresses of matrix i
+ * (16 bytes each); every lane receives in register i row lane / 4,
+ * columns 2 (lane % 4) and the next, of matrix i, or of its transpose with
+ * .trans (in->op). All rows are read before any register is written. */
+HANDLER(op_ldmatrix)
+{
+    (void)O; (void)D;
+    if (!whole_warp(c, in, g, L, s, "ldmatrix"))
+        return;
+    const frag *f = frag_of(c, in, 0);
+    uint32_t by_lane[32];
+    for (uint32_t i = 0; i < L->n; i++)
+        by_lane[L->k[i]] = L->t[i];
+    uint16_t e[4][8][8];
+    for (unsigned mtx = 0; mtx < f->nregs; mtx++)
+        for (unsigned r = 0; r < 8; r++) {
+            uint32_t t = by_lane[mtx * 8 + r];
+            uint64_t a = sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+            uint8_t *p = sim_mem(c, in, t, in->space, a, 16, 1);
+            if (!p) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+            for (unsigned col = 0; col < 8; col++)
+                e[mtx][r][col] = (uint16_t)(p[2 * col] | p[2 * col + 1] << 8);
+        }
+    for (unsigned mtx = 0; mtx < f->nregs; mtx++)
+        for (unsigned lane = 0; lane < 32; lane++) {
+            unsigned row = lane >> 2, q = (lane & 3) * 2;
+            uint32_t lo = in->op ? e[mtx][q][row] : e[mtx][row][q];
+            uint32_t hi = in->op ? e[mtx][q + 1][row] : e[mtx][row][q + 1];
+            c->rows[(size_t)c->prog->frag_pool32[f->regs + mtx] * c->stride + by_lane[lane]] = lo | hi << 16;
+        }
+}
+
 /* The element type a type modifier names, or -1. */
 static int etype_of(uint8_t ty)
 {
@@ -301,7 +372,7 @@ static bool decode_frag(sim_decoder *d, unsigned k, frag *f)
     /* the slots must cover the matrix */
     unsigned rows, cols;
     frag_dims(f, &rows, &cols);
-    if ((unsigned)32 * slots(f) < rows * cols)
+    if ((unsigned)32 * slots(f) < rows * cols || (f->sync && (unsigned)32 * slots(f) != rows * cols))
         return false;
     if (d->in->target == PTX_NONE)
         d->in->target = p->nfrag_pool;
@@ -311,18 +382,66 @@ static bool decode_frag(sim_decoder *d, unsigned k, frag *f)
     return true;
 }
 
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 {regs}, [addr] */
+static sim_fn pick_ldmatrix(sim_decoder *d)
+{
+    const ptx_form *fm = d->form;
+    unsigned num = ptx_form_has(d->m, fm, PTX_MOD_X1) ? 1 : ptx_form_has(d->m, fm, PTX_MOD_X2) ? 2
+                 : ptx_form_has(d->m, fm, PTX_MOD_X4) ? 4 : 0;
+    if (sim_dec_mod(d, PTX_MODCAT_SHAPE) != PTX_MOD_M8N8 || d->in->type != PTX_TYPE_B16 || num == 0 ||
+        sim_dec_nops(d) != 2 || sim_dec_op(d, 0)->kind != PTX_OPD_VEC || sim_dec_op(d, 0)->count != num)
+        return NULL;
+    frag f = {.m = 8, .n = 8, .which = 2, .et = E_F16};
+    d->in->op = ptx_form_has(d->m, fm, PTX_MOD_TRANS);
+    d->in->target = PTX_NONE;
+    if (!decode_frag(d, 0, &f) || !sim_dec_addr(d, 1))
+        return NULL;
+    return op_ldmatrix;
+}
+
+/* Whether mma.sync types d.a.b.c on shape f are ones whose layouts the
+ * emulator knows: f16/bf16 m16n8k8/k16, tf32 m16n8k4/k8, s8/u8
+ * m8n8k16 and m16n8k16/k32, f64 m8n8k4 and m16n8k4/k8; both layouts
+ * .row.col. */
+static bool mma_sync_known(const sim_decoder *d, const frag *f, int dt, int at, int bt, int ct)
+{
+    const ptx_form *fm = d->form;
+    const uint16_t *tok = &d->m->form_tokens[fm->first_token];
+    int nlay = 0;
+    bool rowcol = true;
+    for (unsigned i = 0; i < fm->ntokens; i++)
+        if (tok[i] == PTX_MOD_ROW || tok[i] == PTX_MOD_COL)
+            rowcol &= tok[i] == (nlay++ == 0 ? PTX_MOD_ROW : PTX_MOD_COL);
+    if (!rowcol || nlay != 2)
+        return false;
+    bool m16n8 = f->m == 16 && f->n == 8, m8n8 = f->m == 8 && f->n == 8, sameab = at == bt || ((at == E_S8 || at == E_U8) && (bt == E_S8 || bt == E_U8));
+    if (!sameab)
+        return false;
+    switch (at) {
+    case E_F16: return m16n8 && (f->k == 8 || f->k == 16) && (dt == E_F16 || dt == E_F32) && (ct == E_F16 || ct == E_F32);
+    case E_BF16: return m16n8 && (f->k == 8 || f->k == 16) && dt == E_F32 && ct == E_F32;
+    case E_TF32: return m16n8 && (f->k == 4 || f->k == 8) && dt == E_F32 && ct == E_F32;
+    case E_S8: case E_U8:
+        return ((m16n8 && (f->k == 16 || f->k == 32)) || (m8n8 && f->k == 16)) && dt == E_S32 && ct == E_S32;
+    case E_F64: return ((m8n8 && f->k == 4) || (m16n8 && (f->k == 4 || f->k == 8))) && dt == E_F64 && ct == E_F64;
+    default: return false;
+    }
+}
+
 sim_fn sim_pick_mma(sim_decoder *d)
 {
     sim_inst *in = d->in;
     ptx_opcode op = (ptx_opcode)d->form->opcode;
-    if (op != PTX_OP_WMMA_LOAD && op != PTX_OP_WMMA_STORE && op != PTX_OP_WMMA_MMA)
+    if (op == PTX_OP_LDMATRIX)
+        return pick_ldmatrix(d);
+    if (op != PTX_OP_WMMA_LOAD && op != PTX_OP_WMMA_STORE && op != PTX_OP_WMMA_MMA && op != PTX_OP_MMA)
         return NULL;
-    frag f = {0};
+    frag f = {.sync = op == PTX_OP_MMA};
     if (!shape_of(d, &f))
         return NULL;
     unsigned n = sim_dec_nops(d);
     in->target = PTX_NONE;
-    if (op != PTX_OP_WMMA_MMA) {
+    if (op == PTX_OP_WMMA_LOAD || op == PTX_OP_WMMA_STORE) {
         ptx_modifier w = sim_dec_mod(d, PTX_MODCAT_MODE);
         f.which = w == PTX_MOD_A ? 0 : w == PTX_MOD_B ? 1 : 2;
         if (op == PTX_OP_WMMA_STORE && w != PTX_MOD_D)
@@ -339,10 +458,11 @@ sim_fn sim_pick_mma(sim_decoder *d)
             return NULL;
         return op == PTX_OP_WMMA_LOAD ? op_wmma_load : op_wmma_store;
     }
-    /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype d, a, b, c */
+    /* wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype d, a, b, c
+     * mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c */
     const ptx_form *fm = d->form;
     int dt = etype_of(fm->type[0]), at, bt, ct;
-    if (fm->ntypes == 2) {
+    if (fm->ntypes == 2 && !f.sync) {
         at = bt = E_F16;
         ct = etype_of(fm->type[1]);
     } else if (fm->ntypes == 4) {
@@ -352,7 +472,7 @@ sim_fn sim_pick_mma(sim_decoder *d)
     } else {
         return NULL;
     }
-    if (dt < 0 || at < 0 || bt < 0 || ct < 0 || n != 4)
+    if (dt < 0 || at < 0 || bt < 0 || ct < 0 || n != 4 || (f.sync && !mma_sync_known(d, &f, dt, at, bt, ct)))
         return NULL;
     in->sat = sim_dec_mod(d, PTX_MODCAT_SAT) == PTX_MOD_SATFINITE;
     frag fd = f, fa = f, fb = f, fc = f;
