@@ -33,6 +33,15 @@ typedef struct sim_alloc {
     char *label;
 } sim_alloc;
 
+/* A texture or surface object (texture.c). */
+enum { SIM_IMAGE_NONE, SIM_IMAGE_TEXTURE, SIM_IMAGE_SURFACE };
+typedef struct sim_image {
+    sim_texture_desc desc; /* with height, depth and levels at least 1 */
+    uint8_t kind;          /* SIM_IMAGE_*; NONE once destroyed */
+    uint32_t texel_bytes;
+    uint64_t bytes;        /* all levels and layers */
+} sim_image;
+
 struct sim_device {
     sim_alloc *allocs; /* live allocations, ascending base */
     uint32_t nallocs, cap;
@@ -42,12 +51,17 @@ struct sim_device {
      * a launch that needs it, carved by bumping (freed blocks are not
      * reused), so the allocation table never changes while CTAs run */
     uint64_t heap_base, heap_size, heap_used;
+    sim_image *images; /* texture and surface objects: handle - base - 1 */
+    uint32_t nimages, cap_images;
 };
 
 /* Make sure the device heap exists (before a launch; host side only). */
 int sim_heap_reserve(sim_device *d, char *err, size_t errlen);
 /* Device malloc/free from a running kernel: 0 when the heap is full. */
 uint64_t sim_heap_alloc(sim_device *d, uint64_t size);
+
+/* Write a one-line message into err (if any); returns -1. */
+int sim_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The live allocation holding [addr, addr+size), or NULL. */
 sim_alloc *sim_find_alloc(sim_device *d, uint64_t addr, uint64_t size);
@@ -170,6 +184,8 @@ struct sim_program {
     uint32_t *frag_pool;    /* wmma/mma/ldmatrix fragment descriptions (ops_mma.c), pooled */
     uint32_t nfrag_pool;
     uint32_t *frag_pool32;  /* their registers */
+    sim_src *xsrc;          /* sources beyond an instruction's five (texture operands), pooled */
+    uint32_t nxsrc;
     uint32_t nfrag_pool32;
     uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
     uint32_t ncall_syms;
@@ -387,6 +403,39 @@ bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
 /* Cut the CTA's threads into warps (cta.c). */
 void sim_form_warps(sim_cta *c);
 
+/* ---- texture unit (texture.c) ------------------------------------------ */
+
+/* The object behind a handle, if it is live and of this kind. */
+const sim_image *sim_image_of(const sim_device *d, uint64_t handle, uint8_t kind);
+/* Whether texture reads of im give floats. */
+bool sim_image_float(const sim_image *im);
+/* Global address of a texel. */
+uint64_t sim_image_texel_addr(const sim_image *im, unsigned level, uint32_t layer, uint32_t x, uint32_t y,
+                              uint32_t z);
+
+/* One texture lookup: coordinates (floats, or integers when `integer`),
+ * how many, the layer of layered geometries, a cubemap direction, the
+ * level of detail. */
+typedef struct sim_tex_query {
+    double coord[3];
+    unsigned ndims;
+    int64_t layer;
+    bool integer, cube;
+    double lod;
+} sim_tex_query;
+
+/* Sample im for thread t into v (channels x, y, z, w); false after a fault
+ * (reported against instruction in). */
+bool sim_tex_sample(sim_cta *c, const sim_inst *in, uint32_t t, const sim_image *im, const sim_tex_query *q,
+                    double v[4]);
+/* Sample float coordinates u at level of detail lod (mipmap filtering). */
+bool sim_tex_sample_levels(sim_cta *c, const sim_inst *in, uint32_t t, const sim_image *im, uint32_t layer,
+                           const double *u, unsigned ndims, double lod, double v[4]);
+/* tld4: channel comp of the four texels bilinear filtering at u would
+ * use, in the order (i, j+1), (i+1, j+1), (i+1, j), (i, j). */
+bool sim_tex_gather(sim_cta *c, const sim_inst *in, uint32_t t, const sim_image *im, const double u[2],
+                    unsigned comp, double v[4]);
+
 /* Decoding one instruction: the pickers read the PTX instruction through
  * this and fill `in` (operands with sim_dec_*, selectors), returning the
  * handler, or NULL when simtlab cannot execute the instruction yet. */
@@ -408,6 +457,8 @@ bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot);
 bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot);
 /* Operand k as a memory operand [base+offset] into in->addr. */
 bool sim_dec_addr(sim_decoder *d, unsigned k);
+/* Scalar source operand o into s (anywhere: for pooled sources). */
+bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s);
 /* Number of operands / the operand k. */
 static inline unsigned sim_dec_nops(const sim_decoder *d) { return d->pi->noperands; }
 const ptx_operand *sim_dec_op(const sim_decoder *d, unsigned k);
@@ -427,6 +478,7 @@ sim_fn sim_pick_cvt(sim_decoder *d);
 sim_fn sim_pick_mem(sim_decoder *d);
 sim_fn sim_pick_ctrl(sim_decoder *d);
 sim_fn sim_pick_warp(sim_decoder *d);
+sim_fn sim_pick_tex(sim_decoder *d);
 
 /* A call of a function without a body that the runtime provides:
  * vprintf, malloc, free, __assertfail (builtins.c); others fault. */

@@ -25,19 +25,6 @@
 /* Per-thread stack for calls beyond the kernel's own frame, by default. */
 #define SIM_DEFAULT_STACK 8192u
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* What every worker shares. */
 typedef struct grid_run {
     sim_device *dev;
@@ -221,30 +208,30 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
 {
     const sim_dim3 *b = &cfg->block, *g = &cfg->grid;
     if (!b->x || !b->y || !b->z || !g->x || !g->y || !g->z)
-        return fail(err, errlen, "launch of %s with an empty grid or block (grid %u,%u,%u, block %u,%u,%u)",
+        return sim_fail(err, errlen, "launch of %s with an empty grid or block (grid %u,%u,%u, block %u,%u,%u)",
                     name, g->x, g->y, g->z, b->x, b->y, b->z);
     uint64_t threads = (uint64_t)b->x * b->y * b->z;
     if (threads > SIM_MAX_BLOCK_THREADS || b->z > 64)
-        return fail(err, errlen, "launch of %s with %" PRIu64 " threads per block (block %u,%u,%u): "
+        return sim_fail(err, errlen, "launch of %s with %" PRIu64 " threads per block (block %u,%u,%u): "
                     "at most %u, and z at most 64", name, threads, b->x, b->y, b->z,
                     SIM_MAX_BLOCK_THREADS);
     if (g->y > 65535 || g->z > 65535)
-        return fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
+        return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
                     name, g->x, g->y, g->z);
     const ptx_function *f = fn->f;
     uint64_t cluster = (uint64_t)(f->reqnctapercluster[0] ? f->reqnctapercluster[0] : 1) *
                        (f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1) *
                        (f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1);
     if (cluster > 1)
-        return fail(err, errlen, "kernel %s needs clusters of %llu blocks (.reqnctapercluster); the "
+        return sim_fail(err, errlen, "kernel %s needs clusters of %llu blocks (.reqnctapercluster); the "
                     "emulator runs clusters of one block only, for now", name, (unsigned long long)cluster);
     if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
                                        (f->maxntid[2] ? f->maxntid[2] : 1))
-        return fail(err, errlen, "launch of %s with %" PRIu64 " threads per block exceeds its .maxntid",
+        return sim_fail(err, errlen, "launch of %s with %" PRIu64 " threads per block exceeds its .maxntid",
                     name, threads);
     if (f->reqntid[0] && (b->x != f->reqntid[0] || b->y != (f->reqntid[1] ? f->reqntid[1] : 1) ||
                           b->z != (f->reqntid[2] ? f->reqntid[2] : 1)))
-        return fail(err, errlen, "launch of %s with block %u,%u,%u does not match its .reqntid %u,%u,%u",
+        return sim_fail(err, errlen, "launch of %s with block %u,%u,%u does not match its .reqntid %u,%u,%u",
                     name, b->x, b->y, b->z, f->reqntid[0], f->reqntid[1] ? f->reqntid[1] : 1,
                     f->reqntid[2] ? f->reqntid[2] : 1);
     return 0;
@@ -261,13 +248,13 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     if (check_config(fn, name, cfg, err, errlen) != 0)
         return -1;
     if (param_bytes != want)
-        return fail(err, errlen, "launch of %s with %u bytes of parameters; its %u parameters take %u",
+        return sim_fail(err, errlen, "launch of %s with %u bytes of parameters; its %u parameters take %u",
                     name, param_bytes, nparams, want);
     /* what the kernel uses counts against the limit; what is allocated also
      * covers its variables' places in the module-wide layout */
     uint64_t used = (uint64_t)fn->shared_used + cfg->dynamic_shared;
     if (used > SIM_MAX_SHARED)
-        return fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
+        return sim_fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
                     "%u dynamic); at most %u", name, used, fn->shared_used, cfg->dynamic_shared,
                     SIM_MAX_SHARED);
     uint64_t shared = (fn->shared_dynamic ? p->shared_static : fn->shared_end) + (uint64_t)cfg->dynamic_shared;
@@ -323,6 +310,6 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
         stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     }
     if (run.fault_cta != UINT64_MAX)
-        return fail(err, errlen, "%s", run.fault);
+        return sim_fail(err, errlen, "%s", run.fault);
     return 0;
 }

@@ -13,6 +13,17 @@
  * next. */
 #define SIM_ALLOC_GAP 4096u
 
+int sim_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
 sim_device *sim_device_new(void)
 {
     sim_device *d = ptx_xcalloc(1, sizeof *d);
@@ -30,30 +41,19 @@ void sim_device_free(sim_device *d)
         free(d->allocs[i].label);
     }
     free(d->allocs);
+    free(d->images);
     pthread_mutex_destroy(&d->lock);
     free(d);
-}
-
-/* Write a one-line message into err (if any). */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
 }
 
 int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
                size_t errlen)
 {
     if (size > (1ull << 40))
-        return fail(err, errlen, "cannot allocate %" PRIu64 " bytes of device memory", size);
+        return sim_fail(err, errlen, "cannot allocate %" PRIu64 " bytes of device memory", size);
     uint8_t *data = calloc(size ? size : 1, 1);
     if (!data)
-        return fail(err, errlen, "out of host memory allocating %" PRIu64 " bytes", size);
+        return sim_fail(err, errlen, "out of host memory allocating %" PRIu64 " bytes", size);
     pthread_mutex_lock(&d->lock);
     uint64_t base = d->next;
     d->next = (base + size + SIM_ALLOC_GAP + 255) & ~255ull;
@@ -88,7 +88,7 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
     long i = find_index(d, addr);
     if (i < 0 || d->allocs[i].base != addr) {
         pthread_mutex_unlock(&d->lock);
-        return fail(err, errlen, "free of 0x%" PRIx64 ", which is not an allocation", addr);
+        return sim_fail(err, errlen, "free of 0x%" PRIx64 ", which is not an allocation", addr);
     }
     free(d->allocs[i].data);
     free(d->allocs[i].label);
@@ -128,7 +128,7 @@ int sim_memcpy_to_device(sim_device *d, uint64_t dst, const void *src, uint64_t 
 {
     sim_alloc *a = sim_find_alloc(d, dst, n);
     if (!a)
-        return fail(err, errlen, "copy of %" PRIu64 " bytes to 0x%" PRIx64
+        return sim_fail(err, errlen, "copy of %" PRIu64 " bytes to 0x%" PRIx64
                     " does not fit in one device allocation", n, dst);
     memcpy(a->data + (dst - a->base), src, n);
     return 0;
@@ -139,7 +139,7 @@ int sim_memcpy_from_device(sim_device *d, void *dst, uint64_t src, uint64_t n, c
 {
     sim_alloc *a = sim_find_alloc(d, src, n);
     if (!a)
-        return fail(err, errlen, "copy of %" PRIu64 " bytes from 0x%" PRIx64
+        return sim_fail(err, errlen, "copy of %" PRIu64 " bytes from 0x%" PRIx64
                     " does not fit in one device allocation", n, src);
     memcpy(dst, a->data + (src - a->base), n);
     return 0;

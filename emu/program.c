@@ -19,19 +19,6 @@ typedef struct sim_kernel_cache {
     uint32_t nparams, bytes;
 } sim_kernel_cache;
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Byte size of one element of symbol s (type bytes times vector width). */
 static uint32_t elem_bytes(const ptx_symbol *s)
 {
@@ -77,7 +64,7 @@ static bool write_init(const sim_program *p, uint32_t ix, uint32_t eb, ptx_type 
         return true;
     }
     if (*pos + eb > cap) {
-        fail(err, errlen, "initializer larger than its variable");
+        sim_fail(err, errlen, "initializer larger than its variable");
         return false;
     }
     uint64_t v = 0;
@@ -110,7 +97,7 @@ static bool write_init(const sim_program *p, uint32_t ix, uint32_t eb, ptx_type 
         break;
     }
     default:
-        fail(err, errlen, "unsupported initializer");
+        sim_fail(err, errlen, "unsupported initializer");
         return false;
     }
     memcpy(out + *pos, &v, eb > 8 ? 8 : eb); /* little-endian: the low bytes */
@@ -128,7 +115,7 @@ static int init_symbol(const sim_program *p, uint32_t sym, uint8_t *out, uint64_
     uint64_t pos = 0;
     uint32_t eb = (ptx_type_bits((ptx_type)s->type) + 7) / 8;
     if (!write_init(p, s->init, eb ? eb : 1, (ptx_type)s->type, out, size, &pos, err, errlen))
-        return fail(err, errlen, "variable %s (line %u): initializer larger than the variable",
+        return sim_fail(err, errlen, "variable %s (line %u): initializer larger than the variable",
                     ptx_str(p->m, s->name), s->line);
     return 0;
 }
@@ -184,7 +171,7 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
         switch ((ptx_space)s->space) {
         case PTX_SPACE_GLOBAL: {
             if (s->flags & PTX_SYMF_EXTERN)
-                return free(frame), fail(err, errlen, "extern .global variable %s (line %u) "
+                return free(frame), sim_fail(err, errlen, "extern .global variable %s (line %u) "
                                          "is not defined in this module",
                                          ptx_str(m, s->name), s->line);
             uint64_t addr;
@@ -226,7 +213,7 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
             p->sym_value[i] = shared;
     }
     if (shared > UINT32_MAX || cbank > UINT32_MAX)
-        return free(frame), fail(err, errlen, "shared or constant variables exceed 4 GiB");
+        return free(frame), sim_fail(err, errlen, "shared or constant variables exceed 4 GiB");
     p->shared_static = (uint32_t)shared;
     p->const_bytes = (uint32_t)cbank;
     p->const_bank = ptx_xcalloc(cbank ? cbank : 1, 1);
@@ -308,13 +295,10 @@ static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool ge
     return true;
 }
 
-/* One scalar source operand into s. */
-static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
+/* One scalar source operand into s, wherever s lives. */
+bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
 {
     memset(s, 0, sizeof *s);
-    unsigned slot = (unsigned)(s - d->in->src);
-    if (slot + 1 > d->in->nsrc_used)
-        d->in->nsrc_used = (uint8_t)(slot + 1);
     switch ((ptx_operand_kind)o->kind) {
     case PTX_OPD_REG:
         if (o->comp != PTX_COMP_NONE || d->f->regs[o->id].vec > 1)
@@ -354,6 +338,15 @@ static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
     default:
         return false;
     }
+}
+
+/* One scalar source operand into the instruction's source slot s. */
+static bool scalar_src(const sim_decoder *d, const ptx_operand *o, sim_src *s)
+{
+    unsigned slot = (unsigned)(s - d->in->src);
+    if (slot + 1 > d->in->nsrc_used)
+        d->in->nsrc_used = (uint8_t)(slot + 1);
+    return sim_dec_value(d, o, s);
 }
 
 bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot)
@@ -512,7 +505,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     sim_decoder d = {p, p->m, f, pi, form, pc, in};
     sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
                                                 sim_pick_cvt, sim_pick_mem, sim_pick_async, sim_pick_mma, sim_pick_ctrl,
-                                                sim_pick_warp};
+                                                sim_pick_warp, sim_pick_tex};
     sim_fn fn = NULL;
     for (size_t k = 0; k < sizeof pickers / sizeof *pickers && !fn; k++) {
         sim_inst keep = *in;
@@ -658,7 +651,7 @@ sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, si
     p->sym_value = ptx_xcalloc(m->nsymbols + 1, sizeof *p->sym_value);
     p->kernels = ptx_xcalloc(m->nfunctions + 1, sizeof *p->kernels);
     if (m->address_size == 32) {
-        fail(err, errlen, "32-bit PTX (.address_size 32) is not supported by the emulator");
+        sim_fail(err, errlen, "32-bit PTX (.address_size 32) is not supported by the emulator");
         sim_program_free(p);
         return NULL;
     }
@@ -715,6 +708,7 @@ void sim_program_free(sim_program *p)
     free(p->call_syms);
     free(p->frag_pool);
     free(p->frag_pool32);
+    free(p->xsrc);
     free(p);
 }
 
@@ -725,7 +719,7 @@ const sim_param_info *sim_kernel_params(sim_program *p, const char *name, uint32
 {
     uint32_t fi = find_kernel(p, name);
     if (fi == PTX_NONE) {
-        fail(err, errlen, "no kernel named '%s' in %s", name,
+        sim_fail(err, errlen, "no kernel named '%s' in %s", name,
              p->m->source_name ? p->m->source_name : "the module");
         return NULL;
     }

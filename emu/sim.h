@@ -59,6 +59,52 @@ int sim_memcpy_to_device(sim_device *d, uint64_t dst, const void *src, uint64_t 
 int sim_memcpy_from_device(sim_device *d, void *dst, uint64_t src, uint64_t n, char *err,
                            size_t errlen);
 
+/* ---- textures and surfaces -------------------------------------------- */
+
+/* Address modes of texture coordinates (wrap and mirror need normalized
+ * coordinates; with unnormalized ones they act as clamp, as on GPUs). */
+typedef enum sim_address_mode {
+    SIM_ADDRESS_WRAP,
+    SIM_ADDRESS_CLAMP,
+    SIM_ADDRESS_MIRROR,
+    SIM_ADDRESS_BORDER
+} sim_address_mode;
+
+/* An image in global memory and, for textures, how it is sampled. Texels
+ * are stored x fastest, then y, then z, then layer (a cubemap's faces are
+ * layers: 6 per cubemap layer); mipmap level l (of size max(1, dim >> l))
+ * follows level l - 1, packed. */
+typedef struct sim_texture_desc {
+    uint64_t data;           /* global address of texel (0,0,0) of level 0 */
+    uint64_t pitch;          /* bytes from one row to the next in level 0; 0: packed */
+    uint32_t width, height, depth; /* texels; 0 height or depth means 1 */
+    uint32_t layers;         /* layered images: layers (cubemaps: cubes); 0: not layered */
+    bool cubemap;            /* faces of width x width texels, height must equal width */
+    bool linear_memory;      /* a 1D buffer (tex1Dfetch): integer coordinates only,
+                                fetches outside it read zero */
+    uint32_t levels;         /* mipmap levels; 0 means 1 */
+    uint8_t channels;        /* 1, 2 or 4 */
+    uint8_t channel_type;    /* ptx_type: u8 s8 u16 s16 u32 s32 f16 f32 */
+    /* sampling (textures only) */
+    uint8_t address[3];      /* sim_address_mode per dimension */
+    bool normalized_coords;  /* float coordinates in [0, 1) span the image */
+    bool linear_filter;      /* bilinear / trilinear filtering (float results) */
+    bool mip_linear;         /* blend the two nearest mipmap levels */
+    bool read_normalized;    /* 8- and 16-bit integer channels read as floats in [0,1] / [-1,1] */
+    float border[4];         /* the border color (SIM_ADDRESS_BORDER) */
+} sim_texture_desc;
+
+/* Create a texture object (what tex and tld4 take) or a surface object
+ * (suld, sust: x in bytes, no sampling) over desc; its 64-bit handle is
+ * what the kernel parameter receives. The image must lie in one live
+ * allocation. Objects live until destroyed or the device is freed; create
+ * and destroy them between launches. */
+int sim_texture_create(sim_device *d, const sim_texture_desc *desc, uint64_t *handle, char *err,
+                       size_t errlen);
+int sim_surface_create(sim_device *d, const sim_texture_desc *desc, uint64_t *handle, char *err,
+                       size_t errlen);
+int sim_object_destroy(sim_device *d, uint64_t handle, char *err, size_t errlen);
+
 /* ---- programs --------------------------------------------------------- */
 
 /* Decode module m for execution on d: lays out shared and local variables,

@@ -191,14 +191,14 @@ static void test_endless_loop_and_unsupported(void **state)
     src_text t;
     char line[32], want[48];
     open_text(&e, &t, "", "setp.eq.u32 %p1, %r2, 99;\n@!%p1 bra DONE;\n"
-                          "tex.1d.v4.s32.s32 {%r3,%r4,%r5,%r6}, [%rd1, {%r1}];\n"
+                          "txq.width.b32 %r3, [%rd1];\n"
                           "DONE:\nret;");
-    snprintf(want, sizeof want, ":%s", line_of(&t, "tex.1d", line, sizeof line) + 9);
+    snprintf(want, sizeof want, ":%s", line_of(&t, "txq.width", line, sizeof line) + 9);
     uint64_t p = 0;
     uint32_t n = 0;
     const void *args[] = {&p, &n};
     emu_run(&e, "k", emu_cfg(1, 1, 32, 1), args); /* never reached: fine */
-    expect_fault(&e, emu_cfg(1, 1, 128, 1), 0, 0, "unsupported instruction 'tex.1d", want, NULL);
+    expect_fault(&e, emu_cfg(1, 1, 128, 1), 0, 0, "unsupported instruction 'txq.width", want, NULL);
     emu_close(&e);
 }
 
