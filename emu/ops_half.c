@@ -1,14 +1,16 @@
 /* ops_half.c — f16 and bf16 arithmetic, scalar and packed x2 (PTX ISA
  * 9.0, "Half Precision Floating-Point Instructions"): add, sub, mul, fma
- * (.rn; .sat; .relu; .ftz for f16), neg, abs, min, max (.NaN), setp, and
+ * (.rn; .sat; .relu; .ftz for f16), neg, abs, min, max (.NaN), setp, set, and
  * cvt packing two f32 into f16x2/bf16x2.
  *
  * Each operation is computed on the exact double values of its operands
  * and rounded once to the format (sums and products of halves are exact in
  * double, and when a bf16 sum is not, the smaller operand is far below the
- * result's last bit, so one rounding of the double is still correct). A
- * NaN result is the canonical 0x7fff. */
+ * result's last bit, so one rounding of the double is still correct; an
+ * fma's double is rounded to odd, see fma_odd). A NaN result is the
+ * canonical 0x7fff. */
 #include <math.h>
+#include <string.h>
 
 #include "emu/ops.h"
 #include "emu/smallfloat.h"
@@ -47,6 +49,24 @@ static inline uint64_t hres(const sim_inst *in, double x, half_fmt f)
 
 enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX };
 
+/* x*y + z in double rounded to odd when inexact, so that rounding it once
+ * more to a half is correct. The product of halves is exact, but a bf16
+ * sum may need more than 53 bits, and its far smaller term can decide a
+ * tie: 1.125 * 1.8125 + 2^-60 is just above the tie 2.0390625 and rounds
+ * up, while the double sum is the tie itself. TwoSum gives the error. */
+static inline double fma_odd(double x, double y, double z)
+{
+    double p = x * y, s = p + z;
+    if (!isfinite(s))
+        return s;
+    double bb = s - p, e = (p - (s - bb)) + (z - bb);
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    if (e != 0 && !(u & 1))
+        s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
+    return s;
+}
+
 /* One half of an operation. */
 static inline uint64_t half_op(const sim_inst *in, half_fmt f, uint64_t a, uint64_t b, uint64_t c,
                                unsigned sh)
@@ -75,7 +95,7 @@ static inline uint64_t half_op(const sim_inst *in, half_fmt f, uint64_t a, uint6
         case H_ADD: r = x + y; break;
         case H_SUB: r = x - y; break;
         case H_MUL: r = x * y; break;
-        default: r = fma(x, y, hval(c, sh, f, ftz)); break;
+        default: r = fma_odd(x, y, hval(c, sh, f, ftz)); break;
         }
         return hres(in, r, f);
     }
@@ -99,8 +119,38 @@ HANDLER(op_half)
     }
 }
 
-/* setp on halves (op: the compare of ops_cmp's numbering); x2 writes one
- * predicate per half. */
+/* The compare (op: ops_cmp's numbering) of the halves at `shift` in
+ * sources 0 and 1 of thread t, combined with predicate source 2 by op2. */
+static inline bool half_cmp(const sim_inst *in, const opnd *O, uint32_t t, half_fmt f, unsigned shift)
+{
+    double x = hval(SRC(0, t), shift, f, in->ftz), y = hval(SRC(1, t), shift, f, in->ftz);
+    bool un = isnan(x) || isnan(y), r;
+    switch (in->op) { /* the order of ops_cmp.c */
+    case 0: r = !un && x == y; break;
+    case 1: r = !un && x != y; break;
+    case 2: r = !un && x < y; break;
+    case 3: r = !un && x <= y; break;
+    case 4: r = !un && x > y; break;
+    case 5: r = !un && x >= y; break;
+    case 6: r = un || x == y; break;
+    case 7: r = un || x != y; break;
+    case 8: r = un || x < y; break;
+    case 9: r = un || x <= y; break;
+    case 10: r = un || x > y; break;
+    case 11: r = un || x >= y; break;
+    case 12: r = !un; break;
+    default: r = un; break;
+    }
+    if (in->op2 == 1)
+        r = r && SRC(2, t);
+    else if (in->op2 == 2)
+        r = r || SRC(2, t);
+    else if (in->op2 == 3)
+        r = r != (SRC(2, t) != 0);
+    return r;
+}
+
+/* setp on halves; x2 writes one predicate per half. */
 HANDLER(op_half_setp)
 {
     (void)g; (void)s;
@@ -108,34 +158,29 @@ HANDLER(op_half_setp)
     bool x2 = in->type == PTX_TYPE_F16X2 || in->type == PTX_TYPE_BF16X2;
     half_fmt f = bf ? BF16 : F16;
     EACH_LANE(t) {
-        uint64_t a = SRC(0, t), b = SRC(1, t);
-        for (unsigned h = 0; h < (x2 ? 2u : 1u); h++) {
-            double x = hval(a, 16 * h, f, in->ftz), y = hval(b, 16 * h, f, in->ftz);
-            bool un = isnan(x) || isnan(y), r;
-            switch (in->op) { /* the order of ops_cmp.c */
-            case 0: r = !un && x == y; break;
-            case 1: r = !un && x != y; break;
-            case 2: r = !un && x < y; break;
-            case 3: r = !un && x <= y; break;
-            case 4: r = !un && x > y; break;
-            case 5: r = !un && x >= y; break;
-            case 6: r = un || x == y; break;
-            case 7: r = un || x != y; break;
-            case 8: r = un || x < y; break;
-            case 9: r = un || x <= y; break;
-            case 10: r = un || x > y; break;
-            case 11: r = un || x >= y; break;
-            case 12: r = !un; break;
-            default: r = un; break;
-            }
-            if (in->op2 == 1)
-                r = r && SRC(2, t);
-            else if (in->op2 == 2)
-                r = r || SRC(2, t);
-            else if (in->op2 == 3)
-                r = r != (SRC(2, t) != 0);
-            PUT(h, t, r);
-        }
+        for (unsigned h = 0; h < (x2 ? 2u : 1u); h++)
+            PUT(h, t, half_cmp(in, O, t, f, 16 * h));
+    }
+}
+
+/* set.cmp.dtype.stype on halves (type2: the compared type): when true, 1.0
+ * in an f16/bf16 dtype, else all ones of the dtype; x2 compares each half
+ * into the same half of d (1.0 of the x2 dtype's format, or 0xffff). */
+HANDLER(op_half_set)
+{
+    (void)g; (void)s;
+    bool bf = in->type2 == PTX_TYPE_BF16 || in->type2 == PTX_TYPE_BF16X2;
+    bool x2 = in->type2 == PTX_TYPE_F16X2 || in->type2 == PTX_TYPE_BF16X2;
+    half_fmt f = bf ? BF16 : F16;
+    uint64_t yes = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_F16X2     ? 0x3c00
+                   : in->type == PTX_TYPE_BF16 || in->type == PTX_TYPE_BF16X2 ? 0x3f80
+                   : x2 || type_bits(in->type) == 16                          ? 0xffff
+                                                                              : 0xffffffffull;
+    EACH_LANE(t) {
+        uint64_t r = half_cmp(in, O, t, f, 0) ? yes : 0;
+        if (x2)
+            r |= (half_cmp(in, O, t, f, 16) ? yes : 0) << 16;
+        PUT(0, t, r);
     }
 }
 
@@ -154,10 +199,11 @@ HANDLER(op_cvt_pack2)
 sim_fn sim_pick_half(sim_decoder *d)
 {
     sim_inst *in = d->in;
-    uint8_t ty = in->type;
+    ptx_opcode op = (ptx_opcode)d->form->opcode;
+    /* set compares its second type (set.eq.f16.f16, set.gt.u32.f16x2) */
+    uint8_t ty = op == PTX_OP_SET ? in->type2 : in->type;
     if (ty != PTX_TYPE_F16 && ty != PTX_TYPE_BF16 && ty != PTX_TYPE_F16X2 && ty != PTX_TYPE_BF16X2)
         return NULL;
-    ptx_opcode op = (ptx_opcode)d->form->opcode;
     unsigned n = sim_dec_nops(d), nsrc;
     if (op == PTX_OP_CVT) { /* the packing form only */
         if (d->form->ntypes != 2 || in->type2 != PTX_TYPE_F32 || (ty != PTX_TYPE_F16X2 && ty != PTX_TYPE_BF16X2) ||
@@ -171,7 +217,7 @@ sim_fn sim_pick_half(sim_decoder *d)
     if (in->rnd > 1)
         return NULL; /* half arithmetic rounds to nearest only */
     in->op2 = sim_dec_mod(d, PTX_MODCAT_RELU) != PTX_MOD_NONE;
-    if (op == PTX_OP_SETP) {
+    if (op == PTX_OP_SETP || op == PTX_OP_SET) {
         static const ptx_modifier cmps[] = {PTX_MOD_EQ, PTX_MOD_NE, PTX_MOD_LT, PTX_MOD_LE, PTX_MOD_GT,
                                             PTX_MOD_GE, PTX_MOD_EQU, PTX_MOD_NEU, PTX_MOD_LTU, PTX_MOD_LEU,
                                             PTX_MOD_GTU, PTX_MOD_GEU, PTX_MOD_NUM, PTX_MOD_NAN};
@@ -184,10 +230,11 @@ sim_fn sim_pick_half(sim_decoder *d)
         bool x2 = ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2;
         const ptx_operand *o = sim_dec_op(d, 0);
         if (in->op == 0xff || n != (in->op2 ? 4u : 3u) || !sim_dec_dst(d, 0, 0) ||
-            (x2 && o->kind != PTX_OPD_PAIR) || !sim_dec_src(d, 1, 0) || !sim_dec_src(d, 2, 1) ||
-            (in->op2 && !sim_dec_src(d, 3, 2)))
+            (op == PTX_OP_SETP && x2 && o->kind != PTX_OPD_PAIR) ||
+            (op == PTX_OP_SET && o->kind == PTX_OPD_PAIR) || !sim_dec_src(d, 1, 0) ||
+            !sim_dec_src(d, 2, 1) || (in->op2 && !sim_dec_src(d, 3, 2)))
             return NULL;
-        return op_half_setp;
+        return op == PTX_OP_SETP ? op_half_setp : op_half_set;
     }
     switch (op) {
     case PTX_OP_ADD: in->op = H_ADD; nsrc = 2; break;

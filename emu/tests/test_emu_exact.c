@@ -549,6 +549,23 @@ static uint64_t nearest(const half_table *t, double x)
 
 static half_table *h16, *hbf; /* built once in main */
 
+/* x*y + z for halves: the product is exact in double (at most 16 or 22
+ * bits) but a bf16 sum may need more than 53 bits, and its smaller term can
+ * decide a tie (1.125 * 1.8125 + 2^-60 lies just above one). So the double
+ * sum is made odd when inexact (TwoSum gives its error): one more rounding
+ * to a half is then correct. */
+static double fma_to_odd(double x, double y, double z)
+{
+    double p = x * y, s = p + z;
+    if (!isfinite(s))
+        return s;
+    double v = s - p, e = (p - (s - v)) + (z - v);
+    uint64_t u = db(s);
+    if (e != 0 && !(u & 1))
+        s = nextafter(s, e > 0 ? INFINITY : -INFINITY);
+    return s;
+}
+
 static uint64_t hop(uint64_t a, uint64_t b, uint64_t c, int op, bool bf, unsigned sh)
 {
     const half_table *t = bf ? hbf : h16;
@@ -562,7 +579,7 @@ static uint64_t hop(uint64_t a, uint64_t b, uint64_t c, int op, bool bf, unsigne
     switch (op) {
     case 0: return nearest(t, x + y);
     case 1: return nearest(t, x * y);
-    case 2: return nearest(t, x * y + z); /* exact in long double for halves? no: see below */
+    case 2: return nearest(t, fma_to_odd(x, y, z));
     case 3: /* min */
         if (ax && bx) return 0x7fff;
         if (ax) return hb;
@@ -573,9 +590,6 @@ static uint64_t hop(uint64_t a, uint64_t b, uint64_t c, int op, bool bf, unsigne
     }
 }
 
-/* x*y + z for halves: the product is exact in double (at most 22 bits);
- * the sum is exact too unless the exponents differ by more than double's
- * 53 bits, where the smaller term only decides a tie that cannot occur. */
 static uint64_t ref_add_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 0, false, 0); }
 static uint64_t ref_mul_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 1, false, 0); }
 static uint64_t ref_fma_f16(uint64_t a, uint64_t b, uint64_t c) { return hop(a, b, c, 2, false, 0); }
@@ -595,6 +609,31 @@ static uint64_t ref_setp_lt_f16(uint64_t a, uint64_t b, uint64_t c)
     double x = f16v(a), y = f16v(b);
     bool an = (a & 0x7c00) == 0x7c00 && (a & 0x3ff), bn = (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
     return !an && !bn && x < y;
+}
+/* set with f16 sources: 1.0 (f16) per compare that holds for an f16 or
+ * f16x2 destination, 0xffff per half for u32 with f16x2. */
+static bool f16_cmp(uint64_t a, uint64_t b, unsigned sh, int op)
+{
+    a = (a >> sh) & 0xffff;
+    b = (b >> sh) & 0xffff;
+    bool an = (a & 0x7c00) == 0x7c00 && (a & 0x3ff), bn = (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+    double x = f16v(a), y = f16v(b);
+    return !an && !bn && (op == 0 ? x == y : op == 1 ? x >= y : x > y);
+}
+static uint64_t ref_set_eq_f16(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return f16_cmp(a, b, 0, 0) ? 0x3c00 : 0;
+}
+static uint64_t ref_set_ge_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return (f16_cmp(a, b, 0, 1) ? 0x3c00 : 0) | (f16_cmp(a, b, 16, 1) ? 0x3c000000 : 0);
+}
+static uint64_t ref_set_gt_u32_f16x2(uint64_t a, uint64_t b, uint64_t c)
+{
+    (void)c;
+    return (f16_cmp(a, b, 0, 2) ? 0xffff : 0) | (f16_cmp(a, b, 16, 2) ? 0xffff0000 : 0);
 }
 static uint64_t ref_pack_f16x2(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -763,6 +802,9 @@ static const op_case cases[] = {
     {"add.f16x2 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_HALF, ref_add_f16x2},
     {"neg.bf16x2 D, A;", K_B32, K_B32, K_B32, K_B32, 1, G_HALF, ref_neg_bf16x2},
     {"setp.lt.f16 D, A, B;", K_PRED, K_B16, K_B16, K_B16, 2, G_HALF, ref_setp_lt_f16},
+    {"set.eq.f16.f16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_HALF, ref_set_eq_f16},
+    {"set.ge.f16x2.f16x2 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_HALF, ref_set_ge_f16x2},
+    {"set.gt.u32.f16x2 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_HALF, ref_set_gt_u32_f16x2},
     {"cvt.rn.f16x2.f32 D, A, B;", K_B32, K_F32, K_F32, K_F32, 2, G_F32, ref_pack_f16x2},
 };
 
@@ -817,7 +859,9 @@ static uint64_t input(gen g, unsigned which, unsigned k, uint64_t *seed)
     case G_HALF: {
         static const uint16_t edges[] = {0, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x8001, 0x03ff, 0x0400,
                                          0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3800,
-                                         0x3555, 0x5640, 0x7f7f, 0x3f80, 0x0080};
+                                         0x3555, 0x5640, 0x7f7f, 0x3f80, 0x0080,
+                                         /* (k = 482) bf16 1.125 * 1.8125 + 2^-60: above a tie */
+                                         0x3fe8, 0x2180, 0x3f90};
         unsigned ne = sizeof edges / sizeof *edges;
         if (k < ne * ne)
             return edges[which == 0 ? k % ne : which == 1 ? k / ne : (k * 3 + 1) % ne] *
