@@ -335,6 +335,18 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, bar_red *red, ui
             branch(c, w, pc, mask, &s);
             break;
         case SIM_EV_BARRIER: {
+            if (s.barrier == SIM_CLUSTER_BARRIER) { /* barrier.cluster.arrive / .wait */
+                if (s.barrier_arrive_only)
+                    w->cluster_target = c->cluster->phase + 1;
+                if (s.barrier_arrive_only || c->cluster->phase >= w->cluster_target) {
+                    top->pc = pc + 1;
+                    break;
+                }
+                w->at_cluster = true;
+                w->barrier_pc = pc;
+                w->barrier_line = c->fn->code[pc].line;
+                return W_BARRIER;
+            }
             /* the whole warp arrives (its lanes that have not exited), as
              * barriers count warps on GPUs without independent thread
              * scheduling: lanes waiting in other branches of the warp are
@@ -496,45 +508,134 @@ void sim_form_warps(sim_cta *c)
     free(order);
 }
 
-bool sim_run_cta(sim_cta *c, uint64_t max_instructions)
+/* Complete the cluster barrier's phase when every warp with live threads
+ * in the cluster has arrived, releasing the warps waiting for it; true if
+ * it did. */
+static bool release_cluster(sim_cluster *cl)
 {
-    uint32_t arrived[SIM_BARRIERS] = {0};
-    bar_red red[SIM_BARRIERS];
-    for (int i = 0; i < SIM_BARRIERS; i++)
-        red[i] = (bar_red){0, true, false};
-    uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
+    bool live = false;
+    for (uint32_t k = 0; k < cl->n; k++)
+        for (uint32_t i = 0; i < cl->ctas[k]->nwarps; i++) {
+            const sim_warp *w = &cl->ctas[k]->warps[i];
+            uint32_t all = w->n >= 32 ? ~0u : (1u << w->n) - 1;
+            if (w->depth == 0 || !(all & ~w->exited))
+                continue;
+            if (w->cluster_target != cl->phase + 1)
+                return false;
+            live = true;
+        }
+    if (!live)
+        return false;
+    cl->phase++;
+    for (uint32_t k = 0; k < cl->n; k++)
+        for (uint32_t i = 0; i < cl->ctas[k]->nwarps; i++) {
+            sim_warp *w = &cl->ctas[k]->warps[i];
+            if (w->at_cluster) {
+                w->at_cluster = false;
+                w->stack[w->depth - 1].pc = w->barrier_pc + 1;
+            }
+        }
+    return true;
+}
+
+/* Warps of cluster cl waiting at the cluster barrier. */
+static uint32_t cluster_waiters(const sim_cluster *cl)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < cl->n; k++)
+        for (uint32_t i = 0; i < cl->ctas[k]->nwarps; i++)
+            n += cl->ctas[k]->warps[i].at_cluster;
+    return n;
+}
+
+/* Start CTA c: warps formed, each at the kernel's first instruction. */
+static void start_cta(sim_cta *c)
+{
     sim_form_warps(c);
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
         w->depth = 0;
         w->exited = 0;
-        w->at_barrier = false;
+        w->at_barrier = w->at_cluster = false;
+        w->cluster_target = 0;
         while (w->nframes) /* left over from a faulted CTA */
             free(w->frames[--w->nframes].rows);
         push(w, 0, c->kernel_fn->ninstrs, w->n >= 32 ? ~0u : (1u << w->n) - 1);
     }
+}
+
+/* The barrier state of one CTA of a running cluster. */
+typedef struct cta_bars {
+    uint32_t arrived[SIM_BARRIERS];
+    bar_red red[SIM_BARRIERS];
+} cta_bars;
+
+/* One round over c's warps that can run: W_DONE when all have finished,
+ * W_FAULT, else W_RUNNING; *progress set when anything happened. */
+static int round_cta(sim_cta *c, cta_bars *b, uint64_t budget, bool *progress)
+{
+    bool all_done = true;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        sim_warp *w = &c->warps[i];
+        if (w->depth == 0 || w->at_barrier || w->at_cluster) {
+            all_done &= w->depth == 0;
+            continue;
+        }
+        uint64_t before = c->warp_instructions;
+        int st = run_warp(c, w, b->arrived, b->red, budget);
+        if (st == W_FAULT)
+            return W_FAULT;
+        *progress |= c->warp_instructions != before || st == W_DONE;
+        all_done &= st == W_DONE;
+    }
+    if (release_barriers(c, b->arrived, b->red))
+        *progress = true;
+    return all_done ? W_DONE : W_RUNNING;
+}
+
+bool sim_run_cluster(sim_cluster *cl, uint64_t max_instructions, uint32_t *faulted)
+{
+    uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
+    cta_bars *bars = ptx_xmalloc(cl->n * sizeof *bars);
+    for (uint32_t k = 0; k < cl->n; k++) {
+        memset(bars[k].arrived, 0, sizeof bars[k].arrived);
+        for (int i = 0; i < SIM_BARRIERS; i++)
+            bars[k].red[i] = (bar_red){0, true, false};
+        start_cta(cl->ctas[k]);
+    }
+    cl->phase = 0;
+    bool ok = true;
     for (;;) {
         bool progress = false, all_done = true;
-        for (uint32_t i = 0; i < c->nwarps; i++) {
-            sim_warp *w = &c->warps[i];
-            if (w->depth == 0 || w->at_barrier) {
-                all_done &= w->depth == 0;
-                continue;
+        for (uint32_t k = 0; k < cl->n && ok; k++) {
+            int st = round_cta(cl->ctas[k], &bars[k], budget, &progress);
+            if (st == W_FAULT) {
+                *faulted = k;
+                ok = false;
             }
-            uint64_t before = c->warp_instructions;
-            int st = run_warp(c, w, arrived, red, budget);
-            if (st == W_FAULT)
-                return false;
-            progress |= c->warp_instructions != before || st == W_DONE;
             all_done &= st == W_DONE;
         }
-        if (all_done)
-            return true;
-        if (release_barriers(c, arrived, red))
+        if (!ok || all_done)
+            break;
+        if (release_cluster(cl) || progress)
             continue;
-        if (!progress) {
-            deadlock(c, arrived);
-            return false;
-        }
+        /* nothing can move: a CTA barrier that cannot complete holds the
+         * cluster (warps at the cluster barrier alone always complete it) */
+        *faulted = 0;
+        for (uint32_t k = cl->n; k-- > 0;)
+            for (uint32_t i = 0; i < cl->ctas[k]->nwarps; i++)
+                if (cl->ctas[k]->warps[i].at_barrier)
+                    *faulted = k;
+        sim_cta *c = cl->ctas[*faulted];
+        deadlock(c, bars[*faulted].arrived);
+        uint32_t waiting = cluster_waiters(cl);
+        size_t len = strlen(c->fault);
+        if (waiting && len < sizeof c->fault)
+            snprintf(c->fault + len, sizeof c->fault - len, "; %u warps of its cluster wait at barrier.cluster.wait",
+                     waiting);
+        ok = false;
+        break;
     }
+    free(bars);
+    return ok;
 }

@@ -80,6 +80,11 @@ enum sim_row {
     ROW_LANEID, ROW_WARPID, ROW_NWARPID, ROW_SMID, ROW_NSMID, ROW_GRIDID,
     ROW_LANEMASK_EQ, ROW_LANEMASK_LE, ROW_LANEMASK_LT, ROW_LANEMASK_GE, ROW_LANEMASK_GT,
     ROW_DYNAMIC_SMEM, ROW_TOTAL_SMEM,
+    ROW_CLUSTERID_X, ROW_CLUSTERID_Y, ROW_CLUSTERID_Z,
+    ROW_NCLUSTERID_X, ROW_NCLUSTERID_Y, ROW_NCLUSTERID_Z,
+    ROW_CLUSTER_CTAID_X, ROW_CLUSTER_CTAID_Y, ROW_CLUSTER_CTAID_Z,
+    ROW_CLUSTER_NCTAID_X, ROW_CLUSTER_NCTAID_Y, ROW_CLUSTER_NCTAID_Z,
+    ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER,
     ROW_COUNT
 };
 
@@ -309,7 +314,19 @@ typedef struct sim_warp {
     uint8_t lane_bar[32];
     uint32_t last_pc;
     bool rr;
+    /* the cluster barrier: the phase this warp's last arrival completes,
+     * and whether it waits for it (at barrier_pc) */
+    uint32_t cluster_target;
+    bool at_cluster;
 } sim_warp;
+
+/* The CTAs of one thread block cluster, run together on one host thread
+ * (the cluster barrier and distributed shared memory join them). */
+typedef struct sim_cluster {
+    struct sim_cta **ctas; /* by rank */
+    uint32_t n;
+    uint32_t phase;        /* cluster barrier phases completed */
+} sim_cluster;
 
 typedef struct sim_cta {
     sim_device *dev;
@@ -348,7 +365,14 @@ typedef struct sim_cta {
     uint8_t *kernel_taint, *taint, *local_taint;
     char *printf_buf;         /* device printf output of this CTA */
     uint32_t printf_len, printf_cap;
+    sim_cluster *cluster;     /* its cluster (one CTA when the launch has none) */
+    uint32_t cluster_rank;
 } sim_cta;
+
+/* Shared-space addresses name the running CTA's shared memory, or, with
+ * (rank + 1) << SIM_CLUSTER_RANK_SHIFT added, that of cluster rank `rank`
+ * (what mapa produces); SIM_SHARED_WINDOW + such an address is generic. */
+#define SIM_CLUSTER_RANK_SHIFT 24
 
 /* Row r of the CTA state. */
 static inline uint64_t *sim_row(const sim_cta *c, uint32_t r) { return c->rows + (size_t)r * c->stride; }
@@ -395,9 +419,11 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind);
 
-/* Run one CTA to completion (functional PDOM scheduling); false on a fault.
- * Forms the warps (and fills the lane-dependent special registers). */
-bool sim_run_cta(sim_cta *c, uint64_t max_instructions);
+/* Run the CTAs of a cluster (often one CTA) to completion with functional
+ * PDOM scheduling, a round of warps of each CTA in turn; false on a fault,
+ * with *faulted the rank of the CTA whose fault it is. Forms the warps
+ * (and fills the lane-dependent special registers). */
+bool sim_run_cluster(sim_cluster *cl, uint64_t max_instructions, uint32_t *faulted);
 /* The same with independent thread scheduling (its.c). */
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
 /* Cut the CTA's threads into warps (cta.c). */

@@ -132,6 +132,8 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
                 c->divergent_branches++;
             break;
         case SIM_EV_BARRIER:
+            if (s.barrier == SIM_CLUSTER_BARRIER && s.barrier_arrive_only)
+                break; /* a cluster of one CTA: its wait is the CTA barrier */
             if (s.red_op) {
                 sim_fault(c, "bar.red is not supported with independent thread scheduling (--its) "
                           "yet, kernel %s, PTX line %u", c->kernel, in->line);

@@ -24,6 +24,8 @@
 #define SIM_MAX_SHARED (227u * 1024u)
 /* Per-thread stack for calls beyond the kernel's own frame, by default. */
 #define SIM_DEFAULT_STACK 8192u
+/* Largest cluster (the non-portable limit of sm_90). */
+#define SIM_MAX_CLUSTER 16u
 
 /* What every worker shares. */
 typedef struct grid_run {
@@ -35,7 +37,8 @@ typedef struct grid_run {
     const uint8_t *params;
     uint32_t param_bytes, shared_bytes, stack_bytes;
     uint64_t nctas;
-    atomic_uint_fast64_t next;   /* next CTA to start */
+    sim_dim3 cluster;            /* blocks per cluster */
+    atomic_uint_fast64_t next;   /* next cluster to start */
     atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
     atomic_bool stop;
     pthread_mutex_t lock;        /* guards the fields below */
@@ -53,9 +56,9 @@ static int cmp_text(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Fill the special-register rows for CTA number id (the lane-dependent
- * ones are form_warps' job). */
-static void fill_specials(sim_cta *c, uint64_t id)
+/* Fill the special-register rows for CTA number id in clusters of cl
+ * blocks (the lane-dependent ones are form_warps' job). */
+static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
 {
     uint64_t *rows = c->kernel_rows + (size_t)c->kernel_fn->nregs * c->nthreads;
     size_t n = c->nthreads;
@@ -78,10 +81,24 @@ static void fill_specials(sim_cta *c, uint64_t id)
     uniform[ROW_GRIDID] = 1;
     uniform[ROW_DYNAMIC_SMEM] = c->dynamic_shared;
     uniform[ROW_TOTAL_SMEM] = c->kernel_fn->shared_used + c->dynamic_shared;
-    static const uint8_t rows_uniform[] = {ROW_NTID_X, ROW_NTID_Y, ROW_NTID_Z, ROW_CTAID_X,
-                                           ROW_CTAID_Y, ROW_CTAID_Z, ROW_NCTAID_X, ROW_NCTAID_Y,
-                                           ROW_NCTAID_Z, ROW_NWARPID, ROW_SMID, ROW_NSMID,
-                                           ROW_GRIDID, ROW_DYNAMIC_SMEM, ROW_TOTAL_SMEM};
+    const uint32_t cid[3] = {c->ctaid.x, c->ctaid.y, c->ctaid.z}, nid[3] = {c->nctaid.x, c->nctaid.y, c->nctaid.z},
+                   cd[3] = {cl.x, cl.y, cl.z};
+    for (int k = 0; k < 3; k++) {
+        uniform[ROW_CLUSTERID_X + k] = cid[k] / cd[k];
+        uniform[ROW_NCLUSTERID_X + k] = nid[k] / cd[k];
+        uniform[ROW_CLUSTER_CTAID_X + k] = cid[k] % cd[k];
+        uniform[ROW_CLUSTER_NCTAID_X + k] = cd[k];
+    }
+    uniform[ROW_CLUSTER_CTARANK] = cid[0] % cd[0] + cd[0] * (cid[1] % cd[1] + cd[1] * (cid[2] % cd[2]));
+    uniform[ROW_CLUSTER_NCTARANK] = cd[0] * cd[1] * cd[2];
+    uniform[ROW_IS_EXPLICIT_CLUSTER] = cd[0] * cd[1] * cd[2] > 1 || c->kernel_fn->f->reqnctapercluster[0];
+    static const uint8_t rows_uniform[] = {
+        ROW_NTID_X, ROW_NTID_Y, ROW_NTID_Z, ROW_CTAID_X, ROW_CTAID_Y, ROW_CTAID_Z, ROW_NCTAID_X,
+        ROW_NCTAID_Y, ROW_NCTAID_Z, ROW_NWARPID, ROW_SMID, ROW_NSMID, ROW_GRIDID, ROW_DYNAMIC_SMEM,
+        ROW_TOTAL_SMEM, ROW_CLUSTERID_X, ROW_CLUSTERID_Y, ROW_CLUSTERID_Z, ROW_NCLUSTERID_X,
+        ROW_NCLUSTERID_Y, ROW_NCLUSTERID_Z, ROW_CLUSTER_CTAID_X, ROW_CLUSTER_CTAID_Y,
+        ROW_CLUSTER_CTAID_Z, ROW_CLUSTER_NCTAID_X, ROW_CLUSTER_NCTAID_Y, ROW_CLUSTER_NCTAID_Z,
+        ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER};
     for (size_t k = 0; k < sizeof rows_uniform; k++) {
         uint64_t *r = rows + rows_uniform[k] * n, v = uniform[rows_uniform[k]];
         for (size_t t = 0; t < n; t++)
@@ -103,103 +120,167 @@ static void fill_specials(sim_cta *c, uint64_t id)
     }
 }
 
-/* One host thread's loop over CTAs. */
+/* Set up CTA state c for the launch (buffers sized for its CTAs). */
+static void cta_alloc(const grid_run *run, sim_cta *c)
+{
+    const sim_launch_config *cfg = run->cfg;
+    c->dev = run->dev;
+    c->prog = run->prog;
+    c->kernel_fn = run->fn;
+    c->kernel = run->name;
+    c->params = run->params;
+    c->param_bytes = run->param_bytes;
+    c->ntid = cfg->block;
+    c->nctaid = cfg->grid;
+    c->nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
+    c->shared_bytes = run->shared_bytes;
+    c->dynamic_shared = cfg->dynamic_shared;
+    c->local_bytes = run->stack_bytes;
+    size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
+    c->kernel_rows = ptx_xmalloc(rows * sizeof *c->kernel_rows);
+    c->sink = ptx_xmalloc(((size_t)c->nthreads + 32) * sizeof *c->sink);
+    c->shared = ptx_xmalloc(c->shared_bytes ? c->shared_bytes : 1);
+    c->local = ptx_xmalloc((size_t)c->nthreads * c->local_bytes + 1);
+    c->nwarps = (c->nthreads + 31) / 32;
+    c->warps = ptx_xcalloc(c->nwarps, sizeof *c->warps);
+    c->permutation_seed = cfg->warp_permutation_seed;
+    c->profile = cfg->profile ? sim_profile_like(cfg->profile) : NULL;
+    if (c->profile) { /* dynamic taint for the divergence classes */
+        c->kernel_taint = ptx_xmalloc(rows);
+        c->local_taint = ptx_xmalloc((size_t)c->nthreads * c->local_bytes + 1);
+    }
+}
+
+/* Make c CTA number id: zeroed registers, shared memory and kernel frame,
+ * special registers, counters. */
+static void cta_begin(const grid_run *run, sim_cta *c, uint64_t id)
+{
+    size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
+    memset(c->kernel_rows, 0, rows * sizeof *c->kernel_rows);
+    memset(c->shared, 0, c->shared_bytes);
+    /* only the kernel's own frame; call() zeroes the frames it opens */
+    uint32_t kframe = run->prog->module_local + run->fn->local_bytes;
+    for (uint32_t t = 0; t < c->nthreads && kframe; t++)
+        memset(c->local + (size_t)t * c->local_bytes, 0, kframe);
+    fill_specials(c, id, run->cluster);
+    if (c->kernel_taint) { /* registers and carry untainted, special registers programmatic */
+        size_t spec = ((size_t)run->fn->nregs + ROW_CC + 1) * c->nthreads;
+        memset(c->kernel_taint, 0, spec);
+        memset(c->kernel_taint + spec, 1, rows - spec);
+        for (uint32_t t = 0; t < c->nthreads && kframe; t++)
+            memset(c->local_taint + (size_t)t * c->local_bytes, 0, kframe);
+    }
+    c->faulted = false;
+    c->clock = 0;
+    c->warp_instructions = c->thread_instructions = c->divergent_branches = 0;
+}
+
+/* Add what CTA number id did to the run's totals (and its fault, if it is
+ * the lowest-numbered one). */
+static void cta_report(grid_run *run, sim_cta *c, uint64_t id, bool faulted)
+{
+    atomic_fetch_add(&run->used, c->warp_instructions);
+    pthread_mutex_lock(&run->lock);
+    run->warp_instructions += c->warp_instructions;
+    run->thread_instructions += c->thread_instructions;
+    run->divergent_branches += c->divergent_branches;
+    run->ctas++;
+    if (c->printf_len) {
+        PTX_GROW(run->texts, run->cap_texts, (uint64_t)run->ntexts + 1);
+        run->texts[run->ntexts++] = (struct cta_text){id, ptx_strndup(c->printf_buf, c->printf_len)};
+        c->printf_len = 0;
+    }
+    if (faulted && id < run->fault_cta) {
+        run->fault_cta = id;
+        snprintf(run->fault, sizeof run->fault, "%s", c->fault);
+        atomic_store(&run->stop, true);
+    }
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* Release c's buffers (merging its profile into the launch's). */
+static void cta_free(grid_run *run, sim_cta *c)
+{
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        while (c->warps[i].nframes)
+            free(c->warps[i].frames[--c->warps[i].nframes].rows);
+        free(c->warps[i].frames);
+        free(c->warps[i].stack);
+    }
+    free(c->warps);
+    if (c->profile) {
+        pthread_mutex_lock(&run->lock);
+        sim_profile_add(run->cfg->profile, c->profile);
+        pthread_mutex_unlock(&run->lock);
+        sim_profile_free(c->profile);
+    }
+    free(c->printf_buf);
+    free(c->kernel_taint);
+    free(c->local_taint);
+    free(c->kernel_rows);
+    free(c->sink);
+    free(c->shared);
+    free(c->local);
+}
+
+/* The linear number of the CTA of rank r in cluster number k. */
+static uint64_t cluster_cta(const grid_run *run, uint64_t k, uint32_t r)
+{
+    const sim_dim3 *g = &run->cfg->grid, *d = &run->cluster;
+    uint64_t kx = k % (g->x / d->x), ky = k / (g->x / d->x) % (g->y / d->y), kz = k / ((uint64_t)(g->x / d->x) * (g->y / d->y));
+    uint64_t x = kx * d->x + r % d->x, y = ky * d->y + r / d->x % d->y, z = kz * d->z + r / (d->x * d->y);
+    return x + g->x * (y + (uint64_t)g->y * z);
+}
+
+/* One host thread's loop over clusters (of one CTA when the launch has
+ * none). */
 static void *worker(void *arg)
 {
     grid_run *run = arg;
     const sim_launch_config *cfg = run->cfg;
-    sim_cta c = {0};
-    c.dev = run->dev;
-    c.prog = run->prog;
-    c.kernel_fn = run->fn;
-    c.kernel = run->name;
-    c.params = run->params;
-    c.param_bytes = run->param_bytes;
-    c.ntid = cfg->block;
-    c.nctaid = cfg->grid;
-    c.nthreads = cfg->block.x * cfg->block.y * cfg->block.z;
-    c.shared_bytes = run->shared_bytes;
-    c.dynamic_shared = cfg->dynamic_shared;
-    c.local_bytes = run->stack_bytes;
-    size_t rows = (size_t)sim_func_rows(run->fn) * c.nthreads;
-    c.kernel_rows = ptx_xmalloc(rows * sizeof *c.kernel_rows);
-    c.sink = ptx_xmalloc(((size_t)c.nthreads + 32) * sizeof *c.sink);
-    c.shared = ptx_xmalloc(c.shared_bytes ? c.shared_bytes : 1);
-    c.local = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
-    c.nwarps = (c.nthreads + 31) / 32;
-    c.warps = ptx_xcalloc(c.nwarps, sizeof *c.warps);
-    c.permutation_seed = cfg->warp_permutation_seed;
-    c.profile = cfg->profile ? sim_profile_like(cfg->profile) : NULL;
-    if (c.profile) { /* dynamic taint for the divergence classes */
-        c.kernel_taint = ptx_xmalloc(rows);
-        c.local_taint = ptx_xmalloc((size_t)c.nthreads * c.local_bytes + 1);
+    uint32_t n = run->cluster.x * run->cluster.y * run->cluster.z;
+    sim_cta *ctas = ptx_xcalloc(n, sizeof *ctas);
+    sim_cta **by_rank = ptx_xmalloc(n * sizeof *by_rank);
+    sim_cluster cl = {.ctas = by_rank, .n = n};
+    for (uint32_t r = 0; r < n; r++) {
+        cta_alloc(run, &ctas[r]);
+        ctas[r].cluster = &cl;
+        ctas[r].cluster_rank = r;
+        by_rank[r] = &ctas[r];
     }
     for (;;) {
         if (atomic_load(&run->stop))
             break;
-        uint64_t id = atomic_fetch_add(&run->next, 1);
-        if (id >= run->nctas)
+        uint64_t k = atomic_fetch_add(&run->next, 1);
+        if (k >= run->nctas / n)
             break;
-        memset(c.kernel_rows, 0, rows * sizeof *c.kernel_rows);
-        memset(c.shared, 0, c.shared_bytes);
-        /* only the kernel's own frame; call() zeroes the frames it opens */
-        uint32_t kframe = run->prog->module_local + run->fn->local_bytes;
-        for (uint32_t t = 0; t < c.nthreads && kframe; t++)
-            memset(c.local + (size_t)t * c.local_bytes, 0, kframe);
-        fill_specials(&c, id);
-        if (c.kernel_taint) { /* registers and carry untainted, special registers programmatic */
-            size_t spec = ((size_t)run->fn->nregs + ROW_CC + 1) * c.nthreads;
-            memset(c.kernel_taint, 0, spec);
-            memset(c.kernel_taint + spec, 1, rows - spec);
-            for (uint32_t t = 0; t < c.nthreads && kframe; t++)
-                memset(c.local_taint + (size_t)t * c.local_bytes, 0, kframe);
-        }
-        c.faulted = false;
-        c.clock = 0;
-        c.warp_instructions = c.thread_instructions = c.divergent_branches = 0;
+        for (uint32_t r = 0; r < n; r++)
+            cta_begin(run, &ctas[r], cluster_cta(run, k, r));
         uint64_t used = atomic_load(&run->used), limit = 0;
         if (cfg->max_instructions)
             limit = used >= cfg->max_instructions ? 1 : cfg->max_instructions - used;
-        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&c, limit) : sim_run_cta(&c, limit);
-        atomic_fetch_add(&run->used, c.warp_instructions);
-        pthread_mutex_lock(&run->lock);
-        run->warp_instructions += c.warp_instructions;
-        run->thread_instructions += c.thread_instructions;
-        run->divergent_branches += c.divergent_branches;
-        run->ctas++;
-        if (c.printf_len) {
-            PTX_GROW(run->texts, run->cap_texts, (uint64_t)run->ntexts + 1);
-            run->texts[run->ntexts++] = (struct cta_text){id, ptx_strndup(c.printf_buf, c.printf_len)};
-            c.printf_len = 0;
-        }
-        if (!ok && id < run->fault_cta) {
-            run->fault_cta = id;
-            snprintf(run->fault, sizeof run->fault, "%s", c.fault);
-            atomic_store(&run->stop, true);
-        }
-        pthread_mutex_unlock(&run->lock);
+        uint32_t bad = 0;
+        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_cluster(&cl, limit, &bad);
+        for (uint32_t r = 0; r < n; r++)
+            cta_report(run, &ctas[r], cluster_cta(run, k, r), !ok && r == bad);
     }
-    for (uint32_t i = 0; i < c.nwarps; i++) {
-        while (c.warps[i].nframes)
-            free(c.warps[i].frames[--c.warps[i].nframes].rows);
-        free(c.warps[i].frames);
-        free(c.warps[i].stack);
-    }
-    free(c.warps);
-    if (c.profile) {
-        pthread_mutex_lock(&run->lock);
-        sim_profile_add(cfg->profile, c.profile);
-        pthread_mutex_unlock(&run->lock);
-        sim_profile_free(c.profile);
-    }
-    free(c.printf_buf);
-    free(c.kernel_taint);
-    free(c.local_taint);
-    free(c.kernel_rows);
-    free(c.sink);
-    free(c.shared);
-    free(c.local);
+    for (uint32_t r = 0; r < n; r++)
+        cta_free(run, &ctas[r]);
+    free(ctas);
+    free(by_rank);
     return NULL;
+}
+
+/* Blocks per cluster: the kernel's .reqnctapercluster, else the
+ * configuration's, else one. */
+static sim_dim3 cluster_dims(const sim_func *fn, const sim_launch_config *cfg)
+{
+    const uint32_t *r = fn->f->reqnctapercluster;
+    if (r[0])
+        return (sim_dim3){r[0], r[1] ? r[1] : 1, r[2] ? r[2] : 1};
+    if (cfg->cluster.x)
+        return (sim_dim3){cfg->cluster.x, cfg->cluster.y ? cfg->cluster.y : 1, cfg->cluster.z ? cfg->cluster.z : 1};
+    return (sim_dim3){1, 1, 1};
 }
 
 /* Check the launch configuration against the kernel and the limits. */
@@ -219,12 +300,22 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
         return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
                     name, g->x, g->y, g->z);
     const ptx_function *f = fn->f;
-    uint64_t cluster = (uint64_t)(f->reqnctapercluster[0] ? f->reqnctapercluster[0] : 1) *
-                       (f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1) *
-                       (f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1);
-    if (cluster > 1)
-        return sim_fail(err, errlen, "kernel %s needs clusters of %llu blocks (.reqnctapercluster); the "
-                    "emulator runs clusters of one block only, for now", name, (unsigned long long)cluster);
+    sim_dim3 cl = cluster_dims(fn, cfg);
+    const sim_dim3 *want = &cfg->cluster;
+    if (f->reqnctapercluster[0] && want->x && (want->x != cl.x || want->y != cl.y || want->z != cl.z))
+        return sim_fail(err, errlen, "launch of %s with clusters of %u,%u,%u blocks; its .reqnctapercluster is %u,%u,%u",
+                        name, want->x, want->y, want->z, cl.x, cl.y, cl.z);
+    if (!cl.x || !cl.y || !cl.z || (uint64_t)cl.x * cl.y * cl.z > SIM_MAX_CLUSTER || g->x % cl.x || g->y % cl.y ||
+        g->z % cl.z)
+        return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u in clusters of %u,%u,%u blocks: the grid must be "
+                        "a whole number of clusters of at most %u blocks", name, g->x, g->y, g->z, cl.x, cl.y, cl.z,
+                        SIM_MAX_CLUSTER);
+    if (f->maxclusterrank && (uint64_t)cl.x * cl.y * cl.z > f->maxclusterrank)
+        return sim_fail(err, errlen, "launch of %s with clusters of %u,%u,%u blocks exceeds its .maxclusterrank %u",
+                        name, cl.x, cl.y, cl.z, f->maxclusterrank);
+    if ((uint64_t)cl.x * cl.y * cl.z > 1 && cfg->independent_scheduling)
+        return sim_fail(err, errlen, "launch of %s: clusters of several blocks are not supported with independent "
+                        "thread scheduling yet", name);
     if (f->maxntid[0] && threads > (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
                                        (f->maxntid[2] ? f->maxntid[2] : 1))
         return sim_fail(err, errlen, "launch of %s with %" PRIu64 " threads per block exceeds its .maxntid",
@@ -265,6 +356,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
                     .stack_bytes = p->module_local + fn->local_bytes +
                                    (cfg->stack_bytes ? cfg->stack_bytes : SIM_DEFAULT_STACK),
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
+                    .cluster = cluster_dims(fn, cfg),
                     .fault_cta = UINT64_MAX};
     atomic_init(&run.next, 0);
     atomic_init(&run.used, 0);
@@ -273,8 +365,9 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t nthreads = cfg->host_threads > 1 ? cfg->host_threads : 1;
-    if (nthreads > run.nctas)
-        nthreads = (uint32_t)run.nctas;
+    uint64_t nclusters = run.nctas / ((uint64_t)run.cluster.x * run.cluster.y * run.cluster.z);
+    if (nthreads > nclusters)
+        nthreads = (uint32_t)nclusters;
     if (nthreads <= 1) {
         worker(&run);
     } else {

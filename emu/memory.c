@@ -244,10 +244,19 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
         c->cache_data = a->data;
         return a->data + (addr - a->base);
     }
-    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:
-        if (addr >= c->shared_bytes || size > c->shared_bytes - addr)
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER: {
+        const sim_cta *owner = c; /* or another CTA of the cluster (mapa) */
+        if (addr >> SIM_CLUSTER_RANK_SHIFT) {
+            uint64_t rank = (addr >> SIM_CLUSTER_RANK_SHIFT) - 1;
+            if (rank >= c->cluster->n)
+                return bad_access(c, in, t, "__shared__", addr, size, kind, " (no such CTA in the cluster)");
+            owner = c->cluster->ctas[rank];
+            addr &= (1ull << SIM_CLUSTER_RANK_SHIFT) - 1;
+        }
+        if (addr >= owner->shared_bytes || size > owner->shared_bytes - addr)
             return bad_access(c, in, t, "__shared__", addr, size, kind, "");
-        return c->shared + addr;
+        return owner->shared + addr;
+    }
     case PTX_SPACE_LOCAL:
         if (addr >= c->local_bytes || size > c->local_bytes - addr)
             return bad_access(c, in, t, "__local__", addr, size, kind,

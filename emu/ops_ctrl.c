@@ -316,13 +316,11 @@ sim_fn sim_pick_ctrl(sim_decoder *d)
                 return NULL;
         return op_bar;
     }
-    case PTX_OP_BARRIER_CLUSTER: { /* a cluster is one CTA: wait = a CTA barrier */
-        if (n != 0)
+    case PTX_OP_BARRIER_CLUSTER: { /* the emulator's barrier SIM_CLUSTER_BARRIER: arrive, or wait */
+        ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_MODE);
+        if (n != 0 || (m != PTX_MOD_ARRIVE && m != PTX_MOD_WAIT))
             return NULL;
-        if (sim_dec_mod(d, PTX_MODCAT_MODE) == PTX_MOD_ARRIVE)
-            return op_nothing;
-        if (sim_dec_mod(d, PTX_MODCAT_MODE) != PTX_MOD_WAIT)
-            return NULL;
+        in->op2 = m == PTX_MOD_ARRIVE;
         in->src[0] = (sim_src){1, 0, 0, SIM_CLUSTER_BARRIER};
         in->nsrc_used = 1;
         in->nsrc = 1;

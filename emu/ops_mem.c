@@ -205,23 +205,30 @@ HANDLER(op_cvta)
     }
 }
 
-/* mapa d, a, rank: the address in CTA `rank` of the cluster; a cluster
- * is one CTA, so rank 0 maps to itself and others do not exist. */
+/* mapa d, a, rank: the address of a's location in the shared memory of
+ * CTA `rank` of the cluster (a generic address, or a shared::cluster one
+ * with .shared::cluster); see SIM_CLUSTER_RANK_SHIFT. */
 HANDLER(op_mapa)
 {
     (void)g;
+    bool generic = in->space == PTX_SPACE_NONE;
+    uint64_t low = (1ull << SIM_CLUSTER_RANK_SHIFT) - 1;
     EACH_LANE(t) {
-        uint64_t rank = zx(SRC(1, t), 32);
-        if (rank != 0) {
+        uint64_t a = SRC(0, t), rank = zx(SRC(1, t), 32), off = generic ? a - SIM_SHARED_WINDOW : a;
+        if (rank >= c->cluster->n || (generic && off >= SIM_WINDOW_SIZE)) {
             char who[96];
             sim_thread_coords(c, t, who, sizeof who);
-            sim_fault(c, "mapa to CTA rank %llu of a cluster of one CTA (launches with clusters of "
-                      "several blocks are not supported yet), %s, kernel %s, PTX line %u",
-                      (unsigned long long)rank, who, c->kernel, in->line);
+            if (rank >= c->cluster->n)
+                sim_fault(c, "mapa to CTA rank %llu of a cluster of %u blocks, %s, kernel %s, PTX line %u",
+                          (unsigned long long)rank, c->cluster->n, who, c->kernel, in->line);
+            else
+                sim_fault(c, "mapa of 0x%llx, which is not a shared memory address, %s, kernel %s, PTX line %u",
+                          (unsigned long long)a, who, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
             return;
         }
-        PUT(0, t, SRC(0, t));
+        uint64_t r = ((rank + 1) << SIM_CLUSTER_RANK_SHIFT) | (off & low);
+        PUT(0, t, generic ? SIM_SHARED_WINDOW + r : r);
     }
 }
 

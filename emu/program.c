@@ -266,9 +266,13 @@ static uint32_t sreg_row(const sim_decoder *d, const ptx_operand *o)
     case PTX_SREG_LANEMASK_GE: return base + ROW_LANEMASK_GE;
     case PTX_SREG_LANEMASK_GT: return base + ROW_LANEMASK_GT;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return base + ROW_DYNAMIC_SMEM;
-    /* clusters of one CTA: the CTA is its cluster */
-    case PTX_SREG_CLUSTERID: return base + ROW_CTAID_X + c;
-    case PTX_SREG_NCLUSTERID: return base + ROW_NCTAID_X + c;
+    case PTX_SREG_CLUSTERID: return base + ROW_CLUSTERID_X + c;
+    case PTX_SREG_NCLUSTERID: return base + ROW_NCLUSTERID_X + c;
+    case PTX_SREG_CLUSTER_CTAID: return base + ROW_CLUSTER_CTAID_X + c;
+    case PTX_SREG_CLUSTER_NCTAID: return base + ROW_CLUSTER_NCTAID_X + c;
+    case PTX_SREG_CLUSTER_CTARANK: return base + ROW_CLUSTER_CTARANK;
+    case PTX_SREG_CLUSTER_NCTARANK: return base + ROW_CLUSTER_NCTARANK;
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return base + ROW_IS_EXPLICIT_CLUSTER;
     case PTX_SREG_TOTAL_SMEM_SIZE: return base + ROW_TOTAL_SMEM;
     default: return PTX_NONE;
     }
@@ -310,16 +314,6 @@ bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
         if (o->id == PTX_SREG_CLOCK || o->id == PTX_SREG_CLOCK64 || o->id == PTX_SREG_GLOBALTIMER ||
             o->id == PTX_SREG_GLOBALTIMER_LO) {
             s->imm = 2;
-            return true;
-        }
-        if (o->id == PTX_SREG_CLUSTER_CTAID || o->id == PTX_SREG_CLUSTER_CTARANK ||
-            o->id == PTX_SREG_IS_EXPLICIT_CLUSTER) {
-            s->imm = 1; /* rank 0 of a one-CTA cluster */
-            return true;
-        }
-        if (o->id == PTX_SREG_CLUSTER_NCTAID || o->id == PTX_SREG_CLUSTER_NCTARANK) {
-            s->imm = 1;
-            s->value = 1;
             return true;
         }
         if ((o->id >= PTX_SREG_ENVREG0 && o->id <= PTX_SREG_ENVREG31) ||

@@ -155,6 +155,10 @@ const uint64_t *sim_profile_edges(const sim_profile *prof, uint32_t fi, uint32_t
 
 typedef struct sim_launch_config {
     sim_dim3 grid, block;
+    /* blocks per thread block cluster (0: the kernel's .reqnctapercluster,
+     * else 1); a cluster's blocks run together and share the cluster
+     * barrier and each other's shared memory (mapa) */
+    sim_dim3 cluster;
     uint32_t dynamic_shared;   /* bytes of extern .shared memory */
     uint32_t host_threads;     /* CTAs run on this many host threads (0 or 1: one) */
     uint64_t max_instructions; /* warp instructions per launch before it is stopped; 0: none */

@@ -224,7 +224,8 @@ static void test_bad_configurations(void **state)
     assert_int_equal(sim_launch(e.d, e.p, "k", &big, "", 0, NULL, e.err, sizeof e.err), -1);
     assert_non_null(strstr(e.err, "with 0 bytes of parameters; its 2 parameters take 12"));
     emu_close(&e);
-    /* kernels declared for clusters of several blocks */
+    /* kernels declared for clusters of several blocks: whole clusters, the
+     * declared size, no independent scheduling yet */
     emu_open(&e, "ptx/clusters.sm_90.O3.ptx");
     const ptx_function *f0 = NULL;
     for (uint32_t i = 0; i < e.m->nfunctions && !f0; i++)
@@ -235,9 +236,17 @@ static void test_bad_configurations(void **state)
     const char *kname = ptx_function_name(e.m, f0);
     assert_non_null(sim_kernel_params(e.p, kname, &np, &nb, e.err, sizeof e.err));
     uint8_t zeros[256] = {0};
-    sim_launch_config two = emu_cfg(2, 1, 32, 1);
-    assert_int_equal(sim_launch(e.d, e.p, kname, &two, zeros, nb, NULL, e.err, sizeof e.err), -1);
-    assert_non_null(strstr(e.err, "needs clusters of 2 blocks"));
+    sim_launch_config three = emu_cfg(3, 1, 32, 1);
+    assert_int_equal(sim_launch(e.d, e.p, kname, &three, zeros, nb, NULL, e.err, sizeof e.err), -1);
+    assert_non_null(strstr(e.err, "grid 3,1,1 in clusters of 2,1,1 blocks: the grid must be a whole number"));
+    sim_launch_config other = emu_cfg(4, 1, 32, 1);
+    other.cluster = (sim_dim3){4, 1, 1};
+    assert_int_equal(sim_launch(e.d, e.p, kname, &other, zeros, nb, NULL, e.err, sizeof e.err), -1);
+    assert_non_null(strstr(e.err, "its .reqnctapercluster is 2,1,1"));
+    sim_launch_config its = emu_cfg(2, 1, 32, 1);
+    its.independent_scheduling = true;
+    assert_int_equal(sim_launch(e.d, e.p, kname, &its, zeros, nb, NULL, e.err, sizeof e.err), -1);
+    assert_non_null(strstr(e.err, "not supported with independent thread scheduling"));
     emu_close(&e);
 }
 
