@@ -17,27 +17,26 @@ static inline uint32_t lane_mask(const sim_lanes *L)
     return m;
 }
 
-/* Check the member mask (source `k` of the first lane) against the lanes
- * executing; false after a fault. *members receives it. */
+/* Check each lane's member mask (source `k`) against the lanes executing;
+ * false after a fault. members[i] receives lane i's: lanes of one
+ * instruction may name different groups (tiled partitions of a warp). */
 static bool check_members(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,
                           const opnd *O, unsigned k, uint32_t *members, sim_step *s)
 {
-    if (!L->n) {
-        *members = 0;
-        return true;
-    }
-    uint32_t m = (uint32_t)SRC(k, L->t[0]);
     uint32_t exec = lane_mask(L), valid = g->n >= 32 ? ~0u : (1u << g->n) - 1;
-    if ((m & valid & ~exec) || !(m & exec)) {
-        char who[96];
-        sim_thread_coords(c, L->t[0], who, sizeof who);
-        sim_fault(c, "member mask 0x%08x names lanes that are not executing this instruction "
-                  "together (executing: 0x%08x), %s, kernel %s, PTX line %u", m, exec, who,
-                  c->kernel, in->line);
-        s->event = SIM_EV_FAULT;
-        return false;
+    for (uint32_t i = 0; i < L->n; i++) {
+        uint32_t m = (uint32_t)SRC(k, L->t[i]);
+        if ((m & valid & ~exec) || !(m & exec)) {
+            char who[96];
+            sim_thread_coords(c, L->t[i], who, sizeof who);
+            sim_fault(c, "member mask 0x%08x names lanes that are not executing this instruction "
+                      "together (executing: 0x%08x), %s, kernel %s, PTX line %u", m, exec, who,
+                      c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return false;
+        }
+        members[i] = m & exec;
     }
-    *members = m & exec;
     return true;
 }
 
@@ -47,21 +46,23 @@ enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
  * source 1). */
 HANDLER(op_vote)
 {
-    uint32_t members = lane_mask(L);
-    if (in->op2 && !check_members(c, in, g, L, O, 1, &members, s))
+    uint32_t members[32], all = 0;
+    if (in->op2 && !check_members(c, in, g, L, O, 1, members, s))
         return;
-    uint32_t yes = 0;
     for (uint32_t i = 0; i < L->n; i++)
-        if (((members >> L->k[i]) & 1) && SRC(0, L->t[i]))
-            yes |= 1u << L->k[i];
-    uint64_t r;
-    switch (in->op) {
-    case V_ALL: r = yes == members; break;
-    case V_ANY: r = yes != 0; break;
-    case V_UNI: r = yes == 0 || yes == members; break;
-    default: r = yes; break;
+        if (SRC(0, L->t[i]))
+            all |= 1u << L->k[i];
+    EACH_LANE(t) {
+        uint32_t mine = in->op2 ? members[i_] : lane_mask(L), yes = all & mine;
+        uint64_t r;
+        switch (in->op) {
+        case V_ALL: r = yes == mine; break;
+        case V_ANY: r = yes != 0; break;
+        case V_UNI: r = yes == 0 || yes == mine; break;
+        default: r = yes; break;
+        }
+        PUT(0, t, r);
     }
-    EACH_LANE(t) PUT(0, t, r);
 }
 
 enum { S_UP, S_DOWN, S_BFLY, S_IDX };
@@ -69,8 +70,8 @@ enum { S_UP, S_DOWN, S_BFLY, S_IDX };
 /* shfl.sync.mode.b32 d[|p], a, b, c, membermask (the ISA's formula). */
 HANDLER(op_shfl)
 {
-    uint32_t members;
-    if (!check_members(c, in, g, L, O, 3, &members, s))
+    uint32_t members[32];
+    if (!check_members(c, in, g, L, O, 3, members, s))
         return;
     uint64_t val[32], out[32];
     uint8_t pv[32];
@@ -90,11 +91,11 @@ HANDLER(op_shfl)
         }
         if (!p)
             j = lane;
-        if (j < 0 || j > 31 || !((members >> j) & 1) || (uint32_t)j >= g->n) {
+        if (j < 0 || j > 31 || !((members[i] >> j) & 1) || (uint32_t)j >= g->n) {
             char who[96];
             sim_thread_coords(c, t, who, sizeof who);
             sim_fault(c, "shfl.sync reads lane %d, which is not in the member mask 0x%08x, %s, "
-                      "kernel %s, PTX line %u", j, members, who, c->kernel, in->line);
+                      "kernel %s, PTX line %u", j, members[i], who, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
             return;
         }
@@ -120,8 +121,8 @@ HANDLER(op_activemask)
  * predicate). */
 HANDLER(op_match)
 {
-    uint32_t members;
-    if (!check_members(c, in, g, L, O, 1, &members, s))
+    uint32_t members[32];
+    if (!check_members(c, in, g, L, O, 1, members, s))
         return;
     unsigned w = type_bits(in->type);
     uint64_t v[32];
@@ -131,11 +132,11 @@ HANDLER(op_match)
         uint64_t mine = v[L->k[i_]];
         uint32_t same = 0;
         for (uint32_t j = 0; j < L->n; j++)
-            if (((members >> L->k[j]) & 1) && v[L->k[j]] == mine)
+            if (((members[i_] >> L->k[j]) & 1) && v[L->k[j]] == mine)
                 same |= 1u << L->k[j];
         if (in->op) {
-            bool all = same == members;
-            PUT(0, t, all ? members : 0);
+            bool all = same == members[i_];
+            PUT(0, t, all ? members[i_] : 0);
             if (in->ndst > 1)
                 PUT(1, t, all);
         } else {
@@ -146,44 +147,47 @@ HANDLER(op_match)
 
 enum { R_ADD, R_MIN, R_MAX, R_AND, R_OR, R_XOR };
 
-/* redux.sync.op.type d, a, membermask over 32-bit values. */
+/* redux.sync.op.type d, a, membermask over 32-bit values (each lane over
+ * its own member mask). */
 HANDLER(op_redux)
 {
-    uint32_t members;
-    if (!check_members(c, in, g, L, O, 1, &members, s))
+    uint32_t members[32];
+    if (!check_members(c, in, g, L, O, 1, members, s))
         return;
     bool sg = type_signed(in->type);
-    uint64_t acc = 0;
-    bool first = true;
-    for (uint32_t i = 0; i < L->n; i++) {
-        if (!((members >> L->k[i]) & 1))
-            continue;
-        uint64_t x = zx(SRC(0, L->t[i]), 32);
-        if (first) {
-            acc = x;
-            first = false;
-            continue;
+    EACH_LANE(t) {
+        uint64_t acc = 0;
+        bool first = true;
+        for (uint32_t i = 0; i < L->n; i++) {
+            if (!((members[i_] >> L->k[i]) & 1))
+                continue;
+            uint64_t x = zx(SRC(0, L->t[i]), 32);
+            if (first) {
+                acc = x;
+                first = false;
+                continue;
+            }
+            switch (in->op) {
+            case R_ADD: acc = zx(acc + x, 32); break;
+            case R_AND: acc &= x; break;
+            case R_OR: acc |= x; break;
+            case R_XOR: acc ^= x; break;
+            case R_MIN: acc = sg ? (sx(x, 32) < sx(acc, 32) ? x : acc) : (x < acc ? x : acc); break;
+            default: acc = sg ? (sx(x, 32) > sx(acc, 32) ? x : acc) : (x > acc ? x : acc); break;
+            }
         }
-        switch (in->op) {
-        case R_ADD: acc = zx(acc + x, 32); break;
-        case R_AND: acc &= x; break;
-        case R_OR: acc |= x; break;
-        case R_XOR: acc ^= x; break;
-        case R_MIN: acc = sg ? (sx(x, 32) < sx(acc, 32) ? x : acc) : (x < acc ? x : acc); break;
-        default: acc = sg ? (sx(x, 32) > sx(acc, 32) ? x : acc) : (x > acc ? x : acc); break;
-        }
+        PUT(0, t, acc);
     }
-    EACH_LANE(t) PUT(0, t, acc);
 }
 
 /* elect.sync d|p, membermask: the lowest member lane is elected. */
 HANDLER(op_elect)
 {
-    uint32_t members;
-    if (!check_members(c, in, g, L, O, 0, &members, s))
+    uint32_t members[32];
+    if (!check_members(c, in, g, L, O, 0, members, s))
         return;
-    int leader = members ? __builtin_ctz(members) : -1;
     EACH_LANE(t) {
+        int leader = members[i_] ? __builtin_ctz(members[i_]) : -1;
         PUT(0, t, leader < 0 ? 0 : (uint64_t)leader);
         PUT(1, t, L->k[i_] == leader);
     }
