@@ -85,7 +85,6 @@ static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const si
  * Fills the group's thread list accordingly. */
 static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
 {
-    g->n = w->n;
     if (w->nframes == 0) {
         c->fn = c->kernel_fn;
         c->rows = c->kernel_rows;
@@ -93,7 +92,7 @@ static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
         c->tmap = NULL;
         c->frame_sp = c->prog->module_local;
         c->taint = c->kernel_taint;
-        memcpy(g->t, w->t, w->n * sizeof *g->t);
+        sim_group_set(g, w->n, w->t);
         return;
     }
     const sim_frame *f = &w->frames[w->nframes - 1];
@@ -103,8 +102,9 @@ static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
     c->tmap = w->t;
     c->frame_sp = f->sp;
     c->taint = c->kernel_taint ? f->taint : NULL;
-    for (uint32_t k = 0; k < w->n; k++)
-        g->t[k] = k;
+    static const uint32_t lanes[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                       16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    sim_group_set(g, w->n, lanes);
 }
 
 /* Copy `size` bytes per lane in `lanes` between two offsets of the
@@ -487,6 +487,10 @@ void sim_form_warps(sim_cta *c)
         }
     }
     uint32_t base = c->kernel_fn->nregs;
+    const uint64_t lane_rows = 1ull << ROW_LANEID | 1ull << ROW_WARPID | 1ull << ROW_LANEMASK_EQ |
+                               1ull << ROW_LANEMASK_LE | 1ull << ROW_LANEMASK_LT | 1ull << ROW_LANEMASK_GE |
+                               1ull << ROW_LANEMASK_GT;
+    bool fill = (c->prog->special_rows & lane_rows) != 0;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
         uint32_t first = i * 32;
@@ -494,6 +498,8 @@ void sim_form_warps(sim_cta *c)
         for (uint32_t k = 0; k < w->n; k++) {
             uint32_t t = order[first + k];
             w->t[k] = t;
+            if (!fill)
+                continue;
             uint64_t *rows = c->kernel_rows;
             size_t n = c->nthreads;
             rows[(base + ROW_LANEID) * n + t] = k;

@@ -11,15 +11,12 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     s->indirect = false;
     s->mem_lanes = 0;
     sim_lanes L;
+    const sim_lanes *lanes = &L;
     L.n = 0;
     uint32_t m = g->mask;
     uint32_t full = g->n >= 32 ? ~0u : (1u << g->n) - 1;
     if (in->guard == PTX_NONE && m == full) { /* the common case: every lane */
-        L.n = g->n;
-        for (uint32_t k = 0; k < g->n; k++) {
-            L.t[k] = g->t[k];
-            L.k[k] = (uint8_t)k;
-        }
+        lanes = &g->all;
     } else if (in->guard == PTX_NONE) {
         while (m) {
             uint32_t k = (uint32_t)__builtin_ctz(m);
@@ -46,10 +43,10 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     c->clock++;
     uint8_t src_taint[32];
     if (c->taint)
-        sim_taint_before(c, in, &L, src_taint);
-    in->fn(c, in, g, &L, s);
+        sim_taint_before(c, in, lanes, src_taint);
+    in->fn(c, in, g, lanes, s);
     if (c->taint && !c->faulted)
-        sim_taint_after(c, in, &L, src_taint);
+        sim_taint_after(c, in, lanes, src_taint);
     if (c->faulted)
         s->event = SIM_EV_FAULT;
 }

@@ -87,6 +87,7 @@ enum sim_row {
     ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER,
     ROW_COUNT
 };
+_Static_assert(ROW_COUNT <= 64, "special rows are a 64-bit mask (sim_program.special_rows)");
 
 typedef struct sim_src {
     uint8_t imm;  /* 0: register row `row`; 1: `value` for every thread; 2: the CTA's
@@ -189,6 +190,7 @@ struct sim_program {
     uint32_t *frag_pool;    /* wmma/mma/ldmatrix fragment descriptions (ops_mma.c), pooled */
     uint32_t nfrag_pool;
     uint32_t *frag_pool32;  /* their registers */
+    uint64_t special_rows;  /* bit r: some instruction reads special row r (enum sim_row) */
     sim_src *xsrc;          /* sources beyond an instruction's five (texture operands), pooled */
     uint32_t nxsrc;
     uint32_t nfrag_pool32;
@@ -229,20 +231,33 @@ static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + RO
 
 /* ---- execution --------------------------------------------------------- */
 
-/* Up to 32 threads of one CTA executing together: lane k is thread t[k]
- * (a CTA-linear thread index); lanes set in `mask` are active. */
-typedef struct sim_group {
-    uint32_t n;
-    uint32_t mask;
-    uint32_t t[32];
-} sim_group;
-
 /* The active lanes that pass the guard: lane k[i] is thread t[i]. */
 typedef struct sim_lanes {
     uint32_t n;
     uint32_t t[32];
     uint8_t k[32];
 } sim_lanes;
+
+/* Up to 32 threads of one CTA executing together: lane k is thread t[k]
+ * (a CTA-linear thread index); lanes set in `mask` are active. */
+typedef struct sim_group {
+    uint32_t n;
+    uint32_t mask;
+    uint32_t t[32];
+    sim_lanes all;  /* every lane: what sim_exec passes when the whole group runs
+                       unguarded (sim_group_set fills it) */
+} sim_group;
+
+/* Make g the n threads t (lane k is thread t[k]), all active. */
+static inline void sim_group_set(sim_group *g, uint32_t n, const uint32_t *t)
+{
+    g->n = g->all.n = n;
+    g->mask = n >= 32 ? ~0u : (1u << n) - 1;
+    for (uint32_t k = 0; k < n; k++) {
+        g->t[k] = g->all.t[k] = t[k];
+        g->all.k[k] = (uint8_t)k;
+    }
+}
 
 enum sim_event {
     SIM_EV_NONE = 0,

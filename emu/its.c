@@ -72,8 +72,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
 {
     sim_group g;
     sim_step s;
-    g.n = w->n;
-    memcpy(g.t, w->t, w->n * sizeof *g.t);
+    sim_group_set(&g, w->n, w->t);
     int steps = 0;
     while (steps < ITS_SLICE) {
         uint32_t live = all_lanes(w) & ~w->exited;

@@ -56,8 +56,9 @@ static int cmp_text(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Fill the special-register rows for CTA number id in clusters of cl
- * blocks (the lane-dependent ones are form_warps' job). */
+/* Fill the special-register rows that the program reads for CTA number
+ * id in clusters of cl blocks (the lane-dependent ones are form_warps'
+ * job). */
 static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
 {
     uint64_t *rows = c->kernel_rows + (size_t)c->kernel_fn->nregs * c->nthreads;
@@ -99,11 +100,16 @@ static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
         ROW_NCLUSTERID_Y, ROW_NCLUSTERID_Z, ROW_CLUSTER_CTAID_X, ROW_CLUSTER_CTAID_Y,
         ROW_CLUSTER_CTAID_Z, ROW_CLUSTER_NCTAID_X, ROW_CLUSTER_NCTAID_Y, ROW_CLUSTER_NCTAID_Z,
         ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER};
+    uint64_t used = c->prog->special_rows;
     for (size_t k = 0; k < sizeof rows_uniform; k++) {
+        if (!(used >> rows_uniform[k] & 1))
+            continue;
         uint64_t *r = rows + rows_uniform[k] * n, v = uniform[rows_uniform[k]];
         for (size_t t = 0; t < n; t++)
             r[t] = v;
     }
+    if (!(used & (7ull << ROW_TID_X)))
+        return;
     uint64_t *tx = rows + ROW_TID_X * n, *ty = rows + ROW_TID_Y * n, *tz = rows + ROW_TID_Z * n;
     uint32_t x = 0, y = 0, z = 0;
     for (size_t t = 0; t < n; t++) {
@@ -137,7 +143,7 @@ static void cta_alloc(const grid_run *run, sim_cta *c)
     c->dynamic_shared = cfg->dynamic_shared;
     c->local_bytes = run->stack_bytes;
     size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
-    c->kernel_rows = ptx_xmalloc(rows * sizeof *c->kernel_rows);
+    c->kernel_rows = ptx_xcalloc(rows, sizeof *c->kernel_rows); /* special rows nobody reads stay 0 */
     c->sink = ptx_xmalloc(((size_t)c->nthreads + 32) * sizeof *c->sink);
     c->shared = ptx_xmalloc(c->shared_bytes ? c->shared_bytes : 1);
     c->local = ptx_xmalloc((size_t)c->nthreads * c->local_bytes + 1);
@@ -156,7 +162,8 @@ static void cta_alloc(const grid_run *run, sim_cta *c)
 static void cta_begin(const grid_run *run, sim_cta *c, uint64_t id)
 {
     size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
-    memset(c->kernel_rows, 0, rows * sizeof *c->kernel_rows);
+    /* registers and the carry; fill_specials writes the special rows read */
+    memset(c->kernel_rows, 0, ((size_t)run->fn->nregs + ROW_CC + 1) * c->nthreads * sizeof *c->kernel_rows);
     memset(c->shared, 0, c->shared_bytes);
     /* only the kernel's own frame; call() zeroes the frames it opens */
     uint32_t kframe = run->prog->module_local + run->fn->local_bytes;

@@ -322,6 +322,8 @@ bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
             return true;
         }
         s->row = sreg_row(d, o);
+        if (s->row != PTX_NONE) /* launches fill only the special rows some instruction reads */
+            d->p->special_rows |= 1ull << (s->row - d->f->nregs);
         return s->row != PTX_NONE;
     case PTX_OPD_IMM: case PTX_OPD_F32: case PTX_OPD_F64:
         s->imm = 1;
