@@ -184,6 +184,23 @@ static bool surface_addr(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s
     return true;
 }
 
+/* Host pointer to thread t's surface access of `bytes` (kind 1 load, 2
+ * store), NULL for an ignored .zero access; false after a fault. */
+static bool surface_ptr(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s, unsigned bytes, int kind,
+                        uint8_t **p)
+{
+    const sim_image *im = object(c, in, t, s, SIM_IMAGE_SURFACE);
+    uint64_t a;
+    if (!im || !surface_addr(c, in, t, s, im, bytes, &a))
+        return false;
+    *p = a ? sim_mem(c, in, t, PTX_SPACE_GLOBAL, a, bytes, kind) : NULL;
+    if (a && !*p) {
+        s->event = SIM_EV_FAULT;
+        return false;
+    }
+    return true;
+}
+
 /* suld.b / sust.b: in->vec elements of in->type. */
 HANDLER(op_suld)
 {
@@ -191,15 +208,9 @@ HANDLER(op_suld)
     (void)O;
     unsigned eb = type_bits(in->type) / 8, n = in->vec ? in->vec : 1;
     EACH_LANE(t) {
-        const sim_image *im = object(c, in, t, s, SIM_IMAGE_SURFACE);
-        uint64_t a;
-        if (!im || !surface_addr(c, in, t, s, im, eb * n, &a))
+        uint8_t *p;
+        if (!surface_ptr(c, in, t, s, eb * n, 1, &p))
             return;
-        const uint8_t *p = a ? sim_mem(c, in, t, PTX_SPACE_GLOBAL, a, eb * n, 1) : NULL;
-        if (a && !p) {
-            s->event = SIM_EV_FAULT;
-            return;
-        }
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = 0;
             if (p)
@@ -215,18 +226,10 @@ HANDLER(op_sust)
     (void)D;
     unsigned eb = type_bits(in->type) / 8, n = in->vec ? in->vec : 1;
     EACH_LANE(t) {
-        const sim_image *im = object(c, in, t, s, SIM_IMAGE_SURFACE);
-        uint64_t a;
-        if (!im || !surface_addr(c, in, t, s, im, eb * n, &a))
+        uint8_t *p;
+        if (!surface_ptr(c, in, t, s, eb * n, 2, &p))
             return;
-        if (!a)
-            continue;
-        uint8_t *p = sim_mem(c, in, t, PTX_SPACE_GLOBAL, a, eb * n, 2);
-        if (!p) {
-            s->event = SIM_EV_FAULT;
-            return;
-        }
-        for (unsigned k = 0; k < n; k++) {
+        for (unsigned k = 0; p && k < n; k++) {
             uint64_t v = SRC(k, t);
             memcpy(p + k * eb, &v, eb);
         }
