@@ -3,7 +3,8 @@
  *
  *   simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
  *               [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]
- *               [--its] [--threads N] [--max-instructions N] [--arch sm_XX]
+ *               [--its] [--threads N] [--max-instructions N] [--cluster X[,Y[,Z]]]
+ *               [--arch sm_XX]
  *
  * One --arg per kernel parameter, in order: a scalar TYPE:VALUE, or a
  * buffer (the parameter receives its device address): buf:PATH,
@@ -56,7 +57,8 @@ static void run_usage(FILE *out)
 {
     fputs("usage: simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]\n"
-          "                   [--its] [--threads N] [--max-instructions N] [--arch sm_XX]\n"
+          "                   [--its] [--threads N] [--max-instructions N] [--cluster X[,Y[,Z]]]\n"
+          "                   [--arch sm_XX]\n"
           "Emulates one launch of KERNEL from FILE (PTX or a CUDA binary with PTX).\n"
           "  --arg SPEC        one per kernel parameter, in order:\n"
           "                      TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64),\n"
@@ -76,6 +78,8 @@ static void run_usage(FILE *out)
           "                    per-warp reconvergence stacks\n"
           "  --threads N       run blocks on N host threads (same results)\n"
           "  --max-instructions N   stop after N warp instructions (endless loops)\n"
+          "  --cluster X[,Y[,Z]]    blocks per thread block cluster (default: the kernel's\n"
+          "                    .reqnctapercluster, else 1)\n"
           "Exit status: 0 success, 1 bad input or a failed launch, 2 internal error.\n",
           out);
 }
@@ -318,6 +322,11 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         }
         if (strcmp(a, "-k") == 0 || strcmp(a, "--kernel") == 0) {
             o->kernel = v;
+        } else if (strcmp(a, "--cluster") == 0) {
+            if (!parse_dim3(v, &o->cfg.cluster)) {
+                fprintf(stderr, "simtlab run: bad %s '%s' (expected X[,Y[,Z]], positive)\n", a, v);
+                return EXIT_USER;
+            }
         } else if (strcmp(a, "--grid") == 0 || strcmp(a, "--block") == 0) {
             bool is_grid = a[2] == 'g';
             if (!parse_dim3(v, is_grid ? &o->cfg.grid : &o->cfg.block)) {

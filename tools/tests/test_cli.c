@@ -217,6 +217,15 @@ static void test_run(void **state)
     expect("run bin/sample_exe -k x --grid 1 --block 1 --arg buf:rand:10", 1, "buf:rand:BYTES:SEED");
     expect("run bin/sample_exe --grid 1 --block 1", 1, "needs FILE, -k KERNEL");
     expect("run --help", 0, "buf:zero:BYTES");
+    /* clusters: cluster_histogram (.reqnctapercluster 2) counts 0..7 into 4 bins */
+    const char *hist = "run ptx/clusters.sm_90.O3.ptx -k _Z17cluster_histogramPKiPiii --block 32 --shared 16 "
+                       "--arg buf:s32:0,1,2,3,4,5,6,7 --arg buf:zero:16 --arg s32:8 --arg s32:4 --print 1:s32";
+    snprintf(cmd, sizeof cmd, "%s --grid 2", hist);
+    expect(cmd, 0, "2\n2\n2\n2\n");
+    snprintf(cmd, sizeof cmd, "%s --grid 4 --cluster 4", hist);
+    expect(cmd, 1, "its .reqnctapercluster is 2,1,1");
+    snprintf(cmd, sizeof cmd, "%s --grid 3", hist);
+    expect(cmd, 1, "the grid must be a whole number of clusters");
     /* a guest bug: reading past the end of x */
     snprintf(cmd, sizeof cmd, "%s--arg s32:8 --arg f32:2 --arg buf:f32:1,2,3,4 --arg buf:zero:32", saxpy);
     expect(cmd, 1, "invalid __global__ read of size 4 at 0x");
