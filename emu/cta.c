@@ -307,7 +307,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, bar_red *red, ui
             return W_FAULT;
         }
         uint32_t pc = top->pc;
-        g.mask = mask;
+        sim_group_mask(&g, mask);
         sim_exec(c, pc, &g, &s);
         steps++;
         if (c->profile)

@@ -11,29 +11,16 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     s->indirect = false;
     s->mem_lanes = 0;
     sim_lanes L;
-    const sim_lanes *lanes = &L;
-    L.n = 0;
-    uint32_t m = g->mask;
-    uint32_t full = g->n >= 32 ? ~0u : (1u << g->n) - 1;
-    if (in->guard == PTX_NONE && m == full) { /* the common case: every lane */
-        lanes = &g->all;
-    } else if (in->guard == PTX_NONE) {
-        while (m) {
-            uint32_t k = (uint32_t)__builtin_ctz(m);
-            m &= m - 1;
-            L.t[L.n] = g->t[k];
-            L.k[L.n++] = (uint8_t)k;
-        }
-    } else {
+    const sim_lanes *lanes = &g->active;
+    if (in->guard != PTX_NONE) { /* the active lanes whose guard holds */
         const uint64_t *p = sim_row(c, in->guard);
-        while (m) {
-            uint32_t k = (uint32_t)__builtin_ctz(m);
-            m &= m - 1;
-            if ((p[g->t[k]] != 0) != in->guard_neg) {
-                L.t[L.n] = g->t[k];
-                L.k[L.n++] = (uint8_t)k;
+        L.n = 0;
+        for (uint32_t i = 0; i < g->active.n; i++)
+            if ((p[g->active.t[i]] != 0) != in->guard_neg) {
+                L.t[L.n] = g->active.t[i];
+                L.k[L.n++] = g->active.k[i];
             }
-        }
+        lanes = &L;
     }
     c->warp_instructions++;
     uint32_t active = g->mask;

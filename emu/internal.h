@@ -244,18 +244,33 @@ typedef struct sim_group {
     uint32_t n;
     uint32_t mask;
     uint32_t t[32];
-    sim_lanes all;  /* every lane: what sim_exec passes when the whole group runs
-                       unguarded (sim_group_set fills it) */
+    /* the lanes of `mask`, prepared by sim_group_set and sim_group_mask
+     * (set the mask only through them): consecutive instructions share it */
+    sim_lanes active;
 } sim_group;
 
 /* Make g the n threads t (lane k is thread t[k]), all active. */
 static inline void sim_group_set(sim_group *g, uint32_t n, const uint32_t *t)
 {
-    g->n = g->all.n = n;
+    g->n = g->active.n = n;
     g->mask = n >= 32 ? ~0u : (1u << n) - 1;
     for (uint32_t k = 0; k < n; k++) {
-        g->t[k] = g->all.t[k] = t[k];
-        g->all.k[k] = (uint8_t)k;
+        g->t[k] = g->active.t[k] = t[k];
+        g->active.k[k] = (uint8_t)k;
+    }
+}
+
+/* Set g's active lanes (a subset of its n). */
+static inline void sim_group_mask(sim_group *g, uint32_t mask)
+{
+    if (mask == g->mask)
+        return;
+    g->mask = mask;
+    g->active.n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        g->active.t[g->active.n] = g->t[k];
+        g->active.k[g->active.n++] = (uint8_t)k;
     }
 }
 

@@ -105,7 +105,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
                       (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
             return R_FAULT;
         }
-        g.mask = mask;
+        sim_group_mask(&g, mask);
         w->last_pc = pc;
         sim_exec(c, pc, &g, &s);
         steps++;

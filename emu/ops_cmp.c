@@ -98,12 +98,46 @@ static inline bool combine(const sim_inst *in, const opnd *O, uint32_t t, bool r
     }
 }
 
+/* One loop per comparison for setp's common forms (one destination, no
+ * combining predicate): operands read by READ(k, t), compared by OP. */
+#define SETP_OPS(READ, NE)                                                                   \
+    switch (in->op) {                                                                        \
+    case C_EQ: EACH_LANE(t) PUT(0, t, READ(0, t) == READ(1, t)); break;                     \
+    case C_NE: EACH_LANE(t) PUT(0, t, NE(READ(0, t), READ(1, t))); break;                   \
+    case C_LT: EACH_LANE(t) PUT(0, t, READ(0, t) < READ(1, t)); break;                      \
+    case C_LE: EACH_LANE(t) PUT(0, t, READ(0, t) <= READ(1, t)); break;                     \
+    case C_GT: EACH_LANE(t) PUT(0, t, READ(0, t) > READ(1, t)); break;                      \
+    default: EACH_LANE(t) PUT(0, t, READ(0, t) >= READ(1, t)); break;                       \
+    }
+#define READ_S(k, t) sx(SRC(k, t), w)
+#define READ_U(k, t) zx(SRC(k, t), w)
+#define READ_F(k, t) f32_of(SRC(k, t))
+#define NE_INT(a, b) ((a) != (b))
+#define NE_ORDERED(a, b) ((a) < (b) || (a) > (b)) /* false when either is NaN */
+
+/* The common setp forms; false when in is not one of them. */
+static bool setp_fast(const sim_inst *in, const sim_lanes *L, const opnd *O, const dsts *D, cmp_mode mode,
+                      unsigned w)
+{
+    if (in->op2 != B_NONE || in->ndst > 1 || in->op > C_GE || mode == CM_F64 || (mode == CM_F32 && in->ftz))
+        return false;
+    if (mode == CM_SIGNED)
+        SETP_OPS(READ_S, NE_INT)
+    else if (mode == CM_UNSIGNED)
+        SETP_OPS(READ_U, NE_INT)
+    else
+        SETP_OPS(READ_F, NE_ORDERED)
+    return true;
+}
+
 /* setp: p = cmp op c, q = !cmp op c. */
 HANDLER(op_setp)
 {
     (void)g; (void)s;
     unsigned w;
     cmp_mode mode = cmp_mode_of(in, &w);
+    if (setp_fast(in, L, O, D, mode, w))
+        return;
     EACH_LANE(t) {
         bool r = compare(in, O, t, mode, w);
         PUT(0, t, combine(in, O, t, r));

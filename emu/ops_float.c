@@ -38,9 +38,9 @@ static int set_round(uint8_t rnd)
         fesetround(want);
     return old;
 }
-static void restore_round(int old)
+static void restore_round(uint8_t rnd, int old)
 {
-    if (old != FE_TONEAREST || fegetround() != FE_TONEAREST)
+    if (rnd > 1 && fegetround() != old)
         fesetround(old);
 }
 
@@ -87,10 +87,21 @@ static inline double in64(const opnd *O, const sim_inst *in, unsigned k, uint32_
     return f64_of(SRC(k, t));
 }
 
+/* An f32 result without .ftz or .sat: the canonical NaN or the bits. */
+static inline uint64_t plain32(float r) { return isnan(r) ? F32_CANON_NAN : bits_f32(r); }
+
 /* add / sub / mul (op 0, 1, 2). */
 HANDLER(op_fbin)
 {
     (void)g; (void)s;
+    if (in->type == PTX_TYPE_F32 && in->rnd <= 1 && !in->ftz && !in->sat) { /* the common forms */
+        switch (in->op) {
+        case 0: EACH_LANE(t) PUT(0, t, plain32(f32_of(SRC(0, t)) + f32_of(SRC(1, t)))); break;
+        case 1: EACH_LANE(t) PUT(0, t, plain32(f32_of(SRC(0, t)) - f32_of(SRC(1, t)))); break;
+        default: EACH_LANE(t) PUT(0, t, plain32(f32_of(SRC(0, t)) * f32_of(SRC(1, t)))); break;
+        }
+        return;
+    }
     int old = set_round(in->rnd);
     if (in->type == PTX_TYPE_F32) {
         switch (in->op) {
@@ -105,20 +116,24 @@ HANDLER(op_fbin)
             PUT(0, t, out64(in, r));
         }
     }
-    restore_round(old);
+    restore_round(in->rnd, old);
 }
 
 /* fma / mad: a*b+c with one rounding. */
 HANDLER(op_ffma)
 {
     (void)g; (void)s;
+    if (in->type == PTX_TYPE_F32 && in->rnd <= 1 && !in->ftz && !in->sat) { /* the common form */
+        EACH_LANE(t) PUT(0, t, plain32(fmaf(f32_of(SRC(0, t)), f32_of(SRC(1, t)), f32_of(SRC(2, t)))));
+        return;
+    }
     int old = set_round(in->rnd);
     if (in->type == PTX_TYPE_F32) {
         EACH_LANE(t) PUT(0, t, out32(in, fmaf(in32(O, in, 0, t), in32(O, in, 1, t), in32(O, in, 2, t))));
     } else {
         EACH_LANE(t) PUT(0, t, out64(in, fma(in64(O, in, 0, t), in64(O, in, 1, t), in64(O, in, 2, t))));
     }
-    restore_round(old);
+    restore_round(in->rnd, old);
 }
 
 /* div: IEEE with the rounding mode; .approx and .full as the double
@@ -132,7 +147,7 @@ HANDLER(op_fdiv)
     } else {
         EACH_LANE(t) PUT(0, t, out64(in, in64(O, in, 0, t) / in64(O, in, 1, t)));
     }
-    restore_round(old);
+    restore_round(in->rnd, old);
 }
 
 enum { FU_RCP, FU_SQRT, FU_RSQRT, FU_SIN, FU_COS, FU_LG2, FU_EX2, FU_TANH, FU_ABS, FU_NEG };
@@ -168,7 +183,7 @@ HANDLER(op_funary)
         }
         PUT(0, t, f32 ? out32(in, (float)r) : out64(in, r));
     }
-    restore_round(old);
+    restore_round(in->rnd, old);
 }
 
 /* min / max (op: 1 max): a NaN operand is ignored (both NaN: canonical

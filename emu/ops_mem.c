@@ -64,9 +64,10 @@ HANDLER(op_ld)
         }
         return;
     }
-    if (n == 1 && size == 4 && !sg) { /* the most common load */
+    if (n == 1 && size == 4 && !sg && in->addr.base.imm == 0) { /* the most common load: [reg+off] */
+        const uint64_t *base = sim_row(c, in->addr.base.row);
         EACH_LANE(t) {
-            uint8_t *p = mem(c, in, t, address(c, in, t), 4, 1);
+            uint8_t *p = mem(c, in, t, base[t] + (uint64_t)in->addr.offset, 4, 1);
             if (!p) {
                 s->event = SIM_EV_FAULT;
                 return;
