@@ -97,6 +97,19 @@ HANDLER(op_st)
 {
     (void)g;
     unsigned size = type_bits(in->type) / 8, n = in->vec;
+    if (n == 1 && size == 4 && in->addr.base.imm == 0) { /* the most common store: [reg+off] */
+        const uint64_t *base = sim_row(c, in->addr.base.row);
+        EACH_LANE(t) {
+            uint8_t *p = mem(c, in, t, base[t] + (uint64_t)in->addr.offset, 4, 2);
+            if (!p) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+            uint32_t v = (uint32_t)SRC(0, t);
+            memcpy(p, &v, 4);
+        }
+        return;
+    }
     EACH_LANE(t) {
         uint64_t a = address(c, in, t);
         uint8_t *p = mem(c, in, t, a, size * n, 2);
