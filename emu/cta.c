@@ -308,10 +308,18 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, bar_red *red, ui
         }
         uint32_t pc = top->pc;
         sim_group_mask(&g, mask);
-        sim_exec(c, pc, &g, &s);
-        steps++;
-        if (c->profile)
-            count(c, pc, mask, &s, &g);
+        /* straight-line code: the next instruction, with the same lanes,
+         * until an event, the reconvergence point, the end or the limits */
+        for (;;) {
+            sim_exec(c, pc, &g, &s);
+            steps++;
+            if (c->profile)
+                count(c, pc, mask, &s, &g);
+            if (s.event != SIM_EV_NONE || pc + 1 == top->rpc || pc + 1 >= c->fn->ninstrs ||
+                steps >= SIM_SLICE || c->warp_instructions >= budget)
+                break;
+            pc++;
+        }
         switch (s.event) {
         case SIM_EV_FAULT:
             return W_FAULT;
