@@ -23,10 +23,7 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
         lanes = &L;
     }
     c->warp_instructions++;
-    uint32_t active = g->mask;
-    active = active - ((active >> 1) & 0x55555555u);
-    active = (active & 0x33333333u) + ((active >> 2) & 0x33333333u);
-    c->thread_instructions += (((active + (active >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+    c->thread_instructions += g->active.n; /* the lanes of the mask */
     c->clock++;
     uint8_t src_taint[32];
     if (c->taint)
