@@ -26,7 +26,14 @@ HANDLER(op_add)
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type);
-    EACH_LANE(t) PUT(0, t, ext(SRC(0, t) + SRC(1, t), w, sg));
+    if (w == 64) /* the common widths with a loop of their own */
+        EACH_LANE(t) PUT(0, t, SRC(0, t) + SRC(1, t));
+    else if (w == 32 && sg)
+        EACH_LANE(t) PUT(0, t, (uint64_t)(int64_t)(int32_t)(uint32_t)(SRC(0, t) + SRC(1, t)));
+    else if (w == 32)
+        EACH_LANE(t) PUT(0, t, (uint32_t)(SRC(0, t) + SRC(1, t)));
+    else
+        EACH_LANE(t) PUT(0, t, ext(SRC(0, t) + SRC(1, t), w, sg));
 }
 
 HANDLER(op_sub)
