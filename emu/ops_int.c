@@ -243,16 +243,12 @@ HANDLER(op_logic)
 {
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
-    EACH_LANE(t) {
-        uint64_t a = SRC(0, t), r;
-        switch (in->op) {
-        case 0: r = a & SRC(1, t); break;
-        case 1: r = a | SRC(1, t); break;
-        case 2: r = a ^ SRC(1, t); break;
-        case 3: r = ~a; break;
-        default: r = zx(a, w) == 0; break;
-        }
-        PUT(0, t, zx(r, w));
+    switch (in->op) { /* a loop per operation */
+    case 0: EACH_LANE(t) PUT(0, t, zx(SRC(0, t) & SRC(1, t), w)); break;
+    case 1: EACH_LANE(t) PUT(0, t, zx(SRC(0, t) | SRC(1, t), w)); break;
+    case 2: EACH_LANE(t) PUT(0, t, zx(SRC(0, t) ^ SRC(1, t), w)); break;
+    case 3: EACH_LANE(t) PUT(0, t, zx(~SRC(0, t), w)); break;
+    default: EACH_LANE(t) PUT(0, t, zx(SRC(0, t), w) == 0); break;
     }
 }
 
