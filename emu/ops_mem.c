@@ -66,21 +66,6 @@ HANDLER(op_ld)
     }
     if (n == 1 && size == 4 && !sg && in->addr.base.imm == 0) { /* the most common load: [reg+off] */
         const uint64_t *base = sim_row(c, in->addr.base.row);
-        if (in->space == PTX_SPACE_SHARED) { /* one bounds check per lane, inline */
-            uint64_t sb = c->shared_bytes;
-            EACH_LANE(t) {
-                uint64_t a = base[t] + (uint64_t)in->addr.offset;
-                const uint8_t *p = a < sb && sb - a >= 4 && !(a & 3) ? c->shared + a : mem(c, in, t, a, 4, 1);
-                if (!p) {
-                    s->event = SIM_EV_FAULT;
-                    return;
-                }
-                uint32_t v;
-                memcpy(&v, p, 4);
-                PUT(0, t, v);
-            }
-            return;
-        }
         EACH_LANE(t) {
             uint8_t *p = mem(c, in, t, base[t] + (uint64_t)in->addr.offset, 4, 1);
             if (!p) {
