@@ -167,57 +167,48 @@ static const frag *frag_of(const sim_cta *c, const sim_inst *in, unsigned k)
     return (const frag *)(const void *)&c->prog->frag_pool[in->target + k * (sizeof(frag) / 4)];
 }
 
-/* wmma.load: each lane fetches its slots. */
-HANDLER(op_wmma_load)
+/* wmma.load (store false: each lane fetches its slots) and wmma.store
+ * (each lane writes its slots; repeated elements agree). */
+static void transfer(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, sim_step *s,
+                     const opnd *O, bool store)
 {
-    (void)O; (void)D;
-    if (!whole_warp(c, in, g, L, s, "wmma.load"))
+    if (!whole_warp(c, in, g, L, s, store ? "wmma.store" : "wmma.load"))
         return;
     const frag *f = frag_of(c, in, 0);
-    unsigned rows, cols;
+    unsigned rows, cols, size = ebits((etype)f->et) / 8;
     frag_dims(f, &rows, &cols);
     EACH_LANE(t) {
         uint64_t stride = in->nsrc_used ? zx(SRC(0, t), 32) : (f->col ? rows : cols);
-        unsigned size = ebits((etype)f->et) / 8;
         for (unsigned i = 0; i < slots(f); i++) {
             unsigned r, col;
             slot_elem(f, L->k[i_], i, &r, &col);
-            uint8_t *p = sim_mem(c, in, t, in->space, elem_addr(c, in, f, t, r, col, stride), size, 1);
+            uint8_t *p = sim_mem(c, in, t, in->space, elem_addr(c, in, f, t, r, col, stride), size, store ? 2 : 1);
             if (!p) {
                 s->event = SIM_EV_FAULT;
                 return;
             }
             uint64_t v = 0;
-            memcpy(&v, p, size);
-            slot_put(c, c->prog->frag_pool32, f, t, i, v);
+            if (store) {
+                v = slot_get(c, c->prog->frag_pool32, f, t, i);
+                memcpy(p, &v, size);
+            } else {
+                memcpy(&v, p, size);
+                slot_put(c, c->prog->frag_pool32, f, t, i, v);
+            }
         }
     }
 }
 
-/* wmma.store: each lane writes its slots (repeated elements agree). */
+HANDLER(op_wmma_load)
+{
+    (void)D;
+    transfer(c, in, g, L, s, O, false);
+}
+
 HANDLER(op_wmma_store)
 {
     (void)D;
-    if (!whole_warp(c, in, g, L, s, "wmma.store"))
-        return;
-    const frag *f = frag_of(c, in, 0);
-    unsigned rows, cols;
-    frag_dims(f, &rows, &cols);
-    EACH_LANE(t) {
-        uint64_t stride = in->nsrc_used ? zx(SRC(0, t), 32) : (f->col ? rows : cols);
-        unsigned size = ebits((etype)f->et) / 8;
-        for (unsigned i = 0; i < slots(f); i++) {
-            unsigned r, col;
-            slot_elem(f, L->k[i_], i, &r, &col);
-            uint8_t *p = sim_mem(c, in, t, in->space, elem_addr(c, in, f, t, r, col, stride), size, 2);
-            if (!p) {
-                s->event = SIM_EV_FAULT;
-                return;
-            }
-            uint64_t v = slot_get(c, c->prog->frag_pool32, f, t, i);
-            memcpy(p, &v, size);
-        }
-    }
+    transfer(c, in, g, L, s, O, true);
 }
 
 /* Gather fragment f of the warp into a dense row-major matrix of values. */
