@@ -478,10 +478,11 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
  * set) into warps, and fill the lane-dependent special registers. */
 void sim_form_warps(sim_cta *c)
 {
-    uint32_t *order = ptx_xmalloc(c->nthreads * sizeof *order);
-    for (uint32_t t = 0; t < c->nthreads; t++)
-        order[t] = t;
+    uint32_t *order = NULL; /* static warps: thread first + k */
     if (c->permutation_seed) { /* Fisher-Yates with xorshift64* */
+        order = ptx_xmalloc(c->nthreads * sizeof *order);
+        for (uint32_t t = 0; t < c->nthreads; t++)
+            order[t] = t;
         uint64_t x = c->permutation_seed ^ (0x9E3779B97F4A7C15ull *
                                             (1 + c->ctaid.x + 65536ull * (c->ctaid.y + 65536ull * c->ctaid.z)));
         for (uint32_t i = c->nthreads; i > 1; i--) {
@@ -504,7 +505,7 @@ void sim_form_warps(sim_cta *c)
         uint32_t first = i * 32;
         w->n = c->nthreads - first < 32 ? c->nthreads - first : 32;
         for (uint32_t k = 0; k < w->n; k++) {
-            uint32_t t = order[first + k];
+            uint32_t t = order ? order[first + k] : first + k;
             w->t[k] = t;
             if (!fill)
                 continue;

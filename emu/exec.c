@@ -20,6 +20,7 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
                 L.t[L.n] = g->active.t[i];
                 L.k[L.n++] = g->active.k[i];
             }
+        L.contig = L.n == g->active.n && g->active.contig; /* all passed: the same run */
         lanes = &L;
     }
     c->warp_instructions++;

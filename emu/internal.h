@@ -172,6 +172,9 @@ typedef struct sim_func {
      * size, and whether it names the dynamic (extern) array */
     uint32_t shared_end, shared_used;
     bool shared_dynamic;
+    /* a kernel's rows (registers, then the carry) that some path may read
+     * before writing them: the only ones a CTA's start zeroes */
+    uint32_t *zero_rows, nzero_rows;
 } sim_func;
 
 struct sim_program {
@@ -227,6 +230,8 @@ sim_profile *sim_profile_like(const sim_profile *prof);
 void sim_profile_add(sim_profile *into, const sim_profile *from);
 
 /* Rows a function's CTA state needs. */
+/* uninit.c: the rows of f some path may read before an unguarded write. */
+uint32_t *sim_uninit_rows(const ptx_module *m, const ptx_function *f, uint32_t *n);
 static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + ROW_COUNT; }
 
 /* ---- execution --------------------------------------------------------- */
@@ -234,6 +239,7 @@ static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + RO
 /* The active lanes that pass the guard: lane k[i] is thread t[i]. */
 typedef struct sim_lanes {
     uint32_t n;
+    bool contig;    /* t[i] == t[0] + i for every i: a run of consecutive threads */
     uint32_t t[32];
     uint8_t k[32];
 } sim_lanes;
@@ -254,9 +260,11 @@ static inline void sim_group_set(sim_group *g, uint32_t n, const uint32_t *t)
 {
     g->n = g->active.n = n;
     g->mask = n >= 32 ? ~0u : (1u << n) - 1;
+    g->active.contig = n > 0;
     for (uint32_t k = 0; k < n; k++) {
         g->t[k] = g->active.t[k] = t[k];
         g->active.k[k] = (uint8_t)k;
+        g->active.contig &= t[k] == t[0] + k;
     }
 }
 
@@ -267,9 +275,11 @@ static inline void sim_group_mask(sim_group *g, uint32_t mask)
         return;
     g->mask = mask;
     g->active.n = 0;
+    g->active.contig = mask != 0;
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctz(m);
         g->active.t[g->active.n] = g->t[k];
+        g->active.contig &= g->t[k] == g->active.t[0] + g->active.n;
         g->active.k[g->active.n++] = (uint8_t)k;
     }
 }
@@ -379,6 +389,10 @@ typedef struct sim_cta {
     sim_dim3 ctaid, ntid, nctaid;
     const char *kernel;
     uint64_t clock;           /* warp instructions issued so far in this CTA */
+    /* the CTA-uniform special rows as last filled (specials_filled: once
+     * filled, with the thread-index rows, only changed rows are rewritten) */
+    uint64_t special_last[ROW_COUNT];
+    bool specials_filled;
     bool faulted;
     char fault[512];
     sim_warp *warps;

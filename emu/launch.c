@@ -58,7 +58,8 @@ static int cmp_text(const void *a, const void *b)
 
 /* Fill the special-register rows that the program reads for CTA number
  * id in clusters of cl blocks (the lane-dependent ones are form_warps'
- * job). */
+ * job). The program never writes them, so after the first CTA only the
+ * rows whose value changed (the CTA's coordinates) are rewritten. */
 static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
 {
     uint64_t *rows = c->kernel_rows + (size_t)c->kernel_fn->nregs * c->nthreads;
@@ -101,14 +102,18 @@ static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
         ROW_CLUSTER_CTAID_Z, ROW_CLUSTER_NCTAID_X, ROW_CLUSTER_NCTAID_Y, ROW_CLUSTER_NCTAID_Z,
         ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER};
     uint64_t used = c->prog->special_rows;
+    bool first = !c->specials_filled;
+    c->specials_filled = true;
     for (size_t k = 0; k < sizeof rows_uniform; k++) {
-        if (!(used >> rows_uniform[k] & 1))
+        uint32_t row = rows_uniform[k];
+        uint64_t *r = rows + row * n, v = uniform[row];
+        if (!(used >> row & 1) || (!first && c->special_last[row] == v))
             continue;
-        uint64_t *r = rows + rows_uniform[k] * n, v = uniform[rows_uniform[k]];
+        c->special_last[row] = v;
         for (size_t t = 0; t < n; t++)
             r[t] = v;
     }
-    if (!(used & (7ull << ROW_TID_X)))
+    if (!first || !(used & (7ull << ROW_TID_X)))
         return;
     uint64_t *tx = rows + ROW_TID_X * n, *ty = rows + ROW_TID_Y * n, *tz = rows + ROW_TID_Z * n;
     uint32_t x = 0, y = 0, z = 0;
@@ -162,8 +167,10 @@ static void cta_alloc(const grid_run *run, sim_cta *c)
 static void cta_begin(const grid_run *run, sim_cta *c, uint64_t id)
 {
     size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
-    /* registers and the carry; fill_specials writes the special rows read */
-    memset(c->kernel_rows, 0, ((size_t)run->fn->nregs + ROW_CC + 1) * c->nthreads * sizeof *c->kernel_rows);
+    /* the registers (and carry) read before written; fill_specials writes
+     * the special rows read */
+    for (uint32_t k = 0; k < run->fn->nzero_rows; k++)
+        memset(c->kernel_rows + (size_t)run->fn->zero_rows[k] * c->nthreads, 0, c->nthreads * sizeof *c->kernel_rows);
     memset(c->shared, 0, c->shared_bytes);
     /* only the kernel's own frame; call() zeroes the frames it opens */
     uint32_t kframe = run->prog->module_local + run->fn->local_bytes;

@@ -66,7 +66,48 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
 #define SRC(k, t) ((O[k].reg ? O[k].p[t] : O[k].v) ^ O[k].x)
 #define PUT(k, t, v) (D->p[k][t] = (v) & D->m[k])
 
-/* Unused handler arguments. */
+/* buf[i] = source o (without its negation) for lane i of L. */
+static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf)
+{
+    uint32_t n = L->n;
+    if (!o->reg) {
+        for (uint32_t i = 0; i < n; i++)
+            buf[i] = o->v;
+        return;
+    }
+    const uint64_t *p = o->p;
+    for (uint32_t i = 0; i < n; i++)
+        buf[i] = p[L->t[i]];
+}
+
+/* Destination 0 = (EXPR) & its mask for every active lane, EXPR reading
+ * source k (k < nsrc <= 3) as ARG(k). The sources are arrays over the
+ * lanes: on a contiguous run of threads the register rows themselves
+ * (immediates spread into a buffer), else values gathered from the lane
+ * list. So the compute loop has no indirection and the compiler
+ * vectorizes it; results of a scattered group are scattered back. */
+#define MAP_LANES(nsrc, EXPR)                                                                 \
+    do {                                                                                      \
+        uint64_t buf_[3][32], res_[32], x_[3] = {0};                                          \
+        const uint64_t *s_[3] = {buf_[0], buf_[1], buf_[2]};                                  \
+        const uint32_t n_ = L->n, t0_ = n_ ? L->t[0] : 0;                                     \
+        const bool run_ = L->contig;                                                          \
+        for (unsigned k_ = 0; k_ < (nsrc); k_++) {                                            \
+            x_[k_] = O[k_].x;                                                                 \
+            if (run_ && O[k_].reg)                                                            \
+                s_[k_] = O[k_].p + t0_;                                                       \
+            else                                                                              \
+                lanes_gather(L, &O[k_], buf_[k_]);                                            \
+        }                                                                                     \
+        uint64_t *out_ = run_ ? D->p[0] + t0_ : res_, m_ = D->m[0];                           \
+        for (uint32_t i_ = 0; i_ < n_; i_++)                                                  \
+            out_[i_] = (EXPR) & m_;                                                           \
+        for (uint32_t i_ = 0; i_ < n_ && !run_; i_++)                                         \
+            D->p[0][L->t[i_]] = res_[i_];                                                     \
+    } while (0)
+#define ARG(k) (s_[k][i_] ^ x_[k])
+
+/* Unused handler arguments. *//* Unused handler arguments. */
 #define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s, (void)O, (void)D)
 
 /* Value v truncated to w bits (w <= 64). */

@@ -102,16 +102,16 @@ static inline bool combine(const sim_inst *in, const opnd *O, uint32_t t, bool r
  * combining predicate): operands read by READ(k, t), compared by OP. */
 #define SETP_OPS(READ, NE)                                                                   \
     switch (in->op) {                                                                        \
-    case C_EQ: EACH_LANE(t) PUT(0, t, READ(0, t) == READ(1, t)); break;                     \
-    case C_NE: EACH_LANE(t) PUT(0, t, NE(READ(0, t), READ(1, t))); break;                   \
-    case C_LT: EACH_LANE(t) PUT(0, t, READ(0, t) < READ(1, t)); break;                      \
-    case C_LE: EACH_LANE(t) PUT(0, t, READ(0, t) <= READ(1, t)); break;                     \
-    case C_GT: EACH_LANE(t) PUT(0, t, READ(0, t) > READ(1, t)); break;                      \
-    default: EACH_LANE(t) PUT(0, t, READ(0, t) >= READ(1, t)); break;                       \
+    case C_EQ: MAP_LANES(2, (uint64_t)(READ(0) == READ(1))); break;                       \
+    case C_NE: MAP_LANES(2, (uint64_t)NE(READ(0), READ(1))); break;                       \
+    case C_LT: MAP_LANES(2, (uint64_t)(READ(0) < READ(1))); break;                        \
+    case C_LE: MAP_LANES(2, (uint64_t)(READ(0) <= READ(1))); break;                       \
+    case C_GT: MAP_LANES(2, (uint64_t)(READ(0) > READ(1))); break;                        \
+    default: MAP_LANES(2, (uint64_t)(READ(0) >= READ(1))); break;                         \
     }
-#define READ_S(k, t) sx(SRC(k, t), w)
-#define READ_U(k, t) zx(SRC(k, t), w)
-#define READ_F(k, t) f32_of(SRC(k, t))
+#define READ_S(k) sx(ARG(k), w)
+#define READ_U(k) zx(ARG(k), w)
+#define READ_F(k) f32_of(ARG(k))
 #define NE_INT(a, b) ((a) != (b))
 #define NE_ORDERED(a, b) ((a) < (b) || (a) > (b)) /* false when either is NaN */
 

@@ -92,6 +92,7 @@ HANDLER(op_call)
             return;
         }
         sub.n = 0;
+        sub.contig = false;
         for (uint32_t i = 0; i < L->n; i++) {
             uint32_t fj = indirect_target(c, in, O, L, i);
             if (fj == PTX_NONE) {

@@ -163,7 +163,7 @@ HANDLER(op_mov)
 {
     (void)g; (void)s;
     if (in->op == 0) {
-        EACH_LANE(t) PUT(0, t, SRC(0, t));
+        MAP_LANES(1, ARG(0));
     } else if (in->op == 1) {
         EACH_LANE(t) {
             uint64_t r = 0;

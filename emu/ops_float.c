@@ -96,9 +96,9 @@ HANDLER(op_fbin)
     (void)g; (void)s;
     if (in->type == PTX_TYPE_F32 && in->rnd <= 1 && !in->ftz && !in->sat) { /* the common forms */
         switch (in->op) {
-        case 0: EACH_LANE(t) PUT(0, t, plain32(f32_of(SRC(0, t)) + f32_of(SRC(1, t)))); break;
-        case 1: EACH_LANE(t) PUT(0, t, plain32(f32_of(SRC(0, t)) - f32_of(SRC(1, t)))); break;
-        default: EACH_LANE(t) PUT(0, t, plain32(f32_of(SRC(0, t)) * f32_of(SRC(1, t)))); break;
+        case 0: MAP_LANES(2, plain32(f32_of(ARG(0)) + f32_of(ARG(1)))); break;
+        case 1: MAP_LANES(2, plain32(f32_of(ARG(0)) - f32_of(ARG(1)))); break;
+        default: MAP_LANES(2, plain32(f32_of(ARG(0)) * f32_of(ARG(1)))); break;
         }
         return;
     }
@@ -125,7 +125,7 @@ HANDLER(op_fbin)
  * one vfmadd per lane instead of a call into libm. */
 __attribute__((target("fma"))) static void ffma32_host_fma(const sim_lanes *L, const opnd *O, const dsts *D)
 {
-    EACH_LANE(t) PUT(0, t, plain32(__builtin_fmaf(f32_of(SRC(0, t)), f32_of(SRC(1, t)), f32_of(SRC(2, t)))));
+    MAP_LANES(3, plain32(__builtin_fmaf(f32_of(ARG(0)), f32_of(ARG(1)), f32_of(ARG(2)))));
 }
 #define HOST_HAS_FMA() __builtin_cpu_supports("fma")
 #else

@@ -27,11 +27,11 @@ HANDLER(op_add)
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type);
     if (w == 64) /* the common widths with a loop of their own */
-        EACH_LANE(t) PUT(0, t, SRC(0, t) + SRC(1, t));
+        MAP_LANES(2, ARG(0) + ARG(1));
     else if (w == 32 && sg)
-        EACH_LANE(t) PUT(0, t, (uint64_t)(int64_t)(int32_t)(uint32_t)(SRC(0, t) + SRC(1, t)));
+        MAP_LANES(2, (uint64_t)(int64_t)(int32_t)(uint32_t)(ARG(0) + ARG(1)));
     else if (w == 32)
-        EACH_LANE(t) PUT(0, t, (uint32_t)(SRC(0, t) + SRC(1, t)));
+        MAP_LANES(2, (uint32_t)(ARG(0) + ARG(1)));
     else
         EACH_LANE(t) PUT(0, t, ext(SRC(0, t) + SRC(1, t), w, sg));
 }

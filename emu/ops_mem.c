@@ -41,6 +41,77 @@ static inline uint64_t load_n(const uint8_t *p, unsigned n)
 }
 static inline void store_n(uint8_t *p, uint64_t v, unsigned n) { memcpy(p, &v, n); }
 
+/* The window a space's common 4-byte accesses fall in, read once per
+ * instruction: shared memory, or the cached global allocation (generic
+ * addresses too; allocations are 256-byte aligned, so an offset's
+ * alignment is the address's). An access at a is inside when
+ * a - lo < end; other spaces get an empty window (end 0). */
+static inline void window(const sim_cta *c, const sim_inst *in, uint8_t **data, uint64_t *lo,
+                          uint64_t *end)
+{
+    uint64_t size = 0;
+    *data = NULL, *lo = 0;
+    if (in->space == PTX_SPACE_SHARED) {
+        *data = c->shared, size = c->shared_bytes;
+    } else if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) {
+        *data = c->cache_data, *lo = c->cache_base, size = c->cache_size;
+    }
+    *end = size >= 4 ? size - 3 : 0;
+}
+
+/* A 4-byte access at a outside the window, or misaligned: checked by
+ * sim_mem (kind 1 read, 2 write), which may move the window. */
+static uint8_t *word_slow(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, int kind,
+                          uint8_t **data, uint64_t *lo, uint64_t *end)
+{
+    uint8_t *p = sim_mem(c, in, t, in->space, a, 4, kind);
+    window(c, in, data, lo, end);
+    return p;
+}
+
+/* The 4-byte [reg+off] loads of every lane into dst (masked by m): aligned
+ * ones inside the window inline, the others through sim_mem. False on a
+ * fault. */
+static bool word_load(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base,
+                      uint64_t *dst, uint64_t m)
+{
+    uint8_t *data;
+    uint64_t lo, end, off = (uint64_t)in->addr.offset;
+    uint32_t n = L->n;
+    const uint32_t *tt = L->t;
+    window(c, in, &data, &lo, &end);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = tt[i], v;
+        uint64_t a = base[t] + off, o = a - lo;
+        uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 1, &data, &lo, &end);
+        if (!p)
+            return false;
+        memcpy(&v, p, 4);
+        dst[t] = v & m;
+    }
+    return true;
+}
+
+/* The 4-byte [reg+off] stores of source o for every lane, as word_load. */
+static bool word_store(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base,
+                       const opnd *src)
+{
+    uint8_t *data;
+    uint64_t lo, end, off = (uint64_t)in->addr.offset, x = src->x;
+    uint32_t n = L->n;
+    const uint32_t *tt = L->t;
+    window(c, in, &data, &lo, &end);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = tt[i], v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ x);
+        uint64_t a = base[t] + off, o = a - lo;
+        uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 2, &data, &lo, &end);
+        if (!p)
+            return false;
+        memcpy(p, &v, 4);
+    }
+    return true;
+}
+
 /* ld / ldu / ld.global.nc: vec elements of `size` bytes each; signed types
  * sign-extend into the destination. */
 HANDLER(op_ld)
@@ -59,23 +130,19 @@ HANDLER(op_ld)
         }
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = load_n(p + k * size, size);
-            v = sg ? (uint64_t)sx(v, size * 8) : v;
-            EACH_LANE(t) PUT(k, t, v);
+            v = (sg ? (uint64_t)sx(v, size * 8) : v) & D->m[k];
+            uint64_t *d = D->p[k];
+            if (L->contig)
+                for (uint32_t i = 0; i < L->n; i++)
+                    d[L->t[0] + i] = v;
+            else
+                EACH_LANE(t) d[t] = v;
         }
         return;
     }
     if (n == 1 && size == 4 && !sg && in->addr.base.imm == 0) { /* the most common load: [reg+off] */
-        const uint64_t *base = sim_row(c, in->addr.base.row);
-        EACH_LANE(t) {
-            uint8_t *p = mem(c, in, t, base[t] + (uint64_t)in->addr.offset, 4, 1);
-            if (!p) {
-                s->event = SIM_EV_FAULT;
-                return;
-            }
-            uint32_t v;
-            memcpy(&v, p, 4);
-            PUT(0, t, v);
-        }
+        if (!word_load(c, in, L, sim_row(c, in->addr.base.row), D->p[0], D->m[0]))
+            s->event = SIM_EV_FAULT;
         return;
     }
     EACH_LANE(t) {
@@ -98,16 +165,8 @@ HANDLER(op_st)
     (void)g;
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     if (n == 1 && size == 4 && in->addr.base.imm == 0) { /* the most common store: [reg+off] */
-        const uint64_t *base = sim_row(c, in->addr.base.row);
-        EACH_LANE(t) {
-            uint8_t *p = mem(c, in, t, base[t] + (uint64_t)in->addr.offset, 4, 2);
-            if (!p) {
-                s->event = SIM_EV_FAULT;
-                return;
-            }
-            uint32_t v = (uint32_t)SRC(0, t);
-            memcpy(p, &v, 4);
-        }
+        if (!word_store(c, in, L, sim_row(c, in->addr.base.row), &O[0]))
+            s->event = SIM_EV_FAULT;
         return;
     }
     EACH_LANE(t) {
@@ -206,13 +265,14 @@ HANDLER(op_cvta)
     default: base = 0; break; /* global: generic addresses are global addresses */
     }
     unsigned w = type_bits(in->type);
+    if (in->op < 2) {
+        uint64_t k = in->op == 0 ? base : 0 - base, wm = zx(~0ull, w);
+        MAP_LANES(1, (ARG(0) + k) & wm);
+        return;
+    }
     EACH_LANE(t) {
         uint64_t a = SRC(0, t);
-        if (in->op == 0)
-            PUT(0, t, zx(a + base, w));
-        else if (in->op == 1)
-            PUT(0, t, zx(a - base, w));
-        else if (base)
+        if (base)
             PUT(0, t, a - base < SIM_WINDOW_SIZE);
         else /* global: outside every window and a live allocation */
             PUT(0, t, sim_find_alloc(c->dev, a, 1) != NULL);

@@ -673,6 +673,8 @@ sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, si
             decode_instr(p, f, pc, &fn->code[pc]);
         reconvergence(f, fn->rpc);
         sim_func_edges(fn);
+        if (f->kind == PTX_FUNC_ENTRY)
+            fn->zero_rows = sim_uninit_rows(m, f, &fn->nzero_rows);
     }
     kernel_shared(p);
     return p;
@@ -691,6 +693,7 @@ void sim_program_free(sim_program *p)
         free(fn->edge_taken);
         free(fn->edge_fall);
         free(fn->edge_exit);
+        free(fn->zero_rows);
         free(p->kernels[fi].params);
     }
     for (uint32_t i = 0; i < p->nglobal_allocs; i++)

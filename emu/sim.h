@@ -191,7 +191,10 @@ typedef struct sim_stats {
 } sim_stats;
 
 /* Run kernel `name` with the parameter buffer params (param_bytes long,
- * laid out as sim_kernel_params says). Returns 0, or -1 with the first
+ * laid out as sim_kernel_params says). Every thread starts with its
+ * registers (and the carry flag) reading 0, shared memory and its local
+ * frame zeroed: a register read before any write gives 0, the same on
+ * every run and host thread count (the ISA leaves it undefined). Returns 0, or -1 with the first
  * error (invalid address, unsupported instruction, deadlock, trap, bad
  * configuration) in err. stats may be NULL. */
 int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,

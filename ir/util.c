@@ -73,12 +73,15 @@ char *ptx_vformat(const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    /* a NULL format gives "" (the check also quiets GCC's sanitizer builds) */
+    int n = fmt ? vsnprintf(NULL, 0, fmt, ap2) : 0;
     va_end(ap2);
     if (n < 0)
         n = 0;
     char *s = ptx_xmalloc((size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    s[0] = 0;
+    if (fmt)
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }
 
