@@ -80,13 +80,14 @@ static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf
         buf[i] = p[L->t[i]];
 }
 
-/* Destination 0 = (EXPR) & its mask for every active lane, EXPR reading
- * source k (k < nsrc <= 3) as ARG(k). The sources are arrays over the
- * lanes: on a contiguous run of threads the register rows themselves
- * (immediates spread into a buffer), else values gathered from the lane
- * list. So the compute loop has no indirection and the compiler
- * vectorizes it; results of a scattered group are scattered back. */
-#define MAP_LANES(nsrc, EXPR)                                                                 \
+/* Run BODY over the active lanes as arrays: n_ lanes, source k (k < nsrc
+ * <= 3) of lane i_ is ARG(k) = s_[k][i_] ^ x_[k], and BODY writes lane
+ * i_'s result to out_[i_], masked by m_. On a contiguous run of threads
+ * the arrays are the register rows themselves (immediates spread into a
+ * buffer); otherwise values gathered from the lane list, and the results
+ * are scattered back. So BODY's loop has no indirection and the compiler
+ * (or BODY's own vector code) can vectorize it. */
+#define LANE_ARRAYS(nsrc, BODY)                                                               \
     do {                                                                                      \
         uint64_t buf_[3][32], res_[32], x_[3] = {0};                                          \
         const uint64_t *s_[3] = {buf_[0], buf_[1], buf_[2]};                                  \
@@ -99,12 +100,17 @@ static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf
             else                                                                              \
                 lanes_gather(L, &O[k_], buf_[k_]);                                            \
         }                                                                                     \
-        uint64_t *out_ = run_ ? D->p[0] + t0_ : res_, m_ = D->m[0];                           \
-        for (uint32_t i_ = 0; i_ < n_; i_++)                                                  \
-            out_[i_] = (EXPR) & m_;                                                           \
+        uint64_t *out_ = run_ ? D->p[0] + t0_ : res_;                                         \
+        const uint64_t m_ = D->m[0];                                                          \
+        BODY;                                                                                 \
         for (uint32_t i_ = 0; i_ < n_ && !run_; i_++)                                         \
             D->p[0][L->t[i_]] = res_[i_];                                                     \
     } while (0)
+
+/* Destination 0 = (EXPR) & its mask for every active lane, EXPR reading
+ * source k as ARG(k) (see LANE_ARRAYS). */
+#define MAP_LANES(nsrc, EXPR)                                                                 \
+    LANE_ARRAYS(nsrc, for (uint32_t i_ = 0; i_ < n_; i_++) out_[i_] = (EXPR) & m_)
 #define ARG(k) (s_[k][i_] ^ x_[k])
 
 /* Unused handler arguments. *//* Unused handler arguments. */

@@ -88,7 +88,11 @@ static inline double in64(const opnd *O, const sim_inst *in, unsigned k, uint32_
 }
 
 /* An f32 result without .ftz or .sat: the canonical NaN or the bits. */
-static inline uint64_t plain32(float r) { return isnan(r) ? F32_CANON_NAN : bits_f32(r); }
+static inline uint64_t plain32(float r)
+{
+    uint32_t b = (uint32_t)bits_f32(r); /* integer test: the lane loops stay branch-free */
+    return (b & 0x7fffffffu) > 0x7f800000u ? F32_CANON_NAN : b;
+}
 
 /* add / sub / mul (op 0, 1, 2). */
 HANDLER(op_fbin)
@@ -121,26 +125,49 @@ HANDLER(op_fbin)
 
 /* fma / mad: a*b+c with one rounding. */
 #if defined(__x86_64__) && defined(__GNUC__)
-/* The common fma.rn.f32 loop compiled for hosts with the FMA instruction:
- * one vfmadd per lane instead of a call into libm. */
-__attribute__((target("fma"))) static void ffma32_host_fma(const sim_lanes *L, const opnd *O, const dsts *D)
+#include <immintrin.h>
+
+/* out[i] = fma.rn.f32 of lane i's three sources (s: low 32 bits of each
+ * word, x: negation masks, m: the destination mask), four lanes per AVX2
+ * step: the hardware FMA rounds once, as the ISA requires, in the current
+ * (nearest) rounding mode, and NaN results become the canonical NaN. */
+__attribute__((target("avx2,fma"))) static void ffma32_avx2(uint32_t n, const uint64_t *const s[3],
+                                                             const uint64_t x[3], uint64_t *out, uint64_t m)
 {
-    MAP_LANES(3, plain32(__builtin_fmaf(f32_of(ARG(0)), f32_of(ARG(1)), f32_of(ARG(2)))));
+    const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6), mv = _mm256_set1_epi64x((long long)m);
+    const __m256i x0 = _mm256_set1_epi64x((long long)x[0]), x1 = _mm256_set1_epi64x((long long)x[1]),
+                  x2 = _mm256_set1_epi64x((long long)x[2]);
+    const __m128 canon = _mm_castsi128_ps(_mm_set1_epi32((int)F32_CANON_NAN));
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(s[0] + i)), x0);
+        __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(s[1] + i)), x1);
+        __m256i c = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(s[2] + i)), x2);
+        __m128 fa = _mm_castsi128_ps(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(a, low)));
+        __m128 fb = _mm_castsi128_ps(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(b, low)));
+        __m128 fc = _mm_castsi128_ps(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(c, low)));
+        __m128 r = _mm_fmadd_ps(fa, fb, fc);
+        r = _mm_blendv_ps(r, canon, _mm_cmpunord_ps(r, r));
+        __m256i w = _mm256_and_si256(_mm256_cvtepu32_epi64(_mm_castps_si128(r)), mv);
+        _mm256_storeu_si256((__m256i *)(out + i), w);
+    }
+    for (; i < n; i++)
+        out[i] = plain32(__builtin_fmaf(f32_of(s[0][i] ^ x[0]), f32_of(s[1][i] ^ x[1]), f32_of(s[2][i] ^ x[2]))) & m;
 }
-#define HOST_HAS_FMA() __builtin_cpu_supports("fma")
+#define HOST_HAS_AVX2_FMA() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
 #else
-#define HOST_HAS_FMA() 0
-#define ffma32_host_fma(L, O, D) ((void)0)
+#define HOST_HAS_AVX2_FMA() 0
+#define ffma32_avx2(n, s, x, out, m) ((void)0)
 #endif
 
 HANDLER(op_ffma)
 {
     (void)g; (void)s;
     if (in->type == PTX_TYPE_F32 && in->rnd <= 1 && !in->ftz && !in->sat) { /* the common form */
-        if (HOST_HAS_FMA())
-            ffma32_host_fma(L, O, D);
+        if (HOST_HAS_AVX2_FMA())
+            LANE_ARRAYS(3, ffma32_avx2(n_, s_, x_, out_, m_));
         else
-            EACH_LANE(t) PUT(0, t, plain32(fmaf(f32_of(SRC(0, t)), f32_of(SRC(1, t)), f32_of(SRC(2, t)))));
+            MAP_LANES(3, plain32(fmaf(f32_of(ARG(0)), f32_of(ARG(1)), f32_of(ARG(2)))));
         return;
     }
     int old = set_round(in->rnd);

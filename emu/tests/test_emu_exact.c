@@ -139,6 +139,108 @@ MUL_REF(ref_mul_rz, 2)
 MUL_REF(ref_mul_rm, 3)
 MUL_REF(ref_mul_rp, 4)
 
+/* f32 bits of the exact value (-1)^neg * q * 2^r rounded in mode m (1 rn,
+ * 2 rz, 3 rm, 4 rp), q > 0 an integer of up to 127 bits: integer
+ * rounding at the f32 grid (subnormals included), then overflow by mode. */
+static uint64_t round_f32(bool neg, unsigned __int128 q, int r, int m)
+{
+    int n = 0;
+    for (unsigned __int128 t = q; t; t >>= 1)
+        n++;
+    int e = r + n - 1;                      /* exponent of the leading bit */
+    int g = e - 23 < -149 ? -149 : e - 23;  /* the grid the result lies on */
+    if (g > r) {
+        int sh = g - r;
+        unsigned __int128 kept = sh >= 128 ? 0 : q >> sh, rem = q - (sh >= 128 ? 0 : kept << sh);
+        unsigned __int128 half = (unsigned __int128)1 << (sh - 1);
+        bool up;
+        switch (m) {
+        case 1: up = rem > half || (rem == half && (kept & 1)); break;
+        case 2: up = false; break;
+        case 3: up = neg && rem; break;
+        default: up = !neg && rem; break;
+        }
+        q = kept + up;
+        r = g;
+        if (q >> 24) { /* carried into a new binade */
+            q >>= 1;
+            r++;
+        }
+    } else {
+        q <<= r - g;
+        r = g;
+    }
+    uint32_t sign = neg ? 0x80000000u : 0;
+    if (q == 0)
+        return sign;
+    if (r + 150 >= 255) { /* overflow */
+        bool inf = m == 1 || (m == 3 && neg) || (m == 4 && !neg);
+        return sign | (inf ? 0x7f800000u : 0x7f7fffffu);
+    }
+    if (q < (1u << 23)) /* subnormal: r == -149 */
+        return sign | (uint32_t)q;
+    return sign | (uint32_t)(r + 150) << 23 | ((uint32_t)q & 0x7fffffu);
+}
+
+/* fma.f32 in mode m computed exactly with integers: a*b is a 48-bit
+ * integer times a power of two, c is added at the common exponent (a term
+ * more than 76 binades below the other only decides rounding, so it stands
+ * in as one unit there), and the exact sum is rounded once. */
+static uint64_t fma_f32_exact(uint64_t a, uint64_t b, uint64_t c, int m)
+{
+    float x = ff(a), y = ff(b), z = ff(c);
+    if (isnan(x) || isnan(y) || isnan(z))
+        return 0x7fffffffu;
+    bool pneg = !!signbit(x) != !!signbit(y);
+    if (isinf(x) || isinf(y)) {
+        if (x == 0 || y == 0 || (isinf(z) && !!signbit(z) != pneg))
+            return 0x7fffffffu;
+        return pneg ? 0xff800000u : 0x7f800000u;
+    }
+    if (isinf(z))
+        return fb(z);
+    if (x == 0 || y == 0) {
+        if (z != 0)
+            return fb(z);
+        if (!!signbit(z) == pneg)
+            return fb(z);
+        return m == 3 ? 0x80000000u : 0;
+    }
+    /* value = mant * 2^exp for each finite operand */
+    int ex[3];
+    uint64_t mt[3];
+    const uint64_t in[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        uint32_t bits = (uint32_t)in[k], ef = bits >> 23 & 0xff;
+        mt[k] = ef ? (bits & 0x7fffffu) | 0x800000u : bits & 0x7fffffu;
+        ex[k] = ef ? (int)ef - 150 : -149;
+    }
+    __int128 P = (__int128)(mt[0] * mt[1]), C = (__int128)mt[2];
+    int eP = ex[0] + ex[1], eC = ex[2];
+    if (pneg)
+        P = -P;
+    if (signbit(z))
+        C = -C;
+    if (C == 0)
+        eC = eP;
+    if (eP - eC > 76) { /* c only decides the rounding */
+        C = C > 0 ? 1 : C < 0 ? -1 : 0;
+        eC = eP - 76;
+    } else if (eC - eP > 76) {
+        P = P > 0 ? 1 : -1;
+        eP = eC - 76;
+    }
+    int e0 = eP < eC ? eP : eC;
+    __int128 v = P * ((__int128)1 << (eP - e0)) + C * ((__int128)1 << (eC - e0));
+    if (v == 0) /* exact cancellation */
+        return m == 3 ? 0x80000000u : 0;
+    return round_f32(v < 0, (unsigned __int128)(v < 0 ? -v : v), e0, m);
+}
+static uint64_t ref_fma_rn(uint64_t a, uint64_t b, uint64_t c) { return fma_f32_exact(a, b, c, 1); }
+static uint64_t ref_fma_rz(uint64_t a, uint64_t b, uint64_t c) { return fma_f32_exact(a, b, c, 2); }
+static uint64_t ref_fma_rm(uint64_t a, uint64_t b, uint64_t c) { return fma_f32_exact(a, b, c, 3); }
+static uint64_t ref_fma_rp(uint64_t a, uint64_t b, uint64_t c) { return fma_f32_exact(a, b, c, 4); }
+
 /* div.rn/.rz.f32: remainder a - q*b (exact in double for f32 inputs with
  * moderate exponents) gives the error's sign, divided by b's sign. */
 #define DIV_REF(name, m)                                                                \
@@ -758,6 +860,11 @@ static const op_case cases[] = {
     {"mul.rz.f32 D, A, B;", K_F32, K_F32, K_F32, K_F32, 2, G_F32, ref_mul_rz},
     {"mul.rm.f32 D, A, B;", K_F32, K_F32, K_F32, K_F32, 2, G_F32, ref_mul_rm},
     {"mul.rp.f32 D, A, B;", K_F32, K_F32, K_F32, K_F32, 2, G_F32, ref_mul_rp},
+    {"fma.rn.f32 D, A, B, C;", K_F32, K_F32, K_F32, K_F32, 3, G_F32, ref_fma_rn},
+    {"mad.rn.f32 D, A, B, C;", K_F32, K_F32, K_F32, K_F32, 3, G_F32, ref_fma_rn},
+    {"fma.rz.f32 D, A, B, C;", K_F32, K_F32, K_F32, K_F32, 3, G_F32, ref_fma_rz},
+    {"fma.rm.f32 D, A, B, C;", K_F32, K_F32, K_F32, K_F32, 3, G_F32, ref_fma_rm},
+    {"fma.rp.f32 D, A, B, C;", K_F32, K_F32, K_F32, K_F32, 3, G_F32, ref_fma_rp},
     {"div.rn.f32 D, A, B;", K_F32, K_F32, K_F32, K_F32, 2, G_F32, ref_div_rn},
     {"div.rz.f32 D, A, B;", K_F32, K_F32, K_F32, K_F32, 2, G_F32, ref_div_rz},
     {"sqrt.rn.f32 D, A;", K_F32, K_F32, K_F32, K_F32, 1, G_F32, ref_sqrt_rn},
