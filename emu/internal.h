@@ -351,6 +351,7 @@ typedef struct sim_warp {
      * instruction for the rest of their member mask */
     uint32_t tpc[32];
     uint32_t bar_wait, sync_wait;
+    uint32_t red_wait;        /* the lanes of bar_wait waiting at bar.red */
     uint8_t lane_bar[32];
     uint32_t last_pc;
     bool rr;

@@ -8,10 +8,11 @@
  * smallest (which lets paths meet again at their join) and the next one
  * after the last pc issued, wrapping around (so every path advances: a
  * lock holder is never starved by spinners). Barriers count threads: a
- * lane waits at bar.sync until the barrier's count (or every live thread
- * of the CTA) has arrived. A warp-synchronous instruction (shfl.sync,
- * vote.sync, bar.warp.sync, ...) issues once every lane of its member mask
- * has reached it; lanes that arrive first wait. Calls to functions with a
+ * lane waits at bar.sync or bar.red until the barrier's count (or every
+ * live thread of the CTA) has arrived; bar.red results reach every waiting
+ * lane on release. A warp-synchronous instruction (shfl.sync, vote.sync,
+ * bar.warp.sync, ...) issues for the lanes whose whole member mask (each
+ * lane's own) has reached it; the others wait. Calls to functions with a
  * body are not supported in this mode yet (they stop the launch). */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,12 @@
 #define ITS_SLICE 64
 
 enum { R_PROGRESS, R_BLOCKED, R_DONE, R_FAULT };
+
+/* A bar.red reduction in progress on one barrier. */
+typedef struct its_red {
+    uint32_t popc;
+    bool all, any;
+} its_red;
 
 /* Lanes of warp w that exist. */
 static uint32_t all_lanes(const sim_warp *w) { return w->n >= 32 ? ~0u : (1u << w->n) - 1; }
@@ -52,6 +59,29 @@ static void release_syncs(const sim_cta *c, sim_warp *w)
     }
 }
 
+/* The lanes of `mask` (all at warp-synchronous instruction in) that can
+ * issue now: each lane's own member mask, less exited lanes, must lie
+ * among the issuing lanes (tiled partitions give lanes different masks). */
+static uint32_t ready_lanes(const sim_cta *c, const sim_warp *w, const sim_inst *in, uint32_t mask)
+{
+    uint32_t members[32], go = mask, live = all_lanes(w) & ~w->exited;
+    for (uint32_t s = mask; s; s &= s - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(s);
+        members[k] = (uint32_t)sim_get(c, &in->src[in->sync_src], w->t[k]) & live;
+    }
+    for (bool changed = true; changed;) { /* drop lanes whose members do not all issue */
+        changed = false;
+        for (uint32_t s = go; s; s &= s - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(s);
+            if (members[k] & ~go) {
+                go &= ~(1u << k);
+                changed = true;
+            }
+        }
+    }
+    return go;
+}
+
 /* The pc to issue next for warp w among `run` lanes. */
 static uint32_t pick_pc(sim_warp *w, uint32_t run)
 {
@@ -68,7 +98,8 @@ static uint32_t pick_pc(sim_warp *w, uint32_t run)
 }
 
 /* Run warp w for up to ITS_SLICE issues. */
-static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_count, uint64_t budget)
+static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_count, its_red *red,
+                    uint64_t budget)
 {
     sim_group g;
     sim_step s;
@@ -90,14 +121,11 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
         }
         const sim_inst *in = &c->fn->code[pc];
         if (in->sync_src >= 0) {
-            uint32_t members = (uint32_t)sim_get(c, &in->src[in->sync_src], w->t[__builtin_ctz(mask)]);
-            members &= all_lanes(w) & ~w->exited;
-            if (members & ~mask) { /* others must arrive first */
-                w->sync_wait |= mask & members;
-                mask &= ~members;
-                if (!mask)
-                    continue;
-            }
+            uint32_t go = ready_lanes(c, w, in, mask);
+            w->sync_wait |= mask & ~go; /* the rest of their members must arrive first */
+            mask = go;
+            if (!mask)
+                continue;
         }
         if (c->warp_instructions >= budget) {
             sim_fault(c, "kernel %s stopped after %llu warp instructions (the instruction limit; "
@@ -133,10 +161,11 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
         case SIM_EV_BARRIER:
             if (s.barrier == SIM_CLUSTER_BARRIER && s.barrier_arrive_only)
                 break; /* a cluster of one CTA: its wait is the CTA barrier */
-            if (s.red_op) {
-                sim_fault(c, "bar.red is not supported with independent thread scheduling (--its) "
-                          "yet, kernel %s, PTX line %u", c->kernel, in->line);
-                return R_FAULT;
+            if (s.red_op) { /* bar.red: add these lanes to the reduction */
+                red[s.barrier].popc += s.red_true;
+                red[s.barrier].all &= s.red_true == s.red_lanes;
+                red[s.barrier].any |= s.red_true != 0;
+                w->red_wait |= mask;
             }
             arrived[s.barrier] += (uint32_t)__builtin_popcount(mask);
             if (s.barrier_count)
@@ -166,8 +195,9 @@ static uint32_t live_threads(const sim_cta *c)
     return n;
 }
 
-/* Release the barriers whose arrivals are complete; true if any was. */
-static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count)
+/* Release the barriers whose arrivals are complete, writing bar.red
+ * results; true if any was. */
+static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count, its_red *red)
 {
     bool any = false;
     for (uint32_t id = 0; id < SIM_BARRIERS; id++) {
@@ -187,12 +217,20 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count)
             sim_warp *w = &c->warps[i];
             for (uint32_t m = w->bar_wait; m; m &= m - 1) {
                 uint32_t k = (uint32_t)__builtin_ctz(m);
-                if (w->lane_bar[k] == id) {
-                    w->bar_wait &= ~(1u << k);
-                    w->tpc[k]++;
+                if (w->lane_bar[k] != id)
+                    continue;
+                if (w->red_wait >> k & 1) { /* the bar.red's destination */
+                    const sim_inst *in = &c->fn->code[w->tpc[k]];
+                    uint64_t v = in->op == 1 ? red[id].popc : in->op == 2 ? red[id].all : red[id].any;
+                    uint64_t wm = in->dst_bits[0] >= 64 ? ~0ull : (1ull << in->dst_bits[0]) - 1;
+                    sim_row(c, in->dst[0])[w->t[k]] = v & wm;
                 }
+                w->bar_wait &= ~(1u << k);
+                w->red_wait &= ~(1u << k);
+                w->tpc[k]++;
             }
         }
+        red[id] = (its_red){0, true, false};
         any = true;
     }
     return any;
@@ -223,6 +261,9 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
 {
     uint32_t arrived[SIM_BARRIERS] = {0}, bar_count[SIM_BARRIERS] = {0};
+    its_red red[SIM_BARRIERS];
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+        red[id] = (its_red){0, true, false};
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
     sim_form_warps(c);
     c->fn = c->kernel_fn;
@@ -233,7 +274,7 @@ bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
     c->taint = c->kernel_taint;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         sim_warp *w = &c->warps[i];
-        w->exited = w->bar_wait = w->sync_wait = 0;
+        w->exited = w->bar_wait = w->sync_wait = w->red_wait = 0;
         w->last_pc = 0;
         w->rr = false;
         memset(w->tpc, 0, sizeof w->tpc);
@@ -242,7 +283,7 @@ bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
         bool progress = false, all_done = true;
         for (uint32_t i = 0; i < c->nwarps; i++) {
             sim_warp *w = &c->warps[i];
-            int st = run_warp(c, w, arrived, bar_count, budget);
+            int st = run_warp(c, w, arrived, bar_count, red, budget);
             if (st == R_FAULT)
                 return false;
             progress |= st == R_PROGRESS;
@@ -250,7 +291,7 @@ bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
         }
         if (all_done)
             return true;
-        if (release_barriers(c, arrived, bar_count))
+        if (release_barriers(c, arrived, bar_count, red))
             continue;
         if (!progress) {
             deadlock(c, arrived);

@@ -297,24 +297,33 @@ static void test_lowest_cta_and_threads(void **state)
 static void test_barrier_reductions(void **state)
 {
     (void)state;
-    emu e;
-    open_body(&e, "", "rem.u32 %r3, %r2, 3;\nsetp.eq.u32 %p1, %r3, 0;\n"
-                      "bar.red.popc.u32 %r4, 0, %p1;\n"
-                      "setp.lt.u32 %p2, %r2, 1000;\nbar.red.and.pred %p3, 1, %p2;\n"
-                      "setp.eq.u32 %p2, %r2, 5;\nbar.red.or.pred %p1, 2, %p2;\n"
-                      "selp.u32 %r5, 1, 0, %p3;\nselp.u32 %r6, 1, 0, %p1;\n"
-                      "shl.b32 %r5, %r5, 8;\nshl.b32 %r6, %r6, 9;\nor.b32 %r4, %r4, %r5;\n"
-                      "or.b32 %r4, %r4, %r6;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd2, %rd1, %rd2;\n"
-                      "st.global.u32 [%rd2], %r4;\nret;");
-    uint64_t out = emu_buf(&e, NULL, 96 * 4);
-    uint32_t n = 0;
-    const void *args[] = {&out, &n};
-    emu_run(&e, "k", emu_cfg(1, 1, 96, 1), args);
-    uint32_t got[96];
-    emu_read(&e, got, out, sizeof got);
-    for (int t = 0; t < 96; t++)
-        assert_int_equal(got[t], 32 | 1u << 8 | 1u << 9); /* 32 multiples of 3; all < 1000; one is 5 */
-    emu_close(&e);
+    /* odd threads take a detour first, so under --its the lanes of a warp
+     * reach each bar.red in separate issues that must add up */
+    for (int its = 0; its < 2; its++) {
+        emu e;
+        open_body(&e, "", "and.b32 %r7, %r2, 1;\nsetp.eq.u32 %p0, %r7, 0;\n@%p0 bra START;\n"
+                          "mov.u32 %r8, 0;\nLOOP:\nadd.u32 %r8, %r8, 1;\nsetp.lt.u32 %p0, %r8, 5;\n"
+                          "@%p0 bra LOOP;\nSTART:\n"
+                          "rem.u32 %r3, %r2, 3;\nsetp.eq.u32 %p1, %r3, 0;\n"
+                          "bar.red.popc.u32 %r4, 0, %p1;\n"
+                          "setp.lt.u32 %p2, %r2, 1000;\nbar.red.and.pred %p3, 1, %p2;\n"
+                          "setp.eq.u32 %p2, %r2, 5;\nbar.red.or.pred %p1, 2, %p2;\n"
+                          "selp.u32 %r5, 1, 0, %p3;\nselp.u32 %r6, 1, 0, %p1;\n"
+                          "shl.b32 %r5, %r5, 8;\nshl.b32 %r6, %r6, 9;\nor.b32 %r4, %r4, %r5;\n"
+                          "or.b32 %r4, %r4, %r6;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd2, %rd1, %rd2;\n"
+                          "st.global.u32 [%rd2], %r4;\nret;");
+        uint64_t out = emu_buf(&e, NULL, 96 * 4);
+        uint32_t n = 0;
+        const void *args[] = {&out, &n};
+        sim_launch_config cfg = emu_cfg(1, 1, 96, 1);
+        cfg.independent_scheduling = its;
+        emu_run(&e, "k", cfg, args);
+        uint32_t got[96];
+        emu_read(&e, got, out, sizeof got);
+        for (int t = 0; t < 96; t++)
+            assert_int_equal(got[t], 32 | 1u << 8 | 1u << 9); /* 32 multiples of 3; all < 1000; one is 5 */
+        emu_close(&e);
+    }
 }
 
 static void test_printf(void **state)

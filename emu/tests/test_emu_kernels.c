@@ -470,6 +470,42 @@ static void test_warp_exchange(void **state)
         }
 }
 
+/* Tiled partitions under both schedulers: each half-warp shuffles under its
+ * own member mask, and lanes 16..23 take a detour first, so under --its the
+ * rest of their half (24..31) reaches the shfl together with the other
+ * half and must wait for them while lanes 0..15 go ahead. */
+static void test_tile_member_masks(void **state)
+{
+    (void)state;
+    static const char *const text = PTX_TEST_HEADER
+        ".visible .entry k(.param .u64 k_out)\n{\n"
+        ".reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [k_out];\n"
+        "mov.u32 %r1, %tid.x; and.b32 %r2, %r1, 31;\n"
+        "setp.lt.u32 %p1, %r2, 16; selp.b32 %r3, 0x0000ffff, 0xffff0000, %p1;\n"
+        "mad.lo.u32 %r4, %r2, 3, 1;\n"
+        "sub.u32 %r5, %r2, 16; setp.lt.u32 %p2, %r5, 8; @!%p2 bra SHFL;\n"
+        "mov.u32 %r6, 0;\nLOOP:\nadd.u32 %r6, %r6, 1; setp.lt.u32 %p2, %r6, 5; @%p2 bra LOOP;\n"
+        "SHFL:\n"
+        "shfl.sync.bfly.b32 %r7, %r4, 1, 0x1f, %r3;\n"
+        "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r7;\n"
+        "ret;\n}\n";
+    for (int its = 0; its < 2; its++) {
+        emu e;
+        emu_open_module(&e, ptx_test_parse(text));
+        uint64_t d = emu_buf(&e, NULL, 64 * 4);
+        const void *args[] = {&d};
+        sim_launch_config cfg = emu_cfg(1, 1, 64, 1);
+        cfg.independent_scheduling = its;
+        emu_run(&e, "k", cfg, args);
+        uint32_t out[64];
+        emu_read(&e, out, d, sizeof out);
+        for (uint32_t t = 0; t < 64; t++)
+            assert_int_equal(out[t], ((t & 31) ^ 1) * 3 + 1);
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -479,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_mandel),   cmocka_unit_test(test_warp_ops),
         cmocka_unit_test(test_histogram), cmocka_unit_test(test_convert),
         cmocka_unit_test(test_spin_lock), cmocka_unit_test(test_warp_exchange),
+        cmocka_unit_test(test_tile_member_masks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
