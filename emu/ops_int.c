@@ -100,17 +100,14 @@ HANDLER(op_mul_wide)
 {
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
-    if (type_signed(in->type)) {
-        EACH_LANE(t) {
-            uint64_t r = (uint64_t)(sx(SRC(0, t), w) * sx(SRC(1, t), w));
-            PUT(0, t, in->op ? r + SRC(2, t) : r);
-        }
-    } else {
-        EACH_LANE(t) {
-            uint64_t r = zx(SRC(0, t), w) * zx(SRC(1, t), w);
-            PUT(0, t, in->op ? r + SRC(2, t) : r);
-        }
-    }
+    if (in->op && type_signed(in->type)) /* mad.wide */
+        MAP_LANES(3, (uint64_t)(sx(ARG(0), w) * sx(ARG(1), w)) + ARG(2));
+    else if (in->op)
+        MAP_LANES(3, zx(ARG(0), w) * zx(ARG(1), w) + ARG(2));
+    else if (type_signed(in->type))
+        MAP_LANES(2, (uint64_t)(sx(ARG(0), w) * sx(ARG(1), w)));
+    else
+        MAP_LANES(2, zx(ARG(0), w) * zx(ARG(1), w));
 }
 
 /* The other mul/mad forms: .hi, saturation (mad.hi.sat.s32) and carries
@@ -244,10 +241,10 @@ HANDLER(op_logic)
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     switch (in->op) { /* a loop per operation */
-    case 0: EACH_LANE(t) PUT(0, t, zx(SRC(0, t) & SRC(1, t), w)); break;
-    case 1: EACH_LANE(t) PUT(0, t, zx(SRC(0, t) | SRC(1, t), w)); break;
-    case 2: EACH_LANE(t) PUT(0, t, zx(SRC(0, t) ^ SRC(1, t), w)); break;
-    case 3: EACH_LANE(t) PUT(0, t, zx(~SRC(0, t), w)); break;
+    case 0: MAP_LANES(2, zx(ARG(0) & ARG(1), w)); break;
+    case 1: MAP_LANES(2, zx(ARG(0) | ARG(1), w)); break;
+    case 2: MAP_LANES(2, zx(ARG(0) ^ ARG(1), w)); break;
+    case 3: MAP_LANES(1, zx(~ARG(0), w)); break;
     default: EACH_LANE(t) PUT(0, t, zx(SRC(0, t), w) == 0); break;
     }
 }

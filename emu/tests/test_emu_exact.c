@@ -347,6 +347,11 @@ static uint64_t ref_mul_wide_s32(uint64_t a, uint64_t b, uint64_t c) { (void)c; 
 static uint64_t ref_mul_wide_u16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return u32((a & 0xffff) * (b & 0xffff)); }
 static uint64_t ref_mad_lo_s32(uint64_t a, uint64_t b, uint64_t c) { return u32(u32(a) * u32(b) + c); }
 static uint64_t ref_mad_wide_u32(uint64_t a, uint64_t b, uint64_t c) { return u32(a) * u32(b) + c; }
+static uint64_t ref_mad_wide_s32(uint64_t a, uint64_t b, uint64_t c) { return (uint64_t)(s32(a) * s32(b)) + c; }
+static uint64_t ref_and_b32(uint64_t a, uint64_t b, uint64_t c) { (void)c; return u32(a & b); }
+static uint64_t ref_or_b64(uint64_t a, uint64_t b, uint64_t c) { (void)c; return a | b; }
+static uint64_t ref_xor_b16(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (a ^ b) & 0xffff; }
+static uint64_t ref_not_b32(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return u32(~a); }
 static uint64_t ref_mad_hi_sat(uint64_t a, uint64_t b, uint64_t c)
 {
     int64_t hi = (s32(a) * s32(b)) >> 32, r = hi + s32(c);
@@ -823,6 +828,11 @@ static const op_case cases[] = {
     {"mul.wide.u16 D, A, B;", K_B32, K_B16, K_B16, K_B16, 2, G_INT, ref_mul_wide_u16},
     {"mad.lo.s32 D, A, B, C;", K_B32, K_B32, K_B32, K_B32, 3, G_INT, ref_mad_lo_s32},
     {"mad.wide.u32 D, A, B, C;", K_B64, K_B32, K_B32, K_B64, 3, G_INT, ref_mad_wide_u32},
+    {"mad.wide.s32 D, A, B, C;", K_B64, K_B32, K_B32, K_B64, 3, G_INT, ref_mad_wide_s32},
+    {"and.b32 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_INT, ref_and_b32},
+    {"or.b64 D, A, B;", K_B64, K_B64, K_B64, K_B64, 2, G_INT, ref_or_b64},
+    {"xor.b16 D, A, B;", K_B16, K_B16, K_B16, K_B16, 2, G_INT, ref_xor_b16},
+    {"not.b32 D, A;", K_B32, K_B32, K_B32, K_B32, 1, G_INT, ref_not_b32},
     {"mad.hi.sat.s32 D, A, B, C;", K_B32, K_B32, K_B32, K_B32, 3, G_INT, ref_mad_hi_sat},
     {"div.s32 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_SMALL, ref_div_s32},
     {"rem.s32 D, A, B;", K_B32, K_B32, K_B32, K_B32, 2, G_SMALL, ref_rem_s32},
