@@ -17,18 +17,34 @@ static inline uint64_t address(const sim_cta *c, const sim_inst *in, uint32_t t)
     return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
 }
 
-/* Host pointer for an access: the cached global allocation inline, else
- * sim_mem (which checks everything and reports faults). */
+/* The window a space's common accesses of n bytes fall in: shared
+ * memory, or the cached global allocation (generic addresses too;
+ * allocations are 256-byte aligned, so an offset's alignment is the
+ * address's). An access at a is inside when a - lo < end; other spaces
+ * get an empty window (end 0). */
+static inline void window(const sim_cta *c, const sim_inst *in, uint32_t n, uint8_t **data, uint64_t *lo,
+                          uint64_t *end)
+{
+    uint64_t size = 0;
+    *data = NULL, *lo = 0;
+    if (in->space == PTX_SPACE_SHARED) {
+        *data = c->shared, size = c->shared_bytes;
+    } else if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) {
+        *data = c->cache_data, *lo = c->cache_base, size = c->cache_size;
+    }
+    *end = size >= n ? size - n + 1 : 0;
+}
+
+/* Host pointer for an access of size bytes at a: inside the window
+ * inline, else sim_mem (which checks everything and reports faults). */
 static inline uint8_t *mem(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, uint32_t size,
                            int kind)
 {
-    if (in->space == PTX_SPACE_SHARED && a < c->shared_bytes && size <= c->shared_bytes - a &&
-        (a & (size - 1)) == 0)
-        return c->shared + a;
-    uint64_t off = a - c->cache_base;
-    if ((in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) && off < c->cache_size &&
-        size <= c->cache_size - off && (a & (size - 1)) == 0)
-        return c->cache_data + off;
+    uint8_t *data;
+    uint64_t lo, end;
+    window(c, in, size, &data, &lo, &end);
+    if (a - lo < end && (a & (size - 1)) == 0)
+        return data + (a - lo);
     return sim_mem(c, in, t, in->space, a, size, kind);
 }
 
@@ -41,31 +57,13 @@ static inline uint64_t load_n(const uint8_t *p, unsigned n)
 }
 static inline void store_n(uint8_t *p, uint64_t v, unsigned n) { memcpy(p, &v, n); }
 
-/* The window a space's common 4-byte accesses fall in, read once per
- * instruction: shared memory, or the cached global allocation (generic
- * addresses too; allocations are 256-byte aligned, so an offset's
- * alignment is the address's). An access at a is inside when
- * a - lo < end; other spaces get an empty window (end 0). */
-static inline void window(const sim_cta *c, const sim_inst *in, uint8_t **data, uint64_t *lo,
-                          uint64_t *end)
-{
-    uint64_t size = 0;
-    *data = NULL, *lo = 0;
-    if (in->space == PTX_SPACE_SHARED) {
-        *data = c->shared, size = c->shared_bytes;
-    } else if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) {
-        *data = c->cache_data, *lo = c->cache_base, size = c->cache_size;
-    }
-    *end = size >= 4 ? size - 3 : 0;
-}
-
 /* A 4-byte access at a outside the window, or misaligned: checked by
  * sim_mem (kind 1 read, 2 write), which may move the window. */
 static uint8_t *word_slow(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, int kind,
                           uint8_t **data, uint64_t *lo, uint64_t *end)
 {
     uint8_t *p = sim_mem(c, in, t, in->space, a, 4, kind);
-    window(c, in, data, lo, end);
+    window(c, in, 4, data, lo, end);
     return p;
 }
 
@@ -79,7 +77,7 @@ static bool word_load(sim_cta *c, const sim_inst *in, const sim_lanes *L, const 
     uint64_t lo, end, off = (uint64_t)in->addr.offset;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
-    window(c, in, &data, &lo, &end);
+    window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v;
         uint64_t a = base[t] + off, o = a - lo;
@@ -100,7 +98,7 @@ static bool word_store(sim_cta *c, const sim_inst *in, const sim_lanes *L, const
     uint64_t lo, end, off = (uint64_t)in->addr.offset, x = src->x;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
-    window(c, in, &data, &lo, &end);
+    window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ x);
         uint64_t a = base[t] + off, o = a - lo;
