@@ -268,14 +268,8 @@ static void count(sim_cta *c, uint32_t pc, uint32_t mask, const sim_step *s, con
         edges[fn->edge_fall[pc]] += popc(fall);
 }
 
-/* A bar.red reduction in progress on one barrier. */
-typedef struct bar_red {
-    uint32_t popc;
-    bool all, any;
-} bar_red;
-
 /* Run warp w for up to SIM_SLICE instructions. */
-static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, bar_red *red, uint64_t budget)
+static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red, uint64_t budget)
 {
     sim_group g;
     sim_step s;
@@ -363,9 +357,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, bar_red *red, ui
             arrived[s.barrier] += (uint32_t)__builtin_popcount(all & ~w->exited);
             w->red_op = s.red_op;
             if (s.red_op) { /* bar.red: add this warp's lanes to the reduction */
-                red[s.barrier].popc += s.red_true;
-                red[s.barrier].all &= s.red_true == s.red_lanes;
-                red[s.barrier].any |= s.red_true != 0;
+                sim_bar_red_add(&red[s.barrier], s.red_true, s.red_lanes);
                 const sim_inst *bi = &c->fn->code[pc];
                 w->red_row = c->rows + (size_t)bi->dst[0] * c->stride;
                 w->red_mask = bi->dst_bits[0] >= 64 ? ~0ull : (1ull << bi->dst_bits[0]) - 1;
@@ -405,7 +397,7 @@ static uint32_t live_threads(const sim_cta *c)
 
 /* Release every barrier whose arrivals are complete, writing bar.red
  * results; true if any was. */
-static bool release_barriers(sim_cta *c, uint32_t *arrived, bar_red *red)
+static bool release_barriers(sim_cta *c, uint32_t *arrived, sim_bar_red *red)
 {
     bool any = false;
     for (uint32_t id = 0; id < SIM_BARRIERS; id++) {
@@ -430,7 +422,7 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, bar_red *red)
                 w->at_barrier = false;
                 w->stack[w->depth - 1].pc = w->barrier_pc + 1;
                 if (w->red_op) {
-                    uint64_t v = w->red_op == 1 ? red[id].popc : w->red_op == 2 ? red[id].all : red[id].any;
+                    uint64_t v = sim_bar_red_value(&red[id], w->red_op);
                     for (uint32_t m = w->barrier_mask; m; m &= m - 1) {
                         uint32_t k = (uint32_t)__builtin_ctz(m);
                         w->red_row[w->red_in_frame ? k : w->t[k]] = v & w->red_mask;
@@ -438,7 +430,7 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, bar_red *red)
                 }
             }
         }
-        red[id] = (bar_red){0, true, false};
+        red[id] = SIM_BAR_RED_INIT;
         any = true;
     }
     return any;
@@ -582,7 +574,7 @@ static void start_cta(sim_cta *c)
 /* The barrier state of one CTA of a running cluster. */
 typedef struct cta_bars {
     uint32_t arrived[SIM_BARRIERS];
-    bar_red red[SIM_BARRIERS];
+    sim_bar_red red[SIM_BARRIERS];
 } cta_bars;
 
 /* One round over c's warps that can run: W_DONE when all have finished,
@@ -615,7 +607,7 @@ bool sim_run_cluster(sim_cluster *cl, uint64_t max_instructions, uint32_t *fault
     for (uint32_t k = 0; k < cl->n; k++) {
         memset(bars[k].arrived, 0, sizeof bars[k].arrived);
         for (int i = 0; i < SIM_BARRIERS; i++)
-            bars[k].red[i] = (bar_red){0, true, false};
+            bars[k].red[i] = SIM_BAR_RED_INIT;
         start_cta(cl->ctas[k]);
     }
     cl->phase = 0;

@@ -229,9 +229,10 @@ sim_profile *sim_profile_like(const sim_profile *prof);
 /* Add `from` into `into`. */
 void sim_profile_add(sim_profile *into, const sim_profile *from);
 
-/* Rows a function's CTA state needs. */
 /* uninit.c: the rows of f some path may read before an unguarded write. */
 uint32_t *sim_uninit_rows(const ptx_module *m, const ptx_function *f, uint32_t *n);
+
+/* Rows a function's CTA state needs. */
 static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + ROW_COUNT; }
 
 /* ---- execution --------------------------------------------------------- */
@@ -360,6 +361,28 @@ typedef struct sim_warp {
     uint32_t cluster_target;
     bool at_cluster;
 } sim_warp;
+
+/* A bar.red reduction in progress on one barrier: both schedulers add
+ * each issue's lanes and hand the result to the waiting lanes. */
+typedef struct sim_bar_red {
+    uint32_t popc;
+    bool all, any;
+} sim_bar_red;
+#define SIM_BAR_RED_INIT ((sim_bar_red){0, true, false})
+
+/* Add an issue of `lanes` lanes, `true_lanes` of them with the predicate set. */
+static inline void sim_bar_red_add(sim_bar_red *r, uint32_t true_lanes, uint32_t lanes)
+{
+    r->popc += true_lanes;
+    r->all &= true_lanes == lanes;
+    r->any |= true_lanes != 0;
+}
+
+/* The result for reduction op (1 popc, 2 and, 3 or). */
+static inline uint64_t sim_bar_red_value(const sim_bar_red *r, uint8_t op)
+{
+    return op == 1 ? r->popc : op == 2 ? r->all : r->any;
+}
 
 /* The CTAs of one thread block cluster, run together on one host thread
  * (the cluster barrier and distributed shared memory join them). */

@@ -23,12 +23,6 @@
 
 enum { R_PROGRESS, R_BLOCKED, R_DONE, R_FAULT };
 
-/* A bar.red reduction in progress on one barrier. */
-typedef struct its_red {
-    uint32_t popc;
-    bool all, any;
-} its_red;
-
 /* Lanes of warp w that exist. */
 static uint32_t all_lanes(const sim_warp *w) { return w->n >= 32 ? ~0u : (1u << w->n) - 1; }
 
@@ -98,7 +92,7 @@ static uint32_t pick_pc(sim_warp *w, uint32_t run)
 }
 
 /* Run warp w for up to ITS_SLICE issues. */
-static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_count, its_red *red,
+static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_count, sim_bar_red *red,
                     uint64_t budget)
 {
     sim_group g;
@@ -162,9 +156,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
             if (s.barrier == SIM_CLUSTER_BARRIER && s.barrier_arrive_only)
                 break; /* a cluster of one CTA: its wait is the CTA barrier */
             if (s.red_op) { /* bar.red: add these lanes to the reduction */
-                red[s.barrier].popc += s.red_true;
-                red[s.barrier].all &= s.red_true == s.red_lanes;
-                red[s.barrier].any |= s.red_true != 0;
+                sim_bar_red_add(&red[s.barrier], s.red_true, s.red_lanes);
                 w->red_wait |= mask;
             }
             arrived[s.barrier] += (uint32_t)__builtin_popcount(mask);
@@ -197,7 +189,7 @@ static uint32_t live_threads(const sim_cta *c)
 
 /* Release the barriers whose arrivals are complete, writing bar.red
  * results; true if any was. */
-static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count, its_red *red)
+static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count, sim_bar_red *red)
 {
     bool any = false;
     for (uint32_t id = 0; id < SIM_BARRIERS; id++) {
@@ -221,7 +213,7 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count,
                     continue;
                 if (w->red_wait >> k & 1) { /* the bar.red's destination */
                     const sim_inst *in = &c->fn->code[w->tpc[k]];
-                    uint64_t v = in->op == 1 ? red[id].popc : in->op == 2 ? red[id].all : red[id].any;
+                    uint64_t v = sim_bar_red_value(&red[id], in->op);
                     uint64_t wm = in->dst_bits[0] >= 64 ? ~0ull : (1ull << in->dst_bits[0]) - 1;
                     sim_row(c, in->dst[0])[w->t[k]] = v & wm;
                 }
@@ -230,7 +222,7 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count,
                 w->tpc[k]++;
             }
         }
-        red[id] = (its_red){0, true, false};
+        red[id] = SIM_BAR_RED_INIT;
         any = true;
     }
     return any;
@@ -261,9 +253,9 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
 {
     uint32_t arrived[SIM_BARRIERS] = {0}, bar_count[SIM_BARRIERS] = {0};
-    its_red red[SIM_BARRIERS];
+    sim_bar_red red[SIM_BARRIERS];
     for (uint32_t id = 0; id < SIM_BARRIERS; id++)
-        red[id] = (its_red){0, true, false};
+        red[id] = SIM_BAR_RED_INIT;
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
     sim_form_warps(c);
     c->fn = c->kernel_fn;

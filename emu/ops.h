@@ -113,7 +113,7 @@ static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf
     LANE_ARRAYS(nsrc, for (uint32_t i_ = 0; i_ < n_; i_++) out_[i_] = (EXPR) & m_)
 #define ARG(k) (s_[k][i_] ^ x_[k])
 
-/* Unused handler arguments. *//* Unused handler arguments. */
+/* Unused handler arguments. */
 #define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s, (void)O, (void)D)
 
 /* Value v truncated to w bits (w <= 64). */
