@@ -219,7 +219,7 @@ void sim_builtin_call(sim_cta *c, const sim_inst *in, const sim_lanes *L, sim_st
             if (a[0] && (a[0] - d->heap_base >= d->heap_size)) {
                 char who[96];
                 sim_thread_coords(c, t, who, sizeof who);
-                sim_fault(c, "device free of 0x%llx, which malloc did not return, by %s, kernel %s, "
+                sim_fault(c, SIM_ERR_ADDRESS, "device free of 0x%llx, which malloc did not return, by %s, kernel %s, "
                           "PTX line %u", (unsigned long long)a[0], who, c->kernel, in->line);
                 break;
             }
@@ -230,11 +230,11 @@ void sim_builtin_call(sim_cta *c, const sim_inst *in, const sim_lanes *L, sim_st
                 !read_string(c, in, t, a[3], func, sizeof func))
                 break;
             sim_thread_coords(c, t, who, sizeof who);
-            sim_fault(c, "%s:%u: %s: %s: assertion '%s' failed, kernel %s, PTX line %u", file,
+            sim_fault(c, SIM_ERR_ASSERT, "%s:%u: %s: %s: assertion '%s' failed, kernel %s, PTX line %u", file,
                       (uint32_t)a[2], func, who, msg, c->kernel, in->line);
             break;
         } else {
-            sim_fault(c, "call of %s, which has no body in the module and is not a function the "
+            sim_fault(c, SIM_ERR_UNSUPPORTED, "call of %s, which has no body in the module and is not a function the "
                       "emulator provides (vprintf, malloc, free, __assertfail), kernel %s, PTX line %u",
                       name, c->kernel, in->line);
             break;

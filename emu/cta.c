@@ -131,14 +131,14 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
     const sim_inst *in = &c->fn->code[pc];
     uint64_t sp = (uint64_t)c->frame_sp + c->fn->local_bytes;
     if (w->nframes >= 1024 || sp + callee->local_bytes > c->local_bytes) {
-        sim_fault(c, "stack overflow calling %s (call depth %u, %llu bytes of %u per thread), "
+        sim_fault(c, SIM_ERR_ADDRESS, "stack overflow calling %s (call depth %u, %llu bytes of %u per thread), "
                   "kernel %s, PTX line %u", ptx_function_name(p->m, callee->f), w->nframes + 1,
                   (unsigned long long)(sp + callee->local_bytes), c->local_bytes, c->kernel, in->line);
         return false;
     }
     const ptx_function *cf = callee->f;
     if (in->ndst > cf->nrets || in->nsrc != cf->nparams) {
-        sim_fault(c, "call of %s with %u arguments and %u results; it takes %u and returns %u, "
+        sim_fault(c, SIM_ERR_ILLEGAL, "call of %s with %u arguments and %u results; it takes %u and returns %u, "
                   "kernel %s, PTX line %u", ptx_function_name(p->m, cf), in->nsrc, in->ndst,
                   cf->nparams, cf->nrets, c->kernel, in->line);
         return false;
@@ -295,7 +295,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red
             continue;
         }
         if (c->warp_instructions >= budget) {
-            sim_fault(c, "kernel %s stopped after %llu warp instructions (the instruction limit; "
+            sim_fault(c, SIM_ERR_LIMIT, "kernel %s stopped after %llu warp instructions (the instruction limit; "
                       "an endless loop?), block (%u,%u,%u)", c->kernel,
                       (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
             return W_FAULT;
@@ -461,7 +461,7 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
             id = c->warps[i].barrier;
             break;
         }
-    sim_fault(c, "barrier deadlock in kernel %s, block (%u,%u,%u): %s; %u of %u live threads "
+    sim_fault(c, SIM_ERR_DEADLOCK, "barrier deadlock in kernel %s, block (%u,%u,%u): %s; %u of %u live threads "
               "arrived at barrier %u (the others wait elsewhere)",
               c->kernel, c->ctaid.x, c->ctaid.y, c->ctaid.z, buf, arrived[id], live_threads(c), id);
 }
@@ -600,22 +600,22 @@ static int round_cta(sim_cta *c, cta_bars *b, uint64_t budget, bool *progress)
     return all_done ? W_DONE : W_RUNNING;
 }
 
-bool sim_run_cluster(sim_cluster *cl, uint64_t max_instructions, uint32_t *faulted)
+bool sim_run_ctas(sim_cta **ctas, uint32_t n, uint64_t max_instructions, uint32_t *faulted)
 {
     uint64_t budget = max_instructions ? max_instructions : UINT64_MAX;
-    cta_bars *bars = ptx_xmalloc(cl->n * sizeof *bars);
-    for (uint32_t k = 0; k < cl->n; k++) {
+    cta_bars *bars = ptx_xmalloc(n * sizeof *bars);
+    for (uint32_t k = 0; k < n; k++) {
         memset(bars[k].arrived, 0, sizeof bars[k].arrived);
         for (int i = 0; i < SIM_BARRIERS; i++)
             bars[k].red[i] = SIM_BAR_RED_INIT;
-        start_cta(cl->ctas[k]);
+        start_cta(ctas[k]);
+        ctas[k]->cluster->phase = 0;
     }
-    cl->phase = 0;
     bool ok = true;
     for (;;) {
         bool progress = false, all_done = true;
-        for (uint32_t k = 0; k < cl->n && ok; k++) {
-            int st = round_cta(cl->ctas[k], &bars[k], budget, &progress);
+        for (uint32_t k = 0; k < n && ok; k++) {
+            int st = round_cta(ctas[k], &bars[k], budget, &progress);
             if (st == W_FAULT) {
                 *faulted = k;
                 ok = false;
@@ -624,18 +624,21 @@ bool sim_run_cluster(sim_cluster *cl, uint64_t max_instructions, uint32_t *fault
         }
         if (!ok || all_done)
             break;
-        if (release_cluster(cl) || progress)
+        for (uint32_t k = 0; k < n; k++) /* each cluster once, through its rank 0 */
+            if (ctas[k]->cluster_rank == 0 && release_cluster(ctas[k]->cluster))
+                progress = true;
+        if (progress)
             continue;
-        /* nothing can move: a CTA barrier that cannot complete holds the
-         * cluster (warps at the cluster barrier alone always complete it) */
+        /* nothing can move: a CTA barrier that cannot complete holds them
+         * (warps at a cluster barrier alone always complete it) */
         *faulted = 0;
-        for (uint32_t k = cl->n; k-- > 0;)
-            for (uint32_t i = 0; i < cl->ctas[k]->nwarps; i++)
-                if (cl->ctas[k]->warps[i].at_barrier)
+        for (uint32_t k = n; k-- > 0;)
+            for (uint32_t i = 0; i < ctas[k]->nwarps; i++)
+                if (ctas[k]->warps[i].at_barrier)
                     *faulted = k;
-        sim_cta *c = cl->ctas[*faulted];
+        sim_cta *c = ctas[*faulted];
         deadlock(c, bars[*faulted].arrived);
-        uint32_t waiting = cluster_waiters(cl);
+        uint32_t waiting = cluster_waiters(c->cluster);
         size_t len = strlen(c->fault);
         if (waiting && len < sizeof c->fault)
             snprintf(c->fault + len, sizeof c->fault - len, "; %u warps of its cluster wait at barrier.cluster.wait",

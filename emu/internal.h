@@ -29,8 +29,9 @@
 
 typedef struct sim_alloc {
     uint64_t base, size;
-    uint8_t *data;
+    uint8_t *data;     /* the host storage (at address base itself when mapped) */
     char *label;
+    bool mapped;       /* sim_malloc_mapped: host and guest share the address */
 } sim_alloc;
 
 /* A texture or surface object (texture.c). */
@@ -85,6 +86,7 @@ enum sim_row {
     ROW_CLUSTER_CTAID_X, ROW_CLUSTER_CTAID_Y, ROW_CLUSTER_CTAID_Z,
     ROW_CLUSTER_NCTAID_X, ROW_CLUSTER_NCTAID_Y, ROW_CLUSTER_NCTAID_Z,
     ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER,
+    ROW_ENVREG1, ROW_ENVREG2, /* the grid synchronization workspace: high, low word */
     ROW_COUNT
 };
 _Static_assert(ROW_COUNT <= 64, "special rows are a 64-bit mask (sim_program.special_rows)");
@@ -417,7 +419,9 @@ typedef struct sim_cta {
      * filled, with the thread-index rows, only changed rows are rewritten) */
     uint64_t special_last[ROW_COUNT];
     bool specials_filled;
+    uint64_t workspace;       /* the launch's grid synchronization words (%envreg1/2) or 0 */
     bool faulted;
+    sim_error fault_kind;
     char fault[512];
     sim_warp *warps;
     uint32_t nwarps;
@@ -464,7 +468,7 @@ static inline void sim_put(sim_cta *c, uint32_t r, uint8_t bits, uint32_t t, uin
 }
 
 /* Record the first fault of the CTA (printf-style); later ones are ignored. */
-void sim_fault(sim_cta *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_fault(sim_cta *c, sim_error kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "thread (x,y,z) block (x,y,z)" of thread t, for fault messages. */
 void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n);
 
@@ -487,11 +491,12 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind);
 
-/* Run the CTAs of a cluster (often one CTA) to completion with functional
- * PDOM scheduling, a round of warps of each CTA in turn; false on a fault,
- * with *faulted the rank of the CTA whose fault it is. Forms the warps
- * (and fills the lane-dependent special registers). */
-bool sim_run_cluster(sim_cluster *cl, uint64_t max_instructions, uint32_t *faulted);
+/* Run n CTAs together to completion with functional PDOM scheduling, a
+ * round of warps of each CTA in turn: the CTAs of a cluster (often one
+ * CTA), or every CTA of a cooperative grid (each its own cluster). False
+ * on a fault, with *faulted the index of the CTA whose fault it is. Forms
+ * the warps (and fills the lane-dependent special registers). */
+bool sim_run_ctas(sim_cta **ctas, uint32_t n, uint64_t max_instructions, uint32_t *faulted);
 /* The same with independent thread scheduling (its.c). */
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
 /* Cut the CTA's threads into warps (cta.c). */

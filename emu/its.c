@@ -122,7 +122,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
                 continue;
         }
         if (c->warp_instructions >= budget) {
-            sim_fault(c, "kernel %s stopped after %llu warp instructions (the instruction limit; "
+            sim_fault(c, SIM_ERR_LIMIT, "kernel %s stopped after %llu warp instructions (the instruction limit; "
                       "an endless loop?), block (%u,%u,%u)", c->kernel,
                       (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
             return R_FAULT;
@@ -136,7 +136,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
         case SIM_EV_FAULT:
             return R_FAULT;
         case SIM_EV_CALL:
-            sim_fault(c, "function calls are not supported with independent thread scheduling "
+            sim_fault(c, SIM_ERR_UNSUPPORTED, "function calls are not supported with independent thread scheduling "
                       "(--its) yet, kernel %s, PTX line %u", c->kernel, in->line);
             return R_FAULT;
         case SIM_EV_EXIT: case SIM_EV_RET:
@@ -246,7 +246,7 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
                                 w->tpc[k] < c->fn->ninstrs ? c->fn->code[w->tpc[k]].line : 0);
     }
     (void)arrived;
-    sim_fault(c, "deadlock in kernel %s, block (%u,%u,%u): %s", c->kernel, c->ctaid.x, c->ctaid.y,
+    sim_fault(c, SIM_ERR_DEADLOCK, "deadlock in kernel %s, block (%u,%u,%u): %s", c->kernel, c->ctaid.x, c->ctaid.y,
               c->ctaid.z, buf);
 }
 

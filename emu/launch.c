@@ -26,6 +26,8 @@
 #define SIM_DEFAULT_STACK 8192u
 /* Largest cluster (the non-portable limit of sm_90). */
 #define SIM_MAX_CLUSTER 16u
+/* Largest cooperative grid (all its blocks are in memory together). */
+#define SIM_MAX_COOPERATIVE 65536u
 
 /* What every worker shares. */
 typedef struct grid_run {
@@ -38,11 +40,13 @@ typedef struct grid_run {
     uint32_t param_bytes, shared_bytes, stack_bytes;
     uint64_t nctas;
     sim_dim3 cluster;            /* blocks per cluster */
+    uint64_t workspace;          /* grid synchronization words (cooperative launches) or 0 */
     atomic_uint_fast64_t next;   /* next cluster to start */
     atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
     atomic_bool stop;
     pthread_mutex_t lock;        /* guards the fields below */
     uint64_t fault_cta;          /* lowest faulting CTA, UINT64_MAX when none */
+    sim_error fault_kind;
     char fault[512];
     uint64_t warp_instructions, thread_instructions, divergent_branches, ctas;
     struct cta_text { uint64_t cta; char *text; } *texts; /* printf output per CTA */
@@ -94,13 +98,15 @@ static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
     uniform[ROW_CLUSTER_CTARANK] = cid[0] % cd[0] + cd[0] * (cid[1] % cd[1] + cd[1] * (cid[2] % cd[2]));
     uniform[ROW_CLUSTER_NCTARANK] = cd[0] * cd[1] * cd[2];
     uniform[ROW_IS_EXPLICIT_CLUSTER] = cd[0] * cd[1] * cd[2] > 1 || c->kernel_fn->f->reqnctapercluster[0];
+    uniform[ROW_ENVREG1] = c->workspace >> 32;
+    uniform[ROW_ENVREG2] = c->workspace & 0xffffffffu;
     static const uint8_t rows_uniform[] = {
         ROW_NTID_X, ROW_NTID_Y, ROW_NTID_Z, ROW_CTAID_X, ROW_CTAID_Y, ROW_CTAID_Z, ROW_NCTAID_X,
         ROW_NCTAID_Y, ROW_NCTAID_Z, ROW_NWARPID, ROW_SMID, ROW_NSMID, ROW_GRIDID, ROW_DYNAMIC_SMEM,
         ROW_TOTAL_SMEM, ROW_CLUSTERID_X, ROW_CLUSTERID_Y, ROW_CLUSTERID_Z, ROW_NCLUSTERID_X,
         ROW_NCLUSTERID_Y, ROW_NCLUSTERID_Z, ROW_CLUSTER_CTAID_X, ROW_CLUSTER_CTAID_Y,
         ROW_CLUSTER_CTAID_Z, ROW_CLUSTER_NCTAID_X, ROW_CLUSTER_NCTAID_Y, ROW_CLUSTER_NCTAID_Z,
-        ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER};
+        ROW_CLUSTER_CTARANK, ROW_CLUSTER_NCTARANK, ROW_IS_EXPLICIT_CLUSTER, ROW_ENVREG1, ROW_ENVREG2};
     uint64_t used = c->prog->special_rows;
     bool first = !c->specials_filled;
     c->specials_filled = true;
@@ -147,6 +153,7 @@ static void cta_alloc(const grid_run *run, sim_cta *c)
     c->shared_bytes = run->shared_bytes;
     c->dynamic_shared = cfg->dynamic_shared;
     c->local_bytes = run->stack_bytes;
+    c->workspace = run->workspace;
     size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
     c->kernel_rows = ptx_xcalloc(rows, sizeof *c->kernel_rows); /* special rows nobody reads stay 0 */
     c->sink = ptx_xmalloc(((size_t)c->nthreads + 32) * sizeof *c->sink);
@@ -207,6 +214,7 @@ static void cta_report(grid_run *run, sim_cta *c, uint64_t id, bool faulted)
     if (faulted && id < run->fault_cta) {
         run->fault_cta = id;
         snprintf(run->fault, sizeof run->fault, "%s", c->fault);
+        run->fault_kind = c->fault_kind;
         atomic_store(&run->stop, true);
     }
     pthread_mutex_unlock(&run->lock);
@@ -246,21 +254,26 @@ static uint64_t cluster_cta(const grid_run *run, uint64_t k, uint32_t r)
     return x + g->x * (y + (uint64_t)g->y * z);
 }
 
-/* One host thread's loop over clusters (of one CTA when the launch has
- * none). */
+/* One host thread's loop over groups of CTAs that run together: a
+ * cluster (of one CTA when the launch has none), or the whole grid of a
+ * cooperative launch, each CTA in its own cluster. */
 static void *worker(void *arg)
 {
     grid_run *run = arg;
     const sim_launch_config *cfg = run->cfg;
-    uint32_t n = run->cluster.x * run->cluster.y * run->cluster.z;
+    uint32_t per_cluster = run->cluster.x * run->cluster.y * run->cluster.z;
+    uint32_t n = cfg->cooperative ? (uint32_t)run->nctas : per_cluster;
     sim_cta *ctas = ptx_xcalloc(n, sizeof *ctas);
-    sim_cta **by_rank = ptx_xmalloc(n * sizeof *by_rank);
-    sim_cluster cl = {.ctas = by_rank, .n = n};
+    sim_cta **order = ptx_xmalloc(n * sizeof *order);
+    sim_cluster *clusters = ptx_xcalloc(n / per_cluster, sizeof *clusters);
     for (uint32_t r = 0; r < n; r++) {
         cta_alloc(run, &ctas[r]);
-        ctas[r].cluster = &cl;
-        ctas[r].cluster_rank = r;
-        by_rank[r] = &ctas[r];
+        sim_cluster *cl = &clusters[r / per_cluster];
+        cl->ctas = order + r / per_cluster * per_cluster;
+        cl->n = per_cluster;
+        ctas[r].cluster = cl;
+        ctas[r].cluster_rank = r % per_cluster;
+        order[r] = &ctas[r];
     }
     for (;;) {
         if (atomic_load(&run->stop))
@@ -269,19 +282,20 @@ static void *worker(void *arg)
         if (k >= run->nctas / n)
             break;
         for (uint32_t r = 0; r < n; r++)
-            cta_begin(run, &ctas[r], cluster_cta(run, k, r));
+            cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
         uint64_t used = atomic_load(&run->used), limit = 0;
         if (cfg->max_instructions)
             limit = used >= cfg->max_instructions ? 1 : cfg->max_instructions - used;
         uint32_t bad = 0;
-        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_cluster(&cl, limit, &bad);
+        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_ctas(order, n, limit, &bad);
         for (uint32_t r = 0; r < n; r++)
-            cta_report(run, &ctas[r], cluster_cta(run, k, r), !ok && r == bad);
+            cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
     }
     for (uint32_t r = 0; r < n; r++)
         cta_free(run, &ctas[r]);
     free(ctas);
-    free(by_rank);
+    free(order);
+    free(clusters);
     return NULL;
 }
 
@@ -327,6 +341,10 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
     if (f->maxclusterrank && (uint64_t)cl.x * cl.y * cl.z > f->maxclusterrank)
         return sim_fail(err, errlen, "launch of %s with clusters of %u,%u,%u blocks exceeds its .maxclusterrank %u",
                         name, cl.x, cl.y, cl.z, f->maxclusterrank);
+    if (cfg->cooperative && ((uint64_t)cl.x * cl.y * cl.z > 1 || cfg->independent_scheduling ||
+                             (uint64_t)g->x * g->y * g->z > SIM_MAX_COOPERATIVE))
+        return sim_fail(err, errlen, "cooperative launch of %s with grid %u,%u,%u: at most %u blocks, without "
+                        "clusters or independent thread scheduling", name, g->x, g->y, g->z, SIM_MAX_COOPERATIVE);
     if ((uint64_t)cl.x * cl.y * cl.z > 1 && cfg->independent_scheduling)
         return sim_fail(err, errlen, "launch of %s: clusters of several blocks are not supported with independent "
                         "thread scheduling yet", name);
@@ -346,6 +364,10 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
                const void *params, uint32_t param_bytes, sim_stats *stats, char *err,
                size_t errlen)
 {
+    sim_stats local;
+    if (!stats)
+        stats = &local;
+    *stats = (sim_stats){.error = SIM_ERR_CONFIG};
     uint32_t nparams, want;
     if (!sim_kernel_params(p, name, &nparams, &want, err, errlen))
         return -1;
@@ -358,6 +380,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     /* what the kernel uses counts against the limit; what is allocated also
      * covers its variables' places in the module-wide layout */
     uint64_t used = (uint64_t)fn->shared_used + cfg->dynamic_shared;
+    stats->error = SIM_ERR_RESOURCES;
     if (used > SIM_MAX_SHARED)
         return sim_fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
                     "%u dynamic); at most %u", name, used, fn->shared_used, cfg->dynamic_shared,
@@ -365,12 +388,15 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     uint64_t shared = (fn->shared_dynamic ? p->shared_static : fn->shared_end) + (uint64_t)cfg->dynamic_shared;
     if (p->uses_heap && sim_heap_reserve(d, err, errlen) != 0)
         return -1;
+    uint64_t workspace = 0;
+    if (cfg->cooperative && sim_malloc(d, 64, "grid synchronization workspace", &workspace, err, errlen) != 0)
+        return -1;
     grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
                     .param_bytes = param_bytes, .shared_bytes = (uint32_t)shared,
                     .stack_bytes = p->module_local + fn->local_bytes +
                                    (cfg->stack_bytes ? cfg->stack_bytes : SIM_DEFAULT_STACK),
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
-                    .cluster = cluster_dims(fn, cfg),
+                    .cluster = cluster_dims(fn, cfg), .workspace = workspace,
                     .fault_cta = UINT64_MAX};
     atomic_init(&run.next, 0);
     atomic_init(&run.used, 0);
@@ -379,7 +405,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t nthreads = cfg->host_threads > 1 ? cfg->host_threads : 1;
-    uint64_t nclusters = run.nctas / ((uint64_t)run.cluster.x * run.cluster.y * run.cluster.z);
+    uint64_t nclusters = cfg->cooperative ? 1 : run.nctas / ((uint64_t)run.cluster.x * run.cluster.y * run.cluster.z);
     if (nthreads > nclusters)
         nthreads = (uint32_t)nclusters;
     if (nthreads <= 1) {
@@ -398,6 +424,8 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     pthread_mutex_destroy(&run.lock);
+    if (workspace)
+        sim_free(d, workspace, NULL, 0);
     if (run.ntexts)
         qsort(run.texts, run.ntexts, sizeof *run.texts, cmp_text);
     FILE *out = cfg->printf_out ? cfg->printf_out : stdout;
@@ -408,14 +436,13 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     if (run.ntexts)
         fflush(out);
     free(run.texts);
-    if (stats) {
-        stats->warp_instructions = run.warp_instructions;
-        stats->thread_instructions = run.thread_instructions;
-        stats->divergent_branches = run.divergent_branches;
-        stats->ctas = run.ctas;
-        stats->threads = run.ctas * cfg->block.x * cfg->block.y * cfg->block.z;
-        stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    }
+    stats->error = run.fault_cta != UINT64_MAX ? run.fault_kind : SIM_OK;
+    stats->warp_instructions = run.warp_instructions;
+    stats->thread_instructions = run.thread_instructions;
+    stats->divergent_branches = run.divergent_branches;
+    stats->ctas = run.ctas;
+    stats->threads = run.ctas * cfg->block.x * cfg->block.y * cfg->block.z;
+    stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (run.fault_cta != UINT64_MAX)
         return sim_fail(err, errlen, "%s", run.fault);
     return 0;

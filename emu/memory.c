@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "emu/internal.h"
 #include "ir/util.h"
@@ -24,6 +25,40 @@ int sim_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* Give back an allocation's storage and label. */
+static void release(sim_alloc *a)
+{
+    if (a->mapped)
+        munmap(a->data, a->size ? a->size : 1);
+    else
+        free(a->data);
+    free(a->label);
+}
+
+/* Index of the first allocation whose base is above addr (bases ascend). */
+static uint32_t upper_bound(const sim_device *d, uint64_t addr)
+{
+    uint32_t lo = 0, hi = d->nallocs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Add a to the table at its place in base order (caller holds the lock). */
+static void insert_alloc(sim_device *d, sim_alloc a)
+{
+    uint32_t at = upper_bound(d, a.base);
+    PTX_GROW(d->allocs, d->cap, (uint64_t)d->nallocs + 1);
+    memmove(&d->allocs[at + 1], &d->allocs[at], (d->nallocs - at) * sizeof *d->allocs);
+    d->allocs[at] = a;
+    d->nallocs++;
+}
+
 sim_device *sim_device_new(void)
 {
     sim_device *d = ptx_xcalloc(1, sizeof *d);
@@ -36,10 +71,8 @@ void sim_device_free(sim_device *d)
 {
     if (!d)
         return;
-    for (uint32_t i = 0; i < d->nallocs; i++) {
-        free(d->allocs[i].data);
-        free(d->allocs[i].label);
-    }
+    for (uint32_t i = 0; i < d->nallocs; i++)
+        release(&d->allocs[i]);
     free(d->allocs);
     free(d->images);
     pthread_mutex_destroy(&d->lock);
@@ -57,29 +90,69 @@ int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, 
     pthread_mutex_lock(&d->lock);
     uint64_t base = d->next;
     d->next = (base + size + SIM_ALLOC_GAP + 255) & ~255ull;
-    PTX_GROW(d->allocs, d->cap, (uint64_t)d->nallocs + 1);
-    d->allocs[d->nallocs++] = (sim_alloc){base, size, data, ptx_strdup(label ? label : "cudaMalloc")};
+    insert_alloc(d, (sim_alloc){base, size, data, ptx_strdup(label ? label : "cudaMalloc"), false});
     pthread_mutex_unlock(&d->lock);
     *addr = base;
     return 0;
+}
+
+int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
+                      size_t errlen)
+{
+    if (size > (1ull << 40))
+        return sim_fail(err, errlen, "cannot allocate %" PRIu64 " bytes of mapped memory", size);
+    uint64_t len = size ? size : 1;
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return sim_fail(err, errlen, "out of host memory mapping %" PRIu64 " bytes", size);
+    uint64_t base = (uint64_t)(uintptr_t)m;
+    pthread_mutex_lock(&d->lock);
+    uint32_t at = upper_bound(d, base + len - 1);
+    bool clash = at > 0 && d->allocs[at - 1].base + (d->allocs[at - 1].size ? d->allocs[at - 1].size : 1) > base;
+    if (base < SIM_GLOBAL_BASE || base + len > SIM_GLOBAL_BASE + SIM_WINDOW_SIZE || clash) {
+        pthread_mutex_unlock(&d->lock);
+        munmap(m, len);
+        return sim_fail(err, errlen, "the host mapped %" PRIu64 " bytes at %p, outside the device's "
+                        "global address range", size, m);
+    }
+    insert_alloc(d, (sim_alloc){base, size, m, ptx_strdup(label ? label : "cudaMallocManaged"), true});
+    pthread_mutex_unlock(&d->lock);
+    *host = m;
+    return 0;
+}
+
+void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n)
+{
+    pthread_mutex_lock(&d->lock);
+    sim_alloc *a = sim_find_alloc(d, addr, n);
+    void *h = a ? a->data + (addr - a->base) : NULL;
+    pthread_mutex_unlock(&d->lock);
+    return h;
 }
 
 /* Index of the live allocation whose range holds addr, or -1 (bases
  * ascend, so a binary search finds it). */
 static long find_index(const sim_device *d, uint64_t addr)
 {
-    uint32_t lo = 0, hi = d->nallocs;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (d->allocs[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    uint32_t lo = upper_bound(d, addr);
     if (lo == 0)
         return -1;
     const sim_alloc *a = &d->allocs[lo - 1];
     return addr - a->base < (a->size ? a->size : 1) ? (long)(lo - 1) : -1;
+}
+
+uint64_t sim_allocation_size(sim_device *d, uint64_t addr)
+{
+    pthread_mutex_lock(&d->lock);
+    long i = find_index(d, addr);
+    uint64_t n = i >= 0 && d->allocs[i].base == addr ? d->allocs[i].size : 0;
+    pthread_mutex_unlock(&d->lock);
+    return n;
+}
+
+bool sim_device_range(const sim_device *d, uint64_t addr)
+{
+    return addr >= SIM_GLOBAL_BASE && addr < d->next;
 }
 
 int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
@@ -90,8 +163,7 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
         pthread_mutex_unlock(&d->lock);
         return sim_fail(err, errlen, "free of 0x%" PRIx64 ", which is not an allocation", addr);
     }
-    free(d->allocs[i].data);
-    free(d->allocs[i].label);
+    release(&d->allocs[i]);
     memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - (uint32_t)i - 1) * sizeof *d->allocs);
     d->nallocs--;
     pthread_mutex_unlock(&d->lock);
@@ -173,11 +245,12 @@ uint64_t sim_heap_alloc(sim_device *d, uint64_t size)
 
 /* ---- faults ------------------------------------------------------------ */
 
-void sim_fault(sim_cta *c, const char *fmt, ...)
+void sim_fault(sim_cta *c, sim_error kind, const char *fmt, ...)
 {
     if (c->faulted)
         return;
     c->faulted = true;
+    c->fault_kind = kind;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->fault, sizeof c->fault, fmt, ap);
@@ -209,7 +282,7 @@ static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const cha
             snprintf(near, sizeof near, " (nearest allocation: %s, 0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64
                      " bytes)", a->label, a->base, a->base + a->size, a->size);
     }
-    sim_fault(c, "invalid %s %s of size %u at 0x%" PRIx64 "%s%s by %s, kernel %s, PTX line %u",
+    sim_fault(c, *why ? SIM_ERR_MISALIGNED : SIM_ERR_ADDRESS, "invalid %s %s of size %u at 0x%" PRIx64 "%s%s by %s, kernel %s, PTX line %u",
               space, kind_name(kind), size, addr, why, near, who, c->kernel, in->line);
     return NULL;
 }
@@ -275,7 +348,7 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
             return bad_access(c, in, t, "kernel parameter", addr, size, kind, "");
         return (uint8_t *)c->params + addr;
     default:
-        sim_fault(c, "memory access in the %s state space is not supported yet, kernel %s, PTX line %u",
+        sim_fault(c, SIM_ERR_UNSUPPORTED, "memory access in the %s state space is not supported yet, kernel %s, PTX line %u",
                   ptx_space_name((ptx_space)space), c->kernel, in->line);
         return NULL;
     }

@@ -36,7 +36,7 @@ HANDLER(op_cp_async)
     EACH_LANE(t) {
         uint64_t size = SRC(1, t), from = in->nsrc_used > 2 ? SRC(2, t) : size;
         if (size != 4 && size != 8 && size != 16) {
-            sim_fault(c, "cp.async of %llu bytes (4, 8 or 16), kernel %s, PTX line %u",
+            sim_fault(c, SIM_ERR_ILLEGAL, "cp.async of %llu bytes (4, 8 or 16), kernel %s, PTX line %u",
                       (unsigned long long)size, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
             return;
@@ -104,7 +104,7 @@ HANDLER(op_mbarrier)
             if (n > pending) {
                 char who[96];
                 sim_thread_coords(c, t, who, sizeof who);
-                sim_fault(c, "mbarrier arrival of %llu with only %llu pending (too many arrivals, "
+                sim_fault(c, SIM_ERR_ILLEGAL, "mbarrier arrival of %llu with only %llu pending (too many arrivals, "
                           "or an uninitialized mbarrier), %s, kernel %s, PTX line %u",
                           (unsigned long long)n, (unsigned long long)pending, who, c->kernel, in->line);
                 s->event = SIM_EV_FAULT;

@@ -38,7 +38,7 @@ HANDLER(op_brx)
         if (ix >= in->ntargets) {
             char who[96];
             sim_thread_coords(c, L->t[i], who, sizeof who);
-            sim_fault(c, "brx.idx index %llu out of range (%u targets) by %s, kernel %s, PTX line %u",
+            sim_fault(c, SIM_ERR_INVALID_PC, "brx.idx index %llu out of range (%u targets) by %s, kernel %s, PTX line %u",
                       (unsigned long long)ix, in->ntargets, who, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
             return;
@@ -66,7 +66,7 @@ static uint32_t indirect_target(sim_cta *c, const sim_inst *in, const opnd *O, c
     if (a < SIM_CODE_WINDOW || (a - SIM_CODE_WINDOW) % 16 || fi >= c->prog->m->nfunctions) {
         char who[96];
         sim_thread_coords(c, L->t[i], who, sizeof who);
-        sim_fault(c, "indirect call to 0x%llx, which is not a function's address, by %s, kernel %s, "
+        sim_fault(c, SIM_ERR_INVALID_PC, "indirect call to 0x%llx, which is not a function's address, by %s, kernel %s, "
                   "PTX line %u", (unsigned long long)a, who, c->kernel, in->line);
         return PTX_NONE;
     }
@@ -106,7 +106,7 @@ HANDLER(op_call)
         }
         const ptx_function *cf = &c->prog->m->functions[fi];
         if (cf->nparams != in->nsrc || cf->nrets < in->ndst) {
-            sim_fault(c, "indirect call of %s with %u arguments and %u results; it takes %u and "
+            sim_fault(c, SIM_ERR_ILLEGAL, "indirect call of %s with %u arguments and %u results; it takes %u and "
                       "returns %u, kernel %s, PTX line %u", ptx_function_name(c->prog->m, cf),
                       in->nsrc, in->ndst, cf->nparams, cf->nrets, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
@@ -123,7 +123,7 @@ HANDLER(op_call)
         return;
     }
     if (in->target == PTX_NONE) {
-        sim_fault(c, "indirect call of %s, which has no body, kernel %s, PTX line %u",
+        sim_fault(c, SIM_ERR_UNSUPPORTED, "indirect call of %s, which has no body, kernel %s, PTX line %u",
                   ptx_function_name(c->prog->m, callee->f), c->kernel, in->line);
         s->event = SIM_EV_FAULT;
         return;
@@ -139,7 +139,7 @@ HANDLER(op_trap)
         return;
     char who[96];
     sim_thread_coords(c, L->t[0], who, sizeof who);
-    sim_fault(c, "%s executed by %s, kernel %s, PTX line %u", in->op ? "brkpt" : "trap", who,
+    sim_fault(c, SIM_ERR_TRAP, "%s executed by %s, kernel %s, PTX line %u", in->op ? "brkpt" : "trap", who,
               c->kernel, in->line);
     s->event = SIM_EV_FAULT;
 }
@@ -158,7 +158,7 @@ HANDLER(op_bar)
     if ((id > 15 && !(in->flags & SIM_IF_INTERNAL)) || (in->nsrc > 1 && (count == 0 || count % 32 != 0))) {
         char who[96];
         sim_thread_coords(c, t0, who, sizeof who);
-        sim_fault(c, "barrier %llu with thread count %llu is invalid (ids 0..15, counts multiples "
+        sim_fault(c, SIM_ERR_ILLEGAL, "barrier %llu with thread count %llu is invalid (ids 0..15, counts multiples "
                   "of 32), %s, kernel %s, PTX line %u", (unsigned long long)id,
                   (unsigned long long)count, who, c->kernel, in->line);
         s->event = SIM_EV_FAULT;

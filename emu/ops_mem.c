@@ -291,10 +291,10 @@ HANDLER(op_mapa)
             char who[96];
             sim_thread_coords(c, t, who, sizeof who);
             if (rank >= c->cluster->n)
-                sim_fault(c, "mapa to CTA rank %llu of a cluster of %u blocks, %s, kernel %s, PTX line %u",
+                sim_fault(c, SIM_ERR_ADDRESS, "mapa to CTA rank %llu of a cluster of %u blocks, %s, kernel %s, PTX line %u",
                           (unsigned long long)rank, c->cluster->n, who, c->kernel, in->line);
             else
-                sim_fault(c, "mapa of 0x%llx, which is not a shared memory address, %s, kernel %s, PTX line %u",
+                sim_fault(c, SIM_ERR_ADDRESS, "mapa of 0x%llx, which is not a shared memory address, %s, kernel %s, PTX line %u",
                           (unsigned long long)a, who, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
             return;

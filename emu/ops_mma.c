@@ -144,7 +144,7 @@ static bool whole_warp(sim_cta *c, const sim_inst *in, const sim_group *g, const
 {
     if (L->n == 32 && g->n == 32)
         return true;
-    sim_fault(c, "%s needs all 32 lanes of the warp (%u are executing it), kernel %s, PTX line %u",
+    sim_fault(c, SIM_ERR_ILLEGAL, "%s needs all 32 lanes of the warp (%u are executing it), kernel %s, PTX line %u",
               what, L->n, c->kernel, in->line);
     s->event = SIM_EV_FAULT;
     return false;

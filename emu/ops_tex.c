@@ -5,6 +5,7 @@
  * texture.c's. Forms not handled here (tex references and samplers,
  * offsets, depth compare, sust.p) stay unsupported instructions. */
 #include <math.h>
+#include <string.h>
 
 #include "emu/ops.h"
 #include "ir/util.h"
@@ -32,7 +33,7 @@ static void object_fault(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s
 {
     char who[96];
     sim_thread_coords(c, t, who, sizeof who);
-    sim_fault(c, "%s (handle 0x%llx) at %s, kernel %s, PTX line %u", what, (unsigned long long)h, who, c->kernel,
+    sim_fault(c, strstr(what, "misaligned") ? SIM_ERR_MISALIGNED : SIM_ERR_ADDRESS, "%s (handle 0x%llx) at %s, kernel %s, PTX line %u", what, (unsigned long long)h, who, c->kernel,
               in->line);
     s->event = SIM_EV_FAULT;
 }

@@ -29,7 +29,7 @@ static bool check_members(sim_cta *c, const sim_inst *in, const sim_group *g, co
         if ((m & valid & ~exec) || !(m & exec)) {
             char who[96];
             sim_thread_coords(c, L->t[i], who, sizeof who);
-            sim_fault(c, "member mask 0x%08x names lanes that are not executing this instruction "
+            sim_fault(c, SIM_ERR_ILLEGAL, "member mask 0x%08x names lanes that are not executing this instruction "
                       "together (executing: 0x%08x), %s, kernel %s, PTX line %u", m, exec, who,
                       c->kernel, in->line);
             s->event = SIM_EV_FAULT;
@@ -94,7 +94,7 @@ HANDLER(op_shfl)
         if (j < 0 || j > 31 || !((members[i] >> j) & 1) || (uint32_t)j >= g->n) {
             char who[96];
             sim_thread_coords(c, t, who, sizeof who);
-            sim_fault(c, "shfl.sync reads lane %d, which is not in the member mask 0x%08x, %s, "
+            sim_fault(c, SIM_ERR_ILLEGAL, "shfl.sync reads lane %d, which is not in the member mask 0x%08x, %s, "
                       "kernel %s, PTX line %u", j, members[i], who, c->kernel, in->line);
             s->event = SIM_EV_FAULT;
             return;

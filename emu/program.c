@@ -175,8 +175,14 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
                                          "is not defined in this module",
                                          ptx_str(m, s->name), s->line);
             uint64_t addr;
-            if (sim_malloc(p->dev, size, ptx_str(m, s->name), &addr, err, errlen) != 0)
+            void *host;
+            if (s->flags & PTX_SYMF_MANAGED) { /* the host reaches it at the same address */
+                if (sim_malloc_mapped(p->dev, size, ptx_str(m, s->name), &host, err, errlen) != 0)
+                    return free(frame), -1;
+                addr = (uint64_t)(uintptr_t)host;
+            } else if (sim_malloc(p->dev, size, ptx_str(m, s->name), &addr, err, errlen) != 0) {
                 return free(frame), -1;
+            }
             p->sym_value[i] = addr;
             PTX_GROW(p->global_allocs, p->cap_global_allocs, (uint64_t)p->nglobal_allocs + 1);
             p->global_allocs[p->nglobal_allocs++] = addr;
@@ -273,6 +279,8 @@ static uint32_t sreg_row(const sim_decoder *d, const ptx_operand *o)
     case PTX_SREG_CLUSTER_CTARANK: return base + ROW_CLUSTER_CTARANK;
     case PTX_SREG_CLUSTER_NCTARANK: return base + ROW_CLUSTER_NCTARANK;
     case PTX_SREG_IS_EXPLICIT_CLUSTER: return base + ROW_IS_EXPLICIT_CLUSTER;
+    case PTX_SREG_ENVREG1: return base + ROW_ENVREG1;
+    case PTX_SREG_ENVREG2: return base + ROW_ENVREG2;
     case PTX_SREG_TOTAL_SMEM_SIZE: return base + ROW_TOTAL_SMEM;
     default: return PTX_NONE;
     }
@@ -316,7 +324,8 @@ bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
             s->imm = 2;
             return true;
         }
-        if ((o->id >= PTX_SREG_ENVREG0 && o->id <= PTX_SREG_ENVREG31) ||
+        if ((o->id >= PTX_SREG_ENVREG0 && o->id <= PTX_SREG_ENVREG31 && o->id != PTX_SREG_ENVREG1 &&
+             o->id != PTX_SREG_ENVREG2) ||
             (o->id >= PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN && o->id <= PTX_SREG_RESERVED_SMEM_OFFSET_1)) {
             s->imm = 1; /* driver-reserved: no reserved shared memory, empty environment */
             return true;
@@ -440,7 +449,7 @@ void sim_op_unsupported(sim_cta *c, const sim_inst *in, const sim_group *g, cons
 {
     (void)g;
     (void)L;
-    sim_fault(c, "unsupported instruction '%s' at %s:%u", in->text ? in->text : "?",
+    sim_fault(c, SIM_ERR_UNSUPPORTED, "unsupported instruction '%s' at %s:%u", in->text ? in->text : "?",
               c->prog->m->source_name ? c->prog->m->source_name : "<ptx>", in->line);
     s->event = SIM_EV_FAULT;
 }
@@ -733,4 +742,52 @@ const sim_func *sim_program_kernel(const sim_program *p, const char *name)
 {
     uint32_t fi = find_kernel(p, name);
     return fi == PTX_NONE ? NULL : &p->funcs[fi];
+}
+
+/* ---- module variables and kernel attributes ----------------------------- */
+
+int sim_program_symbol(sim_program *p, const char *name, sim_symbol_info *out, char *err,
+                       size_t errlen)
+{
+    const ptx_module *m = p->m;
+    for (uint32_t i = 0; i < m->nsymbols; i++) {
+        const ptx_symbol *s = &m->symbols[i];
+        if (s->kind != PTX_SYM_VAR || s->func != PTX_NONE || strcmp(ptx_str(m, s->name), name) != 0)
+            continue;
+        uint64_t size = ptx_symbol_size(s), v = p->sym_value[i];
+        if (s->space == PTX_SPACE_CONST) {
+            *out = (sim_symbol_info){SIM_CONST_WINDOW + v, p->const_bank + v, size, true, false};
+            return 0;
+        }
+        if (s->space == PTX_SPACE_GLOBAL && !(s->flags & PTX_SYMF_EXTERN)) {
+            *out = (sim_symbol_info){v, sim_host_pointer(p->dev, v, size), size, false,
+                                     (s->flags & PTX_SYMF_MANAGED) != 0};
+            return 0;
+        }
+    }
+    return sim_fail(err, errlen, "no .global or .const variable named '%s' in %s", name,
+                    m->source_name ? m->source_name : "the module");
+}
+
+int sim_kernel_attributes(sim_program *p, const char *name, sim_kernel_attrs *out, char *err,
+                          size_t errlen)
+{
+    uint32_t nparams, bytes;
+    if (!sim_kernel_params(p, name, &nparams, &bytes, err, errlen))
+        return -1;
+    const sim_func *fn = sim_program_kernel(p, name);
+    const ptx_function *f = fn->f;
+    const uint32_t *lim = f->reqntid[0] ? f->reqntid : f->maxntid;
+    uint32_t max = 1024;
+    if (lim[0])
+        max = lim[0] * (lim[1] ? lim[1] : 1) * (lim[2] ? lim[2] : 1);
+    unsigned target = 0;
+    for (uint32_t i = 0; i < p->m->ntargets && !target; i++)
+        sscanf(ptx_str(p->m, p->m->targets[i]), "sm_%u", &target);
+    *out = (sim_kernel_attrs){.registers = fn->nregs, .shared_bytes = fn->shared_used,
+                              .local_bytes = fn->local_bytes, .const_bytes = p->const_bytes,
+                              .param_bytes = bytes, .max_threads = max < 1024 ? max : 1024,
+                              .ptx_version = p->m->version_major * 10 + p->m->version_minor,
+                              .target = target};
+    return 0;
 }

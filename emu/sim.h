@@ -51,7 +51,21 @@ void sim_device_free(sim_device *d);
  * error reports. */
 int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
                size_t errlen);
+/* Allocate size bytes of zeroed memory that host and kernels share at the
+ * same address (managed and mapped host memory): *host is both the host
+ * pointer and the guest address. Fails when the host places it outside
+ * the global range. Freed with sim_free. */
+int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
+                      size_t errlen);
 int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
+/* Host storage of the n bytes at guest address addr, or NULL unless they
+ * lie in one live allocation. Valid until that allocation is freed. */
+void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n);
+/* Bytes of the live allocation that starts at addr (0: none starts there). */
+uint64_t sim_allocation_size(sim_device *d, uint64_t addr);
+/* Does addr lie where sim_malloc places allocations (live or freed)? Such
+ * addresses have no host storage behind them. */
+bool sim_device_range(const sim_device *d, uint64_t addr);
 /* Copy between host memory and global memory; the whole range must lie in
  * one live allocation. */
 int sim_memcpy_to_device(sim_device *d, uint64_t dst, const void *src, uint64_t n, char *err,
@@ -127,6 +141,36 @@ typedef struct sim_param_info {
 const sim_param_info *sim_kernel_params(sim_program *p, const char *name, uint32_t *nparams,
                                         uint32_t *param_bytes, char *err, size_t errlen);
 
+/* A module variable (.global or .const): its guest address (.const ones
+ * in the constant window), the host storage of its bytes, its size. */
+typedef struct sim_symbol_info {
+    uint64_t addr;
+    void *host;
+    uint64_t size;
+    bool constant; /* .const: kernels cannot write it */
+    bool managed;  /* .attribute(.managed): host == (void *)addr */
+} sim_symbol_info;
+
+/* Look up module variable `name`; -1 (and err) when the program has no
+ * such .global or .const variable. */
+int sim_program_symbol(sim_program *p, const char *name, sim_symbol_info *out, char *err,
+                       size_t errlen);
+
+/* What a kernel needs from the machine (cudaFuncGetAttributes). */
+typedef struct sim_kernel_attrs {
+    uint32_t registers;     /* PTX virtual registers of the kernel (ptxas allocates fewer) */
+    uint32_t shared_bytes;  /* static shared memory it and its callees name */
+    uint32_t local_bytes;   /* its own frame on the per-thread stack */
+    uint32_t const_bytes;   /* the module's constant bank */
+    uint32_t param_bytes;
+    uint32_t max_threads;   /* from .maxntid / .reqntid, else 1024 */
+    uint32_t ptx_version;   /* 10 * major + minor of the module's .version */
+    uint32_t target;        /* SM number of the module's .target */
+} sim_kernel_attrs;
+
+int sim_kernel_attributes(sim_program *p, const char *name, sim_kernel_attrs *out, char *err,
+                          size_t errlen);
+
 /* ---- profiles ---------------------------------------------------------- */
 
 /* Counts gathered over launches given the profile (sim_launch_config):
@@ -180,9 +224,33 @@ typedef struct sim_launch_config {
      * per thread, so intra-warp locks and __syncwarp idioms complete.
      * false: per-warp reconvergence stacks (PDOM), barriers counting warps. */
     bool independent_scheduling;
+    /* All blocks run together, warps of each in turn (cudaLaunchCooperativeKernel):
+     * grid-wide synchronization (cooperative groups' grid.sync) works,
+     * through a workspace that %envreg1/%envreg2 point to. Without it they
+     * read 0 and grid.sync traps, as on a GPU. At most 65536 blocks, no
+     * clusters, PDOM scheduling. */
+    bool cooperative;
 } sim_launch_config;
 
+/* What stopped a launch (sim_stats.error), so that callers can map it to
+ * their own error codes; the message says the rest. */
+typedef enum sim_error {
+    SIM_OK = 0,
+    SIM_ERR_CONFIG,      /* the launch configuration or parameters are invalid */
+    SIM_ERR_RESOURCES,   /* more shared memory (or other resources) than a CTA may have */
+    SIM_ERR_ADDRESS,     /* invalid or out-of-bounds memory access, stack overflow */
+    SIM_ERR_MISALIGNED,  /* misaligned memory access */
+    SIM_ERR_TRAP,        /* trap or brkpt */
+    SIM_ERR_ASSERT,      /* a device-side assert failed */
+    SIM_ERR_DEADLOCK,    /* a barrier that can never complete */
+    SIM_ERR_LIMIT,       /* the instruction limit was reached */
+    SIM_ERR_INVALID_PC,  /* a bad indirect call or branch target */
+    SIM_ERR_ILLEGAL,     /* an instruction used illegally (bad member mask, operand) */
+    SIM_ERR_UNSUPPORTED  /* an instruction or feature simtlab does not emulate */
+} sim_error;
+
 typedef struct sim_stats {
+    sim_error error;              /* SIM_OK, or what stopped the launch */
     uint64_t warp_instructions;   /* warp-level instructions issued */
     uint64_t thread_instructions; /* sum of active lanes over them */
     uint64_t divergent_branches;  /* conditional branches that split a warp */

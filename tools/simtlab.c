@@ -16,6 +16,7 @@
 #include "parser/parser.h"
 #include "analysis/analysis.h"
 #include "ir/cfg_export.h"
+#include "tools/exec_cmd.h"
 #include "tools/run_cmd.h"
 
 #ifndef SIMTLAB_VERSION
@@ -45,6 +46,7 @@ static void usage(FILE *out)
           "                    next access (--dot, --json, -k KERNEL)\n"
           "  extract FILE      list the PTX embedded in a CUDA binary (-o DIR writes it)\n"
           "  run FILE -k K ... emulate one launch of kernel K (--grid, --block, --arg ...)\n"
+          "  exec -- PROG ...  run a CUDA program (nvcc -cudart shared) on the emulator\n"
           "\n"
           "FILE may be PTX text, or an executable, shared object, object, .fatbin or\n"
           ".cubin built by nvcc; --arch sm_XX picks the embedded PTX (default: newest).\n"
@@ -334,6 +336,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0)
         return simtlab_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "exec") == 0)
+        return simtlab_exec(argc - 2, argv + 2);
     static const struct { const char *name; int (*run)(const options *); } cmds[] = {
         {"parse", cmd_parse}, {"print", cmd_print}, {"cfg", cmd_cfg}, {"analyze", cmd_analyze},
         {"extract", cmd_extract},
