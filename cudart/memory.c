@@ -452,3 +452,12 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
         *size = s.size;
     return rt_return(rt, e);
 }
+
+/* ---- arrays ---------------------------------------------------------------------- */
+
+/* CUDA arrays are not supported, but their channel descriptions are plain
+ * values (returned by value, so no stub may stand in for this). */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
+{
+    return (struct cudaChannelFormatDesc){x, y, z, w, f};
+}

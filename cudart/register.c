@@ -56,7 +56,8 @@ static void parse_module(rt_module *mod)
         unsigned sm = c.nentries ? c.entries[0].arch : 80;
         mod->error = ptx_format("the program's device code has no PTX (only SASS for sm_%u), and the emulator "
                                 "runs PTX: rebuild it with -gencode arch=compute_%u,code=compute_%u (or add "
-                                "compute_%u to the code= list)", sm, sm, sm, sm);
+                                "compute_%u to the code= list); programs built with -rdc=true are not supported yet, since "
+                                "their device-linked code is SASS only", sm, sm, sm, sm);
         ptx_container_free(&c);
         return;
     }
