@@ -1,0 +1,186 @@
+/* test_cudart_program.c — build one CUDA test program of testdata/cudart
+ * with nvcc (-cudart shared, PTX only) and run it under `simtlab exec`.
+ *
+ *   test_cudart_program NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT]
+ *
+ * The program checks its own results and prints "PASS NAME"; the test also
+ * requires exit status 0, the exact standard output in FILE when given,
+ * and TEXT somewhere in its standard error when given. Without nvcc the
+ * test is skipped (exit status 77) with a message saying so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ir/util.h"
+
+#define MAX_ARGS 32
+
+typedef struct program_test {
+    const char *name;
+    const char *sources[8];
+    int nsources;
+    const char *exec_opts[8];
+    int nexec;
+    const char *expect_stdout, *expect_stderr;
+    char nvcc[1024];
+} program_test;
+
+static program_test the_test;
+
+/* Run argv with stdout and stderr sent to the files out and err; returns
+ * the exit status (or 128 + signal). */
+static int run(char *const argv[], const char *out, const char *err)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(126);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The whole of file path as a string (empty when unreadable). */
+static char *slurp(const char *path)
+{
+    size_t n;
+    char *s = ptx_read_file(path, &n);
+    return s ? s : ptx_strdup("");
+}
+
+/* nvcc from $NVCC, PATH or the toolkit's usual place; false if none. */
+static bool find_nvcc(char *buf, size_t n)
+{
+    const char *env = getenv("NVCC");
+    if (env && *env) {
+        snprintf(buf, n, "%s", env);
+        return access(buf, X_OK) == 0;
+    }
+    const char *path = getenv("PATH");
+    char *dirs = ptx_strdup(path ? path : ""), *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, n, "%s/nvcc", d);
+        if (access(buf, X_OK) == 0) {
+            free(dirs);
+            return true;
+        }
+    }
+    free(dirs);
+    snprintf(buf, n, "/usr/local/cuda/bin/nvcc");
+    return access(buf, X_OK) == 0;
+}
+
+static void test_program(void **state)
+{
+    const program_test *t = &the_test;
+    const char *data = getenv("SIMTLAB_TESTDATA"), *build = getenv("SIMTLAB_BUILDDIR");
+    assert_non_null(data);
+    assert_non_null(build);
+    char dir[1024], exe[1100], out[1200], err[1200], inc[1100], simtlab[1100];
+    snprintf(dir, sizeof dir, "%s/cudart-tests", build);
+    mkdir(dir, 0755);
+    /* tests of one program with different options may run at once */
+    snprintf(exe, sizeof exe, "%s/%s.%ld", dir, t->name, (long)getpid());
+    snprintf(out, sizeof out, "%s.stdout", exe);
+    snprintf(err, sizeof err, "%s.stderr", exe);
+    snprintf(inc, sizeof inc, "-I%s/cudart", data);
+    snprintf(simtlab, sizeof simtlab, "%s/tools/simtlab", build);
+
+    /* build */
+    char *argv[MAX_ARGS];
+    char *srcs[8];
+    int n = 0;
+    argv[n++] = (char *)t->nvcc;
+    argv[n++] = "-cudart";
+    argv[n++] = "shared";
+    argv[n++] = "-gencode";
+    argv[n++] = "arch=compute_80,code=compute_80";
+    argv[n++] = inc;
+    argv[n++] = "-o";
+    argv[n++] = exe;
+    for (int i = 0; i < t->nsources; i++)
+        argv[n++] = srcs[i] = ptx_format("%s/cudart/%s", data, t->sources[i]);
+    argv[n] = NULL;
+    int rc = run(argv, out, err);
+    for (int i = 0; i < t->nsources; i++)
+        free(srcs[i]);
+    if (rc != 0) {
+        char *e = slurp(err);
+        print_error("nvcc failed (%d):\n%s\n", rc, e);
+        free(e);
+        fail();
+    }
+
+    /* run under simtlab exec */
+    n = 0;
+    argv[n++] = simtlab;
+    argv[n++] = "exec";
+    for (int i = 0; i < t->nexec; i++)
+        argv[n++] = (char *)t->exec_opts[i];
+    argv[n++] = "--";
+    argv[n++] = exe;
+    argv[n] = NULL;
+    rc = run(argv, out, err);
+    char *o = slurp(out), *e = slurp(err), pass[128];
+    snprintf(pass, sizeof pass, "PASS %s\n", t->name);
+    if (rc != 0 || !strstr(o, pass))
+        print_error("exit status %d\n--- stdout\n%s--- stderr\n%s", rc, o, e);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(o, pass));
+    if (t->expect_stdout) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s/cudart/%s", data, t->expect_stdout);
+        char *want = slurp(path);
+        assert_string_equal(o, want);
+        free(want);
+    }
+    if (t->expect_stderr) {
+        if (!strstr(e, t->expect_stderr))
+            print_error("stderr lacks '%s':\n%s", t->expect_stderr, e);
+        assert_non_null(strstr(e, t->expect_stderr));
+    }
+    free(o);
+    free(e);
+    unlink(exe); /* kept only when the test fails */
+    unlink(out);
+    unlink(err);
+}
+
+int main(int argc, char **argv)
+{
+    program_test *t = &the_test;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc && t->nexec < 8)
+            t->exec_opts[t->nexec++] = argv[++i];
+        else if (strcmp(argv[i], "--stdout") == 0 && i + 1 < argc)
+            t->expect_stdout = argv[++i];
+        else if (strcmp(argv[i], "--stderr") == 0 && i + 1 < argc)
+            t->expect_stderr = argv[++i];
+        else if (!t->name)
+            t->name = argv[i];
+        else if (t->nsources < 8)
+            t->sources[t->nsources++] = argv[i];
+    }
+    if (!t->name || !t->nsources) {
+        fprintf(stderr, "usage: %s NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT]\n", argv[0]);
+        return 2;
+    }
+    if (!find_nvcc(t->nvcc, sizeof t->nvcc)) {
+        printf("SKIP: nvcc not found (set NVCC or PATH): CUDA program %s not built or run\n", t->name);
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_program)};
+    return cmocka_run_group_tests_name(t->name, tests, NULL, NULL);
+}
