@@ -11,9 +11,10 @@
  *     histogram_shared (shared and global atomics), atomic_ref_orders
  *     (release/acquire flag, fetch_add and CAS on 4 cells, counter);
  *   coop_groups.cu: cg_block_tiles, cg_reduce_scan,
- *     cg_dynamic_and_coalesced; cg_grid_sync needs a cooperative launch,
- *     which the emulator does not have: its grid workspace (%envreg1/2)
- *     is null, so it traps as on a GPU without one, and that is asserted;
+ *     cg_dynamic_and_coalesced; cg_grid_sync under a cooperative launch
+ *     (every block reads what another wrote before grid.sync()), and
+ *     without one, where its grid workspace (%envreg1/2) is null and it
+ *     traps as on a GPU;
  *   templates.cu: axpy<int,float,double,long long,__half>, block_sum,
  *     transform<Square/Clamp>, precision_switch<true/false>.
  * Each runs as compiled for sm_75, sm_80, sm_90 (-O3) and sm_80 (-G); the
@@ -613,6 +614,20 @@ static void test_coop_groups(void **state)
             assert_int_equal(emu_try(&e, "_Z12cg_grid_syncPiS_i", cfg, gargs), -1);
             if (!strstr(e.err, "trap executed by") || !strstr(e.err, "cg_grid_sync"))
                 fail_msg("%s cg_grid_sync its=%d: %s", arch, its, e.err);
+            assert_int_equal(e.stats.error, SIM_ERR_TRAP);
+        }
+        {
+            int n = 200, got[256];
+            uint64_t dd = emu_buf(&e, NULL, 256 * sizeof(int)), dg = emu_buf(&e, NULL, 256 * sizeof(int));
+            const void *gargs[] = {&dd, &dg, &n};
+            sim_launch_config cfg = emu_cfg(4, 1, 64, 1);
+            cfg.cooperative = true;
+            emu_run(&e, "_Z12cg_grid_syncPiS_i", cfg, gargs);
+            emu_read(&e, got, dg, sizeof got);
+            for (int i = 0; i < n; i++)
+                if (got[i] != 2 * ((i + 1) % n) + 256)
+                    fail_msg("%s cg_grid_sync cooperative: out[%d] = %d, want %d", arch, i, got[i],
+                             2 * ((i + 1) % n) + 256);
         }
         emu_close(&e);
     }

@@ -85,6 +85,7 @@ static void test_global_out_of_bounds(void **state)
     expect_fault(&e, emu_cfg(1, 1, 16, 1), buf, 0, "invalid __global__ read of size 4 at 0x",
                  "nearest allocation: test buffer", "40 bytes", "by thread (10,0,0) block (0,0,0)",
                  "kernel k", line_of(&t, "ld.global.u32 %r3", line, sizeof line), NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_ADDRESS);
     /* a write past the end, and no allocation at all */
     emu_close(&e);
     open_body(&e, "", "st.global.u8 [%rd1+100], %r2;\nret;");
@@ -101,6 +102,7 @@ static void test_misaligned_and_spaces(void **state)
     open_body(&e, "", "ld.global.u32 %r3, [%rd1+2];\nret;");
     uint64_t buf = emu_buf(&e, NULL, 64);
     expect_fault(&e, emu_cfg(1, 1, 1, 1), buf, 0, "read of size 4", "(misaligned)", NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_MISALIGNED);
     emu_close(&e);
     open_body(&e, ".shared .align 4 .b8 sm[64];",
               "mov.u32 %r4, sm;\nshl.b32 %r5, %r2, 3;\nadd.s32 %r4, %r4, %r5;\n"
@@ -113,6 +115,7 @@ static void test_misaligned_and_spaces(void **state)
     emu_close(&e);
     open_body(&e, "", "ld.local.u32 %r3, [100000];\nret;");
     expect_fault(&e, emu_cfg(1, 1, 1, 1), 0, 0, "invalid __local__ read", "stack", NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_ADDRESS);
     emu_close(&e);
     /* generic pointers: one into shared memory past its end */
     open_body(&e, ".shared .align 4 .b8 sm[16];",
@@ -130,6 +133,7 @@ static void test_trap_and_assert(void **state)
     open_text(&e, &t, "", "setp.eq.u32 %p1, %r2, 5;\n@%p1 trap;\nret;");
     expect_fault(&e, emu_cfg(2, 1, 8, 1), 0, 0, "trap executed by thread (5,0,0) block (0,0,0)",
                  line_of(&t, "trap;", line, sizeof line), NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_TRAP);
     emu_close(&e);
     open_body(&e,
               ".global .align 1 .b8 msg[7] = {98,97,100,32,120,33,0};\n"
@@ -143,6 +147,7 @@ static void test_trap_and_assert(void **state)
               "st.param.b64 [a4], 1;\n"
               "call.uni __assertfail, (a0, a1, a2, a3, a4);\n}\nret;");
     expect_fault(&e, emu_cfg(1, 1, 1, 1), 0, 0, "a.cu:42: k:", "assertion 'bad x!' failed", NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_ASSERT);
     emu_close(&e);
 }
 
@@ -159,6 +164,7 @@ static void test_deadlock(void **state)
              line_of(&t, "bar.sync 0", line, sizeof line));
     expect_fault(&e, emu_cfg(1, 1, 64, 1), 0, 0, "barrier deadlock in kernel k, block (0,0,0)",
                  want, "32 of 64 live threads arrived at barrier 0", NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_DEADLOCK);
     emu_close(&e);
     /* a barrier inside divergent code of one warp: the warp arrives as a
      * whole, and both halves pass */
@@ -187,6 +193,7 @@ static void test_endless_loop_and_unsupported(void **state)
     sim_launch_config cfg = emu_cfg(1, 1, 32, 1);
     cfg.max_instructions = 1000;
     expect_fault(&e, cfg, 0, 0, "stopped after 1000 warp instructions", NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_LIMIT);
     emu_close(&e);
     src_text t;
     char line[32], want[48];
@@ -199,6 +206,7 @@ static void test_endless_loop_and_unsupported(void **state)
     const void *args[] = {&p, &n};
     emu_run(&e, "k", emu_cfg(1, 1, 32, 1), args); /* never reached: fine */
     expect_fault(&e, emu_cfg(1, 1, 128, 1), 0, 0, "unsupported instruction 'txq.width", want, NULL);
+    assert_int_equal(e.stats.error, SIM_ERR_UNSUPPORTED);
     emu_close(&e);
 }
 
@@ -212,6 +220,7 @@ static void test_bad_configurations(void **state)
     const void *args[] = {&p, &n};
     assert_int_equal(emu_try(&e, "k", emu_cfg(1, 1, 1025, 1), args), -1);
     assert_non_null(strstr(e.err, "1025 threads per block"));
+    assert_int_equal(e.stats.error, SIM_ERR_CONFIG);
     assert_int_equal(emu_try(&e, "k", emu_cfg(0, 1, 1, 1), args), -1);
     assert_non_null(strstr(e.err, "empty grid"));
     sim_launch_config one = emu_cfg(1, 1, 1, 1);
@@ -221,6 +230,7 @@ static void test_bad_configurations(void **state)
     big.dynamic_shared = 1u << 20;
     assert_int_equal(emu_try(&e, "k", big, args), -1);
     assert_non_null(strstr(e.err, "bytes of shared memory"));
+    assert_int_equal(e.stats.error, SIM_ERR_RESOURCES);
     assert_int_equal(sim_launch(e.d, e.p, "k", &big, "", 0, NULL, e.err, sizeof e.err), -1);
     assert_non_null(strstr(e.err, "with 0 bytes of parameters; its 2 parameters take 12"));
     emu_close(&e);
