@@ -22,3 +22,6 @@ echo
 echo "== simtlab run -k _Z5saxpyifPKfPf $example (y = 2x + y on the emulator)"
 build/tools/simtlab run "$example" -k _Z5saxpyifPKfPf --grid 1 --block 32 --arg s32:4 \
     --arg f32:2 --arg buf:f32:1,2,3,4 --arg buf:f32:10,20,30,40 --print 3:f32 --stats
+echo
+echo "== simtlab exec --stats -- testdata/bin/vector_add_exe (an unmodified CUDA program on the emulator)"
+build/tools/simtlab exec --stats -- testdata/bin/vector_add_exe

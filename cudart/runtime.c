@@ -31,10 +31,19 @@ static uint32_t env_uint(const char *name, uint32_t def)
 }
 
 /* First use: the device and the options simtlab exec passes in
- * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS and SIMTLAB_GPU. */
+ * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS and SIMTLAB_GPU.
+ * SIMTLAB_SIM (a timing-simulator configuration) is the switch to the
+ * timing simulator; until that exists the program stops rather than
+ * silently running on the emulator instead. */
 static void init_runtime(void)
 {
     cudart *rt = &the_runtime;
+    const char *sim = getenv("SIMTLAB_SIM");
+    if (sim && *sim) {
+        fprintf(stderr, "simtlab: SIMTLAB_SIM=%s asks for the cycle-level timing simulator, which is not "
+                "available yet; unset it to run on the functional emulator\n", sim);
+        exit(1);
+    }
     rt->dev = sim_device_new();
     rt->host_threads = env_uint("SIMTLAB_THREADS", 1);
     rt->its = env_uint("SIMTLAB_ITS", 0) != 0;

@@ -47,3 +47,8 @@ $NVCC -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_
 $NVCC -arch=sm_90 -cubin -o sample_sm90.cubin sample.cu
 
 strip sample_exe sample_exe_lz4 sample_exe_nocomp sample_multi_exe sample.so
+
+# A complete CUDA program for `simtlab exec` (setup.sh runs it): the first
+# test program of testdata/cudart, PTX only, against the shared runtime.
+$NVCC -gencode arch=compute_80,code=compute_80 -cudart shared -I../cudart -o vector_add_exe ../cudart/vector_add.cu
+strip vector_add_exe
