@@ -4,6 +4,7 @@
  * Programs see one device whose limits are those of a real GPU, chosen
  * with SIMTLAB_GPU (simtlab exec --gpu): h100 (the default), a100, l40s
  * or b200. Its name says it is simtlab's; its memory is the emulator's. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,8 +155,10 @@ cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *prop)
     return cudaSuccess;
 }
 
-/* The value of attribute a (cudaDeviceAttr numbering), or -1 when the
- * attribute is not one simtlab models. */
+/* Attribute values simtlab does not model (-1 is a real value). */
+#define NOT_MODELLED LLONG_MIN
+
+/* The value of attribute a (cudaDeviceAttr numbering), or NOT_MODELLED. */
 static long long attribute(const cudart *rt, int a)
 {
     const struct cudaDeviceProp *p = &rt->prop;
@@ -216,7 +219,7 @@ static long long attribute(const cudart *rt, int a)
     case 115: return 0;
     case 120: return p->clusterLaunch;
     case 134: return p->hostNumaId;
-    default: return -1;
+    default: return NOT_MODELLED;
     }
 }
 
@@ -228,7 +231,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int d)
     if (d != 0)
         return rt_return(rt, cudaErrorInvalidDevice);
     long long v = attribute(rt, attr);
-    if (v == -1 && attr != 134)
+    if (v == NOT_MODELLED)
         return rt_return(rt, cudaErrorInvalidValue);
     *value = (int)v;
     return rt_return(rt, cudaSuccess);

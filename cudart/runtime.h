@@ -20,33 +20,11 @@
 #include "cudart/abi.h"
 #include "emu/sim.h"
 
-/* Error codes used by name (values from errors.def). */
+/* The error codes, by name (cudart/errors.def). */
 enum {
-    cudaSuccess = 0,
-    cudaErrorInvalidValue = 1,
-    cudaErrorMemoryAllocation = 2,
-    cudaErrorInvalidConfiguration = 9,
-    cudaErrorInvalidPitchValue = 12,
-    cudaErrorInvalidSymbol = 13,
-    cudaErrorInvalidMemcpyDirection = 21,
-    cudaErrorNoKernelImageForDevice = 209,
-    cudaErrorInvalidPtx = 218,
-    cudaErrorInvalidDevice = 101,
-    cudaErrorInvalidResourceHandle = 400,
-    cudaErrorNotReady = 600,
-    cudaErrorIllegalAddress = 700,
-    cudaErrorLaunchOutOfResources = 701,
-    cudaErrorLaunchTimeout = 702,
-    cudaErrorAssert = 710,
-    cudaErrorIllegalInstruction = 715,
-    cudaErrorMisalignedAddress = 716,
-    cudaErrorInvalidPc = 718,
-    cudaErrorLaunchFailure = 719,
-    cudaErrorCooperativeLaunchTooLarge = 720,
-    cudaErrorNotSupported = 801,
-    cudaErrorInvalidDeviceFunction = 98,
-    cudaErrorInvalidHostPointer = 16,
-    cudaErrorInvalidDevicePointer = 17
+#define X(code, name, text) name = code,
+#include "cudart/errors.def"
+#undef X
 };
 
 /* A registered fatbin: its PTX, parsed and decoded once registration ends,

@@ -282,7 +282,10 @@ static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const cha
             snprintf(near, sizeof near, " (nearest allocation: %s, 0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64
                      " bytes)", a->label, a->base, a->base + a->size, a->size);
     }
-    sim_fault(c, strstr(why, "misaligned") ? SIM_ERR_MISALIGNED : SIM_ERR_ADDRESS, "invalid %s %s of size %u at 0x%" PRIx64 "%s%s by %s, kernel %s, PTX line %u",
+    /* sim_mem checks alignment first: an access that is misaligned is
+     * reported as that, every other one as an invalid address */
+    bool misaligned = size > 1 && size <= 16 && (addr & (size - 1)) != 0;
+    sim_fault(c, misaligned ? SIM_ERR_MISALIGNED : SIM_ERR_ADDRESS, "invalid %s %s of size %u at 0x%" PRIx64 "%s%s by %s, kernel %s, PTX line %u",
               space, kind_name(kind), size, addr, why, near, who, c->kernel, in->line);
     return NULL;
 }

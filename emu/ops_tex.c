@@ -5,7 +5,6 @@
  * texture.c's. Forms not handled here (tex references and samplers,
  * offsets, depth compare, sust.p) stay unsupported instructions. */
 #include <math.h>
-#include <string.h>
 
 #include "emu/ops.h"
 #include "ir/util.h"
@@ -29,11 +28,12 @@ static const struct {
 
 /* Stop the launch with a message about the object behind thread t's
  * handle. */
-static void object_fault(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s, const char *what, uint64_t h)
+static void object_fault(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s, sim_error kind,
+                         const char *what, uint64_t h)
 {
     char who[96];
     sim_thread_coords(c, t, who, sizeof who);
-    sim_fault(c, strstr(what, "misaligned") ? SIM_ERR_MISALIGNED : SIM_ERR_ADDRESS, "%s (handle 0x%llx) at %s, kernel %s, PTX line %u", what, (unsigned long long)h, who, c->kernel,
+    sim_fault(c, kind, "%s (handle 0x%llx) at %s, kernel %s, PTX line %u", what, (unsigned long long)h, who, c->kernel,
               in->line);
     s->event = SIM_EV_FAULT;
 }
@@ -44,7 +44,8 @@ static const sim_image *object(sim_cta *c, const sim_inst *in, uint32_t t, sim_s
     uint64_t h = sim_get(c, &c->prog->xsrc[in->target + X_HANDLE], t);
     const sim_image *im = sim_image_of(c->dev, h, kind);
     if (!im)
-        object_fault(c, in, t, s, kind == SIM_IMAGE_TEXTURE ? "not a texture object" : "not a surface object", h);
+        object_fault(c, in, t, s, SIM_ERR_ADDRESS,
+                     kind == SIM_IMAGE_TEXTURE ? "not a texture object" : "not a surface object", h);
     return im;
 }
 
@@ -90,7 +91,7 @@ static bool result_fits(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s,
 {
     if (sim_image_float(im) == type_float(in->type))
         return true;
-    object_fault(c, in, t, s,
+    object_fault(c, in, t, s, SIM_ERR_ILLEGAL,
                  type_float(in->type) ? "an f32 texture read of integer channels (use normalized reads)"
                                       : "an integer texture read of float channels",
                  sim_get(c, &c->prog->xsrc[in->target + X_HANDLE], t));
@@ -164,14 +165,14 @@ static bool surface_addr(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s
     for (int k = 0; k < 3; k++)
         out |= xyz[k] < 0 || xyz[k] > hi[k];
     if (xyz[0] % bytes) {
-        object_fault(c, in, t, s, "misaligned surface access", sim_get(c, &c->prog->xsrc[in->target], t));
+        object_fault(c, in, t, s, SIM_ERR_MISALIGNED, "misaligned surface access", sim_get(c, &c->prog->xsrc[in->target], t));
         return false;
     }
     if (out && in->op2 == 0) {
         char what[128];
         snprintf(what, sizeof what, "surface access out of bounds (x %lld bytes, y %lld, z %lld, layer %lld)",
                  (long long)xyz[0], (long long)xyz[1], (long long)xyz[2], (long long)layer);
-        object_fault(c, in, t, s, what, sim_get(c, &c->prog->xsrc[in->target], t));
+        object_fault(c, in, t, s, SIM_ERR_ADDRESS, what, sim_get(c, &c->prog->xsrc[in->target], t));
         return false;
     }
     if (out && in->op2 == 2) {
