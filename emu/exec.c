@@ -23,6 +23,8 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
         L.contig = L.n == g->active.n && g->active.contig; /* all passed: the same run */
         lanes = &L;
     }
+    if (c->trace && (in->flags & (SIM_IF_LOAD | SIM_IF_STORE)) && lanes->n)
+        sim_trace_access(c, pc, in, lanes);
     c->warp_instructions++;
     c->thread_instructions += g->active.n; /* the lanes of the mask */
     c->clock++;

@@ -154,7 +154,8 @@ enum sim_inst_flags {
     SIM_IF_VOLATILE = 1u << 7,
     SIM_IF_LOAD = 1u << 8,    /* reads memory into its destinations (ld, atom) */
     SIM_IF_STORE = 1u << 9,   /* st */
-    SIM_IF_INTERNAL = 1u << 10 /* bar: the emulator's own barrier id (barrier.cluster.wait) */
+    SIM_IF_INTERNAL = 1u << 10, /* bar: the emulator's own barrier id (barrier.cluster.wait) */
+    SIM_IF_ATOMIC = 1u << 11    /* atom / red */
 };
 
 typedef struct sim_func {
@@ -432,6 +433,8 @@ typedef struct sim_cta {
     uint64_t cache_base, cache_size; /* the global allocation last accessed */
     uint8_t *cache_data;
     sim_profile *profile;     /* this host thread's counts, or NULL */
+    sim_trace_fn trace;       /* memory accesses to report (sim_launch_config.trace), or NULL */
+    void *trace_ctx;
     /* dynamic taint (with a profile): per register and thread 0 none,
      * 1 programmatic, 2 data; per byte of the local stacks likewise */
     uint8_t *kernel_taint, *taint, *local_taint;
@@ -475,6 +478,8 @@ void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n);
 /* Dynamic taint of the lanes' sources before instruction `in` runs
  * (into src_taint, by lane position), and of its results after. */
 void sim_taint_before(sim_cta *c, const sim_inst *in, const sim_lanes *L, uint8_t *src_taint);
+/* Report memory instruction pc, about to run on lanes L, to c->trace. */
+void sim_trace_access(const sim_cta *c, uint32_t pc, const sim_inst *in, const sim_lanes *L);
 void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint8_t *src_taint);
 
 /* Barriers of a CTA: the 16 of the ISA and one the emulator uses for

@@ -163,6 +163,8 @@ static void cta_alloc(const grid_run *run, sim_cta *c)
     c->warps = ptx_xcalloc(c->nwarps, sizeof *c->warps);
     c->permutation_seed = cfg->warp_permutation_seed;
     c->profile = cfg->profile ? sim_profile_like(cfg->profile) : NULL;
+    c->trace = cfg->trace;
+    c->trace_ctx = cfg->trace_ctx;
     if (c->profile) { /* dynamic taint for the divergence classes */
         c->kernel_taint = ptx_xmalloc(rows);
         c->local_taint = ptx_xmalloc((size_t)c->nthreads * c->local_bytes + 1);

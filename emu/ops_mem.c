@@ -364,7 +364,7 @@ sim_fn sim_pick_mem(sim_decoder *d)
         for (unsigned k = 0; k < nsrc; k++)
             if (!sim_dec_src(d, first + 1 + k, k))
                 return NULL;
-        in->flags |= SIM_IF_LOAD;
+        in->flags |= SIM_IF_LOAD | SIM_IF_ATOMIC;
         return op_atom;
     }
     case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {

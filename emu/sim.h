@@ -195,6 +195,30 @@ const sim_instr_profile *sim_profile_instrs(const sim_profile *prof, uint32_t fi
  * ptx_function.succs (what ptx_lpc_profile takes). */
 const uint64_t *sim_profile_edges(const sim_profile *prof, uint32_t fi, uint32_t *n);
 
+/* ---- access traces ----------------------------------------------------- */
+
+typedef enum sim_access_kind { SIM_ACCESS_READ, SIM_ACCESS_WRITE, SIM_ACCESS_ATOMIC } sim_access_kind;
+
+/* One memory instruction executed by some lanes of a warp: ld, ldu,
+ * ld.global.nc (reads), st (writes), atom and red (atomics), in every
+ * space; a generic access reaches global memory when its address lies in
+ * [SIM_GLOBAL_BASE, SIM_GLOBAL_BASE + SIM_WINDOW_SIZE). */
+typedef struct sim_access {
+    uint32_t cta;            /* linear block index: x + y * grid.x + z * grid.x * grid.y */
+    uint32_t function, pc;   /* module function index and instruction index */
+    uint8_t kind;            /* sim_access_kind */
+    uint8_t space;           /* ptx_space as written (PTX_SPACE_NONE: generic) */
+    uint32_t elem_bytes, vec;/* vec elements of elem_bytes each, from each address */
+    uint32_t n;              /* lanes that execute it (their guard holds) */
+    const uint32_t *thread;  /* per lane: the CTA-linear thread index */
+    const uint64_t *addr;    /* per lane: the address */
+} sim_access;
+
+/* Called before each such instruction runs, from the host thread running
+ * that block; calls for one block never overlap (a collector may keep
+ * per-block state without locks). */
+typedef void (*sim_trace_fn)(void *ctx, const sim_access *a);
+
 /* ---- launches --------------------------------------------------------- */
 
 typedef struct sim_launch_config {
@@ -230,6 +254,9 @@ typedef struct sim_launch_config {
      * read 0 and grid.sync traps, as on a GPU. At most 65536 blocks, no
      * clusters, PDOM scheduling. */
     bool cooperative;
+    /* Memory accesses to report (sim_access); NULL: none (faster). */
+    sim_trace_fn trace;
+    void *trace_ctx;
 } sim_launch_config;
 
 /* What stopped a launch (sim_stats.error), so that callers can map it to

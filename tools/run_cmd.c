@@ -21,6 +21,7 @@
 #include "emu/sim.h"
 #include "ir/util.h"
 #include "parser/parser.h"
+#include "tools/locality_cmd.h"
 #include "tools/run_cmd.h"
 
 enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
@@ -43,6 +44,8 @@ typedef struct run_out {
 } run_out;
 
 typedef struct run_opts {
+    const char *cmd;     /* "run" or "locality" */
+    locality_opts lo;    /* simtlab locality's own options */
     const char *file, *kernel;
     unsigned arch;
     sim_launch_config cfg;
@@ -188,21 +191,21 @@ static uint8_t *read_all(const char *path, uint64_t *size)
 }
 
 /* Parse one --arg SPEC into a. Prints the error and returns false. */
-static bool parse_arg(const char *spec, run_arg *a)
+static bool parse_arg(const char *cmd, const char *spec, run_arg *a)
 {
     memset(a, 0, sizeof *a);
     a->spec = spec;
     const char *colon = strchr(spec, ':');
     if (!colon) {
-        fprintf(stderr, "simtlab run: bad --arg '%s' (expected TYPE:VALUE or buf:...)\n", spec);
+        fprintf(stderr, "simtlab %s: bad --arg '%s' (expected TYPE:VALUE or buf:...)\n", cmd, spec);
         return false;
     }
     if (strncmp(spec, "buf:", 4) != 0) {
         a->type = scalar_type(spec, (size_t)(colon - spec));
         if (a->type == PTX_TYPE_NONE || !parse_value(a->type, colon + 1, &a->value)) {
-            fprintf(stderr, "simtlab run: bad --arg '%s' (expected TYPE:VALUE with TYPE one of "
+            fprintf(stderr, "simtlab %s: bad --arg '%s' (expected TYPE:VALUE with TYPE one of "
                             "u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64 and a value "
-                            "that fits)\n", spec);
+                            "that fits)\n", cmd, spec);
             return false;
         }
         return true;
@@ -211,7 +214,7 @@ static bool parse_arg(const char *spec, run_arg *a)
     const char *rest = spec + 4;
     if (strncmp(rest, "zero:", 5) == 0) {
         if (!parse_u64(rest + 5, &a->size) || a->size > (1ull << 34)) {
-            fprintf(stderr, "simtlab run: bad --arg '%s' (buf:zero:BYTES)\n", spec);
+            fprintf(stderr, "simtlab %s: bad --arg '%s' (buf:zero:BYTES)\n", cmd, spec);
             return false;
         }
         a->data = ptx_xcalloc(a->size ? a->size : 1, 1);
@@ -223,13 +226,13 @@ static bool parse_arg(const char *spec, run_arg *a)
         uint64_t seed;
         size_t nl = c2 ? (size_t)(c2 - (rest + 5)) : 0;
         if (!c2 || nl == 0 || nl >= sizeof num) {
-            fprintf(stderr, "simtlab run: bad --arg '%s' (buf:rand:BYTES:SEED)\n", spec);
+            fprintf(stderr, "simtlab %s: bad --arg '%s' (buf:rand:BYTES:SEED)\n", cmd, spec);
             return false;
         }
         memcpy(num, rest + 5, nl);
         num[nl] = 0;
         if (!parse_u64(num, &a->size) || !parse_u64(c2 + 1, &seed) || a->size > (1ull << 34)) {
-            fprintf(stderr, "simtlab run: bad --arg '%s' (buf:rand:BYTES:SEED)\n", spec);
+            fprintf(stderr, "simtlab %s: bad --arg '%s' (buf:rand:BYTES:SEED)\n", cmd, spec);
             return false;
         }
         a->data = ptx_xmalloc(a->size ? a->size : 1);
@@ -254,13 +257,13 @@ static bool parse_arg(const char *spec, run_arg *a)
             char tok[128];
             uint64_t bits;
             if (len == 0 || len >= sizeof tok) {
-                fprintf(stderr, "simtlab run: bad value list in --arg '%s'\n", spec);
+                fprintf(stderr, "simtlab %s: bad value list in --arg '%s'\n", cmd, spec);
                 return false;
             }
             memcpy(tok, p, len);
             tok[len] = 0;
             if (!parse_value(t, tok, &bits)) {
-                fprintf(stderr, "simtlab run: bad %s value '%s' in --arg '%s'\n", ptx_type_name(t),
+                fprintf(stderr, "simtlab %s: bad %s value '%s' in --arg '%s'\n", cmd, ptx_type_name(t),
                         tok, spec);
                 return false;
             }
@@ -276,7 +279,7 @@ static bool parse_arg(const char *spec, run_arg *a)
     }
     a->data = read_all(rest, &a->size);
     if (!a->data) {
-        fprintf(stderr, "simtlab run: cannot read '%s' for --arg '%s': %s\n", rest, spec,
+        fprintf(stderr, "simtlab %s: cannot read '%s' for --arg '%s': %s\n", cmd, rest, spec,
                 strerror(errno));
         return false;
     }
@@ -297,16 +300,32 @@ static bool parse_out(const char *s, run_out *o)
 }
 
 /* Parse the command line into o; returns 0, -1 for --help, or an exit status. */
-static int parse_run_opts(int argc, char **argv, run_opts *o)
+static int parse_run_opts(const char *cmd, int argc, char **argv, run_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    bool locality = strcmp(cmd, "locality") == 0;
+    o->lo.enabled = locality;
+    o->lo.top = 10;
     bool grid = false, block = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            run_usage(stdout);
+            if (locality)
+                locality_usage(stdout);
+            else
+                run_usage(stdout);
             return -1;
+        }
+        if (locality) {
+            int used = locality_parse_option(&o->lo, a, v);
+            if (used < 0)
+                return EXIT_USER;
+            if (used) {
+                i += used - 1;
+                continue;
+            }
         }
         if (strcmp(a, "--stats") == 0) {
             o->stats = true;
@@ -317,20 +336,20 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             continue;
         }
         if (a[0] == '-' && !v) {
-            fprintf(stderr, "simtlab run: %s needs a value\n", a);
+            fprintf(stderr, "simtlab %s: %s needs a value\n", o->cmd, a);
             return EXIT_USER;
         }
         if (strcmp(a, "-k") == 0 || strcmp(a, "--kernel") == 0) {
             o->kernel = v;
         } else if (strcmp(a, "--cluster") == 0) {
             if (!parse_dim3(v, &o->cfg.cluster)) {
-                fprintf(stderr, "simtlab run: bad %s '%s' (expected X[,Y[,Z]], positive)\n", a, v);
+                fprintf(stderr, "simtlab %s: bad %s '%s' (expected X[,Y[,Z]], positive)\n", o->cmd, a, v);
                 return EXIT_USER;
             }
         } else if (strcmp(a, "--grid") == 0 || strcmp(a, "--block") == 0) {
             bool is_grid = a[2] == 'g';
             if (!parse_dim3(v, is_grid ? &o->cfg.grid : &o->cfg.block)) {
-                fprintf(stderr, "simtlab run: bad %s '%s' (expected X[,Y[,Z]], positive)\n", a, v);
+                fprintf(stderr, "simtlab %s: bad %s '%s' (expected X[,Y[,Z]], positive)\n", o->cmd, a, v);
                 return EXIT_USER;
             }
             if (is_grid)
@@ -341,7 +360,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
                    strcmp(a, "--max-instructions") == 0) {
             uint64_t n;
             if (!parse_u64(v, &n) || (a[2] != 'm' && n > UINT32_MAX)) {
-                fprintf(stderr, "simtlab run: bad %s '%s'\n", a, v);
+                fprintf(stderr, "simtlab %s: bad %s '%s'\n", o->cmd, a, v);
                 return EXIT_USER;
             }
             if (a[2] == 's')
@@ -352,14 +371,14 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
                 o->cfg.max_instructions = n;
         } else if (strcmp(a, "--arg") == 0) {
             PTX_GROW(o->args, o->cap_args, o->nargs + 1);
-            if (!parse_arg(v, &o->args[o->nargs]))
+            if (!parse_arg(o->cmd, v, &o->args[o->nargs]))
                 return EXIT_USER;
             o->nargs++;
         } else if (strcmp(a, "--print") == 0 || strcmp(a, "--dump") == 0) {
             bool pr = a[2] == 'p';
             run_out out;
             if (!parse_out(v, &out)) {
-                fprintf(stderr, "simtlab run: bad %s '%s' (expected N:%s)\n", a, v, pr ? "TYPE" : "PATH");
+                fprintf(stderr, "simtlab %s: bad %s '%s' (expected N:%s)\n", o->cmd, a, v, pr ? "TYPE" : "PATH");
                 return EXIT_USER;
             }
             if (pr) {
@@ -374,15 +393,15 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             if (strncmp(v, "sm_", 3) == 0 || strncmp(v, "compute_", 8) == 0)
                 n = strtoul(strchr(v, '_') + 1, NULL, 10);
             if (!n) {
-                fprintf(stderr, "simtlab run: bad --arch '%s' (expected sm_XX)\n", v);
+                fprintf(stderr, "simtlab %s: bad --arch '%s' (expected sm_XX)\n", o->cmd, v);
                 return EXIT_USER;
             }
             o->arch = (unsigned)n;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "simtlab run: unknown option '%s' (see simtlab run --help)\n", a);
+            fprintf(stderr, "simtlab %s: unknown option '%s' (see simtlab %s --help)\n", o->cmd, a, o->cmd);
             return EXIT_USER;
         } else if (o->file) {
-            fprintf(stderr, "simtlab run: more than one input file ('%s' and '%s')\n", o->file, a);
+            fprintf(stderr, "simtlab %s: more than one input file ('%s' and '%s')\n", o->cmd, o->file, a);
             return EXIT_USER;
         } else {
             o->file = a;
@@ -391,7 +410,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
         i++;
     }
     if (!o->file || !o->kernel || !grid || !block) {
-        fprintf(stderr, "simtlab run: needs FILE, -k KERNEL, --grid and --block (see simtlab run --help)\n");
+        fprintf(stderr, "simtlab %s: needs FILE, -k KERNEL, --grid and --block (see simtlab %s --help)\n", o->cmd, o->cmd);
         return EXIT_USER;
     }
     return 0;
@@ -405,11 +424,11 @@ static int build_params(sim_device *d, sim_program *p, run_opts *o, uint8_t **bu
     uint32_t nparams;
     const sim_param_info *pi = sim_kernel_params(p, o->kernel, &nparams, bytes, err, sizeof err);
     if (!pi) {
-        fprintf(stderr, "simtlab run: %s\n", err);
+        fprintf(stderr, "simtlab %s: %s\n", o->cmd, err);
         return EXIT_USER;
     }
     if (o->nargs != nparams) {
-        fprintf(stderr, "simtlab run: kernel %s takes %u parameter%s but %u --arg %s given\n",
+        fprintf(stderr, "simtlab %s: kernel %s takes %u parameter%s but %u --arg %s given\n", o->cmd,
                 o->kernel, nparams, nparams == 1 ? "" : "s", o->nargs, o->nargs == 1 ? "was" : "were");
         return EXIT_USER;
     }
@@ -418,14 +437,14 @@ static int build_params(sim_device *d, sim_program *p, run_opts *o, uint8_t **bu
         run_arg *a = &o->args[i];
         if (a->is_buffer) {
             if (pi[i].size != 8) {
-                fprintf(stderr, "simtlab run: --arg %u '%s' is a buffer but parameter %s is .%s "
-                                "(%u bytes); buffers need a 64-bit parameter\n", i, a->spec,
+                fprintf(stderr, "simtlab %s: --arg %u '%s' is a buffer but parameter %s is .%s "
+                                "(%u bytes); buffers need a 64-bit parameter\n", o->cmd, i, a->spec,
                         pi[i].name, ptx_type_name((ptx_type)pi[i].type), pi[i].size);
                 return EXIT_USER;
             }
             if (sim_malloc(d, a->size, a->spec, &a->addr, err, sizeof err) != 0 ||
                 sim_memcpy_to_device(d, a->addr, a->data, a->size, err, sizeof err) != 0) {
-                fprintf(stderr, "simtlab run: %s\n", err);
+                fprintf(stderr, "simtlab %s: %s\n", o->cmd, err);
                 return EXIT_USER;
             }
             memcpy(*buf + pi[i].offset, &a->addr, 8);
@@ -433,7 +452,7 @@ static int build_params(sim_device *d, sim_program *p, run_opts *o, uint8_t **bu
         }
         unsigned bytes_arg = ptx_type_bits(a->type) / 8;
         if (bytes_arg != pi[i].size) {
-            fprintf(stderr, "simtlab run: --arg %u '%s' is %u bytes but parameter %s is .%s (%u bytes)\n",
+            fprintf(stderr, "simtlab %s: --arg %u '%s' is %u bytes but parameter %s is .%s (%u bytes)\n", o->cmd,
                     i, a->spec, bytes_arg, pi[i].name, ptx_type_name((ptx_type)pi[i].type), pi[i].size);
             return EXIT_USER;
         }
@@ -446,19 +465,19 @@ static int build_params(sim_device *d, sim_program *p, run_opts *o, uint8_t **bu
 static int print_buffer(sim_device *d, const run_opts *o, const run_out *out)
 {
     if (out->arg >= o->nargs || !o->args[out->arg].is_buffer) {
-        fprintf(stderr, "simtlab run: --print %u: argument %u is not a buffer\n", out->arg, out->arg);
+        fprintf(stderr, "simtlab %s: --print %u: argument %u is not a buffer\n", o->cmd, out->arg, out->arg);
         return EXIT_USER;
     }
     ptx_type t = scalar_type(out->what, strlen(out->what));
     if (t == PTX_TYPE_NONE) {
-        fprintf(stderr, "simtlab run: --print %u:%s: unknown type\n", out->arg, out->what);
+        fprintf(stderr, "simtlab %s: --print %u:%s: unknown type\n", o->cmd, out->arg, out->what);
         return EXIT_USER;
     }
     const run_arg *a = &o->args[out->arg];
     uint8_t *data = ptx_xmalloc(a->size ? a->size : 1);
     char err[256];
     if (sim_memcpy_from_device(d, data, a->addr, a->size, err, sizeof err) != 0) {
-        fprintf(stderr, "simtlab run: %s\n", err);
+        fprintf(stderr, "simtlab %s: %s\n", o->cmd, err);
         free(data);
         return EXIT_INTERNAL;
     }
@@ -491,7 +510,7 @@ static int print_buffer(sim_device *d, const run_opts *o, const run_out *out)
 static int dump_buffer(sim_device *d, const run_opts *o, const run_out *out)
 {
     if (out->arg >= o->nargs || !o->args[out->arg].is_buffer) {
-        fprintf(stderr, "simtlab run: --dump %u: argument %u is not a buffer\n", out->arg, out->arg);
+        fprintf(stderr, "simtlab %s: --dump %u: argument %u is not a buffer\n", o->cmd, out->arg, out->arg);
         return EXIT_USER;
     }
     const run_arg *a = &o->args[out->arg];
@@ -499,12 +518,12 @@ static int dump_buffer(sim_device *d, const run_opts *o, const run_out *out)
     char err[256];
     int rc = 0;
     if (sim_memcpy_from_device(d, data, a->addr, a->size, err, sizeof err) != 0) {
-        fprintf(stderr, "simtlab run: %s\n", err);
+        fprintf(stderr, "simtlab %s: %s\n", o->cmd, err);
         rc = EXIT_INTERNAL;
     } else {
         FILE *f = fopen(out->what, "wb");
         if (!f || fwrite(data, 1, a->size, f) != a->size || fclose(f) != 0) {
-            fprintf(stderr, "simtlab run: cannot write %s: %s\n", out->what, strerror(errno));
+            fprintf(stderr, "simtlab %s: cannot write %s: %s\n", o->cmd, out->what, strerror(errno));
             rc = EXIT_USER;
         }
     }
@@ -530,10 +549,12 @@ static void print_divergence(const ptx_module *m, const sim_profile *prof, FILE 
     }
 }
 
-int simtlab_run(int argc, char **argv)
+/* simtlab run and simtlab locality: parse, load, lay out the parameters,
+ * then launch (run) or build the locality graphs (locality). */
+static int run_main(const char *cmd, int argc, char **argv)
 {
     run_opts o;
-    int rc = parse_run_opts(argc, argv, &o);
+    int rc = parse_run_opts(cmd, argc, argv, &o);
     if (rc == 0) {
         ptx_diags diags = {0};
         ptx_module *m = ptx_load_file(o.file, o.arch, &diags);
@@ -549,13 +570,15 @@ int simtlab_run(int argc, char **argv)
             uint32_t bytes = 0;
             sim_stats st = {0};
             if (!p) {
-                fprintf(stderr, "simtlab run: %s\n", err);
+                fprintf(stderr, "simtlab %s: %s\n", o.cmd, err);
                 rc = EXIT_USER;
-            } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0) {
+            } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0 && o.lo.enabled) {
+                rc = locality_run(&o.lo, d, p, m, o.kernel, &o.cfg, params, bytes);
+            } else if (rc == 0) {
                 sim_profile *prof = o.stats ? sim_profile_new(p) : NULL;
                 o.cfg.profile = prof;
                 if (sim_launch(d, p, o.kernel, &o.cfg, params, bytes, &st, err, sizeof err) != 0) {
-                    fprintf(stderr, "simtlab run: %s\n", err);
+                    fprintf(stderr, "simtlab %s: %s\n", o.cmd, err);
                     rc = EXIT_USER;
                 }
                 for (uint32_t i = 0; i < o.nprints && rc == 0; i++)
@@ -590,3 +613,7 @@ int simtlab_run(int argc, char **argv)
     free(o.dumps);
     return rc < 0 ? EXIT_OK : rc;
 }
+
+int simtlab_run(int argc, char **argv) { return run_main("run", argc, argv); }
+
+int simtlab_locality(int argc, char **argv) { return run_main("locality", argc, argv); }

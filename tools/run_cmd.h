@@ -5,5 +5,8 @@
 /* Run `simtlab run` with its arguments (after the command word); returns
  * the exit status. */
 int simtlab_run(int argc, char **argv);
+/* `simtlab locality`: the same launch description, analyzed for thread-block
+ * locality (tools/locality_cmd.c). */
+int simtlab_locality(int argc, char **argv);
 
 #endif

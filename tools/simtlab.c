@@ -46,6 +46,8 @@ static void usage(FILE *out)
           "                    next access (--dot, --json, -k KERNEL)\n"
           "  extract FILE      list the PTX embedded in a CUDA binary (-o DIR writes it)\n"
           "  run FILE -k K ... emulate one launch of kernel K (--grid, --block, --arg ...)\n"
+          "  locality FILE -k K ...  thread-block locality graphs of one launch (static and\n"
+          "                    profiled; same launch options as run, plus --json, --heatmap)\n"
           "  exec -- PROG ...  run a CUDA program (nvcc -cudart shared) on the emulator\n"
           "\n"
           "FILE may be PTX text, or an executable, shared object, object, .fatbin or\n"
@@ -336,6 +338,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0)
         return simtlab_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "locality") == 0)
+        return simtlab_locality(argc - 2, argv + 2);
     if (strcmp(cmd, "exec") == 0)
         return simtlab_exec(argc - 2, argv + 2);
     static const struct { const char *name; int (*run)(const options *); } cmds[] = {

@@ -1,0 +1,321 @@
+/* syntree_eval.c — evaluating address trees for a launch (Tripathy,
+ * Algorithm 4: the TB address map).
+ *
+ * Every thread walks the kernel's blocks from the entry as the GPU would,
+ * but computes only the tree nodes (the address slice): PHIs take the
+ * value along the edge it came in by, branches follow their predicate
+ * trees, and each access whose guard holds is passed on. Loops therefore
+ * run exactly as many iterations as the thread's exit predicates say, and
+ * threads that skip an access (idle threads at the matrix edge) never
+ * report it. Integer semantics are the PTX ISA's, as the emulator
+ * implements them: values are held as register bits, sources extended
+ * from the operation's width by its signedness, results masked to the
+ * destination register's width. A branch on an unknown value sends the
+ * thread to the branch's immediate post-dominator, skipping the region it
+ * decides about (the trees mark such accesses inexact). */
+#include "analysis/syntree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ir/util.h"
+
+static inline uint64_t mask_bits(uint64_t v, unsigned w) { return w >= 64 ? v : v & ((1ull << w) - 1); }
+
+/* v's low w bits extended to 64 by signedness. */
+static inline uint64_t ext(uint64_t v, unsigned w, bool sg)
+{
+    if (w >= 64)
+        return v;
+    v &= (1ull << w) - 1;
+    return sg && (v >> (w - 1)) & 1 ? v | ~((1ull << w) - 1) : v;
+}
+
+static inline bool type_signed(uint8_t ty) { return ptx_type_class((ptx_type)ty) == 's'; }
+
+static unsigned type_width(uint8_t ty)
+{
+    return ty == PTX_TYPE_PRED ? 1 : ptx_type_bits((ptx_type)ty) ? ptx_type_bits((ptx_type)ty) : 64;
+}
+
+/* Signed or unsigned w-bit division as GPUs give it (see emu/ops_int.c):
+ * by zero, all ones and the dividend; MIN / -1, MIN and 0. */
+static uint64_t divide(uint64_t a, uint64_t b, unsigned w, bool sg, bool rem)
+{
+    if (b == 0)
+        return rem ? a : ~0ull;
+    if (!sg)
+        return rem ? a % b : a / b;
+    int64_t x = (int64_t)a, y = (int64_t)b;
+    if (y == -1)
+        return rem ? 0 : w == 64 && x == INT64_MIN ? a : (uint64_t)-x;
+    return (uint64_t)(rem ? x % y : x / y);
+}
+
+/* The value of OP node n over argument values v[]. */
+static uint64_t apply(const ptx_st_node *n, const uint64_t *v)
+{
+    unsigned w = type_width(n->type);
+    bool sg = type_signed(n->type);
+    uint64_t a = ext(v[0], w, sg), b = n->nargs > 1 ? ext(v[1], w, sg) : 0, r = 0;
+    switch ((ptx_st_op)n->op) {
+    case PTX_STOP_MOV: r = v[0]; break;
+    case PTX_STOP_ADD: r = ext(a + b, w, sg); break;
+    case PTX_STOP_SUB: r = ext(a - b, w, sg); break;
+    case PTX_STOP_MUL_LO: r = ext(a * b, w, sg); break;
+    case PTX_STOP_MAD_LO: r = ext(a * b + v[2], w, sg); break;
+    case PTX_STOP_MUL_HI: case PTX_STOP_MAD_HI: {
+        __int128 p = sg ? (__int128)(int64_t)a * (int64_t)b : (__int128)((unsigned __int128)a * b);
+        r = ext((uint64_t)(p >> w), w, sg);
+        if (n->op == PTX_STOP_MAD_HI)
+            r = ext(r + v[2], w, sg);
+        break;
+    }
+    case PTX_STOP_MUL_WIDE: r = ext(a * b, 2 * w, sg); break;
+    case PTX_STOP_MAD_WIDE: r = ext(a * b + v[2], 2 * w, sg); break;
+    case PTX_STOP_DIV: r = ext(divide(a, b, w, sg, false), w, sg); break;
+    case PTX_STOP_REM: r = ext(divide(a, b, w, sg, true), w, sg); break;
+    case PTX_STOP_SHL: {
+        uint32_t s = (uint32_t)v[1];
+        r = s >= w ? 0 : ext(a << s, w, sg);
+        break;
+    }
+    case PTX_STOP_SHR: {
+        uint32_t s = (uint32_t)v[1];
+        if (sg)
+            r = ext((uint64_t)((int64_t)a >> (s >= w ? 63 : s)), w, sg);
+        else
+            r = s >= w ? 0 : mask_bits(a, w) >> s;
+        break;
+    }
+    case PTX_STOP_AND: r = a & b; break;
+    case PTX_STOP_OR: r = a | b; break;
+    case PTX_STOP_XOR: r = a ^ b; break;
+    case PTX_STOP_NOT: r = ~a; break;
+    case PTX_STOP_NEG: r = ext(0 - a, w, sg); break;
+    case PTX_STOP_ABS: r = ext((int64_t)a < 0 ? 0 - a : a, w, sg); break;
+    case PTX_STOP_MIN: r = sg ? ((int64_t)a < (int64_t)b ? a : b) : (mask_bits(a, w) < mask_bits(b, w) ? a : b); break;
+    case PTX_STOP_MAX: r = sg ? ((int64_t)a > (int64_t)b ? a : b) : (mask_bits(a, w) > mask_bits(b, w) ? a : b); break;
+    case PTX_STOP_CVT: {
+        uint8_t from = n->type2;
+        r = ext(ext(v[0], type_width(from), type_signed(from)), w, sg);
+        break;
+    }
+    case PTX_STOP_SELP: r = (v[2] & 1) ? v[0] : v[1]; break;
+    case PTX_STOP_SETP: {
+        uint64_t x = mask_bits(a, w), y = mask_bits(b, w);
+        bool lt = sg ? (int64_t)a < (int64_t)b : x < y;
+        bool eq = x == y;
+        switch ((ptx_st_cmp)n->cmp) {
+        case PTX_STCMP_EQ: r = eq; break;
+        case PTX_STCMP_NE: r = !eq; break;
+        case PTX_STCMP_LT: r = lt; break;
+        case PTX_STCMP_LE: r = lt || eq; break;
+        case PTX_STCMP_GT: r = !lt && !eq; break;
+        case PTX_STCMP_GE: r = !lt; break;
+        }
+        break;
+    }
+    case PTX_STOP_GUARD: r = ((v[0] & 1) != n->neg) ? v[1] : v[2]; break;
+    case PTX_STOP_COUNT: break;
+    }
+    return mask_bits(r, n->dst_bits);
+}
+
+/* The evaluator's state: one value per node, for the thread being walked. */
+typedef struct evaluator {
+    const ptx_syntrees *t;
+    const ptx_st_launch *l;
+    uint64_t *val;
+    uint64_t *tmp;         /* PHI values of a block before they are assigned */
+    uint32_t *sregs;       /* SREG leaves */
+    uint32_t nsregs;
+    ptx_st_sink sink;
+    void *ctx;
+    ptx_st_eval_stats *st;
+} evaluator;
+
+/* Value of a special register for thread tid of block cta. */
+static uint64_t sreg_value(const ptx_st_node *n, const ptx_st_launch *l, const uint32_t cta[3],
+                           const uint32_t tid[3])
+{
+    unsigned c = n->b >= PTX_COMP_X && n->b <= PTX_COMP_Z ? n->b - PTX_COMP_X : 0;
+    switch (n->a) {
+    case PTX_SREG_TID: return tid[c];
+    case PTX_SREG_NTID: return l->block[c];
+    case PTX_SREG_CTAID: return cta[c];
+    case PTX_SREG_NCTAID: return l->grid[c];
+    case PTX_SREG_LANEID: return (tid[0] + l->block[0] * (tid[1] + l->block[1] * tid[2])) % 32;
+    default: return 0;
+    }
+}
+
+/* Set the launch-wide leaves; -1 when a parameter lies beyond the buffer. */
+static int set_leaves(evaluator *e, char *err, size_t errlen)
+{
+    const ptx_syntrees *t = e->t;
+    const ptx_st_launch *l = e->l;
+    for (uint32_t i = 0; i < t->nnodes; i++) {
+        const ptx_st_node *n = &t->nodes[i];
+        if (n->kind == PTX_ST_CONST) {
+            e->val[i] = (uint64_t)n->value;
+        } else if (n->kind == PTX_ST_SYMBOL) {
+            e->val[i] = (l->symbol_addr ? l->symbol_addr[n->a] : 0) + (uint64_t)n->value;
+        } else if (n->kind == PTX_ST_PARAM) {
+            unsigned bytes = type_width(n->type) / 8;
+            uint64_t at = (uint64_t)l->param_offset[n->a] + (uint64_t)n->value, v = 0;
+            if (!bytes || at + bytes > l->param_bytes) {
+                snprintf(err, errlen, "parameter %u is read beyond the %u-byte parameter buffer", n->a,
+                         l->param_bytes);
+                return -1;
+            }
+            memcpy(&v, l->params + at, bytes);
+            e->val[i] = ext(v, bytes * 8, type_signed(n->type));
+        } else if (n->kind == PTX_ST_SREG) {
+            e->sregs[e->nsregs++] = i;
+        }
+    }
+    return 0;
+}
+
+/* Index of `from` among block blk's phi predecessors. */
+static uint32_t pred_index(const ptx_syntrees *t, uint32_t blk, uint32_t from)
+{
+    for (uint32_t k = t->pred_start[blk]; k < t->pred_start[blk + 1]; k++)
+        if (t->preds[k] == from)
+            return k - t->pred_start[blk];
+    return 0;
+}
+
+/* Evaluate block blk's nodes, entered from block `from`. */
+static void eval_block(evaluator *e, uint32_t blk, uint32_t from)
+{
+    const ptx_syntrees *t = e->t;
+    const ptx_st_block *sb = &t->blocks[blk];
+    const uint32_t *ord = t->order + sb->nodes;
+    uint32_t n = sb->nnodes, nphi = 0;
+    while (nphi < n && t->nodes[ord[nphi]].kind == PTX_ST_PHI)
+        nphi++;
+    if (nphi) {
+        uint32_t k = pred_index(t, blk, from);
+        for (uint32_t i = 0; i < nphi; i++)
+            e->tmp[i] = e->val[t->argpool[t->nodes[ord[i]].args + k]];
+        for (uint32_t i = 0; i < nphi; i++)
+            e->val[ord[i]] = e->tmp[i];
+    }
+    uint64_t v[3];
+    for (uint32_t i = nphi; i < n; i++) {
+        const ptx_st_node *nd = &t->nodes[ord[i]];
+        for (uint32_t k = 0; k < nd->nargs; k++)
+            v[k] = e->val[t->argpool[nd->args + k]];
+        e->val[ord[i]] = apply(nd, v);
+    }
+}
+
+/* Report block blk's accesses for thread block tb. */
+static void eval_accesses(evaluator *e, uint32_t blk, uint32_t tb)
+{
+    const ptx_syntrees *t = e->t;
+    const ptx_st_block *sb = &t->blocks[blk];
+    for (uint32_t i = sb->accesses; i < sb->accesses + sb->naccesses; i++) {
+        const ptx_st_access *a = &t->accesses[i];
+        if (t->nodes[a->addr].unknown || (a->guard != PTX_NONE && t->nodes[a->guard].unknown)) {
+            e->st->skipped_unknown++;
+            continue;
+        }
+        if (a->guard != PTX_NONE && (e->val[a->guard] & 1) == a->guard_neg)
+            continue;
+        uint64_t addr = e->val[a->addr] + (uint64_t)a->offset;
+        if (a->space == PTX_SPACE_NONE && (addr < e->l->global_lo || addr >= e->l->global_hi))
+            continue;
+        e->st->accesses++;
+        e->sink(e->ctx, tb, a->kind, addr, a->elem_bytes, a->vec);
+    }
+}
+
+/* The block after blk for this thread (PTX_NONE: it ends). */
+static uint32_t next_block(evaluator *e, uint32_t blk, bool *stop)
+{
+    const ptx_syntrees *t = e->t;
+    const ptx_st_block *sb = &t->blocks[blk];
+    switch ((ptx_st_term)sb->term) {
+    case PTX_STT_GOTO: return sb->taken;
+    case PTX_STT_EXIT: return PTX_NONE;
+    case PTX_STT_COND:
+        if (t->nodes[sb->cond].unknown) {
+            e->st->unknown_branches++;
+            return sb->ipdom;
+        }
+        return (e->val[sb->cond] & 1) != sb->cond_neg ? sb->taken : sb->fall;
+    case PTX_STT_INDIRECT: {
+        if (t->nodes[sb->cond].unknown) {
+            e->st->unknown_branches++;
+            return sb->ipdom;
+        }
+        uint64_t k = mask_bits(e->val[sb->cond], 32);
+        if (k >= sb->ntargets) { /* the emulator faults here */
+            *stop = true;
+            return PTX_NONE;
+        }
+        return t->targets[sb->targets + k];
+    }
+    }
+    return PTX_NONE;
+}
+
+/* Walk one thread from the entry to its end. */
+static void eval_thread(evaluator *e, uint32_t tb)
+{
+    uint64_t max = e->l->max_steps ? e->l->max_steps : 1ull << 24, steps = 0;
+    uint32_t blk = e->t->nblocks ? 0 : PTX_NONE, from = PTX_NONE;
+    bool stop = false;
+    while (blk != PTX_NONE) {
+        if (++steps > max) {
+            stop = true;
+            break;
+        }
+        eval_block(e, blk, from);
+        eval_accesses(e, blk, tb);
+        uint32_t next = next_block(e, blk, &stop);
+        from = blk;
+        blk = next;
+    }
+    if (stop)
+        e->st->stopped_threads++;
+}
+
+int ptx_syntrees_eval(const ptx_syntrees *t, const ptx_st_launch *l, ptx_st_sink sink, void *ctx,
+                      ptx_st_eval_stats *stats, char *err, size_t errlen)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ptx_st_eval_stats local;
+    ptx_st_eval_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    evaluator e = {.t = t, .l = l, .sink = sink, .ctx = ctx, .st = st};
+    e.val = ptx_xcalloc(t->nnodes + 1, sizeof *e.val);
+    e.tmp = ptx_xcalloc(t->nnodes + 1, sizeof *e.tmp);
+    e.sregs = ptx_xmalloc((t->nnodes + 1) * sizeof *e.sregs);
+    int rc = set_leaves(&e, err, errlen);
+    uint32_t cta[3], tid[3];
+    uint32_t tb = 0;
+    for (cta[2] = 0; rc == 0 && cta[2] < l->grid[2]; cta[2]++)
+        for (cta[1] = 0; cta[1] < l->grid[1]; cta[1]++)
+            for (cta[0] = 0; cta[0] < l->grid[0]; cta[0]++, tb++)
+                for (tid[2] = 0; tid[2] < l->block[2]; tid[2]++)
+                    for (tid[1] = 0; tid[1] < l->block[1]; tid[1]++)
+                        for (tid[0] = 0; tid[0] < l->block[0]; tid[0]++) {
+                            for (uint32_t i = 0; i < e.nsregs; i++)
+                                e.val[e.sregs[i]] = sreg_value(&t->nodes[e.sregs[i]], l, cta, tid);
+                            eval_thread(&e, tb);
+                            st->threads++;
+                        }
+    free(e.val);
+    free(e.tmp);
+    free(e.sregs);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    st->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    return rc;
+}

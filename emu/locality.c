@@ -1,0 +1,139 @@
+/* locality.c — static and profiled locality graphs of one launch. */
+#include "emu/locality.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ir/util.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Static accesses: reads into reads, writes and atomics into writes. */
+static void static_sink(void *ctx, uint32_t tb, uint8_t kind, uint64_t addr, uint32_t elem_bytes, uint32_t vec)
+{
+    ptx_access_sets_add(ctx, tb, kind != PTX_ACCESS_READ, addr, elem_bytes, vec);
+}
+
+static bool global_address(uint64_t a)
+{
+    return a >= SIM_GLOBAL_BASE && a - SIM_GLOBAL_BASE < SIM_WINDOW_SIZE;
+}
+
+/* Traced accesses to global memory, sorted the same way. */
+static void trace_sink(void *ctx, const sim_access *a)
+{
+    if (a->space != PTX_SPACE_GLOBAL && a->space != PTX_SPACE_NONE)
+        return;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (a->space == PTX_SPACE_GLOBAL || global_address(a->addr[i]))
+            ptx_access_sets_add(ctx, a->cta, a->kind != SIM_ACCESS_READ, a->addr[i], a->elem_bytes, a->vec);
+}
+
+/* The kernel's .entry in m, or NULL. */
+static const ptx_function *find_entry(const ptx_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        const ptx_function *f = &m->functions[i];
+        if (f->kind == PTX_FUNC_ENTRY && (f->flags & PTX_FUNCF_HAS_BODY) &&
+            strcmp(ptx_function_name(m, f), name) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* What the trees need to know about the launch besides the grid. */
+static int describe_launch(sim_program *p, const ptx_module *m, const char *name, const sim_launch_config *cfg,
+                           const void *params, uint32_t param_bytes, ptx_st_launch *l, char *err, size_t errlen)
+{
+    uint32_t nparams, bytes;
+    const sim_param_info *pi = sim_kernel_params(p, name, &nparams, &bytes, err, errlen);
+    if (!pi)
+        return -1;
+    uint32_t *off = ptx_xmalloc((nparams + 1) * sizeof *off);
+    for (uint32_t i = 0; i < nparams; i++)
+        off[i] = pi[i].offset;
+    uint64_t *sym = ptx_xcalloc(m->nsymbols + 1, sizeof *sym);
+    for (uint32_t s = 0; s < m->nsymbols; s++) {
+        const ptx_symbol *y = &m->symbols[s];
+        sim_symbol_info info;
+        char e2[128];
+        if (y->kind == PTX_SYM_VAR && y->space == PTX_SPACE_GLOBAL && y->func == PTX_NONE &&
+            sim_program_symbol(p, ptx_str(m, y->name), &info, e2, sizeof e2) == 0)
+            sym[s] = info.addr;
+    }
+    *l = (ptx_st_launch){
+        .grid = {cfg->grid.x, cfg->grid.y, cfg->grid.z},
+        .block = {cfg->block.x, cfg->block.y, cfg->block.z},
+        .params = params,
+        .param_bytes = param_bytes,
+        .param_offset = off,
+        .symbol_addr = sym,
+        .global_lo = SIM_GLOBAL_BASE,
+        .global_hi = SIM_GLOBAL_BASE + SIM_WINDOW_SIZE,
+    };
+    return 0;
+}
+
+int sim_locality_launch(sim_device *d, sim_program *p, const ptx_module *m, const char *name,
+                        const sim_launch_config *cfg, const void *params, uint32_t param_bytes,
+                        const sim_locality_options *opt, sim_locality *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    const ptx_function *f = find_entry(m, name);
+    if (!f) {
+        snprintf(err, errlen, "no kernel (.entry with a body) named %s", name);
+        return -1;
+    }
+    uint64_t ntbs = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    if (ntbs == 0 || ntbs > UINT32_MAX || !cfg->block.x || !cfg->block.y || !cfg->block.z) {
+        snprintf(err, errlen, "grid of %llu blocks: needs 1 to 2^32-1 blocks of at least one thread",
+                 (unsigned long long)ntbs);
+        return -1;
+    }
+    ptx_st_launch l;
+    if (describe_launch(p, m, name, cfg, params, param_bytes, &l, err, errlen) != 0)
+        return -1;
+    double t0 = now();
+    ptx_syntrees_build(m, f, &out->trees);
+    ptx_access_sets sets;
+    ptx_access_sets_init(&sets, (uint32_t)ntbs, opt ? opt->line : 0);
+    int rc = ptx_syntrees_eval(&out->trees, &l, static_sink, &sets, &out->eval, err, errlen);
+    if (rc == 0) {
+        ptx_locality_build(&sets, false, &out->static_reads);
+        ptx_locality_build(&sets, true, &out->static_writes);
+    }
+    ptx_access_sets_free(&sets);
+    out->static_seconds = now() - t0;
+    free((void *)l.param_offset);
+    free((void *)l.symbol_addr);
+    if (rc != 0 || (opt && opt->static_only))
+        return rc;
+    ptx_access_sets_init(&sets, (uint32_t)ntbs, opt ? opt->line : 0);
+    sim_launch_config traced = *cfg;
+    traced.trace = trace_sink;
+    traced.trace_ctx = &sets;
+    rc = sim_launch(d, p, name, &traced, params, param_bytes, &out->run, err, errlen);
+    if (rc == 0) {
+        ptx_locality_build(&sets, false, &out->profiled_reads);
+        ptx_locality_build(&sets, true, &out->profiled_writes);
+        out->profiled = true;
+    }
+    ptx_access_sets_free(&sets);
+    return rc;
+}
+
+void sim_locality_free(sim_locality *l)
+{
+    ptx_syntrees_free(&l->trees);
+    ptx_locality_graph_free(&l->static_reads);
+    ptx_locality_graph_free(&l->static_writes);
+    ptx_locality_graph_free(&l->profiled_reads);
+    ptx_locality_graph_free(&l->profiled_writes);
+    memset(l, 0, sizeof *l);
+}
