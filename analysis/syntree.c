@@ -192,6 +192,11 @@ static uint32_t op_node(builder *b, uint32_t pc, ptx_st_op op, ptx_type type, co
     nd->pc = pc;
     nd->block = b->f->instr_block[pc];
     memcpy(&b->t->argpool[nd->args], args, nargs * sizeof *args);
+    /* an offset from a shared/local/... generic address stays there */
+    if (op == PTX_STOP_MOV || op == PTX_STOP_ADD || op == PTX_STOP_SUB)
+        for (uint32_t k = 0; k < (op == PTX_STOP_ADD ? 2u : 1u); k++)
+            if (b->t->nodes[args[k]].outside_global)
+                b->t->nodes[n].outside_global = true;
     return n;
 }
 
@@ -252,8 +257,13 @@ static uint32_t compute(builder *b, uint32_t pc, uint32_t reg)
     switch (opc) {
     case PTX_OP_MOV: op = PTX_STOP_MOV, want = 1; break;
     case PTX_OP_CVTA:
-        if (fm->nspaces && fm->space[0] != PTX_SPACE_GLOBAL)
-            return unknown(b, pc, "an address in a space other than global");
+        if (fm->nspaces && fm->space[0] != PTX_SPACE_GLOBAL) {
+            if (ptx_form_has(b->m, fm, PTX_MOD_TO))
+                return unknown(b, pc, "an address converted to a space other than global");
+            uint32_t u = unknown(b, pc, "a generic address of shared, local, constant or parameter memory");
+            b->t->nodes[u].outside_global = true;
+            return u;
+        }
         op = PTX_STOP_MOV, want = 1;
         break;
     case PTX_OP_ADD: op = PTX_STOP_ADD; break;
@@ -567,6 +577,10 @@ static void build_access(builder *b, uint32_t pc)
         a->addr = konst(b, 0);
     } else {
         a->addr = value_before(b, pc, ad->id);
+    }
+    if (sp == PTX_SPACE_NONE && t->nodes[a->addr].outside_global) {
+        t->naccesses--; /* a generic access to shared (or local, ...) memory */
+        return;
     }
     a->guard = in->guard == PTX_NONE ? PTX_NONE : value_before(b, pc, in->guard);
     a->guard_neg = in->guard_neg;

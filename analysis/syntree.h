@@ -70,6 +70,8 @@ typedef struct ptx_st_node {
     uint8_t neg;       /* GUARD: the guard was @!p */
     uint8_t dst_bits;  /* width of the register the result lands in (values are masked to it) */
     bool unknown;      /* depends on an UNKNOWN leaf */
+    bool outside_global; /* a generic address into shared, local, constant or parameter memory
+                            (cvta of such an address, plus offsets): never global memory */
     uint32_t a, b;     /* PARAM: index; SREG: sreg, component; SYMBOL: symbol id; FORWARD: node */
     uint32_t block;    /* OP: block of the defining instruction; PHI: its block */
     uint32_t pc;       /* OP, UNKNOWN: defining instruction; else PTX_NONE */
