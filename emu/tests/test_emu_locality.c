@@ -576,6 +576,65 @@ static void test_indirect(void **state)
     check(l, ref_gather, false, 0);
 }
 
+/* Launch kernel k of testdata/hand/locality_forms.ptx with the given
+ * parameter bytes; returns its graphs (to free). */
+static sim_locality hand_launch(emu *e, const char *k, uint32_t grid, const void *params, uint32_t bytes)
+{
+    sim_launch_config cfg = {.grid = {grid, 1, 1}, .block = {32, 1, 1}};
+    sim_locality loc;
+    if (sim_locality_launch(e->d, e->p, e->m, k, &cfg, params, bytes, NULL, &loc, e->err, sizeof e->err) != 0)
+        fail_msg("%s: %s", k, e->err);
+    return loc;
+}
+
+/* Hand-written address forms (signed and unsigned shifts, min/max, rem,
+ * mul.hi, selp, guarded definitions and loads, vector loads, generic
+ * loads, module variables, brx.idx): the static graph claims exactness
+ * and equals the emulator's; pointer chasing is inexact. */
+static void test_hand_forms(void **state)
+{
+    (void)state;
+    emu e;
+    emu_open(&e, "hand/locality_forms.ptx");
+    uint64_t base = emu_buf(&e, NULL, 8192);
+    for (int32_t off = -60; off <= 20; off += 40) {
+        uint8_t params[16] = {0};
+        memcpy(params, &base, 8);
+        memcpy(params + 8, &off, 4);
+        sim_locality loc = hand_launch(&e, "signs", 5, params, 12);
+        ptx_locality_diff d;
+        assert_true(loc.trees.reads_exact);
+        assert_true(loc.static_reads.nedges > 0);
+        if (!ptx_locality_compare(&loc.static_reads, &loc.profiled_reads, &d))
+            fail_msg("signs off=%d: static and profiled differ at %u-%u (%llu vs %llu)", off, d.first_a.i,
+                     d.first_a.j, (unsigned long long)d.first_a.w, (unsigned long long)d.first_b.w);
+        sim_locality_free(&loc);
+    }
+    sim_locality loc = hand_launch(&e, "forms", 6, &base, 8);
+    ptx_locality_diff d;
+    assert_true(loc.trees.reads_exact);
+    assert_true(ptx_locality_compare(&loc.static_reads, &loc.profiled_reads, &d));
+    /* every pair of blocks shares table[0..31] and base[100], base[101] */
+    assert_int_equal(loc.static_reads.nedges, 15);
+    for (uint64_t k = 0; k < loc.static_reads.nedges; k++)
+        assert_true(loc.static_reads.edges[k].w >= 32 + 2);
+    sim_locality_free(&loc);
+    uint32_t next[4] = {2, 3, 0, 0};
+    uint64_t params[2] = {emu_buf(&e, next, sizeof next), emu_buf(&e, NULL, 64)};
+    loc = hand_launch(&e, "chase", 4, params, 16);
+    assert_false(loc.trees.reads_exact);
+    assert_true(loc.eval.unknown_branches > 0);
+    /* block b reads next[b], next[next[b]], ...: 0 and 2, 1 and 3 meet */
+    assert_int_equal(loc.profiled_reads.nedges, 2);
+    assert_int_equal(loc.profiled_reads.edges[0].i, 0);
+    assert_int_equal(loc.profiled_reads.edges[0].j, 2);
+    assert_int_equal(loc.profiled_reads.edges[1].i, 1);
+    assert_int_equal(loc.profiled_reads.edges[1].j, 3);
+    assert_int_equal(loc.static_reads.nedges, 0); /* only vals[ctaid], which no two blocks share */
+    sim_locality_free(&loc);
+    emu_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_covariance),  cmocka_unit_test(test_gramschmidt),
         cmocka_unit_test(test_convolutions), cmocka_unit_test(test_hotspot_stencil),
         cmocka_unit_test(test_lines),       cmocka_unit_test(test_indirect),
+        cmocka_unit_test(test_hand_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
