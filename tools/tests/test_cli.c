@@ -231,6 +231,76 @@ static void test_run(void **state)
     expect(cmd, 1, "invalid __global__ read of size 4 at 0x");
 }
 
+/* simtlab locality on the matrix multiply of testdata/cuda/locality.cu,
+ * N = 50 with 16 x 16 blocks (a 4 x 4 grid). Blocks in one grid row read
+ * the same rows of A: 16 rows x 50 = 800 elements, 2 x 50 = 100 in the last
+ * row; blocks in one grid column the same columns of B, likewise. Each of
+ * the 4 rows and 4 columns has 6 pairs: 48 edges, total weight
+ * 2 x (3 x 6 x 800 + 6 x 100) = 30000. */
+static void test_locality(void **state)
+{
+    (void)state;
+    need_env();
+    const char *mm = "locality ptx/locality.sm_80.O3.ptx -k mm --grid 4,4 --block 16,16 --arg buf:zero:10000 "
+                     "--arg buf:zero:10000 --arg buf:zero:10000 --arg s32:50";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s --json", mm);
+    run_result r = simtlab(cmd);
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *j = json_loads(r.out, 0, &jerr);
+    if (!j)
+        fail_msg("not JSON (%s): %s", jerr.text, r.out);
+    assert_string_equal(json_string_value(json_object_get(j, "schema")), "simtlab-locality/1");
+    assert_string_equal(json_string_value(json_object_get(j, "kernel")), "mm");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(j, "grid"), 1)), 4);
+    json_t *st = json_object_get(j, "static"), *pr = json_object_get(j, "profiled");
+    assert_true(json_is_true(json_object_get(st, "exact")));
+    assert_int_equal(json_integer_value(json_object_get(st, "edges")), 48);
+    assert_int_equal(json_integer_value(json_object_get(st, "total_weight")), 30000);
+    assert_int_equal(json_array_size(json_object_get(st, "edge_list")), 48);
+    json_t *e0 = json_array_get(json_object_get(st, "edge_list"), 0); /* blocks 0 and 1 share A's rows 0..15 */
+    assert_int_equal(json_integer_value(json_array_get(e0, 0)), 0);
+    assert_int_equal(json_integer_value(json_array_get(e0, 1)), 1);
+    assert_int_equal(json_integer_value(json_array_get(e0, 2)), 800);
+    assert_int_equal(json_integer_value(json_object_get(pr, "total_weight")), 30000);
+    assert_true(json_is_true(json_object_get(json_object_get(j, "agreement"), "identical")));
+    json_decref(j);
+    free(r.out);
+    expect(mm, 0, "static and profiled read graphs agree exactly");
+    expect(mm, 0, "static read graph: 48 edges, total weight 30000");
+    snprintf(cmd, sizeof cmd, "%s --trees --static-only", mm);
+    expect(cmd, 0, "mul.wide.s32(mm_param_3, 4)"); /* the pointer increment of B's loop */
+    /* pictures */
+    const char *build = getenv("SIMTLAB_BUILDDIR");
+    for (int png = 0; png < 2; png++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/test_locality_heatmap.%s", build, png ? "png" : "svg");
+        remove(path);
+        snprintf(cmd, sizeof cmd, "%s --heatmap '%s'", mm, path);
+        expect(cmd, 0, NULL);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        unsigned char head[24] = {0};
+        assert_true(fread(head, 1, sizeof head, f) == sizeof head);
+        fclose(f);
+        if (png) { /* signature, then IHDR: 16 blocks drawn 32 pixels each */
+            assert_memory_equal(head, "\x89PNG\r\n\x1a\n", 8);
+            assert_memory_equal(head + 12, "IHDR", 4);
+            assert_int_equal((head[16] << 24) | (head[17] << 16) | (head[18] << 8) | head[19], 512);
+        } else {
+            assert_memory_equal(head, "<svg", 4);
+        }
+        remove(path);
+    }
+    /* errors */
+    snprintf(cmd, sizeof cmd, "%s --line 100", mm);
+    expect(cmd, 1, "bad --line '100' (a power of two)");
+    expect("locality ptx/locality.sm_80.O3.ptx -k nope --grid 1 --block 1", 1, "no kernel");
+    expect("run ptx/locality.sm_80.O3.ptx -k mm --json --grid 1 --block 1", 1, "simtlab run: unknown option '--json'");
+    expect("locality --help", 0, "--heatmap PATH");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_cfg_json_and_dot),
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_run),
+        cmocka_unit_test(test_locality),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
