@@ -47,17 +47,37 @@ static void sort_u64(uint64_t *v, uint64_t n)
     free(tmp);
 }
 
-/* Sort and deduplicate one block's set. */
+/* Sort and deduplicate v[0..n) in place; returns the distinct count. */
+static uint64_t sort_unique(uint64_t *v, uint64_t n)
+{
+    sort_u64(v, n);
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (k == 0 || v[i] != v[k - 1])
+            v[k++] = v[i];
+    return k;
+}
+
+/* Sort and deduplicate one block's set: the part added since the last
+ * time, merged into the part already sorted. */
 static void compact(addr_vec *a)
 {
     if (a->sorted == a->n)
         return;
-    sort_u64(a->v, a->n);
-    uint64_t k = 0;
-    for (uint64_t i = 0; i < a->n; i++)
-        if (k == 0 || a->v[i] != a->v[k - 1])
-            a->v[k++] = a->v[i];
-    a->n = a->sorted = k;
+    uint64_t old = a->sorted, add = sort_unique(a->v + old, a->n - old);
+    if (old) {
+        uint64_t *m = ptx_xmalloc((old + add) * sizeof *m), i = 0, j = 0, k = 0;
+        const uint64_t *x = a->v, *y = a->v + old;
+        while (i < old || j < add) {
+            uint64_t v = j == add || (i < old && x[i] <= y[j]) ? x[i++] : y[j++];
+            if (k == 0 || m[k - 1] != v)
+                m[k++] = v;
+        }
+        memcpy(a->v, m, k * sizeof *m);
+        free(m);
+        add = k - old;
+    }
+    a->n = a->sorted = old + add;
 }
 
 static void push(addr_vec *a, uint64_t x)
@@ -65,7 +85,7 @@ static void push(addr_vec *a, uint64_t x)
     if (a->n && a->v[a->n - 1] == x)
         return;
     if (a->n == a->cap) {
-        if (a->n >= 2 * a->sorted + 1024) { /* repeated addresses: deduplicate before growing */
+        if (a->n >= 4 * a->sorted + 4096) { /* repeated addresses: deduplicate before growing */
             compact(a);
             if (a->n < a->cap / 2)
                 goto room;

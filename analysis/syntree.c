@@ -717,9 +717,15 @@ static void sort_nodes(uint32_t *v, uint32_t n, const ptx_syntrees *t)
         }
 }
 
-/* Lay out the per-block evaluation lists. */
+/* Lay out the per-block evaluation lists (and each node's operand width). */
 static void build_order(ptx_syntrees *t)
 {
+    for (uint32_t i = 0; i < t->nnodes; i++) {
+        ptx_st_node *n = &t->nodes[i];
+        unsigned w = n->type == PTX_TYPE_PRED ? 1 : ptx_type_bits((ptx_type)n->type);
+        n->width = (uint8_t)(w ? w : 64);
+        n->sgn = ptx_type_class((ptx_type)n->type) == 's';
+    }
     uint32_t *count = ptx_xcalloc(t->nblocks + 1, sizeof *count);
     for (uint32_t i = 0; i < t->nnodes; i++) {
         const ptx_st_node *n = &t->nodes[i];

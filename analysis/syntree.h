@@ -69,6 +69,8 @@ typedef struct ptx_st_node {
     uint8_t cmp;       /* SETP: ptx_st_cmp */
     uint8_t neg;       /* GUARD: the guard was @!p */
     uint8_t dst_bits;  /* width of the register the result lands in (values are masked to it) */
+    uint8_t width;     /* bits of type (1 for .pred): what operands are extended from */
+    bool sgn;          /* type is signed */
     bool unknown;      /* depends on an UNKNOWN leaf */
     bool outside_global; /* a generic address into shared, local, constant or parameter memory
                             (cvta of such an address, plus offsets): never global memory */

@@ -57,8 +57,8 @@ static uint64_t divide(uint64_t a, uint64_t b, unsigned w, bool sg, bool rem)
 /* The value of OP node n over argument values v[]. */
 static uint64_t apply(const ptx_st_node *n, const uint64_t *v)
 {
-    unsigned w = type_width(n->type);
-    bool sg = type_signed(n->type);
+    unsigned w = n->width;
+    bool sg = n->sgn;
     uint64_t a = ext(v[0], w, sg), b = n->nargs > 1 ? ext(v[1], w, sg) : 0, r = 0;
     switch ((ptx_st_op)n->op) {
     case PTX_STOP_MOV: r = v[0]; break;

@@ -14,10 +14,25 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The static accesses' destination, with a direct-mapped filter of
+ * recent accesses: the threads of a block mostly repeat each other's
+ * addresses (a row of A for every thread of a matrix-multiply row). */
+#define FILTER_SLOTS 4096
+typedef struct static_collector {
+    ptx_access_sets *sets;
+    struct { uint64_t addr; uint32_t tb, shape; } recent[FILTER_SLOTS];
+} static_collector;
+
 /* Static accesses: reads into reads, writes and atomics into writes. */
 static void static_sink(void *ctx, uint32_t tb, uint8_t kind, uint64_t addr, uint32_t elem_bytes, uint32_t vec)
 {
-    ptx_access_sets_add(ctx, tb, kind != PTX_ACCESS_READ, addr, elem_bytes, vec);
+    static_collector *c = ctx;
+    uint32_t shape = (kind != PTX_ACCESS_READ) | elem_bytes << 1 | vec << 16;
+    size_t slot = (size_t)((addr >> 2) ^ (addr >> 14)) & (FILTER_SLOTS - 1);
+    if (c->recent[slot].addr == addr && c->recent[slot].tb == tb && c->recent[slot].shape == shape)
+        return;
+    c->recent[slot].addr = addr, c->recent[slot].tb = tb, c->recent[slot].shape = shape;
+    ptx_access_sets_add(c->sets, tb, kind != PTX_ACCESS_READ, addr, elem_bytes, vec);
 }
 
 static bool global_address(uint64_t a)
@@ -103,7 +118,12 @@ int sim_locality_launch(sim_device *d, sim_program *p, const ptx_module *m, cons
     ptx_syntrees_build(m, f, &out->trees);
     ptx_access_sets sets;
     ptx_access_sets_init(&sets, (uint32_t)ntbs, opt ? opt->line : 0);
-    int rc = ptx_syntrees_eval(&out->trees, &l, static_sink, &sets, &out->eval, err, errlen);
+    static_collector *col = ptx_xcalloc(1, sizeof *col);
+    col->sets = &sets;
+    for (size_t i = 0; i < FILTER_SLOTS; i++)
+        col->recent[i].tb = UINT32_MAX;
+    int rc = ptx_syntrees_eval(&out->trees, &l, static_sink, col, &out->eval, err, errlen);
+    free(col);
     if (rc == 0) {
         ptx_locality_build(&sets, false, &out->static_reads);
         ptx_locality_build(&sets, true, &out->static_writes);
