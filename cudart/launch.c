@@ -7,10 +7,12 @@
  * from the launch itself; a fault inside the kernel (runtime.h) becomes the
  * sticky error that every later call returns, with the emulator's report
  * (kind, address, thread, PTX line) on stderr. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudart/runtime.h"
+#include "emu/locality.h"
 #include "ir/util.h"
 
 /* What a real GPU reports for each way a launch can stop, and whether the
@@ -103,6 +105,31 @@ static cudaError_t check_launch(cudart *rt, const rt_kernel *k, const rt_module 
     return cudaSuccess;
 }
 
+/* The launch with an access trace, its static and profiled locality
+ * graphs written to SIMTLAB_LOCALITY/NNNN-KERNEL.json (simtlab exec
+ * --locality); sim_launch's result. */
+static int launch_with_locality(cudart *rt, rt_kernel *k, sim_program *p, const sim_launch_config *cfg,
+                                const void *params, uint32_t bytes, sim_stats *st, char *err, size_t errlen)
+{
+    sim_locality l;
+    int rc = sim_locality_launch(rt->dev, p, k->mod->m, k->name, cfg, params, bytes, NULL, &l, err, errlen);
+    *st = l.run;
+    if (rc == 0) {
+        char *path = ptx_format("%s/%04u-%.120s.json", rt->locality_dir, rt->locality_launches++, k->name);
+        FILE *f = fopen(path, "w");
+        ptx_locality_report r;
+        sim_locality_report(&l, k->name, cfg, 0, &r);
+        if (f)
+            ptx_locality_write_json(&r, f);
+        if (!f || fclose(f) != 0)
+            fprintf(stderr, "simtlab: cannot write the locality graphs of %s to %s: %s\n", k->name, path,
+                    strerror(errno));
+        free(path);
+    }
+    sim_locality_free(&l);
+    return rc;
+}
+
 /* Launch func over grid x block with args (lock held). */
 static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                           cudaStream_t stream, bool cooperative)
@@ -131,7 +158,8 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
         .stack_bytes = rt->stack_limit > 8192 ? (uint32_t)rt->stack_limit : 0,
         .printf_out = rt->printf_out, .independent_scheduling = rt->its, .cooperative = cooperative};
     sim_stats st;
-    int rc = sim_launch(rt->dev, p, k->name, &cfg, buf, bytes, &st, err, sizeof err);
+    int rc = rt->locality_dir ? launch_with_locality(rt, k, p, &cfg, buf, bytes, &st, err, sizeof err)
+                              : sim_launch(rt->dev, p, k->name, &cfg, buf, bytes, &st, err, sizeof err);
     free(buf);
     k->launches++;
     k->warp_instructions += st.warp_instructions;

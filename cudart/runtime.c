@@ -31,7 +31,8 @@ static uint32_t env_uint(const char *name, uint32_t def)
 }
 
 /* First use: the device and the options simtlab exec passes in
- * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS and SIMTLAB_GPU.
+ * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU and
+ * SIMTLAB_LOCALITY.
  * SIMTLAB_SIM (a timing-simulator configuration) is the switch to the
  * timing simulator; until that exists the program stops rather than
  * silently running on the emulator instead. */
@@ -48,6 +49,7 @@ static void init_runtime(void)
     rt->host_threads = env_uint("SIMTLAB_THREADS", 1);
     rt->its = env_uint("SIMTLAB_ITS", 0) != 0;
     rt->stats = env_uint("SIMTLAB_STATS", 0) != 0;
+    rt->locality_dir = getenv("SIMTLAB_LOCALITY") && *getenv("SIMTLAB_LOCALITY") ? getenv("SIMTLAB_LOCALITY") : NULL;
     rt_init_device(rt, getenv("SIMTLAB_GPU"));
     rt->printf_out = open_memstream(&rt->printf_text, &rt->printf_len);
     rt->heap_limit = 8u << 20;

@@ -85,6 +85,8 @@ typedef struct cudart {
     /* options from the environment (simtlab exec sets them) */
     uint32_t host_threads;
     bool its, stats;
+    const char *locality_dir; /* SIMTLAB_LOCALITY: write each launch's locality graphs there */
+    uint32_t locality_launches;
     /* registered code and data */
     rt_module **modules;
     uint32_t nmodules, cap_modules;

@@ -157,3 +157,25 @@ void sim_locality_free(sim_locality *l)
     ptx_locality_graph_free(&l->profiled_writes);
     memset(l, 0, sizeof *l);
 }
+
+void sim_locality_report(const sim_locality *l, const char *kernel, const sim_launch_config *cfg, uint32_t line,
+                         ptx_locality_report *r)
+{
+    bool stopped = l->eval.stopped_threads != 0;
+    *r = (ptx_locality_report){
+        .kernel = kernel,
+        .grid = {cfg->grid.x, cfg->grid.y, cfg->grid.z},
+        .block = {cfg->block.x, cfg->block.y, cfg->block.z},
+        .line = line,
+        .reads_exact = l->trees.reads_exact && !stopped,
+        .writes_exact = l->trees.writes_exact && !stopped,
+        .inexact_reason = stopped ? "threads given up after 2^24 blocks (an endless loop?)" : l->trees.inexact_reason,
+        .inexact_line = l->trees.inexact_line,
+        .static_reads = &l->static_reads,
+        .static_writes = &l->static_writes,
+        .profiled_reads = l->profiled ? &l->profiled_reads : NULL,
+        .profiled_writes = l->profiled ? &l->profiled_writes : NULL,
+        .static_seconds = l->static_seconds,
+        .profiled_seconds = l->run.seconds,
+    };
+}

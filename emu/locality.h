@@ -35,5 +35,9 @@ int sim_locality_launch(sim_device *d, sim_program *p, const ptx_module *m, cons
                         const sim_launch_config *cfg, const void *params, uint32_t param_bytes,
                         const sim_locality_options *opt, sim_locality *out, char *err, size_t errlen);
 void sim_locality_free(sim_locality *l);
+/* The report of l (a launch of kernel with cfg, counted by `line`), for
+ * ptx_locality_write_text/json; it points into l. */
+void sim_locality_report(const sim_locality *l, const char *kernel, const sim_launch_config *cfg, uint32_t line,
+                         ptx_locality_report *r);
 
 #endif

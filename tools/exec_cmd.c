@@ -3,7 +3,8 @@
  *
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
- * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU. */
+ * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
+ * SIMTLAB_LOCALITY. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tools/exec_cmd.h"
@@ -21,7 +23,8 @@ enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_CANNOT_RUN = 127 };
 
 static void exec_usage(FILE *out)
 {
-    fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--sim CONFIG] -- PROGRAM [ARGS...]\n"
+    fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--locality DIR] [--sim CONFIG]\n"
+          "                    -- PROGRAM [ARGS...]\n"
           "Runs a CUDA program built with nvcc -cudart shared (and PTX embedded:\n"
           "-gencode arch=compute_XX,code=compute_XX) on simtlab's emulator, through\n"
           "simtlab's libcudart.so.13. Its output and exit status are its own.\n"
@@ -29,6 +32,8 @@ static void exec_usage(FILE *out)
           "  --threads N    run each launch's blocks on N host threads (default 1)\n"
           "  --stats        print per-kernel instruction counts and times at exit (stderr)\n"
           "  --gpu NAME     the virtual device's limits: h100 (default), a100, l40s, b200\n"
+          "  --locality DIR write the thread-block locality graphs of every kernel launch,\n"
+          "                 static and profiled, to DIR/NNNN-KERNEL.json (see simtlab locality)\n"
           "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n",
           out);
 }
@@ -163,6 +168,15 @@ int simtlab_exec(int argc, char **argv)
             setenv("SIMTLAB_ITS", "1", 1);
         } else if (strcmp(a, "--stats") == 0) {
             setenv("SIMTLAB_STATS", "1", 1);
+        } else if (strcmp(a, "--locality") == 0 && i + 1 < argc) {
+            const char *dir = argv[++i];
+            struct stat sb;
+            if (mkdir(dir, 0777) != 0 && (errno != EEXIST || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+                fprintf(stderr, "simtlab exec: --locality %s: cannot create the directory: %s\n", dir,
+                        strerror(errno == EEXIST ? ENOTDIR : errno));
+                return EXIT_USER;
+            }
+            setenv("SIMTLAB_LOCALITY", dir, 1);
         } else if ((strcmp(a, "--threads") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--sim") == 0) &&
                    i + 1 < argc) {
             const char *v = argv[++i];

@@ -86,23 +86,8 @@ int locality_run(const locality_opts *o, sim_device *d, sim_program *p, const pt
     } else {
         if (o->trees)
             ptx_syntrees_print(&l.trees, o->json ? stderr : stdout);
-        ptx_locality_report r = {
-            .kernel = kernel,
-            .grid = {cfg->grid.x, cfg->grid.y, cfg->grid.z},
-            .block = {cfg->block.x, cfg->block.y, cfg->block.z},
-            .line = o->line,
-            .reads_exact = l.trees.reads_exact && !l.eval.stopped_threads,
-            .writes_exact = l.trees.writes_exact && !l.eval.stopped_threads,
-            .inexact_reason = l.eval.stopped_threads ? "threads given up after 2^24 blocks (an endless loop?)"
-                                                     : l.trees.inexact_reason,
-            .inexact_line = l.trees.inexact_line,
-            .static_reads = &l.static_reads,
-            .static_writes = &l.static_writes,
-            .profiled_reads = l.profiled ? &l.profiled_reads : NULL,
-            .profiled_writes = l.profiled ? &l.profiled_writes : NULL,
-            .static_seconds = l.static_seconds,
-            .profiled_seconds = l.run.seconds,
-        };
+        ptx_locality_report r;
+        sim_locality_report(&l, kernel, cfg, o->line, &r);
         if (o->json)
             ptx_locality_write_json(&r, stdout);
         else

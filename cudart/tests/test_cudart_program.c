@@ -33,6 +33,10 @@ typedef struct program_test {
     const char *exec_opts[8];
     int nexec;
     const char *expect_stdout, *expect_stderr;
+    /* --locality FILE TEXT: run with simtlab exec --locality DIR and expect
+     * DIR/FILE to contain TEXT and an exact static graph equal to the
+     * profiled one */
+    const char *locality_file, *locality_text;
     char nvcc[1024];
 } program_test;
 
@@ -139,6 +143,12 @@ static void test_program(void **state)
     n = 0;
     argv[n++] = simtlab;
     argv[n++] = "exec";
+    char *ldir = NULL;
+    if (t->locality_file) {
+        ldir = ptx_format("%s/locality-%s-%d", build, t->name, (int)getpid());
+        argv[n++] = "--locality";
+        argv[n++] = ldir;
+    }
     for (int i = 0; i < t->nexec; i++)
         argv[n++] = (char *)t->exec_opts[i];
     argv[n++] = "--";
@@ -162,6 +172,22 @@ static void test_program(void **state)
     }
     if (t->expect_stderr)
         expect_in(e, t->expect_stderr);
+    if (ldir) { /* the graphs simtlab exec --locality wrote */
+        char *path = ptx_format("%s/%s", ldir, t->locality_file);
+        char *json = slurp(path);
+        if (!json)
+            fail_msg("simtlab exec --locality wrote no %s", path);
+        expect_in(json, t->locality_text);
+        expect_in(json, "\"static\":{\"exact\":true"); /* and the emulator agrees */
+        expect_in(json, "\"agreement\":{\"identical\":true");
+        free(json);
+        unlink(path);
+        free(path);
+        char *cmd = ptx_format("rm -rf '%s'", ldir);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        free(ldir);
+    }
     free(o);
     free(e);
     unlink(exe); /* kept only when the test fails */
@@ -179,6 +205,8 @@ int main(int argc, char **argv)
             t->expect_stdout = argv[++i];
         else if (strcmp(argv[i], "--stderr") == 0 && i + 1 < argc)
             t->expect_stderr = argv[++i];
+        else if (strcmp(argv[i], "--locality") == 0 && i + 2 < argc)
+            t->locality_file = argv[++i], t->locality_text = argv[++i];
         else if (!t->name)
             t->name = argv[i];
         else if (t->nsources < 8)
