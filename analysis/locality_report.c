@@ -81,6 +81,7 @@ static void json_graph(const ptx_locality_graph *g, FILE *out)
 {
     ptx_locality_stats st;
     ptx_locality_stats_of(g, &st);
+    fprintf(out, "\"graph_seconds\":%.6f,", g->seconds);
     fprintf(out, "\"edges\":%" PRIu64 ",\"total_weight\":%" PRIu64 ",\"addresses\":%" PRIu64
                  ",\"shared_addresses\":%" PRIu64 ",\"spscore\":%.9g,\"shared_tbs\":%u,\"max_degree\":%u,"
                  "\"edge_list\":[", g->nedges, g->total_weight, g->addresses, g->shared_addresses, st.spscore,
