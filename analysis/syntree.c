@@ -787,7 +787,8 @@ void ptx_syntrees_build(const ptx_module *m, const ptx_function *f, ptx_syntrees
             build_terminator(&b, blk);
         } else {
             out->blocks[blk].term = PTX_STT_EXIT;
-            out->blocks[blk].pc = PTX_NONE;
+            out->blocks[blk].pc = out->blocks[blk].cond = PTX_NONE;
+            out->blocks[blk].taken = out->blocks[blk].fall = out->blocks[blk].ipdom = PTX_NONE;
         }
         out->blocks[blk].naccesses = out->naccesses - out->blocks[blk].accesses;
     }
