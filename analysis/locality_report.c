@@ -182,11 +182,13 @@ static void chunk(FILE *f, const char *type, const uint8_t *data, uint32_t n)
     put32(head, n);
     memcpy(head + 4, type, 4);
     uint32_t crc = crc32_of(head + 4, 4, 0);
-    crc = crc32_of(data, n, crc);
+    if (n)
+        crc = crc32_of(data, n, crc);
     uint8_t tail[4];
     put32(tail, crc);
     fwrite(head, 1, 8, f);
-    fwrite(data, 1, n, f);
+    if (n)
+        fwrite(data, 1, n, f);
     fwrite(tail, 1, 4, f);
 }
 

@@ -63,7 +63,7 @@ static uint32_t leaf(builder *b, ptx_st_kind kind, unsigned what, uint32_t a, ui
                                                         (uint64_t)value * 0x9e3779b97f4a7c15ull), PTX_NONE);
     if (*slot != PTX_NONE) {
         ptx_st_node *n = &b->t->nodes[*slot];
-        if (n->a == a && n->b == bb && n->value == value && n->type == type)
+        if (n->kind == kind && n->a == a && n->b == bb && n->value == value && n->type == type)
             return (uint32_t)*slot;
     }
     uint32_t id = new_node(b, kind, 0);

@@ -72,7 +72,8 @@ static int cmp64(const void *a, const void *b)
 static ptx_locality_edge *ref_edges(ref *r, uint64_t *nedges)
 {
     for (uint32_t i = 0; i < r->ntbs; i++) {
-        qsort(r->v[i], r->n[i], sizeof **r->v, cmp64);
+        if (r->n[i])
+            qsort(r->v[i], r->n[i], sizeof **r->v, cmp64);
         size_t k = 0;
         for (size_t x = 0; x < r->n[i]; x++)
             if (k == 0 || r->v[i][x] != r->v[i][k - 1])
