@@ -308,14 +308,17 @@ void ptx_locality_build(ptx_access_sets *s, bool write, ptx_locality_graph *g)
     }
     g->nedges = weights.n;
     g->edges = ptx_xmalloc((g->nedges + 1) * sizeof *g->edges);
-    uint64_t e = 0;
+    uint64_t *pairs = ptx_xmalloc((g->nedges + 1) * sizeof *pairs), e = 0;
     for (uint64_t i = 0; i < weights.cap; i++)
-        if (weights.used[i]) {
-            g->edges[e++] = (ptx_locality_edge){(uint32_t)(weights.keys[i] >> 32), (uint32_t)weights.keys[i],
-                                                weights.vals[i]};
-            g->total_weight += weights.vals[i];
-        }
-    qsort(g->edges, g->nedges, sizeof *g->edges, cmp_edge);
+        if (weights.used[i])
+            pairs[e++] = weights.keys[i];
+    sort_u64(pairs, g->nedges); /* (i << 32 | j) sorts as (i, j) */
+    for (e = 0; e < g->nedges; e++) {
+        uint64_t w = *ptx_u64map_get(&weights, pairs[e]);
+        g->edges[e] = (ptx_locality_edge){(uint32_t)(pairs[e] >> 32), (uint32_t)pairs[e], w};
+        g->total_weight += w;
+    }
+    free(pairs);
     ptx_u64map_free(&weights);
     ptx_u64map_free(&p.index);
     free(p.pool);
