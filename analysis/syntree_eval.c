@@ -2,7 +2,8 @@
  * Algorithm 4: the TB address map).
  *
  * Every thread walks the kernel's blocks from the entry as the GPU would,
- * but computes only the tree nodes (the address slice): PHIs take the
+ * 32 consecutive threads together while they take the same path, but
+ * computes only the tree nodes (the address slice): PHIs take the
  * value along the edge it came in by, branches follow their predicate
  * trees, and each access whose guard holds is passed on. Loops therefore
  * run exactly as many iterations as the thread's exit predicates say, and
@@ -124,18 +125,32 @@ static uint64_t apply(const ptx_st_node *n, const uint64_t *v)
     return mask_bits(r, n->dst_bits);
 }
 
-/* The evaluator's state: one value per node, for the thread being walked. */
+/* The evaluator's state. Threads are walked in groups of up to 32
+ * consecutive ones that are at the same block (lanes); a group splits
+ * where its lanes' branches part, and each part goes its own way to the
+ * end (threads never interact, so parts need not reconverge). Values are
+ * per node and lane: val[node * 32 + lane]; the parts of a group use
+ * disjoint lanes of the same rows. */
 typedef struct evaluator {
     const ptx_syntrees *t;
     const ptx_st_launch *l;
     uint64_t *val;
-    uint64_t *tmp;         /* PHI values of a block before they are assigned */
+    uint64_t *tmp;         /* PHI values of a block before they are assigned (per lane) */
     uint32_t *sregs;       /* SREG leaves */
     uint32_t nsregs;
     ptx_st_sink sink;
     void *ctx;
     ptx_st_eval_stats *st;
 } evaluator;
+
+#define LANES 32
+#define V(e, n, k) ((e)->val[(size_t)(n) * LANES + (k)])
+
+/* A part of a group: the lanes (bit k: lane k) at block blk, come from block `from`. */
+typedef struct part {
+    uint32_t mask, blk, from;
+    uint64_t steps;
+} part;
 
 /* Value of a special register for thread tid of block cta. */
 static uint64_t sreg_value(const ptx_st_node *n, const ptx_st_launch *l, const uint32_t cta[3],
@@ -152,30 +167,37 @@ static uint64_t sreg_value(const ptx_st_node *n, const ptx_st_launch *l, const u
     }
 }
 
-/* Set the launch-wide leaves; -1 when a parameter lies beyond the buffer. */
+/* Set the launch-wide leaves in every lane; -1 when a parameter lies
+ * beyond the buffer. */
 static int set_leaves(evaluator *e, char *err, size_t errlen)
 {
     const ptx_syntrees *t = e->t;
     const ptx_st_launch *l = e->l;
     for (uint32_t i = 0; i < t->nnodes; i++) {
         const ptx_st_node *n = &t->nodes[i];
+        uint64_t v;
         if (n->kind == PTX_ST_CONST) {
-            e->val[i] = (uint64_t)n->value;
+            v = (uint64_t)n->value;
         } else if (n->kind == PTX_ST_SYMBOL) {
-            e->val[i] = (l->symbol_addr ? l->symbol_addr[n->a] : 0) + (uint64_t)n->value;
+            v = (l->symbol_addr ? l->symbol_addr[n->a] : 0) + (uint64_t)n->value;
         } else if (n->kind == PTX_ST_PARAM) {
             unsigned bytes = type_width(n->type) / 8;
-            uint64_t at = (uint64_t)l->param_offset[n->a] + (uint64_t)n->value, v = 0;
+            uint64_t at = (uint64_t)l->param_offset[n->a] + (uint64_t)n->value;
             if (!bytes || at + bytes > l->param_bytes) {
                 snprintf(err, errlen, "parameter %u is read beyond the %u-byte parameter buffer", n->a,
                          l->param_bytes);
                 return -1;
             }
+            v = 0;
             memcpy(&v, l->params + at, bytes);
-            e->val[i] = ext(v, bytes * 8, type_signed(n->type));
-        } else if (n->kind == PTX_ST_SREG) {
-            e->sregs[e->nsregs++] = i;
+            v = ext(v, bytes * 8, type_signed(n->type));
+        } else {
+            if (n->kind == PTX_ST_SREG)
+                e->sregs[e->nsregs++] = i;
+            continue;
         }
+        for (uint32_t k = 0; k < LANES; k++)
+            V(e, i, k) = v;
     }
     return 0;
 }
@@ -189,8 +211,17 @@ static uint32_t pred_index(const ptx_syntrees *t, uint32_t blk, uint32_t from)
     return 0;
 }
 
-/* Evaluate block blk's nodes, entered from block `from`. */
-static void eval_block(evaluator *e, uint32_t blk, uint32_t from)
+/* The lanes of mask as a list; returns their count. */
+static uint32_t lanes_of(uint32_t mask, uint8_t *lane)
+{
+    uint32_t n = 0;
+    for (; mask; mask &= mask - 1)
+        lane[n++] = (uint8_t)__builtin_ctz(mask);
+    return n;
+}
+
+/* Evaluate block blk's nodes for the lanes, entered from block `from`. */
+static void eval_block(evaluator *e, uint32_t blk, uint32_t from, const uint8_t *lane, uint32_t nl)
 {
     const ptx_syntrees *t = e->t;
     const ptx_st_block *sb = &t->blocks[blk];
@@ -200,90 +231,123 @@ static void eval_block(evaluator *e, uint32_t blk, uint32_t from)
         nphi++;
     if (nphi) {
         uint32_t k = pred_index(t, blk, from);
+        for (uint32_t i = 0; i < nphi; i++) {
+            uint32_t arg = t->argpool[t->nodes[ord[i]].args + k];
+            for (uint32_t x = 0; x < nl; x++)
+                e->tmp[(size_t)i * LANES + lane[x]] = V(e, arg, lane[x]);
+        }
         for (uint32_t i = 0; i < nphi; i++)
-            e->tmp[i] = e->val[t->argpool[t->nodes[ord[i]].args + k]];
-        for (uint32_t i = 0; i < nphi; i++)
-            e->val[ord[i]] = e->tmp[i];
+            for (uint32_t x = 0; x < nl; x++)
+                V(e, ord[i], lane[x]) = e->tmp[(size_t)i * LANES + lane[x]];
     }
     uint64_t v[3];
     for (uint32_t i = nphi; i < n; i++) {
         const ptx_st_node *nd = &t->nodes[ord[i]];
-        for (uint32_t k = 0; k < nd->nargs; k++)
-            v[k] = e->val[t->argpool[nd->args + k]];
-        e->val[ord[i]] = apply(nd, v);
+        const uint32_t *args = t->argpool + nd->args;
+        for (uint32_t x = 0; x < nl; x++) {
+            uint32_t k = lane[x];
+            for (uint32_t a = 0; a < nd->nargs; a++)
+                v[a] = V(e, args[a], k);
+            V(e, ord[i], k) = apply(nd, v);
+        }
     }
 }
 
-/* Report block blk's accesses for thread block tb. */
-static void eval_accesses(evaluator *e, uint32_t blk, uint32_t tb)
+/* Report block blk's accesses of the lanes, threads of thread block tb. */
+static void eval_accesses(evaluator *e, uint32_t blk, uint32_t tb, const uint8_t *lane, uint32_t nl)
 {
     const ptx_syntrees *t = e->t;
     const ptx_st_block *sb = &t->blocks[blk];
     for (uint32_t i = sb->accesses; i < sb->accesses + sb->naccesses; i++) {
         const ptx_st_access *a = &t->accesses[i];
         if (t->nodes[a->addr].unknown || (a->guard != PTX_NONE && t->nodes[a->guard].unknown)) {
-            e->st->skipped_unknown++;
+            e->st->skipped_unknown += nl;
             continue;
         }
-        if (a->guard != PTX_NONE && (e->val[a->guard] & 1) == a->guard_neg)
-            continue;
-        uint64_t addr = e->val[a->addr] + (uint64_t)a->offset;
-        if (a->space == PTX_SPACE_NONE && (addr < e->l->global_lo || addr >= e->l->global_hi))
-            continue;
-        e->st->accesses++;
-        e->sink(e->ctx, tb, a->kind, addr, a->elem_bytes, a->vec);
+        for (uint32_t x = 0; x < nl; x++) {
+            uint32_t k = lane[x];
+            if (a->guard != PTX_NONE && (V(e, a->guard, k) & 1) == a->guard_neg)
+                continue;
+            uint64_t addr = V(e, a->addr, k) + (uint64_t)a->offset;
+            if (a->space == PTX_SPACE_NONE && (addr < e->l->global_lo || addr >= e->l->global_hi))
+                continue;
+            e->st->accesses++;
+            e->sink(e->ctx, tb, a->kind, addr, a->elem_bytes, a->vec);
+        }
     }
 }
 
-/* The block after blk for this thread (PTX_NONE: it ends). */
-static uint32_t next_block(evaluator *e, uint32_t blk, bool *stop)
+/* The block lane k goes to after blk (PTX_NONE: it ends; *stop: it is
+ * given up, at an index brx.idx has no target for). */
+static uint32_t lane_next(evaluator *e, const ptx_st_block *sb, uint32_t k, bool *stop)
 {
-    const ptx_syntrees *t = e->t;
-    const ptx_st_block *sb = &t->blocks[blk];
     switch ((ptx_st_term)sb->term) {
     case PTX_STT_GOTO: return sb->taken;
     case PTX_STT_EXIT: return PTX_NONE;
-    case PTX_STT_COND:
-        if (t->nodes[sb->cond].unknown) {
-            e->st->unknown_branches++;
-            return sb->ipdom;
-        }
-        return (e->val[sb->cond] & 1) != sb->cond_neg ? sb->taken : sb->fall;
+    case PTX_STT_COND: return (V(e, sb->cond, k) & 1) != sb->cond_neg ? sb->taken : sb->fall;
     case PTX_STT_INDIRECT: {
-        if (t->nodes[sb->cond].unknown) {
-            e->st->unknown_branches++;
-            return sb->ipdom;
-        }
-        uint64_t k = mask_bits(e->val[sb->cond], 32);
-        if (k >= sb->ntargets) { /* the emulator faults here */
+        uint64_t x = mask_bits(V(e, sb->cond, k), 32);
+        if (x >= sb->ntargets) { /* the emulator faults here */
             *stop = true;
             return PTX_NONE;
         }
-        return t->targets[sb->targets + k];
+        return e->t->targets[sb->targets + x];
     }
     }
     return PTX_NONE;
 }
 
-/* Walk one thread from the entry to its end. */
-static void eval_thread(evaluator *e, uint32_t tb)
+/* Walk a group of lanes from the entry to the end of all its threads. */
+static void eval_group(evaluator *e, uint32_t tb, uint32_t mask)
 {
-    uint64_t max = e->l->max_steps ? e->l->max_steps : 1ull << 24, steps = 0;
-    uint32_t blk = e->t->nblocks ? 0 : PTX_NONE, from = PTX_NONE;
-    bool stop = false;
-    while (blk != PTX_NONE) {
-        if (++steps > max) {
-            stop = true;
-            break;
+    const ptx_syntrees *t = e->t;
+    uint64_t max = e->l->max_steps ? e->l->max_steps : 1ull << 24;
+    part stack[LANES + 1];
+    uint32_t depth = 0;
+    if (t->nblocks)
+        stack[depth++] = (part){mask, 0, PTX_NONE, 0};
+    uint8_t lane[LANES];
+    while (depth) {
+        part p = stack[--depth];
+        while (p.blk != PTX_NONE) {
+            uint32_t nl = lanes_of(p.mask, lane);
+            if (++p.steps > max) {
+                e->st->stopped_threads += nl;
+                break;
+            }
+            eval_block(e, p.blk, p.from, lane, nl);
+            eval_accesses(e, p.blk, tb, lane, nl);
+            const ptx_st_block *sb = &t->blocks[p.blk];
+            if ((sb->term == PTX_STT_COND || sb->term == PTX_STT_INDIRECT) && t->nodes[sb->cond].unknown) {
+                e->st->unknown_branches += nl;
+                p.from = p.blk, p.blk = sb->ipdom;
+                continue;
+            }
+            /* lanes grouped by where they go: the first group continues, the
+             * others wait on the stack (disjoint lanes: at most 32 parts) */
+            uint32_t to[LANES], masks[LANES], ngroups = 0;
+            for (uint32_t x = 0; x < nl; x++) {
+                bool stop = false;
+                uint32_t next = lane_next(e, sb, lane[x], &stop), g = 0;
+                if (stop) {
+                    e->st->stopped_threads++;
+                    continue;
+                }
+                if (next == PTX_NONE)
+                    continue; /* this thread ends */
+                while (g < ngroups && to[g] != next)
+                    g++;
+                if (g == ngroups)
+                    to[ngroups] = next, masks[ngroups++] = 0;
+                masks[g] |= 1u << lane[x];
+            }
+            for (uint32_t g = 1; g < ngroups; g++)
+                stack[depth++] = (part){masks[g], to[g], p.blk, p.steps};
+            if (!ngroups)
+                break;
+            p.mask = masks[0], p.from = p.blk, p.blk = to[0];
         }
-        eval_block(e, blk, from);
-        eval_accesses(e, blk, tb);
-        uint32_t next = next_block(e, blk, &stop);
-        from = blk;
-        blk = next;
     }
-    if (stop)
-        e->st->stopped_threads++;
 }
 
 int ptx_syntrees_eval(const ptx_syntrees *t, const ptx_st_launch *l, ptx_st_sink sink, void *ctx,
@@ -295,23 +359,29 @@ int ptx_syntrees_eval(const ptx_syntrees *t, const ptx_st_launch *l, ptx_st_sink
     ptx_st_eval_stats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
     evaluator e = {.t = t, .l = l, .sink = sink, .ctx = ctx, .st = st};
-    e.val = ptx_xcalloc(t->nnodes + 1, sizeof *e.val);
-    e.tmp = ptx_xcalloc(t->nnodes + 1, sizeof *e.tmp);
+    e.val = ptx_xcalloc(((size_t)t->nnodes + 1) * LANES, sizeof *e.val);
+    e.tmp = ptx_xcalloc(((size_t)t->nnodes + 1) * LANES, sizeof *e.tmp);
     e.sregs = ptx_xmalloc((t->nnodes + 1) * sizeof *e.sregs);
     int rc = set_leaves(&e, err, errlen);
     uint32_t cta[3], tid[3];
+    uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint32_t tb = 0;
     for (cta[2] = 0; rc == 0 && cta[2] < l->grid[2]; cta[2]++)
         for (cta[1] = 0; cta[1] < l->grid[1]; cta[1]++)
             for (cta[0] = 0; cta[0] < l->grid[0]; cta[0]++, tb++)
-                for (tid[2] = 0; tid[2] < l->block[2]; tid[2]++)
-                    for (tid[1] = 0; tid[1] < l->block[1]; tid[1]++)
-                        for (tid[0] = 0; tid[0] < l->block[0]; tid[0]++) {
-                            for (uint32_t i = 0; i < e.nsregs; i++)
-                                e.val[e.sregs[i]] = sreg_value(&t->nodes[e.sregs[i]], l, cta, tid);
-                            eval_thread(&e, tb);
-                            st->threads++;
-                        }
+                for (uint64_t first = 0; first < nthreads; first += LANES) {
+                    uint32_t n = (uint32_t)(nthreads - first < LANES ? nthreads - first : LANES);
+                    for (uint32_t k = 0; k < n; k++) {
+                        uint64_t lin = first + k;
+                        tid[0] = (uint32_t)(lin % l->block[0]);
+                        tid[1] = (uint32_t)(lin / l->block[0] % l->block[1]);
+                        tid[2] = (uint32_t)(lin / l->block[0] / l->block[1]);
+                        for (uint32_t i = 0; i < e.nsregs; i++)
+                            V(&e, e.sregs[i], k) = sreg_value(&t->nodes[e.sregs[i]], l, cta, tid);
+                    }
+                    eval_group(&e, tb, n == LANES ? ~0u : (1u << n) - 1);
+                    st->threads += n;
+                }
     free(e.val);
     free(e.tmp);
     free(e.sregs);
