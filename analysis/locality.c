@@ -10,18 +10,18 @@
 
 typedef struct ptx_addr_vec addr_vec;
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Sort v[0..n) ascending: LSD radix sort, 8 bits a pass, over the bits in
- * which the values differ from the smallest; qsort for short arrays. */
+ * which the values differ from the smallest; insertion sort for short
+ * arrays (block sets arrive nearly sorted). */
 static void sort_u64(uint64_t *v, uint64_t n)
 {
-    if (n < 512) {
-        qsort(v, n, sizeof *v, cmp_u64);
+    if (n < 64) {
+        for (uint64_t i = 1; i < n; i++) {
+            uint64_t x = v[i], j = i;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
         return;
     }
     uint64_t lo = v[0], hi = v[0];

@@ -371,13 +371,13 @@ int ptx_syntrees_eval(const ptx_syntrees *t, const ptx_st_launch *l, ptx_st_sink
             for (cta[0] = 0; cta[0] < l->grid[0]; cta[0]++, tb++)
                 for (uint64_t first = 0; first < nthreads; first += LANES) {
                     uint32_t n = (uint32_t)(nthreads - first < LANES ? nthreads - first : LANES);
-                    for (uint32_t k = 0; k < n; k++) {
-                        uint64_t lin = first + k;
-                        tid[0] = (uint32_t)(lin % l->block[0]);
-                        tid[1] = (uint32_t)(lin / l->block[0] % l->block[1]);
-                        tid[2] = (uint32_t)(lin / l->block[0] / l->block[1]);
+                    if (first == 0)
+                        tid[0] = tid[1] = tid[2] = 0;
+                    for (uint32_t k = 0; k < n; k++) { /* thread first + k, x fastest */
                         for (uint32_t i = 0; i < e.nsregs; i++)
                             V(&e, e.sregs[i], k) = sreg_value(&t->nodes[e.sregs[i]], l, cta, tid);
+                        if (++tid[0] == l->block[0] && (tid[0] = 0, ++tid[1] == l->block[1]))
+                            tid[1] = 0, tid[2]++;
                     }
                     eval_group(&e, tb, n == LANES ? ~0u : (1u << n) - 1);
                     st->threads += n;
