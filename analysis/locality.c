@@ -85,15 +85,13 @@ static void push(addr_vec *a, uint64_t x)
     if (a->n && a->v[a->n - 1] == x)
         return;
     if (a->n == a->cap) {
-        if (a->n >= 4 * a->sorted + 4096) { /* repeated addresses: deduplicate before growing */
-            compact(a);
-            if (a->n < a->cap / 2)
-                goto room;
+        if (a->n >= 4 * a->sorted + 4096)
+            compact(a); /* repeated addresses: deduplicate before growing */
+        if (2 * a->n >= a->cap) {
+            a->cap = a->cap ? a->cap * 2 : 16;
+            a->v = ptx_xrealloc(a->v, a->cap * sizeof *a->v);
         }
-        a->cap = a->cap ? a->cap * 2 : 16;
-        a->v = ptx_xrealloc(a->v, a->cap * sizeof *a->v);
     }
-room:
     a->v[a->n++] = x;
 }
 

@@ -634,7 +634,9 @@ static void classify_exactness(builder *b)
     const ptx_function *f = b->f;
     /* blocks a branch on an unknown value decides about */
     uint8_t *uncertain = ptx_xcalloc(f->nblocks + 1, 1);
-    uint32_t *stack = ptx_xmalloc((f->nblocks + 1) * sizeof *stack);
+    /* the branch's successors, then each block's once it is first seen:
+     * at most twice the edges on the stack */
+    uint32_t *stack = ptx_xmalloc((2 * (size_t)f->nsuccs + 1) * sizeof *stack);
     uint8_t *seen = ptx_xcalloc(f->nblocks + 1, 1);
     for (uint32_t blk = 0; blk < t->nblocks; blk++) {
         const ptx_st_block *sb = &t->blocks[blk];
@@ -651,8 +653,6 @@ static void classify_exactness(builder *b)
             seen[v] = uncertain[v] = 1;
             for (uint32_t e = f->blocks[v].succ; e < f->blocks[v].succ + f->blocks[v].nsucc; e++)
                 stack[n++] = f->succs[e];
-            if (n > f->nblocks) /* each block pushes its successors once: bounded by the edges */
-                stack = ptx_xrealloc(stack, ((size_t)n + f->nsuccs + 1) * sizeof *stack);
         }
     }
     t->reads_exact = t->writes_exact = true;

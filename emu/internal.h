@@ -462,6 +462,12 @@ static inline uint64_t sim_get(const sim_cta *c, const sim_src *s, uint32_t t)
     return s->neg ? !v : v;
 }
 
+/* Guest address of in's memory operand for thread t. */
+static inline uint64_t sim_address(const sim_cta *c, const struct sim_inst *in, uint32_t t)
+{
+    return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+}
+
 /* Store v into destination row r for thread t, truncated to bits. */
 static inline void sim_put(sim_cta *c, uint32_t r, uint8_t bits, uint32_t t, uint64_t v)
 {

@@ -21,12 +21,6 @@
 #define MB_MAKE(pending, expected, parity)                                                      \
     ((uint64_t)(pending) | (uint64_t)(expected) << 31 | (uint64_t)(parity) << 63)
 
-/* Guest address of the memory operand. */
-static inline uint64_t address(const sim_cta *c, const sim_inst *in, uint32_t t)
-{
-    return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
-}
-
 /* cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}: source 0
  * is the source address (the memory operand is the destination), source 1
  * the copy size, source 2 the bytes to read (the rest is zero-filled). */
@@ -52,7 +46,7 @@ HANDLER(op_cp_async)
             }
             memcpy(buf, src, from);
         }
-        uint8_t *dst = sim_mem(c, in, t, PTX_SPACE_SHARED, address(c, in, t), (uint32_t)size, 2);
+        uint8_t *dst = sim_mem(c, in, t, PTX_SPACE_SHARED, sim_address(c, in, t), (uint32_t)size, 2);
         if (!dst) {
             s->event = SIM_EV_FAULT;
             return;
@@ -66,7 +60,7 @@ enum { MB_INIT, MB_INVAL, MB_ARRIVE, MB_DROP, MB_TEST, MB_TEST_PARITY, MB_PENDIN
 /* The mbarrier at the memory operand for thread t, or NULL after a fault. */
 static uint8_t *barrier_at(sim_cta *c, const sim_inst *in, uint32_t t, sim_step *s)
 {
-    uint8_t *p = sim_mem(c, in, t, in->space, address(c, in, t), 8, 3);
+    uint8_t *p = sim_mem(c, in, t, in->space, sim_address(c, in, t), 8, 3);
     if (!p)
         s->event = SIM_EV_FAULT;
     return p;

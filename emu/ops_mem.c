@@ -11,12 +11,6 @@
 #include "emu/ops.h"
 #include "emu/smallfloat.h"
 
-/* Guest address of the memory operand for thread t. */
-static inline uint64_t address(const sim_cta *c, const sim_inst *in, uint32_t t)
-{
-    return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
-}
-
 /* The window a space's common accesses of n bytes fall in: shared
  * memory, or the cached global allocation (generic addresses too;
  * allocations are 256-byte aligned, so an offset's alignment is the
@@ -144,7 +138,7 @@ HANDLER(op_ld)
         return;
     }
     EACH_LANE(t) {
-        uint64_t a = address(c, in, t);
+        uint64_t a = sim_address(c, in, t);
         uint8_t *p = mem(c, in, t, a, size * n, 1);
         if (!p) {
             s->event = SIM_EV_FAULT;
@@ -168,7 +162,7 @@ HANDLER(op_st)
         return;
     }
     EACH_LANE(t) {
-        uint64_t a = address(c, in, t);
+        uint64_t a = sim_address(c, in, t);
         uint8_t *p = mem(c, in, t, a, size * n, 2);
         if (!p) {
             s->event = SIM_EV_FAULT;
@@ -232,7 +226,7 @@ HANDLER(op_atom)
     if (locked)
         pthread_mutex_lock(&c->dev->lock);
     EACH_LANE(t) {
-        uint64_t a = address(c, in, t);
+        uint64_t a = sim_address(c, in, t);
         uint8_t *p = sim_mem(c, in, t, in->space, a, size, 3);
         if (!p) {
             s->event = SIM_EV_FAULT;

@@ -7,7 +7,7 @@ void sim_trace_access(const sim_cta *c, uint32_t pc, const sim_inst *in, const s
 {
     uint64_t addr[32];
     for (uint32_t i = 0; i < L->n; i++)
-        addr[i] = sim_get(c, &in->addr.base, L->t[i]) + (uint64_t)in->addr.offset;
+        addr[i] = sim_address(c, in, L->t[i]);
     sim_access a = {
         .cta = c->ctaid.x + c->nctaid.x * (c->ctaid.y + c->nctaid.y * c->ctaid.z),
         .function = c->fn->index,
