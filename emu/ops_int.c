@@ -56,8 +56,13 @@ HANDLER(op_add_sat)
 }
 
 /* add.cc, addc{.cc}, sub.cc, subc{.cc} (op: 0 add, 1 sub; op2: carry-in
- * used). The carry flag holds the carry (addition) or borrow
- * (subtraction) out of the w-bit operation. */
+ * used). The carry flag is the carry out of bit w of a w-bit addition.
+ * Subtraction is done as NVIDIA GPUs do it, a + ~b + 1 (sub.cc) and
+ * a + ~b + CF (subc), so after a subtraction CF = 1 means "no borrow":
+ * sub.cc of 0x627adf75 - 0x864ccef5 leaves CF = 0, and an addc reading it
+ * adds nothing, as recorded on NVIDIA hardware. The ISA's prose speaks of
+ * a borrow; multi-word subtraction gives the same words either way, the
+ * convention shows only when an add reads a flag a subtraction wrote. */
 HANDLER(op_add_carry)
 {
     (void)g; (void)s;
@@ -65,11 +70,14 @@ HANDLER(op_add_carry)
     bool sub = in->op, cin = in->op2, cout = (in->flags & SIM_IF_CC) != 0;
     uint64_t *cc = sim_row(c, CC_ROW);
     EACH_LANE(t) {
-        uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w), cf = cin ? cc[t] & 1 : 0;
-        unsigned __int128 r = sub ? (unsigned __int128)a - b - cf : (unsigned __int128)a + b + cf;
+        uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+        uint64_t cf = cin ? cc[t] & 1 : sub; /* sub.cc: the + 1 of the two's complement */
+        if (sub)
+            b = zx(~b, w);
+        unsigned __int128 r = (unsigned __int128)a + b + cf;
         PUT(0, t, ext((uint64_t)r, w, type_signed(in->type)));
         if (cout)
-            cc[t] = (uint64_t)(r >> w) & 1; /* bit w: carry, or borrow (wraps to all ones) */
+            cc[t] = (uint64_t)(r >> w) & 1; /* the carry out of bit w - 1 */
     }
 }
 
@@ -474,6 +482,32 @@ HANDLER(op_fns)
     }
 }
 
+/* bmsk.clamp / bmsk.wrap (op: 1 wrap) .b32 d, a, b: a mask of b bits
+ * starting at bit a, computed as the ISA's pseudo-code states: a1 = a & 31,
+ * b1 = b & 31; zero when a1 + b1 reaches 32 or b1 is 0; with .clamp, a of
+ * 32 or more gives 0 and b of 32 or more gives every bit from a1 up. */
+HANDLER(op_bmsk)
+{
+    (void)g; (void)s;
+    bool wrap = in->op;
+    EACH_LANE(t) {
+        uint32_t a = (uint32_t)SRC(0, t), b = (uint32_t)SRC(1, t);
+        uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+        uint32_t mask0 = ~0u << a1;
+        bool pos_over = !wrap && a >= 32, width_over = !wrap && b >= 32;
+        if (pos_over)
+            mask0 = 0;
+        uint32_t mask1;
+        if (sum >= 32 || pos_over || width_over)
+            mask1 = 0;
+        else if (b1 == 0)
+            mask1 = ~0u;
+        else
+            mask1 = ~0u << sum;
+        PUT(0, t, mask0 & ~mask1);
+    }
+}
+
 /* The width modifier of a form as SIM_IF_* flags. */
 static uint8_t width_flags(const sim_decoder *d)
 {
@@ -615,6 +649,13 @@ sim_fn sim_pick_int(sim_decoder *d)
     }
     case PTX_OP_FNS:
         return operands(d, 3) ? op_fns : NULL;
+    case PTX_OP_BMSK: {
+        ptx_modifier mm = sim_dec_mod(d, PTX_MODCAT_CLAMP);
+        if ((mm != PTX_MOD_CLAMP && mm != PTX_MOD_WRAP) || in->type != PTX_TYPE_B32 || !operands(d, 2))
+            return NULL;
+        in->op = mm == PTX_MOD_WRAP;
+        return op_bmsk;
+    }
     case PTX_OP_DP4A: case PTX_OP_DP2A:
         if (!operands(d, 3))
             return NULL;
