@@ -1,5 +1,5 @@
 /* ops_cvt.c — cvt between integer, f16, bf16, f32 and f64 types (PTX ISA
- * 9.0, "cvt"), and mov.
+ * 9.0, "cvt"), cvt.pack, and mov.
  *
  *  - integer to integer: the source value (extended by its own signedness)
  *    truncated to the destination, or clamped to its range with .sat;
@@ -195,6 +195,62 @@ HANDLER(op_cvt_tf32)
     }
 }
 
+/* cvt.pack.sat (op: bits of the converted type, op2: 1 when signed): a
+ * and b (s32) clamped to the range of the op-bit type, b in the low op
+ * bits and a in the op bits above; the 16-bit forms give those 32 bits,
+ * the narrower ones (d, a, b, c) put the low bits of c above them. */
+HANDLER(op_cvt_pack)
+{
+    (void)g; (void)s;
+    unsigned w = in->op;
+    bool sg = in->op2;
+    int64_t lo = sg ? -((int64_t)1 << (w - 1)) : 0;
+    int64_t hi = sg ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
+    EACH_LANE(t) {
+        int64_t a = sx(SRC(0, t), 32), b = sx(SRC(1, t), 32);
+        a = a < lo ? lo : a > hi ? hi : a;
+        b = b < lo ? lo : b > hi ? hi : b;
+        uint64_t r = zx((uint64_t)a, w) << w | zx((uint64_t)b, w);
+        if (w < 16)
+            r |= SRC(2, t) << (2 * w);
+        PUT(0, t, zx(r, 32));
+    }
+}
+
+/* Decode cvt.pack.sat.{u16,s16}.s32 d, a, b and
+ * cvt.pack.sat.{u2,s2,u4,s4,u8,s8}.s32.b32 d, a, b, c. */
+static sim_fn pick_cvt_pack(sim_decoder *d)
+{
+    sim_inst *in = d->in;
+    const ptx_form *fm = d->form;
+    unsigned w = 0;
+    bool sg = false;
+    uint8_t first = fm->ntypes ? fm->type[0] : PTX_TYPE_NONE;
+    if (first == PTX_TYPE_U16 || first == PTX_TYPE_S16 || first == PTX_TYPE_U8 || first == PTX_TYPE_S8 ||
+        first == PTX_TYPE_U4 || first == PTX_TYPE_S4) {
+        w = type_bits(first);
+        sg = type_signed(first);
+    } else if (ptx_form_has(d->m, fm, PTX_MOD_U2) || ptx_form_has(d->m, fm, PTX_MOD_S2)) {
+        w = 2; /* u2/s2 are not types of the IR: the form's types are then .s32.b32 */
+        sg = ptx_form_has(d->m, fm, PTX_MOD_S2);
+    }
+    unsigned nt = w == 2 ? 2 : 3, at = w == 2 ? 0 : 1; /* types written, index of .s32 */
+    if (w == 0 || !in->sat || sim_dec_mod(d, PTX_MODCAT_SAT) != PTX_MOD_SAT)
+        return NULL;
+    if (w == 16 ? fm->ntypes != 2 || fm->type[1] != PTX_TYPE_S32
+                : fm->ntypes != nt || fm->type[at] != PTX_TYPE_S32 || fm->type[at + 1] != PTX_TYPE_B32)
+        return NULL;
+    unsigned nsrc = w == 16 ? 2 : 3;
+    if (sim_dec_nops(d) != nsrc + 1 || !sim_dec_dst(d, 0, 0))
+        return NULL;
+    for (unsigned k = 0; k < nsrc; k++)
+        if (!sim_dec_src(d, k + 1, k))
+            return NULL;
+    in->op = (uint8_t)w;
+    in->op2 = sg;
+    return op_cvt_pack;
+}
+
 /* Supported cvt types: integers up to 64 bits, f16, bf16, f32, f64. */
 static bool cvt_type_ok(uint8_t ty)
 {
@@ -233,6 +289,8 @@ sim_fn sim_pick_cvt(sim_decoder *d)
             return NULL;
         return op_mov;
     }
+    if (op == PTX_OP_CVT_PACK)
+        return pick_cvt_pack(d);
     if (op != PTX_OP_CVT || d->form->ntypes != 2 || sim_dec_nops(d) != 2)
         return NULL;
     if (in->type == PTX_TYPE_TF32 && in->type2 == PTX_TYPE_F32) {
