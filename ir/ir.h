@@ -176,13 +176,24 @@ enum ptx_operand_flags {
 };
 
 /* Component selectors: .x .y .z .w (vector/special registers), .h0 .h1,
- * .b0-.b3 (video byte/half selectors). */
+ * .b0-.b3 (video byte/half selectors), and the several-digit selectors and
+ * masks of the SIMD video instructions (.h32, .h10, .b7654, .b20): HSEL
+ * and BSEL, whose digits the operand's value holds (PTX_VSEL_*). */
 typedef enum ptx_component {
     PTX_COMP_NONE = 0, PTX_COMP_X, PTX_COMP_Y, PTX_COMP_Z, PTX_COMP_W,
     PTX_COMP_R, PTX_COMP_G, PTX_COMP_B, PTX_COMP_A,
     PTX_COMP_H0, PTX_COMP_H1, PTX_COMP_B0, PTX_COMP_B1, PTX_COMP_B2, PTX_COMP_B3,
+    PTX_COMP_HSEL, PTX_COMP_BSEL,
     PTX_COMP_COUNT
 } ptx_component;
+
+/* An HSEL/BSEL selector's digits as the value of its operand: one hex
+ * nibble per digit in written order (".b7654" is 0x7654, so the last digit,
+ * the one for element 0, is the lowest nibble) and the digit count in bits
+ * 32..35. */
+#define PTX_VSEL_VALUE(digits, count) ((int64_t)(((uint64_t)(count) << 32) | (uint64_t)(digits)))
+#define PTX_VSEL_COUNT(value) ((unsigned)(((uint64_t)(value) >> 32) & 0xf))
+#define PTX_VSEL_DIGIT(value, i) ((unsigned)(((uint64_t)(value) >> (4 * (i))) & 0xf)) /* element i */
 
 const char *ptx_component_name(ptx_component c); /* "x", "h0"; "" for NONE */
 

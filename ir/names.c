@@ -46,6 +46,7 @@ const char *ptx_sreg_name(ptx_sreg s)
 const char *ptx_component_name(ptx_component c)
 {
     static const char *const names[PTX_COMP_COUNT] = {
-        "", "x", "y", "z", "w", "r", "g", "b", "a", "h0", "h1", "b0", "b1", "b2", "b3"};
+        "", "x", "y", "z", "w", "r", "g", "b", "a", "h0", "h1", "b0", "b1", "b2", "b3",
+        "h", "b"}; /* HSEL and BSEL: their digits follow (PTX_VSEL_*) */
     return (unsigned)c < PTX_COMP_COUNT ? names[c] : "";
 }

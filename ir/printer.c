@@ -117,6 +117,9 @@ static void print_operand(const ptx_module *m, const ptx_function *f, const ptx_
     }
     if (o->comp)
         fprintf(out, ".%s", ptx_component_name((ptx_component)o->comp));
+    if (o->comp == PTX_COMP_HSEL || o->comp == PTX_COMP_BSEL)
+        for (unsigned i = PTX_VSEL_COUNT(o->value); i-- > 0;)
+            fputc('0' + (int)PTX_VSEL_DIGIT(o->value, i), out);
 }
 
 void ptx_print_form(const ptx_module *m, const ptx_form *fm, FILE *out)

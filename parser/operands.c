@@ -42,10 +42,33 @@ uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word)
 /* Component suffix (".x", ".h0", ...) to its enum; PTX_COMP_NONE if unknown. */
 static ptx_component parse_component(const char *s)
 {
-    for (int c = 1; c < PTX_COMP_COUNT; c++)
+    for (int c = 1; c < PTX_COMP_HSEL; c++)
         if (strcmp(s, ptx_component_name((ptx_component)c)) == 0)
             return (ptx_component)c;
     return PTX_COMP_NONE;
+}
+
+/* A SIMD video selector or mask of several digits (".h32": two half-word
+ * digits 0-3; ".b7654", ".b20": two to four byte digits 0-7) into its
+ * component and digits (PTX_VSEL_VALUE); false if s is none. Which counts
+ * an operand position allows is the instruction's business. */
+static bool parse_video_selector(const char *s, ptx_component *comp, int64_t *value)
+{
+    bool half = s[0] == 'h';
+    if (!half && s[0] != 'b')
+        return false;
+    size_t n = strlen(s + 1);
+    if (n < 2 || n > (half ? 2u : 4u))
+        return false;
+    uint64_t digits = 0;
+    for (size_t i = 1; i <= n; i++) {
+        if (s[i] < '0' || s[i] > (half ? '3' : '7'))
+            return false;
+        digits = digits << 4 | (uint64_t)(s[i] - '0');
+    }
+    *comp = half ? PTX_COMP_HSEL : PTX_COMP_BSEL;
+    *value = PTX_VSEL_VALUE(digits, n);
+    return true;
 }
 
 /* Special register named by a word such as "%tid.x"; cached on the word. */
@@ -101,14 +124,17 @@ void ptxb_guard(ptx_builder *b, uint32_t reg, bool negated, ptxb_loc at)
     b->guard_neg = negated;
 }
 
-/* A register (or vector register) written with a component: "%r1.h0". */
+/* A register (or vector register) written with a component: "%r1.h0", or
+ * with a SIMD video selector or mask: "%r1.b7654". */
 static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o)
 {
     uint32_t base = strtab_ent(&b->st, word)->dotbase;
     if (base == PTX_NONE)
         return false;
-    ptx_component c = parse_component(ptxb_str(b, word) + strtab_ent(&b->st, base)->len + 1);
-    if (c == PTX_COMP_NONE)
+    const char *suffix = ptxb_str(b, word) + strtab_ent(&b->st, base)->len + 1;
+    ptx_component c = parse_component(suffix);
+    int64_t digits = 0;
+    if (c == PTX_COMP_NONE && !parse_video_selector(suffix, &c, &digits))
         return false;
     uint32_t r = ptxb_resolve_register(b, base);
     if (r == PTX_NONE)
@@ -116,6 +142,7 @@ static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o)
     o->kind = PTX_OPD_REG;
     o->id = r;
     o->comp = (uint8_t)c;
+    o->value = digits;
     return true;
 }
 
