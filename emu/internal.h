@@ -589,6 +589,7 @@ sim_fn sim_pick_mem(sim_decoder *d);
 sim_fn sim_pick_ctrl(sim_decoder *d);
 sim_fn sim_pick_warp(sim_decoder *d);
 sim_fn sim_pick_tex(sim_decoder *d);
+sim_fn sim_pick_cvt_narrow(sim_decoder *d);
 
 /* A call of a function without a body that the runtime provides:
  * vprintf, malloc, free, __assertfail (builtins.c); others fault. */
