@@ -137,9 +137,11 @@ typedef struct sim_inst {
     sim_src src[5];
     sim_addr addr;       /* memory operand of ld/st/atom/red/prefetch/cvta-less forms */
     uint32_t target;     /* branch target pc; brx.idx: first index in the program's target pool;
-                            call: the callee's function index */
+                            call: the callee's function index; video instructions: the source
+                            selectors (ops_video.c) */
     uint32_t ntargets;   /* brx.idx: targets; call: first index in the program's call pool
-                            (ndst return symbols, then nsrc argument symbols) */
+                            (ndst return symbols, then nsrc argument symbols); video
+                            instructions: the destination selector or mask */
     const char *text;    /* unsupported: the instruction as written */
 } sim_inst;
 
@@ -562,6 +564,9 @@ typedef struct sim_decoder {
 /* Operand k of the instruction into destination slot `slot` (a register or
  * `_`; a vector {a,b,..} fills slots slot..): false if it is not one. */
 bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot);
+/* Destination operand o itself (a register without component, or `_`)
+ * into slot: for a copy the picker has rewritten (video selectors). */
+bool sim_dec_dst_operand(sim_decoder *d, const ptx_operand *o, unsigned slot);
 /* Operand k into source slot `slot` (register, special register,
  * immediate, symbol address, !p; a vector fills slots slot..). */
 bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot);
@@ -590,6 +595,7 @@ sim_fn sim_pick_ctrl(sim_decoder *d);
 sim_fn sim_pick_warp(sim_decoder *d);
 sim_fn sim_pick_tex(sim_decoder *d);
 sim_fn sim_pick_cvt_narrow(sim_decoder *d);
+sim_fn sim_pick_video(sim_decoder *d);
 
 /* A call of a function without a body that the runtime provides:
  * vprintf, malloc, free, __assertfail (builtins.c); others fault. */

@@ -390,6 +390,11 @@ static bool scalar_dst(sim_decoder *d, const ptx_operand *o, unsigned slot)
     return true;
 }
 
+bool sim_dec_dst_operand(sim_decoder *d, const ptx_operand *o, unsigned slot)
+{
+    return scalar_dst(d, o, slot);
+}
+
 bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot)
 {
     if (k >= d->pi->noperands)
@@ -510,7 +515,8 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     sim_decoder d = {p, p->m, f, pi, form, pc, in};
     sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
                                                 sim_pick_cvt, sim_pick_mem, sim_pick_async, sim_pick_mma, sim_pick_ctrl,
-                                                sim_pick_warp, sim_pick_tex, sim_pick_cvt_narrow};
+                                                sim_pick_warp, sim_pick_tex, sim_pick_cvt_narrow,
+                                                sim_pick_video};
     sim_fn fn = NULL;
     for (size_t k = 0; k < sizeof pickers / sizeof *pickers && !fn; k++) {
         sim_inst keep = *in;
