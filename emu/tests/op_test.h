@@ -28,8 +28,10 @@ static inline char *op_kernel_text(const char *body)
         "DONE:\nret;\n}\n";
     size_t n = strlen(head) + strlen(body) + 1;
     char *text = malloc(n);
-    if (!text)
+    if (!text) {
         fail_msg("out of memory");
+        return NULL;
+    }
     snprintf(text, n, head, body);
     return text;
 }
