@@ -396,7 +396,7 @@ uint32_t ptxb_new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
     PTX_GROW(b->sym_depth, b->cap_sym_depth, m->nsymbols + 1);
     uint32_t id = m->nsymbols++;
     m->symbols[id] = (ptx_symbol){.name = name, .vec = 1, .init = PTX_NONE, .func = b->fn,
-                                  .line = at.line, .col = at.col};
+                                  .reg = PTX_NONE, .line = at.line, .col = at.col};
     b->sym_depth[id] = (uint8_t)(b->depth > 255 ? 255 : b->depth);
     return id;
 }
@@ -448,11 +448,13 @@ static uint16_t linkage_flags(int linkage)
                       ((linkage & PTXB_COMMON) ? PTX_SYMF_COMMON : 0));
 }
 
-/* Create one register (or a range's members) in the current function. */
+/* Create one register (or a range's members) in the current function; a
+ * vector register is as many scalar registers as it has components. */
 static uint32_t add_regdecl(ptx_builder *b, uint32_t name, uint32_t count, ptxb_loc at)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    uint32_t n = count == PTX_NONE ? 1 : count;
+    uint32_t vec = b->attrs.vec ? (uint32_t)b->attrs.vec : 1;
+    uint32_t n = (count == PTX_NONE ? 1 : count) * vec;
     if ((uint64_t)f->nregs + n > PTXB_MAX_FUNC_REGS) {
         ptxb_error(b, at, "too many registers in one function (at most %u)", PTXB_MAX_FUNC_REGS);
         return PTX_NONE;
@@ -467,15 +469,37 @@ static uint32_t add_regdecl(ptx_builder *b, uint32_t name, uint32_t count, ptxb_
     PTX_GROW(b->regdecl_depth, b->cap_regdecl_depth, f->nregdecls + 1);
     uint32_t d = f->nregdecls++;
     f->regdecls[d] = (ptx_regdecl){name, count, f->nregs, (uint8_t)b->attrs.type,
-                                   (uint8_t)(b->attrs.vec ? b->attrs.vec : 1), 0, at.line, at.col};
+                                   (uint8_t)vec, 0, at.line, at.col};
     b->regdecl_seq[d] = ++b->decl_seq;
     b->regdecl_depth[d] = b->depth;
     PTX_GROW(f->regs, b->fcap_regs, (uint64_t)f->nregs + n);
     for (uint32_t i = 0; i < n; i++)
-        f->regs[f->nregs + i] = (ptx_reg){name, count == PTX_NONE ? PTX_NONE : i,
-                                          (uint8_t)b->attrs.type, f->regdecls[d].vec, 0, d};
+        f->regs[f->nregs + i] = (ptx_reg){name, count == PTX_NONE ? PTX_NONE : i / vec,
+                                          (uint8_t)b->attrs.type, 1, (uint8_t)(i % vec), 0, d};
     f->nregs += n;
     return d;
+}
+
+/* The type and vector size of a register (declared in a body or as a
+ * .reg parameter) are ones a register can have: no vector of predicates,
+ * .v2 or .v4 of at most 128 bits (what ptxas accepts). */
+static bool reg_type_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
+{
+    unsigned vec = b->attrs.vec ? (unsigned)b->attrs.vec : 1;
+    const char *what = name == PTX_NONE ? "_" : ptxb_str(b, name);
+    if (vec == 1)
+        return true;
+    if (b->attrs.type == PTX_TYPE_PRED) {
+        ptxb_error(b, at, "predicate register '%s' cannot be a vector", what);
+        return false;
+    }
+    if (vec > 4 || vec * ptx_type_bits((ptx_type)b->attrs.type) > 128) {
+        ptxb_error(b, at, "vector register '%s' is .v%u .%s: vector registers have 2 or 4 "
+                   "components of at most 128 bits in all", what, vec,
+                   ptx_type_name((ptx_type)b->attrs.type));
+        return false;
+    }
+    return true;
 }
 
 static bool reg_attrs_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
@@ -492,7 +516,7 @@ static bool reg_attrs_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
         ptxb_error(b, at, "register declarations take only a type and a vector size");
         return false;
     }
-    return true;
+    return reg_type_ok(b, name, at);
 }
 
 void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc at)
@@ -814,12 +838,28 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
         attrs_reset(b);
         return;
     }
+    bool reg = b->attrs.space == PTX_SPACE_REG && !proto;
+    if (reg && (b->ndims || b->attrs.align || b->attrs.ptr || !reg_type_ok(b, name, at))) {
+        if (b->ndims || b->attrs.align || b->attrs.ptr)
+            ptxb_error(b, at, ".reg parameters take only a type and a vector size");
+        attrs_reset(b);
+        return;
+    }
     uint32_t id = ptxb_new_symbol(b, name, at);
     ptx_symbol *s = &b->m->symbols[id];
     s->kind = PTX_SYM_PARAM;
     fill_symbol(b, s);
     if (name == PTX_NONE)
         s->flags |= PTX_SYMF_UNNAMED;
+    if (reg && name != PTX_NONE) { /* the body uses it as a register */
+        uint32_t d = add_regdecl(b, name, PTX_NONE, at);
+        if (d != PTX_NONE) {
+            s = &b->m->symbols[id];
+            s->reg = b->m->functions[b->fn].regdecls[d].first;
+            ptxb_bind(b, name, UNDO_SCALAR, s->reg);
+            b->reg_gen++;
+        }
+    }
     ptx_function *f = &b->m->functions[b->fn];
     switch (b->ctx) {
     case CTX_FUNC_RET:
