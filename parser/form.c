@@ -1,37 +1,19 @@
 /* form.c — decoding an instruction word ("ld.global.v4.f32") into a form
  * and checking an instruction's operands against the opcode's shapes.
  *
- * The opcode is the longest dotted prefix that names a PTX instruction; every
- * remaining part must be a modifier that instruction accepts, at most one per
- * category except types, state spaces, layouts and MISC. ptxas also takes
- * the later words of a dotted opcode among the modifiers
- * ("vote.ballot.sync.b32" for vote.sync.ballot.b32, "add.u32.cc"): when the
- * prefix reading fails, the other opcodes of the same first word whose words
- * all appear in the spelling are tried, longest first. Valid forms are
+ * The opcode is the instruction named by the word's first part and later
+ * parts (vote, vote.sync): among those whose later words all appear among
+ * the parts, in any position, the one with most words that decodes, since
+ * ptxas takes "vote.ballot.sync.b32" for vote.sync.ballot.b32 and
+ * "add.u32.cc" for add.cc.u32. Every other part must be a modifier that
+ * instruction accepts, at most one per category except types, state
+ * spaces, layouts and MISC. Valid forms are
  * cached on the word's string entry, so each spelling is decoded once. */
 #include <string.h>
 
 #include "ir/util.h"
 #include "parser/builder_impl.h"
 #include "parser/isa.h"
-
-/* Longest opcode prefix of text ending at a dot boundary; sets *cut to its
- * length. */
-static ptx_opcode find_opcode(const char *text, size_t len, size_t *cut)
-{
-    for (size_t n = len;; ) {
-        ptx_opcode op = isa_lookup_opcode(text, n);
-        if (op != PTX_OP_INVALID) {
-            *cut = n;
-            return op;
-        }
-        while (n > 0 && text[n - 1] != '.')
-            n--;
-        if (n == 0)
-            return PTX_OP_INVALID;
-        n--; /* drop the dot */
-    }
-}
 
 static const char *category_name(ptx_modcat c)
 {
@@ -120,32 +102,29 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
     return true;
 }
 
-/* Decode the parts of word text[0..len) after its first `cut` bytes as
- * modifiers of op, leaving out (once each) the later words of op's name
- * when `skip_name` is set. With report, the first problem is reported. */
+/* Decode the parts of word text[0..len) after its first part (`root`
+ * bytes) as modifiers of op, leaving out, once each, the later words of
+ * op's name. With report, the first problem is reported. */
 static bool decode_parts(ptx_builder *b, ptx_opcode op, const char *text, size_t len,
-                         size_t cut, bool skip_name, ptx_form *f, uint16_t *toks, bool report,
-                         ptxb_loc at)
+                         size_t root, ptx_form *f, uint16_t *toks, bool report, ptxb_loc at)
 {
     *f = (ptx_form){.opcode = (uint16_t)op, .vec = 1};
     const char *name = ptx_opcode_name(op);
     uint32_t used = 0; /* words of the name already left out (bit k: word k) */
-    for (size_t p = cut; p < len;) {
+    for (size_t p = root; p < len;) {
         size_t q = p + 1;
         while (q < len && text[q] != '.')
             q++;
         const char *part = text + p + 1;
         size_t n = q - p - 1;
-        bool named = false;
-        if (skip_name) { /* is this a word of the name not yet left out? */
-            unsigned k = 0;
-            for (const char *w = strchr(name, '.'); w && !named; w = strchr(w + 1, '.'), k++) {
-                const char *e = strchr(w + 1, '.');
-                size_t wn = e ? (size_t)(e - w - 1) : strlen(w + 1);
-                if (!(used & (1u << k)) && wn == n && memcmp(w + 1, part, n) == 0) {
-                    used |= 1u << k;
-                    named = true;
-                }
+        bool named = false; /* a word of the name not yet left out? */
+        unsigned k = 0;
+        for (const char *w = strchr(name, '.'); w && !named; w = strchr(w + 1, '.'), k++) {
+            const char *e = strchr(w + 1, '.');
+            size_t wn = e ? (size_t)(e - w - 1) : strlen(w + 1);
+            if (!(used & (1u << k)) && wn == n && memcmp(w + 1, part, n) == 0) {
+                used |= 1u << k;
+                named = true;
             }
         }
         if (!named && !add_modifier(b, f, toks, text, part, n, report, at))
@@ -186,54 +165,37 @@ static int name_words_present(const char *name, const char *text, size_t len, si
     return words;
 }
 
-/* The other reading of a word whose prefix reading failed: an opcode with
- * the same first word whose later words all appear among the parts, the
- * one with most words first. PTX_OP_INVALID when none decodes. */
-static ptx_opcode decode_reordered(ptx_builder *b, const char *text, size_t len, ptx_opcode tried,
-                                   ptx_form *f, uint16_t *toks, ptxb_loc at)
-{
-    size_t root = 0;
-    while (root < len && text[root] != '.')
-        root++;
-    for (int want = 8; want >= 0; want--) {
-        for (int op = 1; op < PTX_OP_COUNT; op++) {
-            const char *name = ptx_opcode_name((ptx_opcode)op);
-            if (op == (int)tried || strncmp(name, text, root) != 0 ||
-                (name[root] != '\0' && name[root] != '.'))
-                continue;
-            if (name_words_present(name, text, len, root) != want)
-                continue;
-            if (decode_parts(b, (ptx_opcode)op, text, len, root, true, f, toks, false, at))
-                return (ptx_opcode)op;
-        }
-    }
-    return PTX_OP_INVALID;
-}
-
 uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
     strbind *e = strtab_bind(&b->st, word);
     if (e->form != PTX_NONE)
         return e->form;
     const char *text = ptxb_str(b, word);
-    size_t len = strtab_ent(&b->st, word)->len, cut = 0;
-    ptx_opcode op = find_opcode(text, len, &cut);
+    size_t len = strtab_ent(&b->st, word)->len, root = 0;
+    while (root < len && text[root] != '.')
+        root++;
     ptx_form f;
     uint16_t toks[256];
-    if (op == PTX_OP_INVALID || !decode_parts(b, op, text, len, cut, false, &f, toks, false, at)) {
-        if (decode_reordered(b, text, len, op, &f, toks, at) == PTX_OP_INVALID) {
-            if (op == PTX_OP_INVALID) {
-                const char *dot = strchr(text, '.');
-                ptxb_error(b, at, "unknown instruction '%.*s'",
-                           (int)(dot ? (size_t)(dot - text) : len), text);
-            } else { /* report what the prefix reading found */
-                decode_parts(b, op, text, len, cut, false, &f, toks, true, at);
+    ptx_opcode first = PTX_OP_INVALID; /* the reading tried first: its error is reported */
+    for (int want = 8; want >= 0; want--) {
+        for (int op = 1; op < PTX_OP_COUNT; op++) {
+            const char *name = ptx_opcode_name((ptx_opcode)op);
+            if (strncmp(name, text, root) != 0 || (name[root] != '\0' && name[root] != '.') ||
+                name_words_present(name, text, len, root) != want)
+                continue;
+            if (first == PTX_OP_INVALID)
+                first = (ptx_opcode)op;
+            if (decode_parts(b, (ptx_opcode)op, text, len, root, &f, toks, false, at)) {
+                e->form = intern_form(b, &f, toks);
+                return e->form;
             }
-            return PTX_NONE;
         }
     }
-    e->form = intern_form(b, &f, toks);
-    return e->form;
+    if (first == PTX_OP_INVALID)
+        ptxb_error(b, at, "unknown instruction '%.*s'", (int)root, text);
+    else
+        decode_parts(b, first, text, len, root, &f, toks, true, at);
+    return PTX_NONE;
 }
 
 /* Can operand o be written? Registers, vectors of them, pairs and sinks.
