@@ -983,6 +983,41 @@ static void check_label_kind(ptx_builder *b, const ptx_instr *in, unsigned k,
         ptxb_error(b, at, "'%s' is not %s", ptxb_str(b, f->labels[o->id].name), what);
 }
 
+/* The values of a call's argument or result list against the callee's
+ * parameters (rets or params, n of them): as many as it declares (fewer
+ * results are allowed), and for a .reg parameter a register or vector
+ * register of as many components of the same width (an argument may also
+ * be an immediate), as ptxas requires. */
+static void check_call_list(ptx_builder *b, const ptx_instr *in, const ptx_operand *list,
+                            const ptx_function *callee, bool results)
+{
+    const ptx_function *f = &b->m->functions[b->fn];
+    const uint32_t *pars = results ? callee->rets : callee->params;
+    uint32_t n = results ? callee->nrets : callee->nparams;
+    ptxb_loc at = {in->line, in->col};
+    const char *fname = ptxb_str(b, b->m->symbols[callee->symbol].name);
+    if (results ? list->count > n : list->count != n) {
+        ptxb_error(b, at, "call of '%s' with %u %s; it has %u", fname, list->count,
+                   results ? "results" : "arguments", n);
+        return;
+    }
+    for (uint32_t i = 0; i < list->count; i++) {
+        const ptx_symbol *p = &b->m->symbols[pars[i]];
+        const ptx_operand *o = &f->operands[list->id + i];
+        if (p->space != PTX_SPACE_REG || o->kind == PTX_OPD_SYM || o->kind == PTX_OPD_SINK ||
+            (o->kind == PTX_OPD_IMM && !results && p->vec == 1))
+            continue;
+        unsigned count = o->kind == PTX_OPD_VEC ? o->count : 1;
+        const ptx_operand *e = o->kind == PTX_OPD_VEC ? &f->operands[o->id] : o;
+        if (count != p->vec || e->kind != PTX_OPD_REG ||
+            ptx_type_bits((ptx_type)f->regs[e->id].type) != ptx_type_bits((ptx_type)p->type))
+            ptxb_error(b, at, "%s %u of the call of '%s' does not match its .reg parameter '%s' "
+                       "(%s.%s)", results ? "result" : "argument", i + 1, fname,
+                       ptxb_str(b, p->name), p->vec > 1 ? (p->vec == 2 ? ".v2 " : ".v4 ") : "",
+                       ptx_type_name((ptx_type)p->type));
+    }
+}
+
 /* Branches name code labels, brx.idx a .branchtargets list, and an indirect
  * call a .callprototype or .calltargets label. */
 static void check_control_operands(ptx_builder *b)
@@ -1016,6 +1051,12 @@ static void check_control_operands(ptx_builder *b)
                 ptxb_error(b, (ptxb_loc){in->line, in->col},
                            "cannot call kernel '%s' (kernels are launched, not called)",
                            ptxb_str(b, b->m->symbols[target->id].name));
+            } else {
+                const ptx_function *callee = &b->m->functions[b->m->symbols[target->id].func];
+                if (t == 1)
+                    check_call_list(b, in, &f->operands[in->operands], callee, true);
+                if (t + 1 < in->noperands && f->operands[in->operands + t + 1].kind == PTX_OPD_LIST)
+                    check_call_list(b, in, &f->operands[in->operands + t + 1], callee, false);
             }
         }
     }

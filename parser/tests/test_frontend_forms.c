@@ -284,6 +284,13 @@ static void test_reg_params(void **state)
     assert_int_equal(k->operands[ptx_instr_operand(k, &k->instrs[1], 2)->id].kind, PTX_OPD_IMM);
     expect_round_trip(m);
     ptx_module_free(m);
+    /* calls ptxas rejects: a vector of the wrong size, a component for a
+     * vector, a 64-bit register for a .b32 parameter, too many results */
+    expect_error(REG_FUNCS, "call (%r1), f, (%r2, t);\nret;", "argument 2 of the call of 'f' does not match");
+    expect_error(REG_FUNCS, "call (%r1), f, (%r2, t2.x);\nret;", "argument 2 of the call of 'f'");
+    expect_error(REG_FUNCS, "call (%r1), f, (%rd1, t2);\nret;", "argument 1 of the call of 'f'");
+    expect_error(REG_FUNCS, "call (%r1, %r2), f, (%r1, t2);\nret;", "with 2 results; it has 1");
+    expect_error(REG_FUNCS, "call (%r1), f, (%r1);\nret;", "with 1 arguments; it has 2");
     expect_error(".func f(.reg .v2 .pred p)\n{\nret;\n}", "ret;", "predicate register 'p'");
     expect_error(".func f(.reg .b32 a[4])\n{\nret;\n}", "ret;", ".reg parameters take only");
     expect_error(".func f(.reg .v8 .b32 a)\n{\nret;\n}", "ret;", "2 or 4 components");
