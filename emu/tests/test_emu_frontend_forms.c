@@ -4,8 +4,13 @@
  * vector registers, immediates and .param slots, vector registers as whole
  * operands, and a register plus an immediate as a value.
  *
+ * Then the same forms as nvcc 13 writes them (testdata/cuda/frontend_forms.cu:
+ * cuda_fp16.h shuffles with WARP_SZ, CUB's vote.ballot.sync.b32).
+ *
  * Expected values are computed here in C from the PTX ISA's definitions
- * (cited at each check), never taken from the emulator. */
+ * and the CUDA and CUB documentation (cited at each check), never taken
+ * from the emulator. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -186,6 +191,87 @@ static void test_reg_plus_imm(void **state)
     emu_close(&e);
 }
 
+/* IEEE binary16 bits of f, which must be 0 or a normal half exactly. */
+static uint16_t half_bits(float f)
+{
+    if (f == 0)
+        return 0;
+    int e;
+    float m = frexpf(f, &e); /* f = m 2^e, m in [0.5, 1) */
+    float mant = (m * 2 - 1) * 1024;
+    assert_true(f > 0 && mant == floorf(mant) && e - 1 + 15 > 0 && e - 1 + 15 < 31);
+    return (uint16_t)((e - 1 + 15) << 10 | (unsigned)mant);
+}
+
+/* __shfl_down_sync / __shfl_xor_sync of __half, __shfl_sync of
+ * __nv_bfloat16 and warpSize, as nvcc compiles cuda_fp16.h (CUDA
+ * Programming Guide, warp shuffle functions: shfl_down reads lane + delta,
+ * keeping its own value past the last lane; shfl_xor reads lane ^ mask). */
+static void run_half_shuffles(const char *rel)
+{
+    emu e;
+    emu_open(&e, rel);
+    enum { N = 32 };
+    uint16_t in[N], got[2 * N], bgot[N];
+    for (unsigned t = 0; t < N; t++)
+        in[t] = half_bits(0.5f * (float)t);
+    uint64_t din = emu_buf(&e, in, sizeof in), dout = emu_buf(&e, NULL, sizeof got);
+    uint64_t dbout = emu_buf(&e, NULL, sizeof bgot);
+    const void *args[] = {&din, &dout, &dbout};
+    emu_run(&e, "_Z13half_shufflesPK6__halfPS_P13__nv_bfloat16", emu_cfg(1, 1, N, 1), args);
+    emu_read(&e, got, dout, sizeof got);
+    emu_read(&e, bgot, dbout, sizeof bgot);
+    for (unsigned t = 0; t < N; t++) {
+        float down = 0.5f * (float)(t + 1 < N ? t + 1 : t), x = 0.5f * (float)(t ^ 3);
+        assert_int_equal(got[t], half_bits(down + x)); /* exact: multiples of 0.5 below 32 */
+        assert_int_equal(got[N + t], half_bits(32.0f));
+        assert_int_equal(bgot[t], 0x4020); /* 2.5 = 0x40200000 as f32: bf16 is the high half */
+    }
+    emu_close(&e);
+}
+
+static void test_nvcc_half_shuffles(void **state)
+{
+    (void)state;
+    run_half_shuffles("ptx/frontend_forms.sm_90.O3.ptx");
+    run_half_shuffles("ptx/frontend_forms.sm_75.O3.ptx");
+}
+
+/* cub::MatchAny<4> (its inline PTX: vote.ballot.sync.b32): the mask of
+ * lanes whose labels agree in the low 4 bits; cub::WarpReduce Sum: the
+ * warp's sum in lane 0 (CUB documentation). */
+static void run_cub_match_reduce(const char *rel)
+{
+    emu e;
+    emu_open(&e, rel);
+    enum { N = 32 };
+    uint32_t label[N], got[N], sum = 0, want_sum = 0;
+    fill_words(label, N, 0xc0b);
+    uint64_t dl = emu_buf(&e, label, sizeof label), dout = emu_buf(&e, NULL, sizeof got);
+    uint64_t ds = emu_buf(&e, NULL, 4);
+    const void *args[] = {&dl, &dout, &ds};
+    emu_run(&e, "_Z16cub_match_reducePKjPjS1_", emu_cfg(1, 1, N, 1), args);
+    emu_read(&e, got, dout, sizeof got);
+    emu_read(&e, &sum, ds, 4);
+    for (unsigned t = 0; t < N; t++) {
+        uint32_t mask = 0;
+        for (unsigned j = 0; j < N; j++)
+            mask |= (uint32_t)((label[j] & 15u) == (label[t] & 15u)) << j;
+        assert_int_equal(got[t], mask);
+        want_sum += label[t];
+    }
+    assert_int_equal(sum, want_sum);
+    emu_close(&e);
+}
+
+static void test_nvcc_cub_match_reduce(void **state)
+{
+    (void)state;
+    run_cub_match_reduce("ptx/frontend_forms.sm_90.O3.ptx");
+    run_cub_match_reduce("ptx/frontend_forms.sm_75.O3.ptx");
+    run_cub_match_reduce("ptx/frontend_forms.sm_80.G.ptx");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +280,8 @@ int main(void)
         cmocka_unit_test(test_reg_params),
         cmocka_unit_test(test_vector_registers),
         cmocka_unit_test(test_reg_plus_imm),
+        cmocka_unit_test(test_nvcc_half_shuffles),
+        cmocka_unit_test(test_nvcc_cub_match_reduce),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
