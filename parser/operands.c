@@ -273,15 +273,16 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
 
 void ptxb_opd_group(ptx_builder *b, ptx_operand_kind kind, uint32_t count, ptxb_loc at)
 {
-    /* ptxas takes neither r + imm nor a whole vector register inside { } */
+    /* ptxas takes neither r + imm nor a whole vector register inside { } (nor
+     * a vector register in d|p) */
     for (uint32_t i = b->nstk - (count < b->nstk ? count : b->nstk); i < b->nstk; i++) {
         const ptx_operand *e = &b->stk[i];
         if (e->kind == PTX_OPD_REG_IMM)
             ptxb_error(b, b->stk_at[i], "a register plus a constant cannot be an element of "
                        "a list or vector operand");
-        else if (kind == PTX_OPD_VEC && e->kind == PTX_OPD_VEC)
+        else if ((kind == PTX_OPD_VEC || kind == PTX_OPD_PAIR) && e->kind == PTX_OPD_VEC)
             ptxb_error(b, b->stk_at[i], "a vector operand cannot be an element of a vector "
-                       "operand { }");
+                       "operand { } or of a pair d|p");
     }
     if (count > 255) {
         ptxb_error(b, at, "too many elements in one operand (limit 255)");

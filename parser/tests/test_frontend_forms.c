@@ -344,6 +344,7 @@ static void test_vector_registers(void **state)
     expect_error("", "mov.u16 %h1, v.z;\nret;", "not a component of the .v2 register 'v'");
     expect_error("", "ld.global.u32 %r1, [t];\nret;", "cannot be an address");
     expect_error("", "mov.v2.u32 {%r1, %r2}, {t2, %r3};\nret;", "cannot be an element of a vector");
+    expect_error("", "shfl.sync.idx.b32 t2|%p1, %r1, 0, 31, -1;\nret;", "or of a pair d|p");
     expect_error("", ".reg .v2 .pred pv;\nret;", "predicate register 'pv' cannot be a vector");
     expect_error("", ".reg .v4 .u64 w;\nret;", "at most 128 bits");
     expect_error("", "mov.u32 %r1, -t;\nret;", "cannot apply to the vector register");
