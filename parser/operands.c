@@ -350,6 +350,18 @@ static void check_vector_registers(ptx_builder *b, const ptx_form *fm)
     }
 }
 
+/* "call (r), f, (5)": a lone immediate in parentheses reads as a constant
+ * expression; after a called function it is the argument list of one. */
+static void call_immediate_argument(ptx_builder *b)
+{
+    uint32_t k = b->nstk > 0 && b->stk[0].kind == PTX_OPD_LIST ? 2 : 1;
+    if (k >= b->nstk || b->stk[k].kind != PTX_OPD_IMM || b->stk[k - 1].kind != PTX_OPD_SYM)
+        return;
+    PTX_GROW(b->elems, b->cap_elems, (uint64_t)b->nelems + 1);
+    b->elems[b->nelems] = b->stk[k];
+    b->stk[k] = (ptx_operand){.kind = PTX_OPD_LIST, .count = 1, .id = b->nelems++};
+}
+
 static void instr_reset(ptx_builder *b)
 {
     b->nstk = 0;
@@ -370,6 +382,8 @@ void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at)
         ptxb_error(b, at, "too many operands (limit 255)");
     if (form != PTX_NONE) {
         const ptx_form *fm = &b->m->forms[form];
+        if (fm->opcode == PTX_OP_CALL)
+            call_immediate_argument(b);
         ptxb_check_shape(b, fm, b->stk, b->nstk, at);
         check_label_uses(b, (ptx_opcode)fm->opcode, at);
         check_vector_registers(b, fm);

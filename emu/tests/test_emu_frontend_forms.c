@@ -94,7 +94,8 @@ static void test_modifier_orders(void **state)
 /* Calls to functions with .reg parameters and results: weigh(a, v) =
  * a + 2 v.x + 3 v.y, halves(a) = {hi(a), lo(a)} (mov.b64 into a .v2 .b32
  * register unpacks low element first, as mov's pack/unpack is defined),
- * mixed(x, s) = x.x - x.y + x.z x.w + s with s in a .param slot. */
+ * mixed(x, s) = x.x - x.y + x.z x.w + s with s in a .param slot,
+ * twice(a) = 2a. */
 static void test_reg_params(void **state)
 {
     (void)state;
@@ -115,6 +116,7 @@ static void test_reg_params(void **state)
         assert_int_equal(got[t * 6 + 2], w[3]); /* the u64 at +8 is w[2] | w[3] << 32 */
         assert_int_equal(got[t * 6 + 3], w[2]);
         assert_int_equal(got[t * 6 + 4], (uint32_t)(w[0] - w[1] + w[2] * w[3] + w[1]));
+        assert_int_equal(got[t * 6 + 5], 42); /* twice(21): a lone immediate argument */
     }
     emu_close(&e);
 }

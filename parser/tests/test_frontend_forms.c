@@ -255,8 +255,9 @@ static void test_modifier_orders_decoding(void **state)
 static void test_reg_params(void **state)
 {
     (void)state;
-    ptx_module *m = parse_kernel(REG_FUNCS, "call (%r1), f, (%r2, t2);\ncall (%r1), f, (7, t2);\n"
-                                            "call (t2), g, (%rd1);\nret;");
+    ptx_module *m = parse_kernel(REG_FUNCS ".func (.reg .b32 r) h(.reg .b32 a)\n{\nmov.b32 r, a;\nret;\n}\n",
+                                 "call (%r1), f, (%r2, t2);\ncall (%r1), f, (7, t2);\n"
+                                 "call (t2), g, (%rd1);\ncall (%r1), h, (5);\nret;");
     const ptx_function *f = function(m, "f");
     assert_int_equal(f->nparams, 2);
     assert_int_equal(f->nrets, 1);
@@ -282,6 +283,10 @@ static void test_reg_params(void **state)
     assert_int_equal(t2->kind, PTX_OPD_VEC);
     assert_true(t2->flags & PTX_OPF_VECREG);
     assert_int_equal(k->operands[ptx_instr_operand(k, &k->instrs[1], 2)->id].kind, PTX_OPD_IMM);
+    const ptx_operand *lone = ptx_instr_operand(k, &k->instrs[3], 2); /* (5): a list of one */
+    assert_int_equal(lone->kind, PTX_OPD_LIST);
+    assert_int_equal(lone->count, 1);
+    assert_int_equal(k->operands[lone->id].value, 5);
     expect_round_trip(m);
     ptx_module_free(m);
     /* calls ptxas rejects: a vector of the wrong size, a component for a
