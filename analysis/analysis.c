@@ -119,7 +119,7 @@ static void loop_notes(const ptx_function *f, const func_results *r, ptx_kernel_
     }
 }
 
-/* Write "%r12" for register r at dst (built by hand: this runs for every
+/* Write "%r12" (a vector component: "%v.y") for register r at dst (built by hand: this runs for every
  * register of every function, and printf is slow); returns its length. */
 static size_t reg_name(const ptx_module *m, const ptx_function *f, uint32_t r, char *dst)
 {
@@ -130,13 +130,18 @@ static size_t reg_name(const ptx_module *m, const ptx_function *f, uint32_t r, c
     size_t nd = 0;
     for (uint32_t v = g->index; g->index != PTX_NONE && (nd == 0 || v); v /= 10)
         digits[nd++] = (char)('0' + v % 10);
+    bool lane = ptx_reg_vec(f, r) > 1; /* a vector register's component: "%v.y" */
     if (dst) {
         memcpy(dst, prefix, n);
         for (size_t i = 0; i < nd; i++)
             dst[n + i] = digits[nd - 1 - i];
-        dst[n + nd] = '\0';
+        if (lane) {
+            dst[n + nd] = '.';
+            dst[n + nd + 1] = "xyzw"[g->lane & 3];
+        }
+        dst[n + nd + (lane ? 2 : 0)] = '\0';
     }
-    return n + nd;
+    return n + nd + (lane ? 2 : 0);
 }
 
 /* Registers with their accesses (in program order), skipping the carry

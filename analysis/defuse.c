@@ -76,6 +76,7 @@ static void collect_regs(const ptx_function *f, const ptx_operand *o, reglist *l
 {
     switch ((ptx_operand_kind)o->kind) {
     case PTX_OPD_REG:
+    case PTX_OPD_REG_IMM: /* r + imm reads r */
         rl_add(l, o->id);
         break;
     case PTX_OPD_ADDR:

@@ -199,7 +199,7 @@ static bool operand_uniform(const ptx_function *f, const ptx_instr *in, unsigned
     if (k >= in->noperands)
         return true;
     const ptx_operand *o = ptx_instr_operand(f, in, k);
-    if (o->kind == PTX_OPD_REG)
+    if (o->kind == PTX_OPD_REG || o->kind == PTX_OPD_REG_IMM)
         return !regs[o->id].wv;
     if (o->kind == PTX_OPD_SREG)
         return !sreg_fact(o->id).wv;

@@ -107,19 +107,6 @@ static void enter_context(sim_cta *c, const sim_warp *w, sim_group *g)
     sim_group_set(g, w->n, lanes);
 }
 
-/* Copy `size` bytes per lane in `lanes` between two offsets of the
- * per-thread stacks. */
-static void copy_slots(sim_cta *c, const sim_warp *w, uint32_t lanes, uint32_t to, uint32_t from,
-                       uint32_t size)
-{
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        size_t base = (size_t)w->t[__builtin_ctz(m)] * c->local_bytes;
-        memmove(c->local + base + to, c->local + base + from, size);
-        if (c->local_taint)
-            memmove(c->local_taint + base + to, c->local_taint + base + from, size);
-    }
-}
-
 /* Start a call of function index fi by `lanes` at instruction pc of the
  * running code: a frame above the caller's on each lane's stack, the
  * arguments copied into the callee's parameters, special registers copied
@@ -149,13 +136,6 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
         if (c->local_taint)
             memset(c->local_taint + base, 0, callee->local_bytes);
     }
-    for (uint32_t i = 0; i < in->nsrc; i++) {
-        uint32_t arg = p->call_syms[in->ntargets + in->ndst + i], par = cf->params[i];
-        uint64_t size = ptx_symbol_size(&p->m->symbols[par]);
-        uint64_t asz = ptx_symbol_size(&p->m->symbols[arg]);
-        copy_slots(c, w, lanes, (uint32_t)(sp + p->sym_value[par]),
-                   (uint32_t)(c->frame_sp + p->sym_value[arg]), (uint32_t)(asz < size ? asz : size));
-    }
     PTX_GROW(w->frames, w->cap_frames, (uint64_t)w->nframes + 1);
     sim_frame *f = &w->frames[w->nframes];
     size_t nrows = sim_func_rows(callee);
@@ -175,6 +155,10 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
         if (f->taint)
             memset(f->taint + (callee->nregs + r) * 32, 1, 32); /* programmatic */
     }
+    if (!sim_call_args(c, w, in, f, lanes)) { /* .param slots and .reg parameters */
+        free(f->rows);
+        return false;
+    }
     w->nframes++;
     push(w, 0, callee->ninstrs, lanes);
     return true;
@@ -184,19 +168,10 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
  * slots for the lanes that did not exit, and drop the frame. */
 static void finish_call(sim_cta *c, sim_warp *w)
 {
-    const sim_program *p = c->prog;
     sim_frame *f = &w->frames[--w->nframes];
     const sim_func *caller = w->nframes ? w->frames[w->nframes - 1].fn : c->kernel_fn;
-    uint32_t caller_sp = w->nframes ? w->frames[w->nframes - 1].sp : p->module_local;
     const sim_inst *in = &caller->code[f->call_pc];
-    uint32_t lanes = f->lanes & ~w->exited;
-    for (uint32_t i = 0; i < in->ndst; i++) {
-        uint32_t slot = p->call_syms[in->ntargets + i], ret = f->fn->f->rets[i];
-        uint64_t size = ptx_symbol_size(&p->m->symbols[ret]);
-        uint64_t ssz = ptx_symbol_size(&p->m->symbols[slot]);
-        copy_slots(c, w, lanes, (uint32_t)(caller_sp + p->sym_value[slot]),
-                   (uint32_t)(f->sp + p->sym_value[ret]), (uint32_t)(ssz < size ? ssz : size));
-    }
+    sim_call_results(c, w, in, f, f->lanes & ~w->exited);
     free(f->rows);
 }
 

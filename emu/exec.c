@@ -2,6 +2,24 @@
  * thread group (see internal.h). */
 #include "emu/internal.h"
 
+/* Fill the scratch rows of instruction in's r + imm sources for the lanes
+ * (and give them the registers' taint). */
+static void fill_regimm(sim_cta *c, const sim_inst *in, const sim_lanes *L)
+{
+    for (uint32_t k = 0; k < in->nregimm; k++) {
+        const sim_regimm *e = &c->prog->regimm[in->regimm + k];
+        uint64_t mask = e->bits >= 64 ? ~0ull : (1ull << e->bits) - 1;
+        uint64_t *dst = sim_row(c, e->row);
+        const uint64_t *src = sim_row(c, e->src);
+        for (uint32_t i = 0; i < L->n; i++)
+            dst[L->t[i]] = (src[L->t[i]] + e->add) & mask;
+        if (c->taint)
+            for (uint32_t i = 0; i < L->n; i++)
+                c->taint[(size_t)e->row * c->stride + L->t[i]] =
+                    c->taint[(size_t)e->src * c->stride + L->t[i]];
+    }
+}
+
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
 {
     const sim_inst *in = &c->fn->code[pc];
@@ -28,6 +46,8 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     c->warp_instructions++;
     c->thread_instructions += g->active.n; /* the lanes of the mask */
     c->clock++;
+    if (in->nregimm)
+        fill_regimm(c, in, lanes);
     uint8_t src_taint[32];
     if (c->taint)
         sim_taint_before(c, in, lanes, src_taint);

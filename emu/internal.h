@@ -143,7 +143,27 @@ typedef struct sim_inst {
                             (ndst return symbols, then nsrc argument symbols); video
                             instructions: the destination selector or mask */
     const char *text;    /* unsupported: the instruction as written */
+    uint32_t regimm;     /* sources written r + imm: first entry in the program's pool */
+    uint8_t nregimm;     /* how many (each reads its own scratch row, filled before the
+                            handler runs) */
 } sim_inst;
+
+/* A source written as a register plus a constant (st.u64 [p], r + 1): the
+ * handler reads scratch row `row`, which holds (src + add) cut to `bits`
+ * for the instruction's lanes. */
+typedef struct sim_regimm {
+    uint32_t row, src;
+    uint64_t add;
+    uint8_t bits;
+} sim_regimm;
+
+/* A call's result or argument given as registers or immediates instead of
+ * a .param slot (.reg parameters): n values at the program's xsrc[first],
+ * sources for an argument; for a result destination rows (src.row,
+ * PTX_NONE for _) with their widths in bits (src.value). */
+typedef struct sim_call_regs {
+    uint32_t first, n;
+} sim_call_regs;
 
 enum sim_inst_flags {
     SIM_IF_BRANCH = 1u << 0,  /* bra / brx.idx: the handler fills step->taken */
@@ -169,6 +189,7 @@ typedef struct sim_func {
     sim_inst *code;
     uint32_t ninstrs;
     uint32_t nregs;       /* the function's registers; rows nregs .. nregs+ROW_COUNT-1 follow */
+    uint32_t nscratch;    /* then scratch rows for r + imm sources (sim_regimm) */
     uint32_t *rpc;        /* per instruction: reconvergence pc of a branch (ninstrs = the end) */
     uint32_t local_bytes; /* its frame on the per-thread stack: .local variables, the .param
                              slots of the calls it makes and (.func) its own parameters */
@@ -202,8 +223,12 @@ struct sim_program {
     sim_src *xsrc;          /* sources beyond an instruction's five (texture operands), pooled */
     uint32_t nxsrc;
     uint32_t nfrag_pool32;
-    uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
+    uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled;
+                               PTX_NONE where registers stand instead (call_regs) */
+    sim_call_regs *call_regs; /* parallel to call_syms */
     uint32_t ncall_syms;
+    sim_regimm *regimm;     /* r + imm sources of all instructions, pooled */
+    uint32_t nregimm;
     uint32_t module_local;  /* bytes of module-scope .local variables at the stack's base */
     bool uses_heap;         /* some call goes to malloc */
     struct sim_kernel_cache *kernels; /* parameter layouts, per entry */
@@ -238,7 +263,7 @@ void sim_profile_add(sim_profile *into, const sim_profile *from);
 uint32_t *sim_uninit_rows(const ptx_module *m, const ptx_function *f, uint32_t *n);
 
 /* Rows a function's CTA state needs. */
-static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + ROW_COUNT; }
+static inline uint32_t sim_func_rows(const sim_func *fn) { return fn->nregs + ROW_COUNT + fn->nscratch; }
 
 /* ---- execution --------------------------------------------------------- */
 
@@ -596,6 +621,14 @@ sim_fn sim_pick_warp(sim_decoder *d);
 sim_fn sim_pick_tex(sim_decoder *d);
 sim_fn sim_pick_cvt_narrow(sim_decoder *d);
 sim_fn sim_pick_video(sim_decoder *d);
+
+/* calls.c: copy the arguments of call instruction `in` into the new frame
+ * f of the callee for `lanes` of warp w (before the frame is pushed; the
+ * caller is the innermost frame or the kernel). False after a fault. */
+bool sim_call_args(sim_cta *c, const sim_warp *w, const sim_inst *in, const sim_frame *f, uint32_t lanes);
+/* Copy the results of the finished frame f (already popped) to its
+ * caller's result slots or registers for `lanes`. */
+void sim_call_results(sim_cta *c, const sim_warp *w, const sim_inst *in, const sim_frame *f, uint32_t lanes);
 
 /* A call of a function without a body that the runtime provides:
  * vprintf, malloc, free, __assertfail (builtins.c); others fault. */

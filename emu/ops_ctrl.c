@@ -192,14 +192,56 @@ static uint32_t label_pc(const sim_decoder *d, unsigned k)
     return l->kind == PTX_LABEL_CODE ? l->instr : PTX_NONE;
 }
 
-/* A .param symbol usable as a call slot, appended to the call pool. */
-static bool call_slot(sim_decoder *d, const ptx_operand *o)
+/* One value of a call's register argument (a source) or register result
+ * (a destination row and its width; _ is PTX_NONE), appended to xsrc. */
+static bool call_value(sim_decoder *d, const ptx_operand *o, bool result)
 {
-    if (o->kind != PTX_OPD_SYM || o->value != 0 || !sim_frame_symbol(d->p, o->id))
-        return false;
     sim_program *p = d->p;
+    sim_src v = {0};
+    if (result) {
+        if (o->kind == PTX_OPD_SINK) {
+            v.row = PTX_NONE;
+        } else if (o->kind == PTX_OPD_REG && o->comp == PTX_COMP_NONE) {
+            unsigned bits = ptx_type_bits((ptx_type)d->f->regs[o->id].type);
+            v.row = o->id;
+            v.value = bits == 0 || bits > 64 ? 64 : bits;
+        } else {
+            return false;
+        }
+    } else if (!sim_dec_value(d, o, &v) || v.imm == 2 || v.neg) {
+        return false;
+    }
+    p->xsrc = ptx_xrealloc(p->xsrc, (p->nxsrc + 1) * sizeof *p->xsrc);
+    p->xsrc[p->nxsrc++] = v;
+    return true;
+}
+
+/* A call's result or argument, appended to the call pool: a .param slot
+ * (its symbol), or registers (a vector register's components; an
+ * argument also an immediate) whose values go to xsrc. */
+static bool call_slot(sim_decoder *d, const ptx_operand *o, bool result)
+{
+    sim_program *p = d->p;
+    uint32_t sym = PTX_NONE;
+    sim_call_regs regs = {p->nxsrc, 0};
+    if (o->kind == PTX_OPD_SYM) {
+        if (o->value != 0 || !sim_frame_symbol(d->p, o->id))
+            return false;
+        sym = o->id;
+    } else if (o->kind == PTX_OPD_VEC) {
+        for (unsigned e = 0; e < o->count; e++)
+            if (!call_value(d, &d->f->operands[o->id + e], result))
+                return false;
+        regs.n = o->count;
+    } else {
+        if (!call_value(d, o, result))
+            return false;
+        regs.n = 1;
+    }
     p->call_syms = ptx_xrealloc(p->call_syms, (p->ncall_syms + 1) * sizeof *p->call_syms);
-    p->call_syms[p->ncall_syms++] = o->id;
+    p->call_regs = ptx_xrealloc(p->call_regs, (p->ncall_syms + 1) * sizeof *p->call_regs);
+    p->call_regs[p->ncall_syms] = regs;
+    p->call_syms[p->ncall_syms++] = sym;
     return true;
 }
 
@@ -246,10 +288,15 @@ static bool decode_call(sim_decoder *d)
     in->ndst = rets ? rets->count : 0;
     in->nsrc = args ? args->count : 0;
     for (unsigned i = 0; i < in->ndst; i++)
-        if (!call_slot(d, &d->f->operands[rets->id + i]))
+        if (!call_slot(d, &d->f->operands[rets->id + i], true))
             return false;
     for (unsigned i = 0; i < in->nsrc; i++)
-        if (!call_slot(d, &d->f->operands[args->id + i]))
+        if (!call_slot(d, &d->f->operands[args->id + i], false))
+            return false;
+    /* the runtime's own functions (no body) read .param slots only */
+    for (unsigned i = 0; !indirect && !(d->m->functions[in->target].flags & PTX_FUNCF_HAS_BODY) &&
+                         i < in->ndst + in->nsrc; i++)
+        if (d->p->call_syms[in->ntargets + i] == PTX_NONE)
             return false;
     return true;
 }

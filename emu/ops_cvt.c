@@ -158,12 +158,21 @@ HANDLER(op_cvt)
 
 /* mov: copy the source (register, immediate, special register or symbol
  * address); a vector source packs into one wider register, a vector
- * destination unpacks (op: 1 pack, 2 unpack; op2 element bits). */
+ * destination unpacks (op: 1 pack, 2 unpack; op2 element bits); op 3
+ * copies a vector into a vector, element by element (all read first). */
 HANDLER(op_mov)
 {
     (void)g; (void)s;
     if (in->op == 0) {
         MAP_LANES(1, ARG(0));
+    } else if (in->op == 3) {
+        EACH_LANE(t) {
+            uint64_t v[4];
+            for (unsigned k = 0; k < in->ndst; k++)
+                v[k] = SRC(k, t);
+            for (unsigned k = 0; k < in->ndst; k++)
+                PUT(k, t, v[k]);
+        }
     } else if (in->op == 1) {
         EACH_LANE(t) {
             uint64_t r = 0;
@@ -284,6 +293,14 @@ sim_fn sim_pick_cvt(sim_decoder *d)
             in->ndst = dst->count;
             in->op2 = (uint8_t)(bits / dst->count);
             return bits <= 64 ? op_mov : NULL;
+        }
+        if (dst->kind == PTX_OPD_VEC) { /* mov.v2/.v4 between vectors */
+            if (src->count != dst->count || dst->count > 4 || !sim_dec_dst(d, 0, 0) ||
+                !sim_dec_src(d, 1, 0) || bits > 64)
+                return NULL;
+            in->op = 3;
+            in->ndst = dst->count;
+            return op_mov;
         }
         if (!sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0) || bits > 64)
             return NULL;

@@ -307,17 +307,37 @@ static bool sym_operand(const sim_decoder *d, uint32_t sym, int64_t off, bool ge
     return true;
 }
 
+/* r + imm into s: a scratch row of the function that sim_exec fills with
+ * the sum (in the register's width) before the handler runs. */
+static bool regimm_operand(const sim_decoder *d, const ptx_operand *o, sim_src *s)
+{
+    sim_program *p = d->p;
+    sim_inst *in = d->in;
+    unsigned bits = ptx_type_bits((ptx_type)d->f->regs[o->id].type);
+    if (in->nregimm == 5 || bits == 0 || bits > 64)
+        return false;
+    if (in->nregimm == 0)
+        in->regimm = p->nregimm;
+    p->regimm = ptx_xrealloc(p->regimm, (p->nregimm + 1) * sizeof *p->regimm);
+    uint32_t row = d->f->nregs + ROW_COUNT + in->nregimm++;
+    p->regimm[p->nregimm++] = (sim_regimm){row, o->id, (uint64_t)o->value, (uint8_t)bits};
+    s->row = row;
+    return true;
+}
+
 /* One scalar source operand into s, wherever s lives. */
 bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
 {
     memset(s, 0, sizeof *s);
     switch ((ptx_operand_kind)o->kind) {
     case PTX_OPD_REG:
-        if (o->comp != PTX_COMP_NONE || d->f->regs[o->id].vec > 1)
-            return false; /* vector registers: not yet */
+        if (o->comp != PTX_COMP_NONE)
+            return false; /* byte/half selectors: not yet */
         s->row = o->id;
         s->neg = (o->flags & PTX_OPF_NOT) != 0;
         return true;
+    case PTX_OPD_REG_IMM:
+        return regimm_operand(d, o, s);
     case PTX_OPD_SREG:
         if (o->id == PTX_SREG_CLOCK || o->id == PTX_SREG_CLOCK64 || o->id == PTX_SREG_GLOBALTIMER ||
             o->id == PTX_SREG_GLOBALTIMER_LO) {
@@ -382,7 +402,7 @@ static bool scalar_dst(sim_decoder *d, const ptx_operand *o, unsigned slot)
         d->in->dst_bits[slot] = 64;
         return true;
     }
-    if (o->kind != PTX_OPD_REG || o->comp != PTX_COMP_NONE || d->f->regs[o->id].vec > 1)
+    if (o->kind != PTX_OPD_REG || o->comp != PTX_COMP_NONE)
         return false;
     d->in->dst[slot] = o->id;
     unsigned bits = ptx_type_bits((ptx_type)d->f->regs[o->id].type);
@@ -430,8 +450,6 @@ bool sim_dec_addr(sim_decoder *d, unsigned k)
             sym = o->id;
         else if (o->id == PTX_NONE)
             a->base.imm = 1; /* [immediate] */
-        else if (d->f->regs[o->id].vec > 1)
-            return false;
         else
             a->base.row = o->id;
     }
@@ -684,8 +702,11 @@ sim_program *sim_program_new(sim_device *dev, const ptx_module *m, char *err, si
         fn->nregs = f->nregs;
         fn->code = ptx_xcalloc(f->ninstrs + 1, sizeof *fn->code);
         fn->rpc = ptx_xmalloc((f->ninstrs + 1) * sizeof *fn->rpc);
-        for (uint32_t pc = 0; pc < f->ninstrs; pc++)
+        for (uint32_t pc = 0; pc < f->ninstrs; pc++) {
             decode_instr(p, f, pc, &fn->code[pc]);
+            if (fn->code[pc].nregimm > fn->nscratch)
+                fn->nscratch = fn->code[pc].nregimm;
+        }
         reconvergence(f, fn->rpc);
         sim_func_edges(fn);
         if (f->kind == PTX_FUNC_ENTRY)
@@ -720,6 +741,8 @@ void sim_program_free(sim_program *p)
     free(p->const_bank);
     free(p->targets);
     free(p->call_syms);
+    free(p->call_regs);
+    free(p->regimm);
     free(p->frag_pool);
     free(p->frag_pool32);
     free(p->xsrc);

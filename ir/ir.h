@@ -163,7 +163,10 @@ typedef enum ptx_operand_kind {
     PTX_OPD_PAIR,     /* d|p: id = first pool index, count = 2 */
     PTX_OPD_LIST,     /* (a, b, ...) of call: id = first pool index, count */
     PTX_OPD_BRACKET,  /* [a, b, ...] of tex/tensor ops: id = first pool index, count */
-    PTX_OPD_SINK      /* _ */
+    PTX_OPD_SINK,     /* _ */
+    PTX_OPD_REG_IMM   /* r + imm as a value (st.u64 [p], r + 1): id = register id (an
+                         integer register), value = the immediate; the value read is
+                         r + imm in the register's width */
 } ptx_operand_kind;
 
 enum ptx_operand_flags {
@@ -172,13 +175,17 @@ enum ptx_operand_flags {
     PTX_OPF_GENERIC = 1u << 2,  /* generic(sym) */
     PTX_OPF_ADDR_SYM = 1u << 3, /* ADDR base is a symbol id, not a register */
     PTX_OPF_DECIMAL = 1u << 4,  /* float immediate was written in decimal */
-    PTX_OPF_UNSIGNED = 1u << 5  /* integer immediate written with U suffix */
+    PTX_OPF_UNSIGNED = 1u << 5, /* integer immediate written with U suffix */
+    PTX_OPF_VECREG = 1u << 6    /* VEC written as the name of a vector register: its
+                                   elements are the register's components, in order */
 };
 
-/* Component selectors: .x .y .z .w (vector/special registers), .h0 .h1,
- * .b0-.b3 (video byte/half selectors), and the several-digit selectors and
- * masks of the SIMD video instructions (.h32, .h10, .b7654, .b20): HSEL
- * and BSEL, whose digits the operand's value holds (PTX_VSEL_*). */
+/* Component selectors: .x .y .z .w (special registers), .h0 .h1, .b0-.b3
+ * (video byte/half selectors), and the several-digit selectors and masks of
+ * the SIMD video instructions (.h32, .h10, .b7654, .b20): HSEL and BSEL,
+ * whose digits the operand's value holds (PTX_VSEL_*). A component of a
+ * vector register (%v.x, %v.g) is not a selector: it is a register of its
+ * own (see ptx_reg). */
 typedef enum ptx_component {
     PTX_COMP_NONE = 0, PTX_COMP_X, PTX_COMP_Y, PTX_COMP_Z, PTX_COMP_W,
     PTX_COMP_R, PTX_COMP_G, PTX_COMP_B, PTX_COMP_A,
@@ -208,22 +215,28 @@ typedef struct ptx_operand {
 
 /* ---- Registers -------------------------------------------------------- */
 
+/* Every register is a scalar. A vector register (.reg .v4 .f32 %v) is a
+ * group of consecutive registers, its components %v.x .. %v.w (lane 0..3);
+ * its declaration (ptx_regdecl.vec) says how many. The name of the whole
+ * vector as an operand is a VEC of its components (PTX_OPF_VECREG). */
 typedef struct ptx_reg {
     uint32_t name;   /* string id: the full name, or the prefix of a %r<N> range */
     uint32_t index;  /* position in its %r<N> range, or PTX_NONE */
     uint8_t type;    /* ptx_type */
-    uint8_t vec;     /* 1, 2 or 4 (.reg .v4 .f32 %v) */
-    uint16_t pad;
+    uint8_t vec;     /* always 1: the register holds one value */
+    uint8_t lane;    /* component of a vector register (x = 0 ...); 0 for scalars */
+    uint8_t pad;
     uint32_t decl;   /* index of the declaring ptx_regdecl */
 } ptx_reg;
 
-/* One declarator of a .reg statement: "%r<100>" or "%x". */
+/* One declarator of a .reg statement ("%r<100>" or "%x"), or a function
+ * parameter in the .reg state space (its registers have no statement). */
 typedef struct ptx_regdecl {
     uint32_t name;     /* string id (prefix for ranges) */
     uint32_t count;    /* N of %r<N>, or PTX_NONE for a single register */
-    uint32_t first;    /* first register id */
+    uint32_t first;    /* first register id (count * vec registers follow) */
     uint8_t type;
-    uint8_t vec;
+    uint8_t vec;       /* components of each register: 1, 2 or 4 */
     uint16_t pad;
     uint32_t line, col;
 } ptx_regdecl;
@@ -264,6 +277,8 @@ typedef struct ptx_symbol {
     uint64_t dims[4];   /* sizes; a flexible [] dimension is 0 with PTX_SYMF_FLEX */
     uint32_t init;      /* initializer root in module->inits, or PTX_NONE */
     uint32_t func;      /* owning function, or PTX_NONE at module scope; FUNC: itself */
+    uint32_t reg;       /* a function's parameter in the .reg state space: its first
+                           register (vector components follow); else PTX_NONE */
     uint32_t line, col;
 } ptx_symbol;
 
@@ -468,6 +483,13 @@ static inline const ptx_operand *ptx_instr_operand(const ptx_function *f,
     return &f->operands[i->operands + k];
 }
 const char *ptx_symbol_name(const ptx_module *m, uint32_t sym);
+
+/* The vector register that register r is a component of has this many
+ * components (1: r is a scalar register). */
+static inline unsigned ptx_reg_vec(const ptx_function *f, uint32_t r)
+{
+    return f->regdecls[f->regs[r].decl].vec;
+}
 const char *ptx_function_name(const ptx_module *m, const ptx_function *f);
 
 /* Build (or rebuild) the CFG of every function with a body. */

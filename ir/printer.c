@@ -15,14 +15,23 @@ static const char *space_text(uint8_t s)
     return ptx_space_name((ptx_space)s);
 }
 
-/* Register name: prefix + index for %r<N> members. */
-static void print_reg(const ptx_function *f, const ptx_module *m, uint32_t r, FILE *out)
+/* The name of the (vector) register register r belongs to: prefix + index
+ * for %r<N> members. */
+static void print_reg_base(const ptx_function *f, const ptx_module *m, uint32_t r, FILE *out)
 {
     const ptx_reg *g = &f->regs[r];
     if (g->index == PTX_NONE)
         fputs(ptx_str(m, g->name), out);
     else
         fprintf(out, "%s%u", ptx_str(m, g->name), g->index);
+}
+
+/* Register name; a component of a vector register as %v.x .. %v.w. */
+static void print_reg(const ptx_function *f, const ptx_module *m, uint32_t r, FILE *out)
+{
+    print_reg_base(f, m, r, out);
+    if (ptx_reg_vec(f, r) > 1)
+        fprintf(out, ".%c", "xyzw"[f->regs[r].lane & 3]);
 }
 
 static void print_int(int64_t v, uint8_t flags, FILE *out)
@@ -95,7 +104,17 @@ static void print_operand(const ptx_module *m, const ptx_function *f, const ptx_
         }
         fputc(']', out);
         break;
+    case PTX_OPD_REG_IMM:
+        print_reg(f, m, o->id, out);
+        fputs(" + ", out);
+        print_int(o->value, o->flags, out);
+        break;
     case PTX_OPD_VEC:
+        if ((o->flags & PTX_OPF_VECREG) && o->count) { /* the vector register's name */
+            print_reg_base(f, m, f->operands[o->id].id, out);
+            break;
+        }
+        /* fall through */
     case PTX_OPD_LIST:
     case PTX_OPD_BRACKET:
         fputc(o->kind == PTX_OPD_VEC ? '{' : o->kind == PTX_OPD_LIST ? '(' : '[', out);

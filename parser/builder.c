@@ -396,7 +396,7 @@ uint32_t ptxb_new_symbol(ptx_builder *b, uint32_t name, ptxb_loc at)
     PTX_GROW(b->sym_depth, b->cap_sym_depth, m->nsymbols + 1);
     uint32_t id = m->nsymbols++;
     m->symbols[id] = (ptx_symbol){.name = name, .vec = 1, .init = PTX_NONE, .func = b->fn,
-                                  .line = at.line, .col = at.col};
+                                  .reg = PTX_NONE, .line = at.line, .col = at.col};
     b->sym_depth[id] = (uint8_t)(b->depth > 255 ? 255 : b->depth);
     return id;
 }
@@ -448,11 +448,13 @@ static uint16_t linkage_flags(int linkage)
                       ((linkage & PTXB_COMMON) ? PTX_SYMF_COMMON : 0));
 }
 
-/* Create one register (or a range's members) in the current function. */
+/* Create one register (or a range's members) in the current function; a
+ * vector register is as many scalar registers as it has components. */
 static uint32_t add_regdecl(ptx_builder *b, uint32_t name, uint32_t count, ptxb_loc at)
 {
     ptx_function *f = &b->m->functions[b->fn];
-    uint32_t n = count == PTX_NONE ? 1 : count;
+    uint32_t vec = b->attrs.vec ? (uint32_t)b->attrs.vec : 1;
+    uint32_t n = (count == PTX_NONE ? 1 : count) * vec;
     if ((uint64_t)f->nregs + n > PTXB_MAX_FUNC_REGS) {
         ptxb_error(b, at, "too many registers in one function (at most %u)", PTXB_MAX_FUNC_REGS);
         return PTX_NONE;
@@ -467,15 +469,37 @@ static uint32_t add_regdecl(ptx_builder *b, uint32_t name, uint32_t count, ptxb_
     PTX_GROW(b->regdecl_depth, b->cap_regdecl_depth, f->nregdecls + 1);
     uint32_t d = f->nregdecls++;
     f->regdecls[d] = (ptx_regdecl){name, count, f->nregs, (uint8_t)b->attrs.type,
-                                   (uint8_t)(b->attrs.vec ? b->attrs.vec : 1), 0, at.line, at.col};
+                                   (uint8_t)vec, 0, at.line, at.col};
     b->regdecl_seq[d] = ++b->decl_seq;
     b->regdecl_depth[d] = b->depth;
     PTX_GROW(f->regs, b->fcap_regs, (uint64_t)f->nregs + n);
     for (uint32_t i = 0; i < n; i++)
-        f->regs[f->nregs + i] = (ptx_reg){name, count == PTX_NONE ? PTX_NONE : i,
-                                          (uint8_t)b->attrs.type, f->regdecls[d].vec, 0, d};
+        f->regs[f->nregs + i] = (ptx_reg){name, count == PTX_NONE ? PTX_NONE : i / vec,
+                                          (uint8_t)b->attrs.type, 1, (uint8_t)(i % vec), 0, d};
     f->nregs += n;
     return d;
+}
+
+/* The type and vector size of a register (declared in a body or as a
+ * .reg parameter) are ones a register can have: no vector of predicates,
+ * .v2 or .v4 of at most 128 bits (what ptxas accepts). */
+static bool reg_type_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
+{
+    unsigned vec = b->attrs.vec ? (unsigned)b->attrs.vec : 1;
+    const char *what = name == PTX_NONE ? "_" : ptxb_str(b, name);
+    if (vec == 1)
+        return true;
+    if (b->attrs.type == PTX_TYPE_PRED) {
+        ptxb_error(b, at, "predicate register '%s' cannot be a vector", what);
+        return false;
+    }
+    if (vec > 4 || vec * ptx_type_bits((ptx_type)b->attrs.type) > 128) {
+        ptxb_error(b, at, "vector register '%s' is .v%u .%s: vector registers have 2 or 4 "
+                   "components of at most 128 bits in all", what, vec,
+                   ptx_type_name((ptx_type)b->attrs.type));
+        return false;
+    }
+    return true;
 }
 
 static bool reg_attrs_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
@@ -492,7 +516,7 @@ static bool reg_attrs_ok(ptx_builder *b, uint32_t name, ptxb_loc at)
         ptxb_error(b, at, "register declarations take only a type and a vector size");
         return false;
     }
-    return true;
+    return reg_type_ok(b, name, at);
 }
 
 void ptxb_declare_range(ptx_builder *b, uint32_t name, ptxb_int count, ptxb_loc at)
@@ -814,12 +838,28 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
         attrs_reset(b);
         return;
     }
+    bool reg = b->attrs.space == PTX_SPACE_REG && !proto;
+    if (reg && (b->ndims || b->attrs.align || b->attrs.ptr || !reg_type_ok(b, name, at))) {
+        if (b->ndims || b->attrs.align || b->attrs.ptr)
+            ptxb_error(b, at, ".reg parameters take only a type and a vector size");
+        attrs_reset(b);
+        return;
+    }
     uint32_t id = ptxb_new_symbol(b, name, at);
     ptx_symbol *s = &b->m->symbols[id];
     s->kind = PTX_SYM_PARAM;
     fill_symbol(b, s);
     if (name == PTX_NONE)
         s->flags |= PTX_SYMF_UNNAMED;
+    if (reg && name != PTX_NONE) { /* the body uses it as a register */
+        uint32_t d = add_regdecl(b, name, PTX_NONE, at);
+        if (d != PTX_NONE) {
+            s = &b->m->symbols[id];
+            s->reg = b->m->functions[b->fn].regdecls[d].first;
+            ptxb_bind(b, name, UNDO_SCALAR, s->reg);
+            b->reg_gen++;
+        }
+    }
     ptx_function *f = &b->m->functions[b->fn];
     switch (b->ctx) {
     case CTX_FUNC_RET:
@@ -943,6 +983,41 @@ static void check_label_kind(ptx_builder *b, const ptx_instr *in, unsigned k,
         ptxb_error(b, at, "'%s' is not %s", ptxb_str(b, f->labels[o->id].name), what);
 }
 
+/* The values of a call's argument or result list against the callee's
+ * parameters (rets or params, n of them): as many as it declares (fewer
+ * results are allowed), and for a .reg parameter a register or vector
+ * register of as many components of the same width (an argument may also
+ * be an immediate), as ptxas requires. */
+static void check_call_list(ptx_builder *b, const ptx_instr *in, const ptx_operand *list,
+                            const ptx_function *callee, bool results)
+{
+    const ptx_function *f = &b->m->functions[b->fn];
+    const uint32_t *pars = results ? callee->rets : callee->params;
+    uint32_t n = results ? callee->nrets : callee->nparams;
+    ptxb_loc at = {in->line, in->col};
+    const char *fname = ptxb_str(b, b->m->symbols[callee->symbol].name);
+    if (results ? list->count > n : list->count != n) {
+        ptxb_error(b, at, "call of '%s' with %u %s; it has %u", fname, list->count,
+                   results ? "results" : "arguments", n);
+        return;
+    }
+    for (uint32_t i = 0; i < list->count; i++) {
+        const ptx_symbol *p = &b->m->symbols[pars[i]];
+        const ptx_operand *o = &f->operands[list->id + i];
+        if (p->space != PTX_SPACE_REG || o->kind == PTX_OPD_SYM || o->kind == PTX_OPD_SINK ||
+            (o->kind == PTX_OPD_IMM && !results && p->vec == 1))
+            continue;
+        unsigned count = o->kind == PTX_OPD_VEC ? o->count : 1;
+        const ptx_operand *e = o->kind == PTX_OPD_VEC ? &f->operands[o->id] : o;
+        if (count != p->vec || e->kind != PTX_OPD_REG ||
+            ptx_type_bits((ptx_type)f->regs[e->id].type) != ptx_type_bits((ptx_type)p->type))
+            ptxb_error(b, at, "%s %u of the call of '%s' does not match its .reg parameter '%s' "
+                       "(%s.%s)", results ? "result" : "argument", i + 1, fname,
+                       ptxb_str(b, p->name), p->vec > 1 ? (p->vec == 2 ? ".v2 " : ".v4 ") : "",
+                       ptx_type_name((ptx_type)p->type));
+    }
+}
+
 /* Branches name code labels, brx.idx a .branchtargets list, and an indirect
  * call a .callprototype or .calltargets label. */
 static void check_control_operands(ptx_builder *b)
@@ -976,6 +1051,12 @@ static void check_control_operands(ptx_builder *b)
                 ptxb_error(b, (ptxb_loc){in->line, in->col},
                            "cannot call kernel '%s' (kernels are launched, not called)",
                            ptxb_str(b, b->m->symbols[target->id].name));
+            } else {
+                const ptx_function *callee = &b->m->functions[b->m->symbols[target->id].func];
+                if (t == 1)
+                    check_call_list(b, in, &f->operands[in->operands], callee, true);
+                if (t + 1 < in->noperands && f->operands[in->operands + t + 1].kind == PTX_OPD_LIST)
+                    check_call_list(b, in, &f->operands[in->operands + t + 1], callee, false);
             }
         }
     }

@@ -1,33 +1,19 @@
 /* form.c — decoding an instruction word ("ld.global.v4.f32") into a form
  * and checking an instruction's operands against the opcode's shapes.
  *
- * The opcode is the longest dotted prefix that names a PTX instruction; every
- * remaining part must be a modifier that instruction accepts, at most one per
- * category except types, state spaces, layouts and MISC. Valid forms are
+ * The opcode is the instruction named by the word's first part and later
+ * parts (vote, vote.sync): among those whose later words all appear among
+ * the parts, in any position, the one with most words that decodes, since
+ * ptxas takes "vote.ballot.sync.b32" for vote.sync.ballot.b32 and
+ * "add.u32.cc" for add.cc.u32. Every other part must be a modifier that
+ * instruction accepts, at most one per category except types, state
+ * spaces, layouts and MISC. Valid forms are
  * cached on the word's string entry, so each spelling is decoded once. */
 #include <string.h>
 
 #include "ir/util.h"
 #include "parser/builder_impl.h"
 #include "parser/isa.h"
-
-/* Longest opcode prefix of text ending at a dot boundary; sets *cut to its
- * length. */
-static ptx_opcode find_opcode(const char *text, size_t len, size_t *cut)
-{
-    for (size_t n = len;; ) {
-        ptx_opcode op = isa_lookup_opcode(text, n);
-        if (op != PTX_OP_INVALID) {
-            *cut = n;
-            return op;
-        }
-        while (n > 0 && text[n - 1] != '.')
-            n--;
-        if (n == 0)
-            return PTX_OP_INVALID;
-        n--; /* drop the dot */
-    }
-}
 
 static const char *category_name(ptx_modcat c)
 {
@@ -72,59 +58,111 @@ static uint32_t intern_form(ptx_builder *b, const ptx_form *f, const uint16_t *t
     return m->nforms++;
 }
 
-/* Add one modifier to the form being decoded; false (and a report) when it
- * is unknown, not allowed on the opcode, or conflicts with an earlier one. */
+/* Add one modifier to the form being decoded; false (and, with report, a
+ * message) when it is unknown, not allowed on the opcode, or conflicts with
+ * an earlier one. */
 static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char *word,
-                         const char *part, size_t n, ptxb_loc at)
+                         const char *part, size_t n, bool report, ptxb_loc at)
 {
     ptx_opcode op = (ptx_opcode)f->opcode;
     ptx_modifier mod = isa_lookup_modifier(part, n);
-    if (mod == PTX_MOD_NONE) {
-        ptxb_error(b, at, "unknown modifier '.%.*s' in '%s'", (int)n, part, word);
-        return false;
-    }
-    if (!isa_allows(op, mod)) {
-        ptxb_error(b, at, "modifier '.%.*s' is not allowed on '%s' (in '%s')", (int)n, part,
-                   ptx_opcode_name(op), word);
-        return false;
-    }
-    if (f->ntokens == 255) {
-        ptxb_error(b, at, "too many modifiers in '%s'", word);
-        return false;
-    }
+#define REJECT(...) do { if (report) ptxb_error(b, at, __VA_ARGS__); return false; } while (0)
+    if (mod == PTX_MOD_NONE)
+        REJECT("unknown modifier '.%.*s' in '%s'", (int)n, part, word);
+    if (!isa_allows(op, mod))
+        REJECT("modifier '.%.*s' is not allowed on '%s' (in '%s')", (int)n, part,
+               ptx_opcode_name(op), word);
+    if (f->ntokens == 255)
+        REJECT("too many modifiers in '%s'", word);
     ptx_modcat cat = ptx_modifier_category(mod);
     int value = ptx_modifier_value(mod);
     bool positional = cat == PTX_MODCAT_TYPE || cat == PTX_MODCAT_SPACE || cat == PTX_MODCAT_LAYOUT;
     for (unsigned i = 0; !positional && i < f->ntokens; i++)
-        if (toks[i] == mod) {
-            ptxb_error(b, at, "repeated modifier '.%.*s' in '%s'", (int)n, part, word);
-            return false;
-        }
-    if (!repeatable(cat) && f->mod[cat]) {
-        ptxb_error(b, at, "conflicting modifiers '.%s' and '.%.*s' in '%s' (each sets the %s)",
-                   ptx_modifier_text((ptx_modifier)f->mod[cat]), (int)n, part, word,
-                   category_name(cat));
-        return false;
-    }
+        if (toks[i] == mod)
+            REJECT("repeated modifier '.%.*s' in '%s'", (int)n, part, word);
+    if (!repeatable(cat) && f->mod[cat])
+        REJECT("conflicting modifiers '.%s' and '.%.*s' in '%s' (each sets the %s)",
+               ptx_modifier_text((ptx_modifier)f->mod[cat]), (int)n, part, word,
+               category_name(cat));
     if (cat == PTX_MODCAT_TYPE) {
-        if (f->ntypes == sizeof f->type) {
-            ptxb_error(b, at, "too many types in '%s'", word);
-            return false;
-        }
+        if (f->ntypes == sizeof f->type)
+            REJECT("too many types in '%s'", word);
         f->type[f->ntypes++] = (uint8_t)value;
     } else if (cat == PTX_MODCAT_SPACE) {
-        if (f->nspaces == 2) {
-            ptxb_error(b, at, "too many state spaces in '%s'", word);
-            return false;
-        }
+        if (f->nspaces == 2)
+            REJECT("too many state spaces in '%s'", word);
         f->space[f->nspaces++] = (uint8_t)value;
     } else if (cat == PTX_MODCAT_VEC) {
         f->vec = (uint8_t)value;
     }
+#undef REJECT
     if (!f->mod[cat])
         f->mod[cat] = (uint16_t)mod;
     toks[f->ntokens++] = (uint16_t)mod;
     return true;
+}
+
+/* Decode the parts of word text[0..len) after its first part (`root`
+ * bytes) as modifiers of op, leaving out, once each, the later words of
+ * op's name. With report, the first problem is reported. */
+static bool decode_parts(ptx_builder *b, ptx_opcode op, const char *text, size_t len,
+                         size_t root, ptx_form *f, uint16_t *toks, bool report, ptxb_loc at)
+{
+    *f = (ptx_form){.opcode = (uint16_t)op, .vec = 1};
+    const char *name = ptx_opcode_name(op);
+    uint32_t used = 0; /* words of the name already left out (bit k: word k) */
+    for (size_t p = root; p < len;) {
+        size_t q = p + 1;
+        while (q < len && text[q] != '.')
+            q++;
+        const char *part = text + p + 1;
+        size_t n = q - p - 1;
+        bool named = false; /* a word of the name not yet left out? */
+        unsigned k = 0;
+        for (const char *w = strchr(name, '.'); w && !named; w = strchr(w + 1, '.'), k++) {
+            const char *e = strchr(w + 1, '.');
+            size_t wn = e ? (size_t)(e - w - 1) : strlen(w + 1);
+            if (!(used & (1u << k)) && wn == n && memcmp(w + 1, part, n) == 0) {
+                used |= 1u << k;
+                named = true;
+            }
+        }
+        if (!named && !add_modifier(b, f, toks, text, part, n, report, at))
+            return false;
+        p = q;
+    }
+    const isa_opcode_info *info = isa_opcode_info_of(op);
+    for (int c = 1; info && c < PTX_MODCAT_COUNT; c++) {
+        if ((info->required & (1ull << c)) && !f->mod[c]) {
+            if (report)
+                ptxb_error(b, at, "'%s' needs a %s modifier", text, category_name((ptx_modcat)c));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Number of words of opcode name `name` after the first that appear among
+ * the parts of text[cut..len); -1 unless all of them do. */
+static int name_words_present(const char *name, const char *text, size_t len, size_t cut)
+{
+    int words = 0;
+    for (const char *w = strchr(name, '.'); w; w = strchr(w + 1, '.')) {
+        const char *e = strchr(w + 1, '.');
+        size_t wn = e ? (size_t)(e - w - 1) : strlen(w + 1);
+        bool found = false;
+        for (size_t p = cut; p < len && !found;) {
+            size_t q = p + 1;
+            while (q < len && text[q] != '.')
+                q++;
+            found = q - p - 1 == wn && memcmp(text + p + 1, w + 1, wn) == 0;
+            p = q;
+        }
+        if (!found)
+            return -1;
+        words++;
+    }
+    return words;
 }
 
 uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
@@ -133,32 +171,31 @@ uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
     if (e->form != PTX_NONE)
         return e->form;
     const char *text = ptxb_str(b, word);
-    size_t len = strtab_ent(&b->st, word)->len, cut = 0;
-    ptx_opcode op = find_opcode(text, len, &cut);
-    if (op == PTX_OP_INVALID) {
-        const char *dot = strchr(text, '.');
-        ptxb_error(b, at, "unknown instruction '%.*s'", (int)(dot ? (size_t)(dot - text) : len), text);
-        return PTX_NONE;
-    }
-    ptx_form f = {.opcode = (uint16_t)op, .vec = 1};
+    size_t len = strtab_ent(&b->st, word)->len, root = 0;
+    while (root < len && text[root] != '.')
+        root++;
+    ptx_form f;
     uint16_t toks[256];
-    for (size_t p = cut; p < len;) {
-        size_t q = p + 1;
-        while (q < len && text[q] != '.')
-            q++;
-        if (!add_modifier(b, &f, toks, text, text + p + 1, q - p - 1, at))
-            return PTX_NONE;
-        p = q;
-    }
-    const isa_opcode_info *info = isa_opcode_info_of(op);
-    for (int c = 1; info && c < PTX_MODCAT_COUNT; c++) {
-        if ((info->required & (1ull << c)) && !f.mod[c]) {
-            ptxb_error(b, at, "'%s' needs a %s modifier", text, category_name((ptx_modcat)c));
-            return PTX_NONE;
+    ptx_opcode first = PTX_OP_INVALID; /* the reading tried first: its error is reported */
+    for (int want = 8; want >= 0; want--) {
+        for (int op = 1; op < PTX_OP_COUNT; op++) {
+            const char *name = ptx_opcode_name((ptx_opcode)op);
+            if (strncmp(name, text, root) != 0 || (name[root] != '\0' && name[root] != '.') ||
+                name_words_present(name, text, len, root) != want)
+                continue;
+            if (first == PTX_OP_INVALID)
+                first = (ptx_opcode)op;
+            if (decode_parts(b, (ptx_opcode)op, text, len, root, &f, toks, false, at)) {
+                e->form = intern_form(b, &f, toks);
+                return e->form;
+            }
         }
     }
-    e->form = intern_form(b, &f, toks);
-    return e->form;
+    if (first == PTX_OP_INVALID)
+        ptxb_error(b, at, "unknown instruction '%.*s'", (int)root, text);
+    else
+        decode_parts(b, first, text, len, root, &f, toks, true, at);
+    return PTX_NONE;
 }
 
 /* Can operand o be written? Registers, vectors of them, pairs and sinks.

@@ -12,8 +12,9 @@
 #include "parser/isa.h"
 
 /* Resolve a register name: an exact scalar declaration or a member of a
- * %name<N> range, whichever was declared innermost. The answer is cached on
- * the name until a later declaration could shadow it. */
+ * %name<N> range, whichever was declared innermost (for a vector register,
+ * its first component). The answer is cached on the name until a later
+ * declaration could shadow it. */
 uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word)
 {
     strbind *e = strtab_bind(&b->st, word);
@@ -32,7 +33,7 @@ uint32_t ptxb_resolve_register(ptx_builder *b, uint32_t word)
     if (d != PTX_NONE) {
         uint32_t idx = n->pindex;
         if (idx < f->regdecls[d].count && b->regdecl_seq[d] > best_seq)
-            best = f->regdecls[d].first + idx;
+            best = f->regdecls[d].first + idx * f->regdecls[d].vec;
     }
     if (best != PTX_NONE)
         ptxb_bind(b, word, UNDO_REG, best);
@@ -124,26 +125,65 @@ void ptxb_guard(ptx_builder *b, uint32_t reg, bool negated, ptxb_loc at)
     b->guard_neg = negated;
 }
 
-/* A register (or vector register) written with a component: "%r1.h0", or
- * with a SIMD video selector or mask: "%r1.b7654". */
-static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o)
+/* Lane of a vector component selector (.x/.r 0 ... .w/.a 3), or -1. */
+static int component_lane(ptx_component c)
+{
+    switch (c) {
+    case PTX_COMP_X: case PTX_COMP_R: return 0;
+    case PTX_COMP_Y: case PTX_COMP_G: return 1;
+    case PTX_COMP_Z: case PTX_COMP_B: return 2;
+    case PTX_COMP_W: case PTX_COMP_A: return 3;
+    default: return -1;
+    }
+}
+
+/* A register written with a component: "%r1.h0" (a selector of a scalar
+ * register), a SIMD video selector or mask ("%r1.b7654"), or "%v.y" /
+ * "%v.g", which names the component register of a vector register. False
+ * when word is not such a name; an error when the vector register has no
+ * such component. */
+static bool dotted_register(ptx_builder *b, uint32_t word, ptx_operand *o, ptxb_loc at)
 {
     uint32_t base = strtab_ent(&b->st, word)->dotbase;
     if (base == PTX_NONE)
         return false;
     const char *suffix = ptxb_str(b, word) + strtab_ent(&b->st, base)->len + 1;
     ptx_component c = parse_component(suffix);
-    int64_t digits = 0;
-    if (c == PTX_COMP_NONE && !parse_video_selector(suffix, &c, &digits))
-        return false;
     uint32_t r = ptxb_resolve_register(b, base);
     if (r == PTX_NONE)
         return false;
+    const ptx_function *f = &b->m->functions[b->fn];
+    unsigned vec = ptx_reg_vec(f, r);
+    int64_t digits = 0;
+    if (vec == 1 && c == PTX_COMP_NONE && !parse_video_selector(suffix, &c, &digits))
+        return false;
     o->kind = PTX_OPD_REG;
     o->id = r;
-    o->comp = (uint8_t)c;
-    o->value = digits;
+    if (vec == 1) {
+        o->comp = (uint8_t)c;
+        o->value = digits;
+        return true;
+    }
+    int lane = component_lane(c);
+    if (lane < 0 || (unsigned)lane >= vec) {
+        ptxb_error(b, at, "'%s' is not a component of the .v%u register '%s' (its components "
+                   "are %s)", ptxb_str(b, word), vec, ptxb_str(b, base),
+                   vec == 2 ? ".x .y (or .r .g)" : ".x .y .z .w (or .r .g .b .a)");
+        o->kind = PTX_OPD_SINK;
+        return true;
+    }
+    o->id = r + (uint32_t)lane;
     return true;
+}
+
+/* Push the components of the vector register starting at r as one VEC
+ * operand written as the register's name. */
+static void push_vector_register(ptx_builder *b, uint32_t r, unsigned vec, ptxb_loc at)
+{
+    for (unsigned k = 0; k < vec; k++)
+        push(b, (ptx_operand){.kind = PTX_OPD_REG, .id = r + k}, at);
+    ptxb_opd_group(b, PTX_OPD_VEC, vec, at);
+    b->stk[b->nstk - 1].flags |= PTX_OPF_VECREG;
 }
 
 void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
@@ -153,7 +193,16 @@ void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
     ptx_sreg sreg;
     ptx_component comp;
     const char *text = ptxb_str(b, word);
-    if (r != PTX_NONE) {
+    if (r != PTX_NONE && ptx_reg_vec(&b->m->functions[b->fn], r) > 1) {
+        if (flags) {
+            ptxb_error(b, at, "'%c' cannot apply to the vector register '%s'",
+                       (flags & PTX_OPF_NEG) ? '-' : '!', text);
+            o.kind = PTX_OPD_SINK;
+        } else {
+            push_vector_register(b, r, ptx_reg_vec(&b->m->functions[b->fn], r), at);
+            return;
+        }
+    } else if (r != PTX_NONE) {
         o.kind = PTX_OPD_REG;
         o.id = r;
     } else if (strtab_bind(&b->st, word)->sym != PTX_NONE) {
@@ -163,7 +212,7 @@ void ptxb_opd_word(ptx_builder *b, uint32_t word, uint8_t flags, ptxb_loc at)
         o.kind = PTX_OPD_SREG;
         o.id = sreg;
         o.comp = (uint8_t)comp;
-    } else if (dotted_register(b, word, &o)) {
+    } else if (dotted_register(b, word, &o, at)) {
         /* filled in */
     } else if (text[0] == '%') {
         ptxb_error(b, at, "use of undeclared register '%s'", text);
@@ -195,8 +244,32 @@ void ptxb_opd_sink(ptx_builder *b, ptxb_loc at)
     push(b, (ptx_operand){.kind = PTX_OPD_SINK, .id = PTX_NONE}, at);
 }
 
+/* "r + imm" as a value: an integer register plus a constant (ptxas adds
+ * them in the register's width). */
+static void push_register_plus(ptx_builder *b, uint32_t name, uint32_t r, int64_t offset,
+                               ptxb_loc at)
+{
+    const ptx_function *f = &b->m->functions[b->fn];
+    ptx_type t = (ptx_type)f->regs[r].type;
+    char cls = ptx_type_class(t);
+    if (ptx_reg_vec(f, r) > 1) {
+        ptxb_error(b, at, "'%s + %lld': a vector register cannot take an added constant",
+                   ptxb_str(b, name), (long long)offset);
+    } else if ((cls != 'b' && cls != 'u' && cls != 's') || ptx_type_bits(t) > 64) {
+        ptxb_error(b, at, "'%s + %lld': only an integer register (.b/.u/.s, at most 64 bits) can "
+                   "take an added constant, '%s' is .%s", ptxb_str(b, name), (long long)offset,
+                   ptxb_str(b, name), ptx_type_name(t));
+    }
+    push(b, (ptx_operand){.kind = PTX_OPD_REG_IMM, .id = r, .value = offset}, at);
+}
+
 void ptxb_opd_symoff(ptx_builder *b, uint32_t name, int64_t offset, bool generic, ptxb_loc at)
 {
+    uint32_t r = generic ? PTX_NONE : ptxb_resolve_register(b, name);
+    if (r != PTX_NONE) {
+        push_register_plus(b, name, r, offset, at);
+        return;
+    }
     uint32_t s = strtab_bind(&b->st, name)->sym;
     if (s == PTX_NONE)
         ptxb_error(b, at, "use of undeclared symbol '%s'", ptxb_str(b, name));
@@ -209,7 +282,9 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
     ptx_operand o = {.kind = PTX_OPD_ADDR, .id = PTX_NONE, .value = offset};
     if (base != PTX_NONE) {
         uint32_t r = ptxb_resolve_register(b, base);
-        if (r != PTX_NONE) {
+        if (r != PTX_NONE && ptx_reg_vec(&b->m->functions[b->fn], r) > 1) {
+            ptxb_error(b, at, "the vector register '%s' cannot be an address", ptxb_str(b, base));
+        } else if (r != PTX_NONE) {
             o.id = r;
         } else if (strtab_bind(&b->st, base)->sym != PTX_NONE) {
             o.id = strtab_bind(&b->st, base)->sym;
@@ -224,6 +299,17 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
 
 void ptxb_opd_group(ptx_builder *b, ptx_operand_kind kind, uint32_t count, ptxb_loc at)
 {
+    /* ptxas takes neither r + imm nor a whole vector register inside { } (nor
+     * a vector register in d|p) */
+    for (uint32_t i = b->nstk - (count < b->nstk ? count : b->nstk); i < b->nstk; i++) {
+        const ptx_operand *e = &b->stk[i];
+        if (e->kind == PTX_OPD_REG_IMM)
+            ptxb_error(b, b->stk_at[i], "a register plus a constant cannot be an element of "
+                       "a list or vector operand");
+        else if ((kind == PTX_OPD_VEC || kind == PTX_OPD_PAIR) && e->kind == PTX_OPD_VEC)
+            ptxb_error(b, b->stk_at[i], "a vector operand cannot be an element of a vector "
+                       "operand { } or of a pair d|p");
+    }
     if (count > 255) {
         ptxb_error(b, at, "too many elements in one operand (limit 255)");
         count = 255;
@@ -259,6 +345,49 @@ static void check_label_uses(ptx_builder *b, ptx_opcode op, ptxb_loc at)
                        ptxb_str(b, b->m->functions[b->fn].labels[b->elems[i].id].name));
 }
 
+/* A vector register named as a whole operand must fit the instruction: as
+ * many components as its .vN, or for mov without .vN as many bits as its
+ * type (packing); only instructions that take vector operands take one. */
+static void check_vector_registers(ptx_builder *b, const ptx_form *fm)
+{
+    ptx_opcode op = (ptx_opcode)fm->opcode;
+    const ptx_function *f = &b->m->functions[b->fn];
+    for (uint32_t i = 0; i < b->nstk; i++) {
+        const ptx_operand *o = &b->stk[i];
+        if (o->kind != PTX_OPD_VEC || !(o->flags & PTX_OPF_VECREG))
+            continue;
+        uint32_t r = b->elems[o->id].id;
+        const char *name = ptxb_str(b, f->regs[r].name);
+        if (fm->vec > 1) {
+            if (o->count != fm->vec)
+                ptxb_error(b, b->stk_at[i], "vector register '%s' has %u components, "
+                           "'%s' needs .v%u", name, o->count, ptx_opcode_name(op), fm->vec);
+        } else if (op == PTX_OP_MOV) {
+            unsigned bits = o->count * ptx_type_bits((ptx_type)f->regs[r].type);
+            unsigned want = fm->ntypes ? ptx_type_bits((ptx_type)fm->type[0]) : 0;
+            if (bits != want)
+                ptxb_error(b, b->stk_at[i], "vector register '%s' has %u bits, 'mov.%s' moves %u",
+                           name, bits, fm->ntypes ? ptx_type_name((ptx_type)fm->type[0]) : "", want);
+        } else if (op != PTX_OP_LDMATRIX && op != PTX_OP_STMATRIX && op != PTX_OP_TEX &&
+                   op != PTX_OP_TLD4 && op != PTX_OP_SULD && op != PTX_OP_SUST) {
+            ptxb_error(b, b->stk_at[i], "'%s' takes no vector operand: name a component of the "
+                       "vector register '%s' (%s.x, ...)", ptx_opcode_name(op), name, name);
+        }
+    }
+}
+
+/* "call (r), f, (5)": a lone immediate in parentheses reads as a constant
+ * expression; after a called function it is the argument list of one. */
+static void call_immediate_argument(ptx_builder *b)
+{
+    uint32_t k = b->nstk > 0 && b->stk[0].kind == PTX_OPD_LIST ? 2 : 1;
+    if (k >= b->nstk || b->stk[k].kind != PTX_OPD_IMM || b->stk[k - 1].kind != PTX_OPD_SYM)
+        return;
+    PTX_GROW(b->elems, b->cap_elems, (uint64_t)b->nelems + 1);
+    b->elems[b->nelems] = b->stk[k];
+    b->stk[k] = (ptx_operand){.kind = PTX_OPD_LIST, .count = 1, .id = b->nelems++};
+}
+
 static void instr_reset(ptx_builder *b)
 {
     b->nstk = 0;
@@ -279,8 +408,11 @@ void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at)
         ptxb_error(b, at, "too many operands (limit 255)");
     if (form != PTX_NONE) {
         const ptx_form *fm = &b->m->forms[form];
+        if (fm->opcode == PTX_OP_CALL)
+            call_immediate_argument(b);
         ptxb_check_shape(b, fm, b->stk, b->nstk, at);
         check_label_uses(b, (ptx_opcode)fm->opcode, at);
+        check_vector_registers(b, fm);
     }
     if (b->diags->errors != errors) {
         instr_reset(b);

@@ -371,11 +371,20 @@ bracket_rest
     | bracket_rest ',' simple_or_vec        { $$ = $1 + 1; }
     ;
 
+/* Call arguments: names, _, and integer immediates (for .reg parameters);
+ * a lone immediate in parentheses is a constant expression, not a list. */
 call_elems
     : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); $$ = 1; }
     | T_SINK                                { ptxb_opd_sink(b, AT(@1)); $$ = 1; }
-    | call_elems ',' T_WORD                 { ptxb_opd_word(b, $3, 0, AT(@3)); $$ = $1 + 1; }
-    | call_elems ',' T_SINK                 { ptxb_opd_sink(b, AT(@3)); $$ = $1 + 1; }
+    | T_INT ','                             { ptxb_opd_int(b, $1, AT(@1)); }
+      call_elem                             { $$ = 2; }
+    | call_elems ',' call_elem              { $$ = $1 + 1; }
+    ;
+
+call_elem
+    : T_WORD                                { ptxb_opd_word(b, $1, 0, AT(@1)); }
+    | T_SINK                                { ptxb_opd_sink(b, AT(@1)); }
+    | T_INT                                 { ptxb_opd_int(b, $1, AT(@1)); }
     ;
 
 cexpr

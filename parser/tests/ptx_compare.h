@@ -17,10 +17,13 @@ static void cmp_reg_name(const ptx_module *m, const ptx_function *f, uint32_t r,
                          size_t n)
 {
     const ptx_reg *g = &f->regs[r];
+    char lane[4] = "";
+    if (ptx_reg_vec(f, r) > 1) /* a component of a vector register */
+        snprintf(lane, sizeof lane, ".%c", "xyzw"[g->lane & 3]);
     if (g->index == PTX_NONE)
-        snprintf(buf, n, "%s", ptx_str(m, g->name));
+        snprintf(buf, n, "%s%s", ptx_str(m, g->name), lane);
     else
-        snprintf(buf, n, "%s%u", ptx_str(m, g->name), g->index);
+        snprintf(buf, n, "%s%u%s", ptx_str(m, g->name), g->index, lane);
 }
 
 /* Compare two operands recursively; writes the first difference to why. */
@@ -36,10 +39,12 @@ static int cmp_operand(const ptx_module *a, const ptx_function *fa, const ptx_op
     char s1[256], s2[256];
     switch ((ptx_operand_kind)x->kind) {
     case PTX_OPD_REG:
+    case PTX_OPD_REG_IMM:
         cmp_reg_name(a, fa, x->id, s1, sizeof s1);
         cmp_reg_name(b, fb, y->id, s2, sizeof s2);
-        if (strcmp(s1, s2) != 0) {
-            snprintf(why, n, "register %.60s vs %.60s", s1, s2);
+        if (strcmp(s1, s2) != 0 || x->value != y->value) {
+            snprintf(why, n, "register %.60s%+lld vs %.60s%+lld", s1, (long long)x->value, s2,
+                     (long long)y->value);
             return 0;
         }
         return 1;

@@ -26,6 +26,24 @@ static inline ptx_module *ptx_test_parse(const char *text)
 /* The module header every test text starts with. */
 #define PTX_TEST_HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 
+/* The declarations the instructions of testdata/isa/forms.txt and
+ * modifier_orders.txt assume (see forms.txt's header): registers %r %rd %f
+ * %fd %h %q %p, symbols gsym ssym csym tex1 samp1 surf1, labels L1 L2 bt1,
+ * functions f0 f1, prototype proto1; instructions follow on line 31. */
+#define PTX_TEST_ISA_PRELUDE                                                  \
+    ".version 9.0\n.target sm_100a\n.address_size 64\n"                       \
+    ".global .align 8 .b8 gsym[64];\n.shared .align 8 .b8 ssym[64];\n"        \
+    ".const .align 8 .b8 csym[64];\n.global .texref tex1;\n"                  \
+    ".global .samplerref samp1;\n.global .surfref surf1;\n"                   \
+    ".func f0()\n{\n ret;\n}\n"                                               \
+    ".func (.param .b32 r) f1(.param .b32 a)\n{\n ret;\n}\n"                  \
+    ".entry k()\n{\n"                                                         \
+    " .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n .reg .f32 %f<32>;\n"           \
+    " .reg .f64 %fd<32>;\n .reg .b16 %h<32>;\n .reg .b128 %q<32>;\n"          \
+    " .reg .pred %p<32>;\n"                                                   \
+    " proto1: .callprototype (.param .b32 _) _ (.param .b32 _);\n"            \
+    " bt1: .branchtargets L1, L2;\nL1:\nL2:\n"
+
 /* Parse the kernel k(.param .u64 k_p0) with `body` after the usual register
  * declarations (%p<4>, %r<10>, %rd<10>, %f<10>, %fd<4>), preceded by the
  * module-scope declarations `pre`. */

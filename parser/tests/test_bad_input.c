@@ -37,6 +37,7 @@
 #include "ir/ir.h"
 #include "parser/diag.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 
 /* A kernel that declares the registers the snippets use; the body starts
  * on line BODY_LINE, column 1. */
@@ -893,19 +894,7 @@ static void test_deeply_nested_scopes(void **state)
  * registers %r %rd %f %fd %h %q %p, symbols gsym ssym csym tex1 samp1
  * surf1, labels L1 L2 bt1, functions f0 f1, prototype proto1. The
  * instruction goes on line ISA_LINE. */
-#define ISA_PRELUDE                                                           \
-    ".version 9.0\n.target sm_100a\n.address_size 64\n"                       \
-    ".global .align 8 .b8 gsym[64];\n.shared .align 8 .b8 ssym[64];\n"        \
-    ".const .align 8 .b8 csym[64];\n.global .texref tex1;\n"                  \
-    ".global .samplerref samp1;\n.global .surfref surf1;\n"                   \
-    ".func f0()\n{\n ret;\n}\n"                                               \
-    ".func (.param .b32 r) f1(.param .b32 a)\n{\n ret;\n}\n"                  \
-    ".entry k()\n{\n"                                                         \
-    " .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n .reg .f32 %f<32>;\n"           \
-    " .reg .f64 %fd<32>;\n .reg .b16 %h<32>;\n .reg .b128 %q<32>;\n"          \
-    " .reg .pred %p<32>;\n"                                                   \
-    " proto1: .callprototype (.param .b32 _) _ (.param .b32 _);\n"            \
-    " bt1: .branchtargets L1, L2;\nL1:\nL2:\n"
+#define ISA_PRELUDE PTX_TEST_ISA_PRELUDE
 enum { ISA_LINE = 31 };
 
 /* Wraps text (one or more instruction lines) in the ISA prelude. */
