@@ -180,21 +180,6 @@ HANDLER(op_mov)
     }
 }
 
-/* cvt.rna.tf32.f32: keep 10 mantissa bits, rounding to nearest with ties
- * away from zero; the result is an f32 pattern whose low 13 bits are 0. */
-HANDLER(op_cvt_tf32)
-{
-    (void)g; (void)s;
-    EACH_LANE(t) {
-        uint32_t b = (uint32_t)SRC(0, t);
-        if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu))
-            b = 0x7fffffffu; /* NaN */
-        else if ((b & 0x7f800000u) != 0x7f800000u)
-            b = (b + 0x1000u) & ~0x1fffu; /* magnitude rounding; a carry moves into the exponent */
-        PUT(0, t, b);
-    }
-}
-
 /* cvt.pack.sat (op: bits of the converted type, op2: 1 when signed): a
  * and b (s32) clamped to the range of the op-bit type, b in the low op
  * bits and a in the op bits above; the 16-bit forms give those 32 bits,
@@ -293,12 +278,6 @@ sim_fn sim_pick_cvt(sim_decoder *d)
         return pick_cvt_pack(d);
     if (op != PTX_OP_CVT || d->form->ntypes != 2 || sim_dec_nops(d) != 2)
         return NULL;
-    if (in->type == PTX_TYPE_TF32 && in->type2 == PTX_TYPE_F32) {
-        if (in->rnd != 5 || sim_dec_mod(d, PTX_MODCAT_RELU) || sim_dec_mod(d, PTX_MODCAT_SAT) ||
-            !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0))
-            return NULL;
-        return op_cvt_tf32;
-    }
     if (!cvt_type_ok(in->type) || !cvt_type_ok(in->type2))
         return NULL;
     ptx_modifier r = sim_dec_mod(d, PTX_MODCAT_ROUND);
@@ -314,7 +293,7 @@ sim_fn sim_pick_cvt(sim_decoder *d)
         return NULL;
     }
     if (in->rnd == 5 || r == PTX_MOD_RS)
-        return NULL; /* .rna / .rs: not yet */
+        return NULL; /* .rna and .rs are for tf32 and the packed formats only */
     if (sim_dec_mod(d, PTX_MODCAT_RELU) != PTX_MOD_NONE || sim_dec_mod(d, PTX_MODCAT_SAT) == PTX_MOD_SATFINITE)
         return NULL;
     if (!sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0))
