@@ -5,7 +5,8 @@
  *    truncated to the destination, or clamped to its range with .sat;
  *  - integer to float: rounded by the mode (.rn .rz .rm .rp);
  *  - float to integer: rounded to an integer by .rni .rzi .rmi .rpi, then
- *    clamped to the destination range (NaN gives 0), as the ISA states;
+ *    clamped to the destination range; NaN gives 0, or 1 << (width - 1)
+ *    from f64 or into 64 bits, as the ISA states;
  *  - float to float: narrowing rounds by the mode; .rni... round to an
  *    integral value in the same format; .ftz flushes f32 subnormals; .sat
  *    clamps to [0, 1].
@@ -33,12 +34,14 @@ static double float_value(uint8_t ty, uint64_t v, bool ftz)
     }
 }
 
-/* Clamp an integral double to the range of integer type ty (NaN: 0). */
-static uint64_t float_to_int(double x, uint8_t ty)
+/* Clamp an integral double to the range of integer type ty. NaN, as the
+ * ISA states: 0 unless the source type st is f64 or the destination is
+ * 64 bits wide, then 1 << (w - 1) (MININT, or MAXINT / 2 + 1 unsigned). */
+static uint64_t float_to_int(double x, uint8_t ty, uint8_t st)
 {
     unsigned w = type_bits(ty);
     if (isnan(x))
-        return 0;
+        return st == PTX_TYPE_F64 || w == 64 ? 1ull << (w - 1) : 0;
     if (type_signed(ty)) {
         double lo = -ldexp(1.0, (int)w - 1), hi = ldexp(1.0, (int)w - 1);
         if (x <= lo)
@@ -138,7 +141,7 @@ HANDLER(op_cvt)
             double n = isnan(x) || isinf(x) ? x : sim_round_mag(fabs(x), in->rnd, signbit(x) != 0);
             if (!isnan(x) && !isinf(x))
                 n = copysign(n, x);
-            r = float_to_int(n, dt);
+            r = float_to_int(n, dt, st);
             r = type_signed(dt) ? (uint64_t)sx(r, dw) : r;
         } else { /* float to float */
             double x = float_value(st, v, in->ftz);

@@ -114,6 +114,9 @@ sim_fn sim_pick_cvt_half(sim_decoder *d)
         return NULL; /* .sat is not a modifier of these forms */
     if (scalar && !relu && !satfinite)
         return NULL; /* cvt.rn.f16.f32 and the like: ops_cvt.c */
+    ptx_modifier rm = sim_dec_mod(d, PTX_MODCAT_ROUND);
+    if (rm == PTX_MOD_RNI || rm == PTX_MOD_RZI || rm == PTX_MOD_RMI || rm == PTX_MOD_RPI)
+        return NULL; /* the integer roundings, which in->rnd does not tell apart, are not these forms' */
     bool rs = in->rnd == SIM_RND_RS;
     if (!(in->rnd == 1 || in->rnd == 2 || (rs && x2) || (in->rnd == 5 && ty == PTX_TYPE_TF32 && !relu)))
         return NULL; /* .rn/.rz; .rs only for the x2 forms; .rna only for tf32, without .relu */

@@ -3,7 +3,9 @@
  * e3m2x2), fp4 (e2m1x2) and ue8m0x2.
  *
  *  - cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2}.f32 d, a, b
- *  - cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a
+ *  - cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m1x2}.f16x2 d, a (e2m1x2: in
+ *    the ISA's syntax from PTX ISA 9.1 on; ptxas of CUDA 13.0 takes it in
+ *    9.0 code)
  *  - cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2} d, a
  *  - cvt.{rz,rp}{.satfinite}.ue8m0x2.{f32 d, a, b | bf16x2 d, a}
  *  - cvt.rn.bf16x2.ue8m0x2 d, a
@@ -40,7 +42,7 @@
 /* The handler's conversion (in->op). */
 enum {
     N_FROM_F32,      /* d, a, b: two f32 into a narrow pair */
-    N_FROM_F16X2,    /* d, a: an f16x2 into an fp8 pair */
+    N_FROM_F16X2,    /* d, a: an f16x2 into an fp8 or fp4 pair */
     N_TO_F16X2,      /* d, a: a narrow pair into f16x2 */
     N_UE8M0_F32,     /* d, a, b: two f32 into ue8m0x2 */
     N_UE8M0_BF16X2,  /* d, a: a bf16x2 into ue8m0x2 */
@@ -192,6 +194,9 @@ sim_fn sim_pick_cvt_narrow(sim_decoder *d)
     sim_inst *in = d->in;
     if ((ptx_opcode)d->form->opcode != PTX_OP_CVT || in->ftz)
         return NULL;
+    ptx_modifier rm = sim_dec_mod(d, PTX_MODCAT_ROUND);
+    if (rm == PTX_MOD_RNI || rm == PTX_MOD_RZI || rm == PTX_MOD_RMI || rm == PTX_MOD_RPI)
+        return NULL; /* the integer roundings, which in->rnd does not tell apart, are not these forms' */
     uint8_t element = quad_element(d);
     if (element != PTX_TYPE_NONE)
         return pick_rs_quad(d, element);
@@ -206,7 +211,7 @@ sim_fn sim_pick_cvt_narrow(sim_decoder *d)
     if (narrow_pair(dt) && st == PTX_TYPE_F32) {
         in->op = N_FROM_F32;
         nsrc = 2;
-    } else if ((dt == PTX_TYPE_E4M3X2 || dt == PTX_TYPE_E5M2X2) && st == PTX_TYPE_F16X2) {
+    } else if ((dt == PTX_TYPE_E4M3X2 || dt == PTX_TYPE_E5M2X2 || dt == PTX_TYPE_E2M1X2) && st == PTX_TYPE_F16X2) {
         in->op = N_FROM_F16X2;
         nsrc = 1;
     } else if (dt == PTX_TYPE_F16X2 && narrow_pair(st)) {

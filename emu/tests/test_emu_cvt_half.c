@@ -332,6 +332,37 @@ static void test_known_values(void **state)
     }
 }
 
+/* Forms the ISA does not have (ptxas rejects each) stop the launch as
+ * unsupported instead of running: integer roundings, .rna with .relu,
+ * .rm, .rs without random bits or on a scalar, an operand too many, and
+ * an .rs quad without its .satfinite. */
+static void test_refused_forms(void **state)
+{
+    (void)state;
+    static const char *const bodies[] = {
+        ".reg .b16 %h;\ncvt.rni.relu.f16.f32 %h, %a;",
+        "cvt.rzi.satfinite.bf16x2.f32 %d, %a, %b;",
+        "cvt.rna.relu.tf32.f32 %d, %a;",
+        "cvt.rm.f16x2.f32 %d, %a, %b;",
+        ".reg .b16 %h;\ncvt.rs.satfinite.f16.f32 %h, %a;",
+        "cvt.rs.satfinite.tf32.f32 %d, %a;",
+        "cvt.rn.satfinite.f16x2.f32 %d, %a, %b, %c;",
+        "cvt.rs.relu.e4m3x4.f32 %d, {%a, %a, %b, %b}, %c;",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        char *text = op_kernel_text(bodies[i]);
+        emu e;
+        emu_open_module(&e, ptx_test_parse(text));
+        uint32_t n = 1;
+        uint64_t buf = emu_buf(&e, NULL, 4);
+        const void *args[] = {&buf, &buf, &buf, &buf, &n};
+        if (emu_try(&e, "k", emu_cfg(1, 1, 1, 1), args) == 0 || !strstr(e.err, "unsupported instruction"))
+            fail_msg("%s: launched (%s)", bodies[i], e.err);
+        emu_close(&e);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_f16_bf16),
         cmocka_unit_test(test_rs_x2),
         cmocka_unit_test(test_tf32),
+        cmocka_unit_test(test_refused_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,7 +212,8 @@ static void test_from_f32(void **state)
     }
 }
 
-/* Every f16 pattern into e4m3 and e5m2 (cvt.rn.satfinite{.relu}.f8x2.f16x2). */
+/* Every f16 pattern into e4m3, e5m2 and e2m1
+ * (cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m1x2}.f16x2). */
 static void test_from_f16x2(void **state)
 {
     (void)state;
@@ -220,18 +221,25 @@ static void test_from_f16x2(void **state)
     static uint32_t a[N], out[N];
     for (uint32_t i = 0; i < N; i++)
         a[i] = ((i * 40503u + 12345u) & 0xffff) << 16 | i;
-    for (size_t k = 0; k < 2; k++) {
-        const fmt *f = &FORMATS[k];
+    static const size_t which[] = {0, 1, 4};
+    for (size_t k = 0; k < 3; k++) {
+        const fmt *f = &FORMATS[which[k]];
         table t;
         make_table(f, &t);
         for (int relu = 0; relu < 2; relu++) {
             char body[256];
-            snprintf(body, sizeof body, ".reg .b16 %%h;\ncvt.rn.satfinite%s.%s.f16x2 %%h, %%a;\ncvt.u32.u16 %%d, %%h;",
-                     relu ? ".relu" : "", f->name);
+            if (f->width == 8)
+                snprintf(body, sizeof body, ".reg .b16 %%h;\ncvt.rn.satfinite%s.%s.f16x2 %%h, %%a;\ncvt.u32.u16 %%d, %%h;",
+                         relu ? ".relu" : "", f->name);
+            else
+                snprintf(body, sizeof body,
+                         ".reg .b8 %%q, %%z;\n.reg .b16 %%h;\nmov.b16 %%h, 0;\nmov.b16 {%%q, %%z}, %%h;\n"
+                         "cvt.rn.satfinite%s.%s.f16x2 %%q, %%a;\nmov.b16 %%h, {%%q, %%z};\ncvt.u32.u16 %%d, %%h;",
+                         relu ? ".relu" : "", f->name);
             op_run(body, a, a, NULL, out, N);
             static const fmt F16 = {"f16", 5, 10, 2, 16};
             for (uint32_t i = 0; i < N; i++) {
-                uint32_t want = encode(f, &t, decode(&F16, a[i] >> 16), relu) << 8 |
+                uint32_t want = encode(f, &t, decode(&F16, a[i] >> 16), relu) << f->width |
                                 encode(f, &t, decode(&F16, a[i] & 0xffff), relu);
                 if (out[i] != want)
                     fail_msg("%s of %08x: got %04x, want %04x", body, a[i], out[i], want);
