@@ -124,7 +124,7 @@ typedef struct sim_inst {
     uint8_t type, type2; /* ptx_type: the instruction's first and second type */
     uint8_t op;          /* handler-specific selector (compare op, bool op, mode, atomic op) */
     uint8_t op2;         /* second selector (setp/set combine, shfl clamp, ...) */
-    uint8_t rnd;         /* rounding: 0 default, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna */
+    uint8_t rnd;         /* rounding: 0 default, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna, 6 rs */
     uint8_t ftz, sat;
     uint8_t space;       /* ptx_space of memory instructions */
     uint8_t nsrc, ndst, vec;
@@ -620,6 +620,7 @@ sim_fn sim_pick_ctrl(sim_decoder *d);
 sim_fn sim_pick_warp(sim_decoder *d);
 sim_fn sim_pick_tex(sim_decoder *d);
 sim_fn sim_pick_cvt_narrow(sim_decoder *d);
+sim_fn sim_pick_cvt_half(sim_decoder *d);
 sim_fn sim_pick_video(sim_decoder *d);
 
 /* calls.c: copy the arguments of call instruction `in` into the new frame

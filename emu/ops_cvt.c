@@ -5,7 +5,8 @@
  *    truncated to the destination, or clamped to its range with .sat;
  *  - integer to float: rounded by the mode (.rn .rz .rm .rp);
  *  - float to integer: rounded to an integer by .rni .rzi .rmi .rpi, then
- *    clamped to the destination range (NaN gives 0), as the ISA states;
+ *    clamped to the destination range; NaN gives 0, or 1 << (width - 1)
+ *    from f64 or into 64 bits, as the ISA states;
  *  - float to float: narrowing rounds by the mode; .rni... round to an
  *    integral value in the same format; .ftz flushes f32 subnormals; .sat
  *    clamps to [0, 1].
@@ -33,12 +34,14 @@ static double float_value(uint8_t ty, uint64_t v, bool ftz)
     }
 }
 
-/* Clamp an integral double to the range of integer type ty (NaN: 0). */
-static uint64_t float_to_int(double x, uint8_t ty)
+/* Clamp an integral double to the range of integer type ty. NaN, as the
+ * ISA states: 0 unless the source type st is f64 or the destination is
+ * 64 bits wide, then 1 << (w - 1) (MININT, or MAXINT / 2 + 1 unsigned). */
+static uint64_t float_to_int(double x, uint8_t ty, uint8_t st)
 {
     unsigned w = type_bits(ty);
     if (isnan(x))
-        return 0;
+        return st == PTX_TYPE_F64 || w == 64 ? 1ull << (w - 1) : 0;
     if (type_signed(ty)) {
         double lo = -ldexp(1.0, (int)w - 1), hi = ldexp(1.0, (int)w - 1);
         if (x <= lo)
@@ -138,7 +141,7 @@ HANDLER(op_cvt)
             double n = isnan(x) || isinf(x) ? x : sim_round_mag(fabs(x), in->rnd, signbit(x) != 0);
             if (!isnan(x) && !isinf(x))
                 n = copysign(n, x);
-            r = float_to_int(n, dt);
+            r = float_to_int(n, dt, st);
             r = type_signed(dt) ? (uint64_t)sx(r, dw) : r;
         } else { /* float to float */
             double x = float_value(st, v, in->ftz);
@@ -186,21 +189,6 @@ HANDLER(op_mov)
             for (unsigned k = 0; k < in->ndst; k++)
                 PUT(k, t, zx(v >> (k * in->op2), in->op2));
         }
-    }
-}
-
-/* cvt.rna.tf32.f32: keep 10 mantissa bits, rounding to nearest with ties
- * away from zero; the result is an f32 pattern whose low 13 bits are 0. */
-HANDLER(op_cvt_tf32)
-{
-    (void)g; (void)s;
-    EACH_LANE(t) {
-        uint32_t b = (uint32_t)SRC(0, t);
-        if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu))
-            b = 0x7fffffffu; /* NaN */
-        else if ((b & 0x7f800000u) != 0x7f800000u)
-            b = (b + 0x1000u) & ~0x1fffu; /* magnitude rounding; a carry moves into the exponent */
-        PUT(0, t, b);
     }
 }
 
@@ -310,12 +298,6 @@ sim_fn sim_pick_cvt(sim_decoder *d)
         return pick_cvt_pack(d);
     if (op != PTX_OP_CVT || d->form->ntypes != 2 || sim_dec_nops(d) != 2)
         return NULL;
-    if (in->type == PTX_TYPE_TF32 && in->type2 == PTX_TYPE_F32) {
-        if (in->rnd != 5 || sim_dec_mod(d, PTX_MODCAT_RELU) || sim_dec_mod(d, PTX_MODCAT_SAT) ||
-            !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0))
-            return NULL;
-        return op_cvt_tf32;
-    }
     if (!cvt_type_ok(in->type) || !cvt_type_ok(in->type2))
         return NULL;
     ptx_modifier r = sim_dec_mod(d, PTX_MODCAT_ROUND);
@@ -331,7 +313,7 @@ sim_fn sim_pick_cvt(sim_decoder *d)
         return NULL;
     }
     if (in->rnd == 5 || r == PTX_MOD_RS)
-        return NULL; /* .rna / .rs: not yet */
+        return NULL; /* .rna and .rs are for tf32 and the packed formats only */
     if (sim_dec_mod(d, PTX_MODCAT_RELU) != PTX_MOD_NONE || sim_dec_mod(d, PTX_MODCAT_SAT) == PTX_MOD_SATFINITE)
         return NULL;
     if (!sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0))

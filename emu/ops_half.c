@@ -1,7 +1,7 @@
 /* ops_half.c — f16 and bf16 arithmetic, scalar and packed x2 (PTX ISA
  * 9.0, "Half Precision Floating-Point Instructions"): add, sub, mul, fma
- * (.rn; .sat; .relu; .ftz for f16), neg, abs, min, max (.NaN), setp, set, and
- * cvt packing two f32 into f16x2/bf16x2.
+ * (.rn; .sat; .relu; .ftz for f16), neg, abs, min, max (.NaN), setp and
+ * set. (cvt into f16x2/bf16x2 is ops_cvt_half.c's.)
  *
  * Each operation is computed on the exact double values of its operands
  * and rounded once to the format (sums and products of halves are exact in
@@ -184,18 +184,6 @@ HANDLER(op_half_set)
     }
 }
 
-/* cvt.rn{.relu}{.satfinite}.f16x2.f32 / .bf16x2.f32 d, a, b: a into the
- * upper half, b into the lower, each rounded to nearest even. */
-HANDLER(op_cvt_pack2)
-{
-    (void)g; (void)s;
-    half_fmt f = in->type == PTX_TYPE_BF16X2 ? BF16 : F16;
-    EACH_LANE(t) {
-        uint64_t hi = hres(in, (double)f32_of(SRC(0, t)), f), lo = hres(in, (double)f32_of(SRC(1, t)), f);
-        PUT(0, t, hi << 16 | lo);
-    }
-}
-
 sim_fn sim_pick_half(sim_decoder *d)
 {
     sim_inst *in = d->in;
@@ -205,15 +193,6 @@ sim_fn sim_pick_half(sim_decoder *d)
     if (ty != PTX_TYPE_F16 && ty != PTX_TYPE_BF16 && ty != PTX_TYPE_F16X2 && ty != PTX_TYPE_BF16X2)
         return NULL;
     unsigned n = sim_dec_nops(d), nsrc;
-    if (op == PTX_OP_CVT) { /* the packing form only */
-        if (d->form->ntypes != 2 || in->type2 != PTX_TYPE_F32 || (ty != PTX_TYPE_F16X2 && ty != PTX_TYPE_BF16X2) ||
-            in->rnd != 1 || sim_dec_mod(d, PTX_MODCAT_SAT) == PTX_MOD_SATFINITE || n != 3 ||
-            !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0) || !sim_dec_src(d, 2, 1))
-            return NULL;
-        in->op2 = sim_dec_mod(d, PTX_MODCAT_RELU) != PTX_MOD_NONE;
-        in->sat = 0;
-        return op_cvt_pack2;
-    }
     if (in->rnd > 1)
         return NULL; /* half arithmetic rounds to nearest only */
     in->op2 = sim_dec_mod(d, PTX_MODCAT_RELU) != PTX_MOD_NONE;

@@ -508,6 +508,26 @@ HANDLER(op_bmsk)
     }
 }
 
+/* szext.clamp / szext.wrap (op: 1 wrap) .u32 / .s32 (op2: 1 s32) d, a, b:
+ * the low b bits of a, zero- or sign-extended to 32 bits, computed as the
+ * ISA's pseudo-code states: b1 = b & 31; with .clamp, b of 32 or more keeps
+ * a whole; otherwise mask = ~0 << b1, and b1 = 0 (b = 32 with .wrap
+ * included) gives 0; .s32 fills the mask with bit b1 - 1 of a. */
+HANDLER(op_szext)
+{
+    (void)g; (void)s;
+    bool wrap = in->op, sgn = in->op2;
+    EACH_LANE(t) {
+        uint32_t a = (uint32_t)SRC(0, t), b = (uint32_t)SRC(1, t);
+        uint32_t b1 = b & 31;
+        bool too_large = b >= 32 && !wrap;
+        uint32_t mask = too_large ? 0 : ~0u << b1;
+        bool sign_bit = b1 != 0 && !too_large && sgn && ((a >> ((b1 - 1) & 31)) & 1);
+        uint32_t d = (a & ~mask) | (sign_bit ? mask : 0);
+        PUT(0, t, sgn ? (uint64_t)(int64_t)(int32_t)d : d);
+    }
+}
+
 /* The width modifier of a form as SIM_IF_* flags. */
 static uint8_t width_flags(const sim_decoder *d)
 {
@@ -655,6 +675,15 @@ sim_fn sim_pick_int(sim_decoder *d)
             return NULL;
         in->op = mm == PTX_MOD_WRAP;
         return op_bmsk;
+    }
+    case PTX_OP_SZEXT: {
+        ptx_modifier mm = sim_dec_mod(d, PTX_MODCAT_CLAMP);
+        if ((mm != PTX_MOD_CLAMP && mm != PTX_MOD_WRAP) || (in->type != PTX_TYPE_U32 && in->type != PTX_TYPE_S32) ||
+            !operands(d, 2))
+            return NULL;
+        in->op = mm == PTX_MOD_WRAP;
+        in->op2 = in->type == PTX_TYPE_S32;
+        return op_szext;
     }
     case PTX_OP_DP4A: case PTX_OP_DP2A:
         if (!operands(d, 3))

@@ -9,6 +9,7 @@
 
 #include "analysis/dom.h"
 #include "emu/internal.h"
+#include "emu/smallfloat.h"
 #include "ir/printer.h"
 #include "ir/util.h"
 
@@ -477,8 +478,9 @@ void sim_op_unsupported(sim_cta *c, const sim_inst *in, const sim_group *g, cons
     s->event = SIM_EV_FAULT;
 }
 
-/* The rounding selector of a form: 0 none, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna;
- * the integer rounding of cvt (.rni ...) maps to the same values. */
+/* The rounding selector of a form: 0 none, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna,
+ * SIM_RND_RS (6) rs; the integer rounding of cvt (.rni ...) maps to the
+ * same values. */
 static uint8_t rounding_of(ptx_modifier r)
 {
     switch (r) {
@@ -487,6 +489,7 @@ static uint8_t rounding_of(ptx_modifier r)
     case PTX_MOD_RM: case PTX_MOD_RMI: return 3;
     case PTX_MOD_RP: case PTX_MOD_RPI: return 4;
     case PTX_MOD_RNA: return 5;
+    case PTX_MOD_RS: return SIM_RND_RS;
     default: return 0;
     }
 }
@@ -534,7 +537,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
                                                 sim_pick_cvt, sim_pick_mem, sim_pick_async, sim_pick_mma, sim_pick_ctrl,
                                                 sim_pick_warp, sim_pick_tex, sim_pick_cvt_narrow,
-                                                sim_pick_video};
+                                                sim_pick_cvt_half, sim_pick_video};
     sim_fn fn = NULL;
     for (size_t k = 0; k < sizeof pickers / sizeof *pickers && !fn; k++) {
         sim_inst keep = *in;

@@ -149,32 +149,34 @@ static double rint_mode(double v, int m)
     default: return nearbyint(v); /* ties to even: the host runs in RN */
     }
 }
-/* cvt.rXi.{s32,u32,s64,u64}.{f32,f64}: NaN gives 0, out of range saturates. */
-static int32_t cvt_s32(double v, int m)
+/* cvt.rXi.{s32,u32,s64,u64}.{f32,f64}: out of range saturates; NaN gives
+ * 0, or 1 << (width - 1) from f64 (from_f64) or into 64 bits (the ISA's
+ * Integer Notes for cvt). */
+static int32_t cvt_s32(double v, int m, bool from_f64)
 {
     if (isnan(v))
-        return 0;
+        return from_f64 ? INT32_MIN : 0;
     double r = rint_mode(v, m);
     return r <= -2147483648.0 ? INT32_MIN : r >= 2147483647.0 ? INT32_MAX : (int32_t)r;
 }
-static uint32_t cvt_u32(double v, int m)
+static uint32_t cvt_u32(double v, int m, bool from_f64)
 {
     if (isnan(v))
-        return 0;
+        return from_f64 ? 1u << 31 : 0;
     double r = rint_mode(v, m);
     return r <= 0 ? 0 : r >= 4294967295.0 ? UINT32_MAX : (uint32_t)r;
 }
 static int64_t cvt_s64(double v, int m)
 {
     if (isnan(v))
-        return 0;
+        return INT64_MIN;
     double r = rint_mode(v, m);
     return r <= -0x1p63 ? INT64_MIN : r >= 0x1p63 ? INT64_MAX : (int64_t)r;
 }
 static uint64_t cvt_u64(double v, int m)
 {
     if (isnan(v))
-        return 0;
+        return 1ull << 63;
     double r = rint_mode(v, m);
     return r <= 0 ? 0 : r >= 0x1p64 ? UINT64_MAX : (uint64_t)r;
 }
@@ -370,9 +372,10 @@ typedef struct conv_out {
 static conv_out float_conversions(float x, double y)
 {
     conv_out o;
-    o.oi = (int32_t)((uint32_t)cvt_s32(x, RN) + (uint32_t)cvt_s32(x, RZ) + (uint32_t)cvt_s32(x, RP) +
-                     (uint32_t)cvt_s32(x, RM) + (uint32_t)cvt_s32(x, RZ) + (uint32_t)cvt_s32(y, RN));
-    o.ou = cvt_u32(x, RN) + cvt_u32(x, RZ) + cvt_u32(y, RP) + cvt_u32(y, RZ);
+    o.oi = (int32_t)((uint32_t)cvt_s32(x, RN, false) + (uint32_t)cvt_s32(x, RZ, false) +
+                     (uint32_t)cvt_s32(x, RP, false) + (uint32_t)cvt_s32(x, RM, false) +
+                     (uint32_t)cvt_s32(x, RZ, false) + (uint32_t)cvt_s32(y, RN, true));
+    o.ou = cvt_u32(x, RN, false) + cvt_u32(x, RZ, false) + cvt_u32(y, RP, true) + cvt_u32(y, RZ, true);
     o.oll = (int64_t)((uint64_t)cvt_s64(x, RN) + (uint64_t)cvt_s64(y, RZ) + cvt_u64(x, RP) +
                       (uint64_t)cvt_s64(y, RZ));
     float f = radd(d2f(y, RN), d2f(y, RZ), RN);

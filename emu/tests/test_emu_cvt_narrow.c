@@ -16,6 +16,19 @@
  * / above the magnitude (the searches here), 0 below 2^-127, past 2^127
  * 0xfe with .satfinite and 0xff (NaN) without.
  *
+ * The stochastic rounding of the .rs quads (ISA: "rounded in the
+ * direction toward zero or away from zero based on the carry out of the
+ * integer addition of the supplied random bits (rbits) to the truncated
+ * off (discarded) bits of mantissa from the input"): the neighbours of
+ * the magnitude by search, and away from zero when the random bits added
+ * to the most significant discarded bits carry, i.e. when
+ * floor(fraction * 2^bits) + random >= 2^bits with the fraction where the
+ * magnitude lies between the neighbours (the reading stated in
+ * emu/smallfloat.h; .satfinite is mandatory, so no overflow). The random
+ * bits of each element, the reading of emu/ops_cvt_narrow.c of the ISA's
+ * words: fp8/fp6 a and b rbits[31:16], e and f rbits[15:0]; e2m1 a
+ * rbits[31:24], b rbits[15:8], e rbits[23:16], f rbits[7:0].
+ *
  * Inputs: every encoding, every midpoint between neighbours and the
  * floats just beside it, zeros, infinities, NaNs, subnormals, values
  * beyond the range, random floats; exhaustively every f16, bf16 and 8-bit
@@ -199,7 +212,8 @@ static void test_from_f32(void **state)
     }
 }
 
-/* Every f16 pattern into e4m3 and e5m2 (cvt.rn.satfinite{.relu}.f8x2.f16x2). */
+/* Every f16 pattern into e4m3, e5m2 and e2m1
+ * (cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2,e2m1x2}.f16x2). */
 static void test_from_f16x2(void **state)
 {
     (void)state;
@@ -207,18 +221,25 @@ static void test_from_f16x2(void **state)
     static uint32_t a[N], out[N];
     for (uint32_t i = 0; i < N; i++)
         a[i] = ((i * 40503u + 12345u) & 0xffff) << 16 | i;
-    for (size_t k = 0; k < 2; k++) {
-        const fmt *f = &FORMATS[k];
+    static const size_t which[] = {0, 1, 4};
+    for (size_t k = 0; k < 3; k++) {
+        const fmt *f = &FORMATS[which[k]];
         table t;
         make_table(f, &t);
         for (int relu = 0; relu < 2; relu++) {
             char body[256];
-            snprintf(body, sizeof body, ".reg .b16 %%h;\ncvt.rn.satfinite%s.%s.f16x2 %%h, %%a;\ncvt.u32.u16 %%d, %%h;",
-                     relu ? ".relu" : "", f->name);
+            if (f->width == 8)
+                snprintf(body, sizeof body, ".reg .b16 %%h;\ncvt.rn.satfinite%s.%s.f16x2 %%h, %%a;\ncvt.u32.u16 %%d, %%h;",
+                         relu ? ".relu" : "", f->name);
+            else
+                snprintf(body, sizeof body,
+                         ".reg .b8 %%q, %%z;\n.reg .b16 %%h;\nmov.b16 %%h, 0;\nmov.b16 {%%q, %%z}, %%h;\n"
+                         "cvt.rn.satfinite%s.%s.f16x2 %%q, %%a;\nmov.b16 %%h, {%%q, %%z};\ncvt.u32.u16 %%d, %%h;",
+                         relu ? ".relu" : "", f->name);
             op_run(body, a, a, NULL, out, N);
             static const fmt F16 = {"f16", 5, 10, 2, 16};
             for (uint32_t i = 0; i < N; i++) {
-                uint32_t want = encode(f, &t, decode(&F16, a[i] >> 16), relu) << 8 |
+                uint32_t want = encode(f, &t, decode(&F16, a[i] >> 16), relu) << f->width |
                                 encode(f, &t, decode(&F16, a[i] & 0xffff), relu);
                 if (out[i] != want)
                     fail_msg("%s of %08x: got %04x, want %04x", body, a[i], out[i], want);
@@ -361,6 +382,122 @@ static void test_ue8m0(void **state)
     }
 }
 
+/* cvt.rs.satfinite{.relu} of x into format f with `bits` random bits
+ * `random`, by search for the neighbours. */
+static uint32_t encode_rs(const fmt *f, const table *t, double x, bool relu, uint32_t random, unsigned bits)
+{
+    uint32_t sign = 1u << (f->eb + f->mb), maxc = t->maxc;
+    if (isnan(x))
+        return f->special ? sign - 1 : maxc;
+    if (relu && x < 0)
+        x = 0;
+    uint32_t s = signbit(x) ? sign : 0;
+    double a = fabs(x);
+    if (a > t->value[maxc])
+        return s | maxc;
+    uint32_t lo = 0;
+    for (uint32_t c = 1; c <= maxc; c++)
+        if (t->value[c] <= a)
+            lo = c;
+    if (lo == maxc)
+        return s | maxc;
+    double frac = (a - t->value[lo]) / (t->value[lo + 1] - t->value[lo]); /* exact: a power-of-two spacing */
+    bool up = floor(ldexp(frac, (int)bits)) + (double)(random & ((1u << bits) - 1)) >= ldexp(1.0, (int)bits);
+    return s | (lo + up);
+}
+
+/* The random bits of element k (a, b, e, f) of a quad (see the file comment). */
+static uint32_t quad_random(uint32_t rbits, unsigned k, bool e2m1, unsigned *bits)
+{
+    *bits = e2m1 ? 8 : 16;
+    if (e2m1)
+        return rbits >> (k == 0 ? 24 : k == 1 ? 8 : k == 2 ? 16 : 0) & 0xff;
+    return k < 2 ? rbits >> 16 : rbits & 0xffff;
+}
+
+/* out[i] = d of `line` (a cvt into %d, or into %h for 16-bit results)
+ * run on %a, %b, %e, %f = q[4i .. 4i+3] and %r = r[i]. */
+static void quad_run(const char *line, const uint32_t *q, const uint32_t *r, uint32_t *out, uint32_t n)
+{
+    static const char *const head =
+        PTX_TEST_HEADER
+        ".visible .entry k(.param .u64 pq, .param .u64 pr, .param .u64 pd, .param .u32 pn)\n"
+        "{\n"
+        ".reg .pred %%in;\n.reg .b32 %%i, %%n, %%r, %%d;\n.reg .f32 %%a, %%b, %%e, %%f;\n.reg .b16 %%h;\n"
+        ".reg .b64 %%pq, %%pr, %%pd, %%off;\n"
+        "mov.u32 %%i, %%ctaid.x;\nmov.u32 %%n, %%ntid.x;\nmul.lo.u32 %%i, %%i, %%n;\n"
+        "mov.u32 %%n, %%tid.x;\nadd.u32 %%i, %%i, %%n;\n"
+        "ld.param.u32 %%n, [pn];\nsetp.lt.u32 %%in, %%i, %%n;\n@!%%in bra DONE;\n"
+        "mul.wide.u32 %%off, %%i, 16;\nld.param.u64 %%pq, [pq];\nadd.s64 %%pq, %%pq, %%off;\n"
+        "ld.global.v4.f32 {%%a, %%b, %%e, %%f}, [%%pq];\n"
+        "mul.wide.u32 %%off, %%i, 4;\nld.param.u64 %%pr, [pr];\nadd.s64 %%pr, %%pr, %%off;\n"
+        "ld.global.u32 %%r, [%%pr];\nmov.u32 %%d, 0;\n%s\n"
+        "ld.param.u64 %%pd, [pd];\nadd.s64 %%pd, %%pd, %%off;\nst.global.u32 [%%pd], %%d;\n"
+        "DONE:\nret;\n}\n";
+    char text[2048];
+    snprintf(text, sizeof text, head, line);
+    emu e;
+    emu_open_module(&e, ptx_test_parse(text));
+    uint64_t dq = emu_buf(&e, q, (size_t)n * 16), dr = emu_buf(&e, r, (size_t)n * 4), dout = emu_buf(&e, NULL, (size_t)n * 4);
+    const void *args[] = {&dq, &dr, &dout, &n};
+    emu_run(&e, "k", emu_cfg((n + 255) / 256, 1, 256, 1), args);
+    emu_read(&e, out, dout, (size_t)n * 4);
+    emu_close(&e);
+}
+
+/* cvt.rs{.relu}.satfinite.{e4m3x4,e5m2x4,e2m3x4,e3m2x4,e2m1x4}.f32
+ * d, {a, b, e, f}, rbits. */
+static void test_rs_quads(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static uint32_t v[N], q[4 * N], r[N], out[N];
+    static const char *const quad[] = {"e4m3x4", "e5m2x4", "e2m3x4", "e3m2x4", "e2m1x4"};
+    static const uint32_t fixed[] = {0, 0xffffffffu, 0x80008000u, 0x7fff7fffu, 0x807f807fu, 0x7f807f80u};
+    uint64_t seed = 5;
+    for (size_t k = 0; k < sizeof FORMATS / sizeof *FORMATS; k++) {
+        const fmt *f = &FORMATS[k];
+        table t;
+        make_table(f, &t);
+        unsigned n = f32_inputs(f, &t, v, N);
+        for (unsigned i = 0; i < n; i++) {
+            for (unsigned j = 0; j < 4; j++)
+                q[4 * i + j] = v[(i * (2 * j + 1) + 97 * j) % n];
+            r[i] = i % 4 == 0 ? fixed[(i / 4) % 6] : (uint32_t)emu_rand(&seed);
+        }
+        bool e2m1 = f->width == 4;
+        for (int relu = 0; relu < 2; relu++) {
+            char line[256];
+            snprintf(line, sizeof line, e2m1 ? "cvt.rs%s.satfinite.%s.f32 %%h, {%%a, %%b, %%e, %%f}, %%r;\ncvt.u32.u16 %%d, %%h;"
+                                             : "cvt.rs%s.satfinite.%s.f32 %%d, {%%a, %%b, %%e, %%f}, %%r;",
+                     relu ? ".relu" : "", quad[k]);
+            quad_run(line, q, r, out, n);
+            for (unsigned i = 0; i < n; i++) {
+                uint32_t want = 0;
+                for (unsigned j = 0; j < 4; j++) {
+                    unsigned bits;
+                    uint32_t random = quad_random(r[i], j, e2m1, &bits);
+                    want |= encode_rs(f, &t, f32_of_bits(q[4 * i + j]), relu, random, bits) << (f->width * (3 - j));
+                }
+                if (out[i] != want)
+                    fail_msg("%s of %08x %08x %08x %08x, rbits %08x: got %08x, want %08x", line, q[4 * i],
+                             q[4 * i + 1], q[4 * i + 2], q[4 * i + 3], r[i], out[i], want);
+            }
+        }
+    }
+    /* worked by hand: 1.25 lies halfway between e2m1's 1.0 (2) and 1.5 (3);
+     * random 0x80 carries, 0x7f does not: a and b round up, e and f down */
+    static const uint32_t e2m1_q[4] = {0x3fa00000u, 0x3fa00000u, 0x3fa00000u, 0x3fa00000u};
+    static const uint32_t e2m1_r = 0x807f807fu;
+    quad_run("cvt.rs.satfinite.e2m1x4.f32 %h, {%a, %b, %e, %f}, %r;\ncvt.u32.u16 %d, %h;", e2m1_q, &e2m1_r, out, 1);
+    assert_int_equal(out[0], 0x3322);
+    /* 1.0625 lies halfway between e4m3's 1.0 (0x38) and 1.125 (0x39) */
+    static const uint32_t e4m3_q[4] = {0x3f880000u, 0x3f880000u, 0x3f880000u, 0x3f880000u};
+    static const uint32_t e4m3_r = 0x80007fffu;
+    quad_run("cvt.rs.satfinite.e4m3x4.f32 %d, {%a, %b, %e, %f}, %r;", e4m3_q, &e4m3_r, out, 1);
+    assert_int_equal(out[0], 0x39393838);
+}
+
 /* A few conversions computed by hand from the format tables. */
 static void test_known_values(void **state)
 {
@@ -399,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_to_f16x2),
         cmocka_unit_test(test_ue8m0),
         cmocka_unit_test(test_known_values),
+        cmocka_unit_test(test_rs_quads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
