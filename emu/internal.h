@@ -535,6 +535,12 @@ bool sim_misaligned(uint64_t addr, uint32_t size);
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind);
 
+/* complete-tx of `bytes` on the mbarrier at addr in `space` for thread t
+ * (st.async, red.async, bulk copies; ops_async.c): the transactions may
+ * complete its phase. False after recording a fault. */
+bool sim_mbarrier_complete_tx(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
+                              uint64_t bytes);
+
 /* Run n CTAs together to completion with functional PDOM scheduling, a
  * round of warps of each CTA in turn: the CTAs of a cluster (often one
  * CTA), or every CTA of a cooperative grid (each its own cluster). False

@@ -175,6 +175,27 @@ HANDLER(op_st)
     }
 }
 
+/* The complete-tx of st.async and red.async: each lane's access bytes on
+ * the mbarrier at the pooled address in->target (in the access's space). */
+static void complete_tx(sim_cta *c, const sim_inst *in, const sim_lanes *L, sim_step *s, uint64_t bytes)
+{
+    const sim_addr *bar = &c->prog->addr_pool[in->target];
+    EACH_LANE(t) {
+        if (!sim_mbarrier_complete_tx(c, in, t, in->space, sim_addr_at(c, bar, t), bytes)) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+    }
+}
+
+/* st.async [a], b, [mbar]: st, then complete-tx of its bytes on [mbar]. */
+HANDLER(op_st_async)
+{
+    op_st_body(c, in, g, L, s, O, D);
+    if (s->event != SIM_EV_FAULT)
+        complete_tx(c, in, L, s, type_bits(in->type) / 8 * in->vec);
+}
+
 enum { A_AND, A_OR, A_XOR, A_ADD, A_INC, A_DEC, A_MIN, A_MAX, A_EXCH, A_CAS };
 
 /* The new value of an atomic location holding `old` (w-bit type ty). */
@@ -243,6 +264,14 @@ HANDLER(op_atom)
     }
     if (locked)
         pthread_mutex_unlock(&c->dev->lock);
+}
+
+/* red.async [a], b, [mbar]: red, then complete-tx of its bytes on [mbar]. */
+HANDLER(op_red_async)
+{
+    op_atom_body(c, in, g, L, s, O, D);
+    if (s->event != SIM_EV_FAULT)
+        complete_tx(c, in, L, s, type_bits(in->type) / 8);
 }
 
 /* cvta (op 0: space to generic; 1: generic to space) and isspacep (op 2). */
@@ -346,7 +375,8 @@ sim_fn sim_pick_mem(sim_decoder *d)
 {
     sim_inst *in = d->in;
     ptx_opcode op = (ptx_opcode)d->form->opcode;
-    unsigned n = sim_dec_nops(d);
+    /* a cache policy (.L2::cache_hint), the last operand, is only a hint */
+    unsigned n = sim_dec_nops(d) - ptx_form_has(d->m, d->form, PTX_MOD_L2_CACHE_HINT);
     switch (op) {
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC:
         if (op == PTX_OP_LD_GLOBAL_NC)
@@ -356,12 +386,16 @@ sim_fn sim_pick_mem(sim_decoder *d)
             return NULL;
         in->flags |= SIM_IF_LOAD;
         return op_ld;
-    case PTX_OP_ST:
-        if (n != 2 || !vector_ok(in) || !sim_dec_addr(d, 0) || !store_sources(d, 1))
+    case PTX_OP_ST: case PTX_OP_ST_ASYNC: {
+        /* st.async: [a], b, [mbar] in shared::cluster, or [a], b (.release, global) */
+        bool mbar = op == PTX_OP_ST_ASYNC && n == 3;
+        if (n != 2u + mbar || !vector_ok(in) || !sim_dec_addr(d, 0) || !store_sources(d, 1) ||
+            (mbar && (in->target = sim_dec_addr_pooled(d, 2, in->space)) == PTX_NONE))
             return NULL;
         in->flags |= SIM_IF_STORE;
-        return op_st;
-    case PTX_OP_ATOM: case PTX_OP_RED: {
+        return mbar ? op_st_async : op_st;
+    }
+    case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_RED_ASYNC: {
         static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD,
                                            PTX_MOD_INC, PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX,
                                            PTX_MOD_EXCH, PTX_MOD_CAS};
@@ -379,15 +413,19 @@ sim_fn sim_pick_mem(sim_decoder *d)
         if (type_float(in->type) && which != A_ADD && which != A_EXCH)
             return NULL; /* f32/f64 min/max: not yet */
         in->op = (uint8_t)which;
-        in->op2 = op == PTX_OP_RED;
+        in->op2 = op != PTX_OP_ATOM;
+        /* red.async: [a], b, [mbar] in shared::cluster, or [a], b (.release, global) */
+        bool mbar = op == PTX_OP_RED_ASYNC && n == 3;
         unsigned first = in->op2 ? 0 : 1, nsrc = which == A_CAS ? 2 : 1;
-        if (n != first + 1 + nsrc || (!in->op2 && !sim_dec_dst(d, 0, 0)) || !sim_dec_addr(d, first))
+        if (n != first + 1 + nsrc + mbar || (!in->op2 && !sim_dec_dst(d, 0, 0)) || !sim_dec_addr(d, first))
             return NULL;
         for (unsigned k = 0; k < nsrc; k++)
             if (!sim_dec_src(d, first + 1 + k, k))
                 return NULL;
+        if (mbar && (in->target = sim_dec_addr_pooled(d, 2, in->space)) == PTX_NONE)
+            return NULL;
         in->flags |= SIM_IF_LOAD | SIM_IF_ATOMIC;
-        return op_atom;
+        return mbar ? op_red_async : op_atom;
     }
     case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {
         bool to = ptx_form_has(d->m, d->form, PTX_MOD_TO);

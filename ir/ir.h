@@ -172,7 +172,8 @@ enum ptx_operand_flags {
     PTX_OPF_GENERIC = 1u << 2,  /* generic(sym) */
     PTX_OPF_ADDR_SYM = 1u << 3, /* ADDR base is a symbol id, not a register */
     PTX_OPF_DECIMAL = 1u << 4,  /* float immediate was written in decimal */
-    PTX_OPF_UNSIGNED = 1u << 5  /* integer immediate written with U suffix */
+    PTX_OPF_UNSIGNED = 1u << 5, /* integer immediate written with U suffix */
+    PTX_OPF_UNIFIED = 1u << 6   /* [a].unified (ld, st) */
 };
 
 /* Component selectors: .x .y .z .w (vector/special registers), .h0 .h1,

@@ -155,7 +155,10 @@ static inline int ptx_test_run_ptxas(const char *ptxas, const char *arch, const 
         snprintf(archopt, sizeof archopt, "-arch=%s", arch);
         if (quiet && !freopen("/dev/null", "w", stderr))
             _exit(127);
-        execl(ptxas, "ptxas", archopt, optimize ? "-O3" : "-O0", file, "-o", "/dev/null", (char *)NULL);
+        if (optimize) /* ptxas's default: -O3, or none for debug (-G) PTX */
+            execl(ptxas, "ptxas", archopt, file, "-o", "/dev/null", (char *)NULL);
+        else
+            execl(ptxas, "ptxas", archopt, "-O0", file, "-o", "/dev/null", (char *)NULL);
         _exit(127);
     }
     int status = 0;
