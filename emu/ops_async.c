@@ -217,24 +217,21 @@ HANDLER(op_mbarrier)
  * i of source 1 (byteMask) is set. */
 enum { BULK_MBAR = 1, BULK_MULTICAST = 2, BULK_MASK = 4 };
 
-/* One bulk copy of n bytes for thread t, from src to dst (space dspace);
- * false after a fault. */
+/* One bulk copy of n bytes (a multiple of 16) for thread t, from src to
+ * dst (space dspace), 16 bytes at a time (the unit whose alignment the ISA
+ * requires); false after a fault. */
 static bool bulk_copy(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t src, uint8_t dspace, uint64_t dst,
                       uint32_t n, uint64_t byte_mask)
 {
-    if (n == 0)
-        return true;
-    const uint8_t *from = sim_mem(c, in, t, in->op2, src, n, 1);
-    uint8_t *to = from ? sim_mem(c, in, t, dspace, dst, n, 2) : NULL;
-    if (!to)
-        return false;
-    if (!(in->op & BULK_MASK)) {
-        memmove(to, from, n);
-        return true;
+    for (uint32_t off = 0; off < n; off += 16) {
+        const uint8_t *from = sim_mem(c, in, t, in->op2, src + off, 16, 1);
+        uint8_t *to = from ? sim_mem(c, in, t, dspace, dst + off, 16, 2) : NULL;
+        if (!to)
+            return false;
+        for (unsigned i = 0; i < 16; i++)
+            if (byte_mask >> i & 1)
+                to[i] = from[i];
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (byte_mask >> (i % 16) & 1)
-            to[i] = from[i];
     return true;
 }
 

@@ -312,6 +312,107 @@ static void expect_wmma_store(const family *fam, const form *f, unsigned t, expe
     memcpy(e->obj + t, m, 512);
 }
 
+/* The words the transaction checks return: the phase had not completed
+ * before the last transactions, and had after them. */
+static void phase_words(expect *e, unsigned at)
+{
+    memset(e->res + at, 0, 8);
+    e->res[at + 4] = 1;
+    if (e->nres < at + 8)
+        e->nres = at + 8;
+}
+
+/* mbarrier.expect_tx/complete_tx/arrive.expect_tx on the object's bytes t:
+ * 0 then 1, and the 8 bytes are the mbarrier's. */
+static void expect_tx_phase(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)fam; (void)f;
+    phase_words(e, 0);
+    e->skip_lo = t;
+    e->skip_hi = t + 8;
+}
+
+/* An mbarrier at object byte MBAR counts the transactions of the access. */
+enum { MBAR = 1000 };
+
+/* st.async: the stored bytes at t; the mbarrier at MBAR completes. */
+static void expect_st_async(const family *fam, const form *f, unsigned t, expect *e)
+{
+    expect_store(fam, f, t, e);
+    phase_words(e, 0);
+    e->skip_lo = MBAR;
+    e->skip_hi = MBAR + 8;
+}
+
+/* red.async.add 5 (fam->size bytes): old + 5 at t; the mbarrier completes. */
+static void expect_red_async(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)f;
+    uint64_t v = 0;
+    memcpy(&v, e->obj + t, fam->size);
+    v += 5;
+    memcpy(e->obj + t, &v, fam->size);
+    phase_words(e, 0);
+    e->skip_lo = MBAR;
+    e->skip_hi = MBAR + 8;
+}
+
+/* cp.async.bulk of 32 bytes into the object at t from pattern bytes 512..
+ * (global or shared); its mbarrier (if any) at MBAR completes. */
+static void expect_bulk_dst(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)f;
+    for (unsigned k = 0; k < 32; k++)
+        e->obj[t + k] = pattern(512 + k);
+    if (fam->size) { /* with an mbarrier */
+        phase_words(e, 0);
+        e->skip_lo = MBAR;
+        e->skip_hi = MBAR + 8;
+    }
+}
+
+/* cp.async.bulk .cp_mask 0x0ff0: bytes 4..11 of each 16 copied. */
+static void expect_bulk_masked(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)fam; (void)f;
+    for (unsigned k = 0; k < 32; k++)
+        if (k % 16 >= 4 && k % 16 < 12)
+            e->obj[t + k] = pattern(512 + k);
+}
+
+/* cp.async.bulk from the object at t: the 32 bytes come back (then the
+ * phase words when fam->size says there is an mbarrier). */
+static void expect_bulk_src(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)f;
+    memcpy(e->res, e->obj + t, 32);
+    e->nres = 32;
+    if (fam->size)
+        phase_words(e, 32);
+}
+
+/* cp.async.bulk within the object, from t to byte 512. */
+static void expect_bulk_src_shared(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)fam; (void)f;
+    memmove(e->obj + 512, e->obj + t, 32);
+    phase_words(e, 0);
+    e->skip_lo = MBAR;
+    e->skip_hi = MBAR + 8;
+}
+
+/* cp.async.bulk of global pattern bytes 768.. to object byte 512, whose
+ * mbarrier the form names at t. */
+static void expect_bulk_mbar(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)fam; (void)f;
+    for (unsigned k = 0; k < 32; k++)
+        e->obj[512 + k] = pattern(768 + k);
+    phase_words(e, 0);
+    e->skip_lo = t;
+    e->skip_hi = t + 8;
+}
+
 #define ST_U32 "mov.u32 %r10, 0xa9a6a3a0;\nst@S@.u32 @A@, %r10;"
 #define ST_V4 "mov.u32 %r10, 0xa9a6a3a0;\nmov.u32 %r11, 0xb5b2afac;\nmov.u32 %r12, 0xc1bebbb8;\n" \
               "mov.u32 %r13, 0xcdcac7c4;\nst@S@.v4.u32 @A@, {%r10, %r11, %r12, %r13};"
@@ -325,6 +426,13 @@ static void expect_wmma_store(const family *fam, const form *f, unsigned t, expe
 #define MB_ARRIVE "mbarrier.arrive@S@.b64 %rd20, [%rd40];\n"
 #define MB_DONE "mbarrier.test_wait@S@.b64 %p1, [%rd40], %rd20;\nselp.u32 %r10, 1, 0, %p1;\nst.global.u32 [%rd30+1024], %r10;"
 #define MB_RES "selp.u32 %r10, 1, 0, %p1;\nst.global.u32 [%rd30+1024], %r10;"
+/* transaction checks on an mbarrier through shared::cta addresses: %rd43
+ * (the target) or %rd44 (object byte MBAR); %rd45: MBAR in the row's space */
+#define TX_INIT(bar) "mbarrier.init.shared.b64 [" bar "], 1;\n"
+#define TX_TEST(bar, r) "mbarrier.try_wait.parity.shared.b64 %p1, [" bar "], 0;\nselp.u32 " r ", 1, 0, %p1;\n"
+#define TX_RES(at) "st.global.v2.u32 [%rd30+" at "], {%r20, %r21};"
+#define TX_EXPECT(bytes) TX_INIT("%rd44") "mbarrier.arrive.expect_tx.shared.b64 %rd20, [%rd44], " bytes ";\n" \
+                         TX_TEST("%rd44", "%r20")
 #define CP_DST "mov.u64 %rd41, gv;\nadd.s64 %rd41, %rd41, 512;\n"
 #define CP_SRC "mov.u32 %r41, sv;\nadd.u32 %r41, %r41, 512;\n"
 #define CP_SRC_RES "\ncp.async.wait_all;\nld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r41];\n" RES_V4
@@ -428,6 +536,77 @@ static const family families[] = {
     {"wmma.store.d", "sm_90", SHARED_ANY | GLOBAL_ANY, 32, 32, false, false, 0,
      "add.s64 %rd21, %rd29, 512;\nwmma.load.c.sync.aligned.row.m16n16k16@S@.f16 {%r10, %r11, %r12, %r13}, [%rd21];\n"
      "wmma.store.d.sync.aligned.row.m16n16k16@S@.f16 @A@, {%r10, %r11, %r12, %r13};", expect_wmma_store},
+    {"ld.u32 [a].unified", "sm_90", GLOBAL_ANY, 64, 1, false, true, 4,
+     "ld@S@.u32 %r10, @A@.unified;\nst.global.u32 [%rd30+1024], %r10;", expect_load},
+    {"mbarrier.expect_tx", "sm_90", SHARED_ANY | SP(SHARED_CLUSTER) | SP(MAPA), 16, 1, false, false, 8,
+     TX_INIT("%rd43") "mbarrier.expect_tx@S@.b64 @A@, 16;\nmbarrier.arrive.shared.b64 %rd20, [%rd43];\n"
+     TX_TEST("%rd43", "%r20") "mbarrier.complete_tx.shared.b64 [%rd43], 16;\n" TX_TEST("%rd43", "%r21") TX_RES("1024"),
+     expect_tx_phase},
+    {"mbarrier.complete_tx", "sm_90", SHARED_ANY | SP(SHARED_CLUSTER) | SP(MAPA), 16, 1, false, false, 8,
+     TX_INIT("%rd43") "mbarrier.expect_tx.shared.b64 [%rd43], 16;\nmbarrier.arrive.shared.b64 %rd20, [%rd43];\n"
+     TX_TEST("%rd43", "%r20") "mbarrier.complete_tx@S@.b64 @A@, 16;\n" TX_TEST("%rd43", "%r21") TX_RES("1024"),
+     expect_tx_phase},
+    {"mbarrier.arrive.expect_tx", "sm_90", SHARED_ANY, 16, 1, false, false, 8,
+     TX_INIT("%rd43") "mbarrier.arrive.expect_tx@S@.b64 %rd20, @A@, 16;\n" TX_TEST("%rd43", "%r20")
+     "mbarrier.complete_tx.shared.b64 [%rd43], 16;\n" TX_TEST("%rd43", "%r21") TX_RES("1024"), expect_tx_phase},
+    {"mbarrier.arrive.expect_tx _", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 16, 1, false, false, 8,
+     TX_INIT("%rd43") "mbarrier.arrive.expect_tx.release.cluster@S@.b64 _, @A@, 16;\n" TX_TEST("%rd43", "%r20")
+     "mbarrier.complete_tx.shared.b64 [%rd43], 16;\n" TX_TEST("%rd43", "%r21") TX_RES("1024"), expect_tx_phase},
+    {"st.async.b32", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 32, 1, false, true, 4,
+     TX_EXPECT("4") "mov.u32 %r10, 0xa9a6a3a0;\nst.async@S@.mbarrier::complete_tx::bytes.b32 @A@, %r10, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_st_async},
+    {"st.async.v4.b32", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 32, 1, false, true, 16,
+     TX_EXPECT("16") "mov.u32 %r10, 0xa9a6a3a0;\nmov.u32 %r11, 0xb5b2afac;\nmov.u32 %r12, 0xc1bebbb8;\n"
+     "mov.u32 %r13, 0xcdcac7c4;\nst.async@S@.mbarrier::complete_tx::bytes.v4.b32 @A@, {%r10, %r11, %r12, %r13}, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_st_async},
+    {"st.async.v2.b64", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 32, 1, false, true, 16,
+     TX_EXPECT("16") "mov.u64 %rd10, 0xb5b2afaca9a6a3a0;\nmov.u64 %rd11, 0xcdcac7c4c1bebbb8;\n"
+     "st.async@S@.mbarrier::complete_tx::bytes.v2.b64 @A@, {%rd10, %rd11}, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_st_async},
+    {"red.async.add.u32", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 32, 1, false, true, 4,
+     TX_EXPECT("4") "mov.u32 %r9, 5;\n"
+     "red.async.relaxed.cluster@S@.mbarrier::complete_tx::bytes.add.u32 @A@, %r9, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_red_async},
+    {"red.async.add.u64", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 32, 1, false, true, 8,
+     TX_EXPECT("8") "mov.u64 %rd9, 5;\n"
+     "red.async.relaxed.cluster@S@.mbarrier::complete_tx::bytes.add.u64 @A@, %rd9, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_red_async},
+    /* size 1: the copy completes an mbarrier at MBAR */
+    {"cp.async.bulk global to shared (destination)", "sm_90", SP(SHARED_CTA) | SP(SHARED_CLUSTER) | SP(MAPA), 32, 1,
+     false, false, 1,
+     TX_EXPECT("32") CP_DST "cp.async.bulk@S@.global.mbarrier::complete_tx::bytes @A@, [%rd41], 32, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_bulk_dst},
+    {"cp.async.bulk global to shared (source)", "sm_90", SP(GLOBAL), 64, 1, false, false, 1,
+     TX_EXPECT("32") CP_SRC "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r41], @A@, 32, [%rd44];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1056") "\nld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r41];\n" RES_V4
+     "\nld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r41+16];\nst.global.v4.u32 [%rd30+1040], {%r10, %r11, %r12, %r13};",
+     expect_bulk_src},
+    {"cp.async.bulk global to shared (mbarrier)", "sm_90", SP(SHARED_CTA) | SP(SHARED_CLUSTER) | SP(MAPA), 32, 1,
+     false, false, 0,
+     TX_INIT("%rd43") "mbarrier.arrive.expect_tx.shared.b64 %rd20, [%rd43], 32;\n" TX_TEST("%rd43", "%r20")
+     "add.s64 %rd46, %rd29, 512;\nmov.u64 %rd47, gv;\nadd.s64 %rd47, %rd47, 768;\n"
+     "cp.async.bulk@S@.global.mbarrier::complete_tx::bytes [%rd46], [%rd47], 32, @A@;\n"
+     TX_TEST("%rd43", "%r21") TX_RES("1024"), expect_bulk_mbar},
+    {"cp.async.bulk shared::cta to shared::cluster (destination)", "sm_90", SP(SHARED_CLUSTER) | SP(MAPA), 32, 1,
+     false, false, 1,
+     TX_EXPECT("32") CP_SRC "cp.async.bulk@S@.shared::cta.mbarrier::complete_tx::bytes @A@, [%r41], 32, [%rd45];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_bulk_dst},
+    {"cp.async.bulk shared::cta to shared::cluster (source)", "sm_90", SP(SHARED_CTA), 32, 1, false, false, 0,
+     TX_EXPECT("32") CP_SRC "cp.async.bulk.shared::cluster@S@.mbarrier::complete_tx::bytes [%r41], @A@, 32, [%rd44];\n"
+     TX_TEST("%rd44", "%r21") TX_RES("1024"), expect_bulk_src_shared},
+    {"cp.async.bulk shared::cta to global (destination)", "sm_90", SP(GLOBAL), 64, 1, false, false, 0,
+     CP_SRC "mov.u64 %rd9, 0;\ncp.async.bulk@S@.shared::cta.bulk_group.L2::cache_hint @A@, [%r41], 32, %rd9;\n"
+     "cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;", expect_bulk_dst},
+    {"cp.async.bulk shared::cta to global .cp_mask (destination)", "sm_100", SP(GLOBAL), 64, 1, false, false, 0,
+     CP_SRC "mov.u16 %h2, 0x0ff0;\ncp.async.bulk@S@.shared::cta.bulk_group.cp_mask @A@, [%r41], 32, %h2;\n"
+     "cp.async.bulk.commit_group;\ncp.async.bulk.wait_group 0;", expect_bulk_masked},
+    {"cp.async.bulk shared::cta to global (source)", "sm_90", SP(SHARED_CTA), 32, 1, false, false, 0,
+     CP_DST "cp.async.bulk.global@S@.bulk_group [%rd41], @A@, 32;\ncp.async.bulk.commit_group;\n"
+     "cp.async.bulk.wait_group 0;\nld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd41];\n" RES_V4
+     "\nld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd41+16];\nst.global.v4.u32 [%rd30+1040], {%r10, %r11, %r12, %r13};",
+     expect_bulk_src},
+    {"cp.async.bulk.prefetch", "sm_90", SP(GLOBAL), 64, 1, false, false, 0,
+     "cp.async.bulk.prefetch.L2@S@ @A@, 32;", expect_nothing},
 };
 #define NFAMILIES (sizeof families / sizeof *families)
 
@@ -525,7 +704,12 @@ static void build_kernel(text *t, const char *name, const family *fam, const spa
            "add.s64 %%rd36, %%rd34, %%rd35;\nst.local.u32 [%%rd36], %%r31;\n"
            "add.u32 %%r30, %%r30, 4;\nsetp.lt.u32 %%p7, %%r30, %d;\n@%%p7 bra FILL;\nbar.sync 0;\n",
             OBJ);
-    put(t, "%s\nmov.u64 %%rd29, %%rd1;\nadd.s64 %%rd40, %%rd1, %u;\n", sp->base, tgt);
+    /* %rd29: the object; %rd40 and %rd43: the target in the row's space and
+     * in .shared; %rd44 and %rd45: byte MBAR in .shared and in the row's
+     * space */
+    put(t, "%s\nmov.u64 %%rd29, %%rd1;\nadd.s64 %%rd40, %%rd1, %u;\nmov.u64 %%rd43, sv;\nadd.s64 %%rd43, %%rd43, %u;\n"
+           "mov.u64 %%rd44, sv;\nadd.s64 %%rd44, %%rd44, %d;\nadd.s64 %%rd45, %%rd1, %d;\n",
+        sp->base, tgt, tgt, MBAR, MBAR);
     if (fam->per_lane)
         put(t, "mov.u32 %%r20, %%tid.x;\nmul.wide.u32 %%rd20, %%r20, 16;\nadd.s64 %%rd1, %%rd1, %%rd20;\n");
     /* the register holds the target minus the written offset, mod 2^64, and
@@ -579,11 +763,14 @@ static void on_access(void *ctx, const sim_access *a)
 
 /* Whether ptxas should accept the row: every form but [reg-imm], except
  * that prefetchu takes only generic addresses, which a shared or local
- * variable's name is not. */
+ * variable's name is not, and that [var].unified needs a variable declared
+ * .unified (which ptxas takes only with --compile-only). */
 static bool ptxas_should_accept(const family *fam, unsigned spi, const form *f)
 {
     if (f->not_ptxas)
         return false;
+    if (strstr(fam->name, ".unified"))
+        return f->width != 0;
     return !(strncmp(fam->name, "prefetchu", 9) == 0 && !f->width && spi != GEN_GLOBAL);
 }
 

@@ -35,25 +35,6 @@ static char *kernel_text(const char *pre, const char *body)
     return t;
 }
 
-/* Where ptxas is on PATH: it must accept text (or reject it, !valid). */
-static void assemble(const char *text, bool valid)
-{
-    char *ptxas = ptx_test_find_ptxas();
-    if (!ptxas)
-        return;
-    char tmp[] = "/tmp/simtlab-wrap-XXXXXX.ptx";
-    int fd = mkstemps(tmp, 4);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    int rc = ptx_test_run_ptxas(ptxas, "sm_90", tmp, false, !valid);
-    unlink(tmp);
-    free(ptxas);
-    if ((rc == 0) != valid)
-        fail_msg("ptxas %s:\n%s", valid ? "rejects" : "accepts", text);
-}
-
 /* Lane 0's address and space at PTX line `line`. */
 typedef struct seen {
     const ptx_function *f;
@@ -84,7 +65,7 @@ static void test_needleman_wunsch_access(void **state)
         "mov.u32 %r5, 0xffffffc4;\n"
         "ld.shared.u32 %r7, [%r5+64];\n"          /* line 14 */
         "ld.param.u64 %rd1, [k_p0];\ncvta.to.global.u64 %rd1, %rd1;\nst.global.u32 [%rd1], %r7;\nret;");
-    assemble(text, true);
+    emu_test_assemble(text, "sm_90", true);
     emu e;
     emu_open_module(&e, ptx_test_parse(text));
     uint64_t out = emu_buf(&e, NULL, 4);
@@ -117,7 +98,7 @@ static void test_cluster_address_wraps(void **state)
         "barrier.cluster.arrive;\nbarrier.cluster.wait;\nld.shared.u32 %r7, [%r1+16];\n"
         "ld.param.u64 %rd1, [k_p0];\ncvta.to.global.u64 %rd1, %rd1;\nmul.wide.u32 %rd2, %r2, 4;\n"
         "add.s64 %rd1, %rd1, %rd2;\nst.global.u32 [%rd1], %r7;\nret;");
-    assemble(text, true);
+    emu_test_assemble(text, "sm_90", true);
     emu e;
     emu_open_module(&e, ptx_test_parse(text));
     uint64_t out = emu_buf(&e, NULL, 8);
@@ -162,7 +143,7 @@ static void test_wrapped_global_faults(void **state)
         char body[512];
         snprintf(body, sizeof body, "%s\nret;", cases[i].body);
         char *text = kernel_text("", body);
-        assemble(text, cases[i].ptxas);
+        emu_test_assemble(text, "sm_90", cases[i].ptxas);
         emu e;
         emu_open_module(&e, ptx_test_parse(text));
         uint64_t p = 0;
@@ -189,7 +170,7 @@ static void test_local_immediate(void **state)
         "cvta.local.u64 %rd3, %rd2;\nld.u32 %r6, [%rd3];\nld.local.u32 %r7, [16];\n"
         "ld.param.u64 %rd1, [k_p0];\ncvta.to.global.u64 %rd1, %rd1;\nmul.wide.u32 %rd4, %r1, 16;\n"
         "add.s64 %rd1, %rd1, %rd4;\nst.global.v4.u32 [%rd1], {%r3, %r5, %r6, %r7};\nret;");
-    assemble(text, true);
+    emu_test_assemble(text, "sm_90", true);
     emu e;
     emu_open_module(&e, ptx_test_parse(text));
     enum { N = 64 };
