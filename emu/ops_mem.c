@@ -1,6 +1,7 @@
-/* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st, atom,
- * red, cvta, isspacep, prefetch (PTX ISA 9.0, "Data Movement and
- * Conversion Instructions", "Parallel Synchronization and Communication").
+/* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st,
+ * st.async, atom, red, red.async, cvta, isspacep, mapa, prefetch and the
+ * other cache hints (PTX ISA 9.0, "Data Movement and Conversion
+ * Instructions", "Parallel Synchronization and Communication").
  *
  * Memory is sequentially consistent: every access completes in program
  * order, so .volatile/.relaxed/.acquire/.release and cache operators change
@@ -329,9 +330,18 @@ HANDLER(op_mapa)
     }
 }
 
-/* prefetch, prefetchu, membar, fence: nothing to do in a sequentially
- * consistent memory without caches. */
+/* prefetch, prefetchu, applypriority, discard, membar, fence: nothing to
+ * do in a sequentially consistent memory without caches (discard leaves
+ * the lines' bytes as they were, one of the values it allows). */
 HANDLER(op_nop) { UNUSED_ARGS; }
+
+/* createpolicy: a cache policy, which every instruction taking one treats
+ * as a hint: 0. */
+HANDLER(op_createpolicy)
+{
+    (void)c; (void)g; (void)s; (void)O;
+    EACH_LANE(t) PUT(0, t, 0);
+}
 
 /* Supported memory types: 8- to 64-bit scalars. */
 static bool mem_type_ok(uint8_t ty)
@@ -439,7 +449,10 @@ sim_fn sim_pick_mem(sim_decoder *d)
     case PTX_OP_MAPA:
         return n == 3 && sim_dec_dst(d, 0, 0) && sim_dec_src(d, 1, 0) && sim_dec_src(d, 2, 1) ? op_mapa : NULL;
     case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+    case PTX_OP_APPLYPRIORITY: case PTX_OP_DISCARD:
         return op_nop;
+    case PTX_OP_CREATEPOLICY:
+        return sim_dec_dst(d, 0, 0) ? op_createpolicy : NULL;
     default:
         return NULL;
     }

@@ -294,6 +294,24 @@ static void expect_ldmatrix(const family *fam, const form *f, unsigned t, expect
     e->nres = 512;
 }
 
+/* stmatrix.x4 (fam->size 1: .trans): lane l's register i holds the halves
+ * 8 l + 2 i and the next, which are row l / 4, columns 2 (l % 4) and the
+ * next, of matrix i (of its transpose with .trans), whose row r goes to
+ * the address lane 8 i + r names. */
+static void expect_stmatrix(const family *fam, const form *f, unsigned t, expect *e)
+{
+    (void)f;
+    bool trans = fam->size == 1;
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned i = 0; i < 4; i++)
+            for (unsigned c = 0; c < 2; c++) {
+                uint16_t h = (uint16_t)(8 * l + 2 * i + c);
+                unsigned row = l / 4, col = 2 * (l % 4) + c;
+                if (trans) { unsigned x = row; row = col; col = x; }
+                memcpy(e->obj + t + 16 * (8 * i + row) + 2 * col, &h, 2);
+            }
+}
+
 /* wmma.load.c (f16, row-major, 16 x 16): the 512 bytes at t come back,
  * whatever the fragment layout. */
 static void expect_wmma_load(const family *fam, const form *f, unsigned t, expect *e)
@@ -526,6 +544,14 @@ static const family families[] = {
      "ldmatrix.sync.aligned.m8n8.x4.trans@S@.b16 {%r10, %r11, %r12, %r13}, @A@;\nmov.u32 %r20, %tid.x;\n"
      "mul.wide.u32 %rd20, %r20, 16;\nadd.s64 %rd21, %rd30, %rd20;\nst.global.v4.u32 [%rd21+1024], {%r10, %r11, %r12, %r13};",
      expect_ldmatrix},
+    {"stmatrix.x4", "sm_90", SHARED_ANY, 16, 32, true, false, 0,
+     "mov.u32 %r20, %tid.x;\nmul.lo.u32 %r21, %r20, 8;\nmad.lo.u32 %r10, %r21, 0x10001, 0x10000;\n"
+     "add.u32 %r11, %r10, 0x20002;\nadd.u32 %r12, %r10, 0x40004;\nadd.u32 %r13, %r10, 0x60006;\n"
+     "stmatrix.sync.aligned.m8n8.x4@S@.b16 @A@, {%r10, %r11, %r12, %r13};", expect_stmatrix},
+    {"stmatrix.x4.trans", "sm_90", SHARED_ANY, 16, 32, true, false, 1,
+     "mov.u32 %r20, %tid.x;\nmul.lo.u32 %r21, %r20, 8;\nmad.lo.u32 %r10, %r21, 0x10001, 0x10000;\n"
+     "add.u32 %r11, %r10, 0x20002;\nadd.u32 %r12, %r10, 0x40004;\nadd.u32 %r13, %r10, 0x60006;\n"
+     "stmatrix.sync.aligned.m8n8.x4.trans@S@.b16 @A@, {%r10, %r11, %r12, %r13};", expect_stmatrix},
     {"wmma.load.c", "sm_90", SHARED_ANY | GLOBAL_ANY, 32, 32, false, false, 0,
      "wmma.load.c.sync.aligned.row.m16n16k16@S@.f16 {%r10, %r11, %r12, %r13}, @A@;\nadd.s64 %rd21, %rd30, 1024;\n"
      "wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd21], {%r10, %r11, %r12, %r13};", expect_wmma_load},
@@ -607,6 +633,12 @@ static const family families[] = {
      expect_bulk_src},
     {"cp.async.bulk.prefetch", "sm_90", SP(GLOBAL), 64, 1, false, false, 0,
      "cp.async.bulk.prefetch.L2@S@ @A@, 32;", expect_nothing},
+    {"applypriority", "sm_90", GLOBAL_ANY, 64, 1, false, false, 0, "applypriority@S@.L2::evict_normal @A@, 128;",
+     expect_nothing},
+    {"discard", "sm_90", GLOBAL_ANY, 64, 1, false, false, 0, "discard@S@.L2 @A@, 128;", expect_nothing},
+    {"createpolicy.range", "sm_90", GLOBAL_ANY, 64, 1, false, false, 4,
+     "createpolicy.range@S@.L2::evict_last.L2::evict_unchanged.b64 %rd9, @A@, 64, 128;\n"
+     "ld.global.L2::cache_hint.u32 %r10, [%rd40], %rd9;\nst.global.u32 [%rd30+1024], %r10;", expect_load},
 };
 #define NFAMILIES (sizeof families / sizeof *families)
 
@@ -885,9 +917,11 @@ static void assemble_rows(const char *ptxas, const char *tmp, const family *fam,
 
 /* The rows of family fam: every space it takes, with every form that
  * fits (the narrow registers only where the addresses fit them, the
- * variable forms where the space's base is a variable's address). */
+ * variable forms where the space's base is a variable's address, and not
+ * for stmatrix, whose lanes would all store to that one address). */
 static unsigned family_rows(const family *fam, row *rows)
 {
+    bool var_forms = strncmp(fam->name, "stmatrix", 8) != 0;
     unsigned n = 0;
     for (unsigned s = 0; s < NSPACES; s++) {
         if (!(fam->spaces & SP(s)))
@@ -895,7 +929,7 @@ static unsigned family_rows(const family *fam, row *rows)
         unsigned need = spaces[s].min_width > fam->min_width ? spaces[s].min_width : fam->min_width;
         for (size_t k = 0; k < NFORMS; k++) {
             const form *f = &forms[k];
-            if (f->width ? f->width < need : !spaces[s].var_forms)
+            if (f->width ? f->width < need : !spaces[s].var_forms || !var_forms)
                 continue;
             rows[n] = (row){fam, s, f, ""};
             snprintf(rows[n].name, sizeof rows[n].name, "%s, %s, %s", fam->name, spaces[s].name, f->name);
