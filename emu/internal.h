@@ -147,8 +147,10 @@ typedef struct sim_inst {
     sim_src src[SIM_MAX_SRC];
     sim_addr addr;       /* memory operand of ld/st/atom/red/prefetch/cvta-less forms */
     uint32_t target;     /* branch target pc; brx.idx: first index in the program's target pool;
-                            call: the callee's function index; cp.async: its source address
-                            in the program's address pool */
+                            call: the callee's function index; cp.async, cp.async.bulk,
+                            st.async, red.async: their second memory operand (the source or
+                            the mbarrier; a bulk copy's mbarrier follows its source) in the
+                            program's address pool */
     uint32_t ntargets;   /* brx.idx: targets; call: first index in the program's call pool
                             (ndst return symbols, then nsrc argument symbols) */
     const char *text;    /* unsupported: the instruction as written */
@@ -208,10 +210,10 @@ struct sim_program {
     uint32_t nfrag_pool;
     uint32_t *frag_pool32;  /* their registers */
     uint64_t special_rows;  /* bit r: some instruction reads special row r (enum sim_row) */
-    sim_src *xsrc;          /* sources beyond an instruction's five (texture operands), pooled */
+    sim_src *xsrc;          /* sources beyond an instruction's own (texture operands), pooled */
     uint32_t nxsrc;
     uint32_t nfrag_pool32;
-    sim_addr *addr_pool;    /* second memory operands (cp.async sources), pooled */
+    sim_addr *addr_pool;    /* memory operands beyond an instruction's first, pooled */
     uint32_t naddr_pool;
     uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
     uint32_t ncall_syms;

@@ -162,7 +162,12 @@ HANDLER(op_mbarrier)
         memcpy(&v, p, 8);
         switch (in->op) {
         case MB_INIT: {
-            uint64_t count = SRC(0, t) & 0xfffff;
+            uint64_t count = SRC(0, t);
+            if (count == 0 || count > MB_TX_MAX) {
+                lane_fault(c, in, t, SIM_ERR_ILLEGAL, "mbarrier.init count outside 1 .. 2^20 - 1");
+                s->event = SIM_EV_FAULT;
+                return;
+            }
             v = MB_MAKE(count, count, 0, 0);
             memcpy(p, &v, 8);
             continue;
@@ -181,17 +186,14 @@ HANDLER(op_mbarrier)
                 continue;
             n = 1;
             break;
-        case MB_EXPECT_TX: case MB_COMPLETE_TX:
+        case MB_EXPECT_TX: case MB_COMPLETE_TX: case MB_ARRIVE_EXPECT_TX:
             if (SRC(0, t) > MB_TX_MAX) {
                 lane_fault(c, in, t, SIM_ERR_ILLEGAL, "mbarrier transaction count operand above 2^20 - 1");
                 s->event = SIM_EV_FAULT;
                 return;
             }
-            tx = in->op == MB_EXPECT_TX ? (int64_t)SRC(0, t) : -(int64_t)SRC(0, t);
-            break;
-        case MB_ARRIVE_EXPECT_TX:
-            n = 1;
-            tx = (int64_t)(SRC(0, t) & 0xfffff);
+            tx = in->op == MB_COMPLETE_TX ? -(int64_t)SRC(0, t) : (int64_t)SRC(0, t);
+            n = in->op == MB_ARRIVE_EXPECT_TX;
             break;
         default: /* MB_ARRIVE, MB_DROP: one arrival, or source 0 of them */
             n = in->nsrc_used > 0 ? SRC(0, t) : 1;

@@ -104,7 +104,8 @@ static void test_both_counts(void **state)
     assert_int_equal(w[1], 1);
 }
 
-/* Counts outside the ISA's ranges and bulk copies that break its rules. */
+/* Counts outside the ISA's ranges (an init count in 1 .. 2^20 - 1, tx
+ * counts within +-(2^20 - 1)) and bulk copies that break its rules. */
 static void test_tx_faults(void **state)
 {
     (void)state;
@@ -113,6 +114,10 @@ static void test_tx_faults(void **state)
               "mbarrier transaction count 1048576 outside +-1048575");
     run_fault("mbarrier.init.shared.b64 [bar], 1;\nmbarrier.complete_tx.shared.b64 [bar], 1048576;\nret;",
               "mbarrier transaction count operand above 2^20 - 1");
+    run_fault("mbarrier.init.shared.b64 [bar], 1;\nmbarrier.arrive.expect_tx.shared.b64 %rd1, [bar], 1048576;\nret;",
+              "mbarrier transaction count operand above 2^20 - 1");
+    run_fault("mov.u32 %r1, 1048576;\nmbarrier.init.shared.b64 [bar], %r1;\nret;",
+              "mbarrier.init count outside 1 .. 2^20 - 1");
     run_fault(OUT "mbarrier.init.shared.b64 [bar], 1;\nmov.u32 %r1, 24;\n"
               "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [%rd9], %r1, [bar];\nret;",
               "cp.async.bulk needs a size that is a multiple of 16");
