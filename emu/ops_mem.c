@@ -1,6 +1,7 @@
-/* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st, atom,
- * red, cvta, isspacep, prefetch (PTX ISA 9.0, "Data Movement and
- * Conversion Instructions", "Parallel Synchronization and Communication").
+/* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st,
+ * st.async, atom, red, red.async, cvta, isspacep, mapa, prefetch and the
+ * other cache hints (PTX ISA 9.0, "Data Movement and Conversion
+ * Instructions", "Parallel Synchronization and Communication").
  *
  * Memory is sequentially consistent: every access completes in program
  * order, so .volatile/.relaxed/.acquire/.release and cache operators change
@@ -68,13 +69,13 @@ static bool word_load(sim_cta *c, const sim_inst *in, const sim_lanes *L, const 
                       uint64_t *dst, uint64_t m)
 {
     uint8_t *data;
-    uint64_t lo, end, off = (uint64_t)in->addr.offset;
+    uint64_t lo, end;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
     window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v;
-        uint64_t a = base[t] + off, o = a - lo;
+        uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
         uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 1, &data, &lo, &end);
         if (!p)
             return false;
@@ -89,13 +90,13 @@ static bool word_store(sim_cta *c, const sim_inst *in, const sim_lanes *L, const
                        const opnd *src)
 {
     uint8_t *data;
-    uint64_t lo, end, off = (uint64_t)in->addr.offset, x = src->x;
+    uint64_t lo, end, x = src->x;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
     window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ x);
-        uint64_t a = base[t] + off, o = a - lo;
+        uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
         uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 2, &data, &lo, &end);
         if (!p)
             return false;
@@ -115,7 +116,7 @@ HANDLER(op_ld)
         in->space != PTX_SPACE_NONE) {
         /* one address for every lane (a parameter, a variable): read once */
         uint32_t t0 = L->t[0];
-        uint8_t *p = mem(c, in, t0, in->addr.base.value + (uint64_t)in->addr.offset, size * n, 1);
+        uint8_t *p = mem(c, in, t0, sim_addr_sum(&in->addr, in->addr.base.value), size * n, 1);
         if (!p) {
             s->event = SIM_EV_FAULT;
             return;
@@ -151,7 +152,8 @@ HANDLER(op_ld)
     }
 }
 
-/* st: vec elements of `size` bytes from sources 0..vec-1. */
+/* st: vec elements of `size` bytes from sources 0..vec-1, except those
+ * written `_` (bits of in->op), whose bytes stay as they are. */
 HANDLER(op_st)
 {
     (void)g;
@@ -169,8 +171,30 @@ HANDLER(op_st)
             return;
         }
         for (unsigned k = 0; k < n; k++)
-            store_n(p + k * size, SRC(k, t), size);
+            if (!(in->op >> k & 1))
+                store_n(p + k * size, SRC(k, t), size);
     }
+}
+
+/* The complete-tx of st.async and red.async: each lane's access bytes on
+ * the mbarrier at the pooled address in->target (in the access's space). */
+static void complete_tx(sim_cta *c, const sim_inst *in, const sim_lanes *L, sim_step *s, uint64_t bytes)
+{
+    const sim_addr *bar = &c->prog->addr_pool[in->target];
+    EACH_LANE(t) {
+        if (!sim_mbarrier_complete_tx(c, in, t, in->space, sim_addr_at(c, bar, t), bytes)) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+    }
+}
+
+/* st.async [a], b, [mbar]: st, then complete-tx of its bytes on [mbar]. */
+HANDLER(op_st_async)
+{
+    op_st_body(c, in, g, L, s, O, D);
+    if (s->event != SIM_EV_FAULT)
+        complete_tx(c, in, L, s, type_bits(in->type) / 8 * in->vec);
 }
 
 enum { A_AND, A_OR, A_XOR, A_ADD, A_INC, A_DEC, A_MIN, A_MAX, A_EXCH, A_CAS };
@@ -243,6 +267,14 @@ HANDLER(op_atom)
         pthread_mutex_unlock(&c->dev->lock);
 }
 
+/* red.async [a], b, [mbar]: red, then complete-tx of its bytes on [mbar]. */
+HANDLER(op_red_async)
+{
+    op_atom_body(c, in, g, L, s, O, D);
+    if (s->event != SIM_EV_FAULT)
+        complete_tx(c, in, L, s, type_bits(in->type) / 8);
+}
+
 /* cvta (op 0: space to generic; 1: generic to space) and isspacep (op 2). */
 HANDLER(op_cvta)
 {
@@ -298,9 +330,18 @@ HANDLER(op_mapa)
     }
 }
 
-/* prefetch, prefetchu, membar, fence: nothing to do in a sequentially
- * consistent memory without caches. */
+/* prefetch, prefetchu, applypriority, discard, membar, fence: nothing to
+ * do in a sequentially consistent memory without caches (discard leaves
+ * the lines' bytes as they were, one of the values it allows). */
 HANDLER(op_nop) { UNUSED_ARGS; }
+
+/* createpolicy: a cache policy, which every instruction taking one treats
+ * as a hint: 0. */
+HANDLER(op_createpolicy)
+{
+    (void)c; (void)g; (void)s; (void)O;
+    EACH_LANE(t) PUT(0, t, 0);
+}
 
 /* Supported memory types: 8- to 64-bit scalars. */
 static bool mem_type_ok(uint8_t ty)
@@ -309,31 +350,62 @@ static bool mem_type_ok(uint8_t ty)
     return b == 8 || b == 16 || b == 32 || b == 64;
 }
 
+/* ld/st element types and vectors: 8- to 64-bit elements, at most 32
+ * bytes in all (.v8.b32 and .v4.b64 are the widest the ISA has). */
+static bool vector_ok(const sim_inst *in)
+{
+    return mem_type_ok(in->type) && in->vec <= 8 && type_bits(in->type) / 8 * in->vec <= 32;
+}
+
+/* The value operand k of st into sources 0..vec-1: a scalar, or a vector
+ * of vec registers and immediates, `_` marking the elements not written
+ * (in->op). */
+static bool store_sources(sim_decoder *d, unsigned k)
+{
+    sim_inst *in = d->in;
+    const ptx_operand *o = sim_dec_op(d, k);
+    if (o->kind != PTX_OPD_VEC)
+        return in->vec == 1 && sim_dec_src(d, k, 0);
+    if (o->count != in->vec)
+        return false;
+    for (unsigned e = 0; e < o->count; e++) {
+        const ptx_operand *x = &d->f->operands[o->id + e];
+        if (x->kind == PTX_OPD_SINK) {
+            in->op |= (uint8_t)(1u << e);
+            in->src[e] = (sim_src){.imm = 1};
+        } else if (!sim_dec_value(d, x, &in->src[e])) {
+            return false;
+        }
+    }
+    in->nsrc_used = o->count;
+    return true;
+}
+
 sim_fn sim_pick_mem(sim_decoder *d)
 {
     sim_inst *in = d->in;
     ptx_opcode op = (ptx_opcode)d->form->opcode;
-    unsigned n = sim_dec_nops(d);
+    /* a cache policy (.L2::cache_hint), the last operand, is only a hint */
+    unsigned n = sim_dec_nops(d) - ptx_form_has(d->m, d->form, PTX_MOD_L2_CACHE_HINT);
     switch (op) {
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC:
         if (op == PTX_OP_LD_GLOBAL_NC)
             in->space = PTX_SPACE_GLOBAL;
-        if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_dst(d, 0, 0) ||
+        if (n != 2 || !vector_ok(in) || !sim_dec_dst(d, 0, 0) || in->ndst_used != in->vec ||
             !sim_dec_addr(d, 1))
-            return NULL;
-        if (sim_dec_op(d, 0)->kind == PTX_OPD_VEC && sim_dec_op(d, 0)->count != in->vec)
             return NULL;
         in->flags |= SIM_IF_LOAD;
         return op_ld;
-    case PTX_OP_ST:
-        if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_addr(d, 0) ||
-            !sim_dec_src(d, 1, 0))
-            return NULL;
-        if (sim_dec_op(d, 1)->kind == PTX_OPD_VEC && sim_dec_op(d, 1)->count != in->vec)
+    case PTX_OP_ST: case PTX_OP_ST_ASYNC: {
+        /* st.async: [a], b, [mbar] in shared::cluster, or [a], b (.release, global) */
+        bool mbar = op == PTX_OP_ST_ASYNC && n == 3;
+        if (n != 2u + mbar || !vector_ok(in) || !sim_dec_addr(d, 0) || !store_sources(d, 1) ||
+            (mbar && (in->target = sim_dec_addr_pooled(d, 2, in->space)) == PTX_NONE))
             return NULL;
         in->flags |= SIM_IF_STORE;
-        return op_st;
-    case PTX_OP_ATOM: case PTX_OP_RED: {
+        return mbar ? op_st_async : op_st;
+    }
+    case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_RED_ASYNC: {
         static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD,
                                            PTX_MOD_INC, PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX,
                                            PTX_MOD_EXCH, PTX_MOD_CAS};
@@ -351,15 +423,19 @@ sim_fn sim_pick_mem(sim_decoder *d)
         if (type_float(in->type) && which != A_ADD && which != A_EXCH)
             return NULL; /* f32/f64 min/max: not yet */
         in->op = (uint8_t)which;
-        in->op2 = op == PTX_OP_RED;
+        in->op2 = op != PTX_OP_ATOM;
+        /* red.async: [a], b, [mbar] in shared::cluster, or [a], b (.release, global) */
+        bool mbar = op == PTX_OP_RED_ASYNC && n == 3;
         unsigned first = in->op2 ? 0 : 1, nsrc = which == A_CAS ? 2 : 1;
-        if (n != first + 1 + nsrc || (!in->op2 && !sim_dec_dst(d, 0, 0)) || !sim_dec_addr(d, first))
+        if (n != first + 1 + nsrc + mbar || (!in->op2 && !sim_dec_dst(d, 0, 0)) || !sim_dec_addr(d, first))
             return NULL;
         for (unsigned k = 0; k < nsrc; k++)
             if (!sim_dec_src(d, first + 1 + k, k))
                 return NULL;
+        if (mbar && (in->target = sim_dec_addr_pooled(d, 2, in->space)) == PTX_NONE)
+            return NULL;
         in->flags |= SIM_IF_LOAD | SIM_IF_ATOMIC;
-        return op_atom;
+        return mbar ? op_red_async : op_atom;
     }
     case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {
         bool to = ptx_form_has(d->m, d->form, PTX_MOD_TO);
@@ -373,7 +449,10 @@ sim_fn sim_pick_mem(sim_decoder *d)
     case PTX_OP_MAPA:
         return n == 3 && sim_dec_dst(d, 0, 0) && sim_dec_src(d, 1, 0) && sim_dec_src(d, 2, 1) ? op_mapa : NULL;
     case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
+    case PTX_OP_APPLYPRIORITY: case PTX_OP_DISCARD:
         return op_nop;
+    case PTX_OP_CREATEPOLICY:
+        return sim_dec_dst(d, 0, 0) ? op_createpolicy : NULL;
     default:
         return NULL;
     }

@@ -1,7 +1,7 @@
 /* ops_mma.c — warp matrix multiply-accumulate: wmma.load, wmma.store,
  * wmma.mma (PTX ISA 9.0, "Warp-Level Matrix Multiply-Accumulate"), and
- * mma.sync with ldmatrix (the same chapter, "Matrix multiply-accumulate
- * operation using mma instruction").
+ * mma.sync with ldmatrix and stmatrix (the same chapter, "Matrix
+ * multiply-accumulate operation using mma instruction").
  *
  * The ISA leaves wmma fragment layouts to the implementation; programs
  * only load, multiply, store and apply element-wise operations to them.
@@ -154,7 +154,7 @@ static bool whole_warp(sim_cta *c, const sim_inst *in, const sim_group *g, const
 static uint64_t elem_addr(const sim_cta *c, const sim_inst *in, const frag *f, uint32_t t, unsigned r,
                           unsigned col, uint64_t stride)
 {
-    uint64_t base = sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+    uint64_t base = sim_address(c, in, t);
     uint64_t idx = f->col ? (uint64_t)col * stride + r : (uint64_t)r * stride + col;
     unsigned size = ebits((etype)f->et) / 8;
     return base + idx * (f->et == E_TF32 ? 4 : size);
@@ -297,8 +297,7 @@ HANDLER(op_ldmatrix)
     for (unsigned mtx = 0; mtx < f->nregs; mtx++)
         for (unsigned r = 0; r < 8; r++) {
             uint32_t t = by_lane[mtx * 8 + r];
-            uint64_t a = sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
-            uint8_t *p = sim_mem(c, in, t, in->space, a, 16, 1);
+            uint8_t *p = sim_mem(c, in, t, in->space, sim_address(c, in, t), 16, 1);
             if (!p) {
                 s->event = SIM_EV_FAULT;
                 return;
@@ -312,6 +311,47 @@ HANDLER(op_ldmatrix)
             uint32_t lo = in->op ? e[mtx][q][row] : e[mtx][row][q];
             uint32_t hi = in->op ? e[mtx][q + 1][row] : e[mtx][row][q + 1];
             c->rows[(size_t)c->prog->frag_pool32[f->regs + mtx] * c->stride + by_lane[lane]] = lo | hi << 16;
+        }
+}
+
+/* stmatrix.m8n8.b16, ldmatrix's inverse: lanes 8i..8i+7 give the row
+ * addresses of matrix i; every lane's register i holds row lane / 4,
+ * columns 2 (lane % 4) and the next, of matrix i, or of its transpose with
+ * .trans (in->op). */
+HANDLER(op_stmatrix)
+{
+    (void)O; (void)D;
+    if (!whole_warp(c, in, g, L, s, "stmatrix"))
+        return;
+    const frag *f = frag_of(c, in, 0);
+    uint32_t by_lane[32];
+    for (uint32_t i = 0; i < L->n; i++)
+        by_lane[L->k[i]] = L->t[i];
+    uint16_t e[4][8][8];
+    for (unsigned mtx = 0; mtx < f->nregs; mtx++)
+        for (unsigned lane = 0; lane < 32; lane++) {
+            unsigned row = lane >> 2, q = (lane & 3) * 2;
+            uint32_t v = (uint32_t)c->rows[(size_t)c->prog->frag_pool32[f->regs + mtx] * c->stride + by_lane[lane]];
+            if (in->op) {
+                e[mtx][q][row] = (uint16_t)v;
+                e[mtx][q + 1][row] = (uint16_t)(v >> 16);
+            } else {
+                e[mtx][row][q] = (uint16_t)v;
+                e[mtx][row][q + 1] = (uint16_t)(v >> 16);
+            }
+        }
+    for (unsigned mtx = 0; mtx < f->nregs; mtx++)
+        for (unsigned r = 0; r < 8; r++) {
+            uint32_t t = by_lane[mtx * 8 + r];
+            uint8_t *p = sim_mem(c, in, t, in->space, sim_address(c, in, t), 16, 2);
+            if (!p) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+            for (unsigned col = 0; col < 8; col++) {
+                p[2 * col] = (uint8_t)e[mtx][r][col];
+                p[2 * col + 1] = (uint8_t)(e[mtx][r][col] >> 8);
+            }
         }
 }
 
@@ -373,21 +413,23 @@ static bool decode_frag(sim_decoder *d, unsigned k, frag *f)
     return true;
 }
 
-/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 {regs}, [addr] */
-static sim_fn pick_ldmatrix(sim_decoder *d)
+/* ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 {regs}, [addr]
+ * and stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 [addr], {regs} */
+static sim_fn pick_ldmatrix(sim_decoder *d, bool store)
 {
     const ptx_form *fm = d->form;
     unsigned num = ptx_form_has(d->m, fm, PTX_MOD_X1) ? 1 : ptx_form_has(d->m, fm, PTX_MOD_X2) ? 2
                  : ptx_form_has(d->m, fm, PTX_MOD_X4) ? 4 : 0;
+    unsigned regs = store ? 1 : 0;
     if (sim_dec_mod(d, PTX_MODCAT_SHAPE) != PTX_MOD_M8N8 || d->in->type != PTX_TYPE_B16 || num == 0 ||
-        sim_dec_nops(d) != 2 || sim_dec_op(d, 0)->kind != PTX_OPD_VEC || sim_dec_op(d, 0)->count != num)
+        sim_dec_nops(d) != 2 || sim_dec_op(d, regs)->kind != PTX_OPD_VEC || sim_dec_op(d, regs)->count != num)
         return NULL;
     frag f = {.m = 8, .n = 8, .which = 2, .et = E_F16};
     d->in->op = ptx_form_has(d->m, fm, PTX_MOD_TRANS);
     d->in->target = PTX_NONE;
-    if (!decode_frag(d, 0, &f) || !sim_dec_addr(d, 1))
+    if (!decode_frag(d, regs, &f) || !sim_dec_addr(d, 1 - regs))
         return NULL;
-    return op_ldmatrix;
+    return store ? op_stmatrix : op_ldmatrix;
 }
 
 /* Whether mma.sync types d.a.b.c on shape f are ones whose layouts the
@@ -423,8 +465,8 @@ sim_fn sim_pick_mma(sim_decoder *d)
 {
     sim_inst *in = d->in;
     ptx_opcode op = (ptx_opcode)d->form->opcode;
-    if (op == PTX_OP_LDMATRIX)
-        return pick_ldmatrix(d);
+    if (op == PTX_OP_LDMATRIX || op == PTX_OP_STMATRIX)
+        return pick_ldmatrix(d, op == PTX_OP_STMATRIX);
     if (op != PTX_OP_WMMA_LOAD && op != PTX_OP_WMMA_STORE && op != PTX_OP_WMMA_MMA && op != PTX_OP_MMA)
         return NULL;
     frag f = {.sync = op == PTX_OP_MMA};

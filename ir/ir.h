@@ -176,8 +176,9 @@ enum ptx_operand_flags {
     PTX_OPF_ADDR_SYM = 1u << 3, /* ADDR base is a symbol id, not a register */
     PTX_OPF_DECIMAL = 1u << 4,  /* float immediate was written in decimal */
     PTX_OPF_UNSIGNED = 1u << 5, /* integer immediate written with U suffix */
-    PTX_OPF_VECREG = 1u << 6    /* VEC written as the name of a vector register: its
+    PTX_OPF_VECREG = 1u << 6,   /* VEC written as the name of a vector register: its
                                    elements are the register's components, in order */
+    PTX_OPF_UNIFIED = 1u << 7    /* [a].unified (ld, st) */
 };
 
 /* Component selectors: .x .y .z .w (special registers), .h0 .h1, .b0-.b3

@@ -102,7 +102,7 @@ static void print_operand(const ptx_module *m, const ptx_function *f, const ptx_
                 print_reg(f, m, o->id, out);
             print_offset(o->value, out);
         }
-        fputc(']', out);
+        fputs(o->flags & PTX_OPF_UNIFIED ? "].unified" : "]", out);
         break;
     case PTX_OPD_REG_IMM:
         print_reg(f, m, o->id, out);

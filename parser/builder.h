@@ -111,6 +111,8 @@ void ptxb_opd_symoff(ptx_builder *b, uint32_t name, int64_t offset, bool generic
                      ptxb_loc at);
 /* [base+offset] (base PTX_NONE for [imm]) */
 void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at);
+/* The qualifier written after the memory operand just pushed ([a].unified). */
+void ptxb_opd_addr_qualifier(ptx_builder *b, uint32_t word, ptxb_loc at);
 /* Pop the last count operands into one composite of kind VEC/PAIR/LIST/BRACKET. */
 void ptxb_opd_group(ptx_builder *b, ptx_operand_kind kind, uint32_t count, ptxb_loc at);
 void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at);

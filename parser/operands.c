@@ -297,6 +297,15 @@ void ptxb_opd_addr(ptx_builder *b, uint32_t base, int64_t offset, ptxb_loc at)
     push(b, o, at);
 }
 
+void ptxb_opd_addr_qualifier(ptx_builder *b, uint32_t word, ptxb_loc at)
+{
+    if (strcmp(ptxb_str(b, word), ".unified") != 0) {
+        ptxb_error(b, at, "unknown qualifier '%s' after an address (expected .unified)", ptxb_str(b, word));
+        return;
+    }
+    b->stk[b->nstk - 1].flags |= PTX_OPF_UNIFIED;
+}
+
 void ptxb_opd_group(ptx_builder *b, ptx_operand_kind kind, uint32_t count, ptxb_loc at)
 {
     /* ptxas takes neither r + imm nor a whole vector register inside { } (nor
@@ -388,6 +397,14 @@ static void call_immediate_argument(ptx_builder *b)
     b->stk[k] = (ptx_operand){.kind = PTX_OPD_LIST, .count = 1, .id = b->nelems++};
 }
 
+/* [a].unified: only ld's address takes the qualifier. */
+static void check_unified(ptx_builder *b, ptx_opcode op)
+{
+    for (uint32_t i = 0; i < b->nstk && op != PTX_OP_LD; i++)
+        if (b->stk[i].flags & PTX_OPF_UNIFIED)
+            ptxb_error(b, b->stk_at[i], ".unified qualifies only the address of ld");
+}
+
 static void instr_reset(ptx_builder *b)
 {
     b->nstk = 0;
@@ -413,6 +430,7 @@ void ptxb_instr(ptx_builder *b, uint32_t opcode_word, ptxb_loc at)
         ptxb_check_shape(b, fm, b->stk, b->nstk, at);
         check_label_uses(b, (ptx_opcode)fm->opcode, at);
         check_vector_registers(b, fm);
+        check_unified(b, (ptx_opcode)fm->opcode);
     }
     if (b->diags->errors != errors) {
         instr_reset(b);

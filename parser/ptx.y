@@ -325,13 +325,19 @@ operand
     : simple_other
     | pair_elem '|' pair_elem               { ptxb_opd_group(b, PTX_OPD_PAIR, 2, AT(@1)); }
     | '{' vec_elems '}'                     { ptxb_opd_group(b, PTX_OPD_VEC, $2, AT(@1)); }
-    | '[' T_WORD ']'                        { ptxb_opd_addr(b, $2, 0, AT(@2)); }
-    | '[' T_WORD '+' cexpr ']'              { ptxb_opd_addr(b, $2, $4.v, AT(@2)); }
-    | '[' T_WORD '-' cexpr ']'              { ptxb_opd_addr(b, $2, wrap_sub(0, $4.v), AT(@2)); }
-    | '[' cexpr ']'                         { ptxb_opd_addr(b, PTX_NONE, $2.v, AT(@1)); }
+    | address
+    | address T_DOTWORD                     { ptxb_opd_addr_qualifier(b, $2, AT(@2)); }
     | '[' simple_or_vec ',' bracket_rest ']' { ptxb_opd_group(b, PTX_OPD_BRACKET, $4 + 1, AT(@1)); }
     | '(' call_elems ')'                    { ptxb_opd_group(b, PTX_OPD_LIST, $2, AT(@1)); }
     | '(' ')'                               { ptxb_opd_group(b, PTX_OPD_LIST, 0, AT(@1)); }
+    ;
+
+/* A memory operand; ld and st take [a].unified. */
+address
+    : '[' T_WORD ']'                        { ptxb_opd_addr(b, $2, 0, AT(@2)); }
+    | '[' T_WORD '+' cexpr ']'              { ptxb_opd_addr(b, $2, $4.v, AT(@2)); }
+    | '[' T_WORD '-' cexpr ']'              { ptxb_opd_addr(b, $2, wrap_sub(0, $4.v), AT(@2)); }
+    | '[' cexpr ']'                         { ptxb_opd_addr(b, PTX_NONE, $2.v, AT(@1)); }
     ;
 
 simple

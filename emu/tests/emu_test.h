@@ -91,6 +91,27 @@ static inline sim_launch_config emu_cfg(uint32_t gx, uint32_t gy, uint32_t bx, u
     return c;
 }
 
+/* Where ptxas is on PATH: it must accept PTX `text` for arch (or, !valid,
+ * reject it). */
+static inline void emu_test_assemble(const char *text, const char *arch, bool valid)
+{
+    char *ptxas = ptx_test_find_ptxas();
+    if (!ptxas)
+        return;
+    char tmp[] = "/tmp/simtlab-emu-XXXXXX.ptx";
+    int fd = mkstemps(tmp, 4);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    int rc = ptx_test_run_ptxas(ptxas, arch, tmp, false, !valid);
+    unlink(tmp);
+    free(ptxas);
+    if ((rc == 0) != valid)
+        fail_msg("ptxas %s:\n%s", valid ? "rejects" : "accepts", text);
+}
+
 /* xorshift64 for test inputs. */
 static inline uint64_t emu_rand(uint64_t *x)
 {

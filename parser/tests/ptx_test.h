@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ir/ir.h"
 #include "parser/parser.h"
@@ -137,6 +139,49 @@ static inline uint32_t ptx_test_reg(const ptx_module *m, const ptx_function *f,
             return r;
     fail_msg("no register %s%u", prefix, index);
     return 0;
+}
+
+/* Path of ptxas on PATH (to free), or NULL when there is none. */
+static inline char *ptx_test_find_ptxas(void)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    char *copy = strdup(path), *save = NULL;
+    for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s/ptxas", dir);
+        if (access(buf, X_OK) == 0) {
+            free(copy);
+            return strdup(buf);
+        }
+    }
+    free(copy);
+    return NULL;
+}
+
+/* Exit status of `ptxas -arch=ARCH FILE -o /dev/null` (-1 if it did not
+ * exit); without `optimize` it runs with -O0 (what PTX it accepts does not
+ * change, and it is many times faster); quiet keeps its messages off
+ * stderr. */
+static inline int ptx_test_run_ptxas(const char *ptxas, const char *arch, const char *file, bool optimize,
+                                     bool quiet)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char archopt[64];
+        snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+        if (quiet && !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        if (optimize) /* ptxas's default: -O3, or none for debug (-G) PTX */
+            execl(ptxas, "ptxas", archopt, file, "-o", "/dev/null", (char *)NULL);
+        else
+            execl(ptxas, "ptxas", archopt, "-O0", file, "-o", "/dev/null", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #endif

@@ -22,6 +22,7 @@
 #include "ir/printer.h"
 #include "parser/parser.h"
 #include "ptx_compare.h"
+#include "ptx_test.h"
 
 typedef struct file_list { char **paths; size_t n; } file_list;
 
@@ -127,25 +128,6 @@ static void test_every_file_round_trips(void **state)
     free_list(&l);
 }
 
-/* Path of ptxas on PATH, or NULL. */
-static char *find_ptxas(void)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return NULL;
-    char *copy = strdup(path), *save = NULL;
-    for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        char buf[4096];
-        snprintf(buf, sizeof buf, "%s/ptxas", dir);
-        if (access(buf, X_OK) == 0) {
-            free(copy);
-            return strdup(buf);
-        }
-    }
-    free(copy);
-    return NULL;
-}
-
 /* sm_XX of the module's .target; ptxas 13 cannot assemble for targets older
  * than sm_75, so those are assembled for sm_75, and it no longer generates
  * 32-bit code, so 32-bit modules are only checked (-arch=compute_75). */
@@ -163,24 +145,10 @@ static void target_arch(const ptx_module *m, char *buf, size_t n)
     }
 }
 
-static int run_ptxas(const char *ptxas, const char *arch, const char *file)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        char archopt[64];
-        snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-        execl(ptxas, "ptxas", archopt, file, "-o", "/dev/null", (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static void test_printed_ptx_assembles_with_ptxas(void **state)
 {
     (void)state;
-    char *ptxas = find_ptxas();
+    char *ptxas = ptx_test_find_ptxas();
     file_list l = testdata_files();
     if (!ptxas) {
         free_list(&l);
@@ -205,7 +173,7 @@ static void test_printed_ptx_assembles_with_ptxas(void **state)
         char arch[32];
         target_arch(m, arch, sizeof arch);
         ptx_module_free(m);
-        if (run_ptxas(ptxas, arch, tmp) != 0)
+        if (ptx_test_run_ptxas(ptxas, arch, tmp, true, false) != 0)
             fail_msg("ptxas rejects the printed form of %s (kept in %s)", l.paths[i], tmp);
     }
     unlink(tmp);
