@@ -53,31 +53,7 @@ const char *ptx_next_kind_name(ptx_next_kind k)
     return "?";
 }
 
-/* qsort order of pairs by register. */
-static int cmp_pair_reg(const void *a, const void *b)
-{
-    uint32_t x = ((const na_pair *)a)->reg, y = ((const na_pair *)b)->reg;
-    return x < y ? -1 : x > y;
-}
-
-/* Sort a block's pairs by register: insertion sort for the usual short
- * lists, qsort for long ones. */
-static void sort_pairs(na_pair *a, uint32_t n)
-{
-    if (n > 32) {
-        qsort(a, n, sizeof *a, cmp_pair_reg);
-        return;
-    }
-    for (uint32_t i = 1; i < n; i++) {
-        na_pair x = a[i];
-        uint32_t j = i;
-        for (; j > 0 && a[j - 1].reg > x.reg; j--)
-            a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
-
-/* The pairs of every block (sorted by register within the block) and their
+/* The pairs of every block (in the order of their first access) and their
  * index by register (pair ids in block order). dist = latency from the block
  * entry to the first access, from the prefix sums pre. */
 void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t *pre,
@@ -106,7 +82,6 @@ void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t 
                     p->pair[n++] = (na_pair){du->writes[k], b, dist, K_W, 0};
                 }
         }
-        sort_pairs(p->pair + p->bstart[b], n - p->bstart[b]);
     }
     p->bstart[nb] = n;
     p->npairs = n;
@@ -124,18 +99,20 @@ void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t 
     free(seen);
 }
 
-/* The pair of register r in block b (binary search), or NULL. */
+/* The pair of register r in block b (binary search among r's pairs, which
+ * are in block order), or NULL. */
 const na_pair *na_pair_find(const na_pairs *p, uint32_t b, uint32_t r)
 {
-    uint32_t lo = p->bstart[b], hi = p->bstart[b + 1];
+    uint32_t lo = p->rstart[r], hi = p->rstart[r + 1];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (p->pair[mid].reg < r)
+        if (p->pair[p->byreg[mid]].block < b)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < p->bstart[b + 1] && p->pair[lo].reg == r ? &p->pair[lo] : NULL;
+    return lo < p->rstart[r + 1] && p->pair[p->byreg[lo]].block == b ? &p->pair[p->byreg[lo]]
+                                                                        : NULL;
 }
 
 void na_pairs_free(na_pairs *p)
