@@ -8,91 +8,156 @@
 #include "analysis/analysis.h"
 #include "analysis/nextaccess.h"
 #include "analysis/taint.h"
+#include "analysis/writer.h"
 #include "ir/cfg_export.h"
 #include "ir/util.h"
 
 static const char *const class_names[] = {"uniform", "P", "D"};
 static const char *const next_names[] = {"none", "read", "write", "undetermined"};
 
+static const char *true_false(bool b)
+{
+    return b ? "true" : "false";
+}
+
 /* A pc and its line, or two nulls for PTX_NONE. */
-static void write_pc(FILE *out, const char *key, uint32_t pc, uint32_t line)
+static void write_pc(ptx_writer *w, const char *key, uint32_t pc, uint32_t line)
 {
-    if (pc == PTX_NONE)
-        fprintf(out, ",\"%s_line\":null,\"%s_pc\":null", key, key);
-    else
-        fprintf(out, ",\"%s_line\":%u,\"%s_pc\":%u", key, line, key, pc);
+    ptx_put_str(w, ",\"");
+    ptx_put_str(w, key);
+    if (pc == PTX_NONE) {
+        ptx_put_str(w, "_line\":null,\"");
+        ptx_put_str(w, key);
+        ptx_put_str(w, "_pc\":null");
+        return;
+    }
+    ptx_put_str(w, "_line\":");
+    ptx_put_u32(w, line);
+    ptx_put_str(w, ",\"");
+    ptx_put_str(w, key);
+    ptx_put_str(w, "_pc\":");
+    ptx_put_u32(w, pc);
 }
 
-static void write_branch(const ptx_branch_note *b, FILE *out)
+/* A list of numbers: [1,2,3]. */
+static void write_u32_list(ptx_writer *w, const uint32_t *v, uint32_t n)
 {
-    fprintf(out, "{\"line\":%u,\"pc\":%u,\"conditional\":%s,\"uni\":%s", b->line, b->pc,
-            b->conditional ? "true" : "false", b->uni ? "true" : "false");
-    write_pc(out, "ipdom", b->ipdom_pc, b->ipdom_line);
-    fprintf(out, ",\"reconverges\":%s", b->reconverges ? "true" : "false");
-    write_pc(out, "lpc", b->lpc_pc, b->lpc_line);
-    fprintf(out, ",\"class\":\"%s\",\"cta_uniform\":%s,\"interleavable\":%s,\"controls_pcs\":[",
-            class_names[b->cls < 3 ? b->cls : 0], b->cta_uniform ? "true" : "false",
-            b->interleavable ? "true" : "false");
-    for (uint32_t i = 0; i < b->ncontrols; i++)
-        fprintf(out, "%s%u", i ? "," : "", b->controls[i]);
-    fputs("]}", out);
+    ptx_put_char(w, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            ptx_put_char(w, ',');
+        ptx_put_u32(w, v[i]);
+    }
+    ptx_put_char(w, ']');
 }
 
-static void write_loop(const ptx_loop_note *l, FILE *out)
+static void write_branch(const ptx_branch_note *b, ptx_writer *w)
 {
-    fprintf(out, "{\"header_line\":%u,\"header_pc\":%u,\"latch_lines\":[", l->header_line,
-            l->header_pc);
-    for (uint32_t i = 0; i < l->nlatches; i++)
-        fprintf(out, "%s%u", i ? "," : "", l->latch_lines[i]);
-    fprintf(out, "],\"depth\":%u,\"irreducible\":%s}", l->depth, l->irreducible ? "true" : "false");
+    ptx_put_str(w, "{\"line\":");
+    ptx_put_u32(w, b->line);
+    ptx_put_str(w, ",\"pc\":");
+    ptx_put_u32(w, b->pc);
+    ptx_put_str(w, ",\"conditional\":");
+    ptx_put_str(w, true_false(b->conditional));
+    ptx_put_str(w, ",\"uni\":");
+    ptx_put_str(w, true_false(b->uni));
+    write_pc(w, "ipdom", b->ipdom_pc, b->ipdom_line);
+    ptx_put_str(w, ",\"reconverges\":");
+    ptx_put_str(w, true_false(b->reconverges));
+    write_pc(w, "lpc", b->lpc_pc, b->lpc_line);
+    ptx_put_str(w, ",\"class\":\"");
+    ptx_put_str(w, class_names[b->cls < 3 ? b->cls : 0]);
+    ptx_put_str(w, "\",\"cta_uniform\":");
+    ptx_put_str(w, true_false(b->cta_uniform));
+    ptx_put_str(w, ",\"interleavable\":");
+    ptx_put_str(w, true_false(b->interleavable));
+    ptx_put_str(w, ",\"controls_pcs\":");
+    write_u32_list(w, b->controls, b->ncontrols);
+    ptx_put_char(w, '}');
 }
 
-static void write_reg(const ptx_reg_note *r, FILE *out)
+static void write_loop(const ptx_loop_note *l, ptx_writer *w)
 {
-    fputs("{\"name\":", out);
-    ptx_json_string(r->name, out);
-    fprintf(out, ",\"type\":\"%s\",\"next_access\":[", ptx_type_name((ptx_type)r->type));
+    ptx_put_str(w, "{\"header_line\":");
+    ptx_put_u32(w, l->header_line);
+    ptx_put_str(w, ",\"header_pc\":");
+    ptx_put_u32(w, l->header_pc);
+    ptx_put_str(w, ",\"latch_lines\":");
+    write_u32_list(w, l->latch_lines, l->nlatches);
+    ptx_put_str(w, ",\"depth\":");
+    ptx_put_u32(w, l->depth);
+    ptx_put_str(w, ",\"irreducible\":");
+    ptx_put_str(w, true_false(l->irreducible));
+    ptx_put_char(w, '}');
+}
+
+static void write_reg(const ptx_reg_note *r, ptx_writer *w)
+{
+    ptx_put_str(w, "{\"name\":");
+    ptx_put_json_string(w, r->name);
+    ptx_put_str(w, ",\"type\":\"");
+    ptx_put_str(w, ptx_type_name((ptx_type)r->type));
+    ptx_put_str(w, "\",\"next_access\":[");
     for (uint32_t i = 0; i < r->naccesses; i++) {
         const ptx_access_note *a = &r->accesses[i];
-        fprintf(out, "%s{\"line\":%u,\"pc\":%u,\"access\":\"%s\",\"kind\":\"%s\"", i ? "," : "",
-                a->line, a->pc, a->is_write ? "write" : "read", next_names[a->next & 3]);
-        if (a->is_write)
-            fprintf(out, ",\"idle\":%u", a->idle);
-        fputc('}', out);
+        ptx_put_str(w, i ? ",{\"line\":" : "{\"line\":");
+        ptx_put_u32(w, a->line);
+        ptx_put_str(w, ",\"pc\":");
+        ptx_put_u32(w, a->pc);
+        ptx_put_str(w, a->is_write ? ",\"access\":\"write\",\"kind\":\""
+                                   : ",\"access\":\"read\",\"kind\":\"");
+        ptx_put_str(w, next_names[a->next & 3]);
+        ptx_put_char(w, '"');
+        if (a->is_write) {
+            ptx_put_str(w, ",\"idle\":");
+            ptx_put_u32(w, a->idle);
+        }
+        ptx_put_char(w, '}');
     }
-    fputs("]}", out);
+    ptx_put_str(w, "]}");
 }
 
 void ptx_annotations_write_json(const ptx_annotations *a, FILE *out)
 {
-    fputs("{\"schema\":\"simtlab-analysis/1\",\"file\":", out);
-    ptx_json_string(a->file, out);
-    fputs(",\"kernels\":[", out);
+    ptx_writer *w = ptx_xmalloc(sizeof *w);
+    ptx_writer_init(w, out);
+    ptx_put_str(w, "{\"schema\":\"simtlab-analysis/1\",\"file\":");
+    ptx_put_json_string(w, a->file);
+    ptx_put_str(w, ",\"kernels\":[");
     for (uint32_t i = 0; i < a->nkernels; i++) {
         const ptx_kernel_notes *k = &a->kernels[i];
-        fprintf(out, "%s\n{\"name\":", i ? "," : "");
-        ptx_json_string(k->name, out);
-        fprintf(out, ",\"kind\":\"%s\",\"blocks\":%u,\"instructions\":%u,\"max_live\":%u,"
-                     "\"taint_flow_insensitive\":%s,\n \"branches\":[",
-                k->is_entry ? "entry" : "func", k->nblocks, k->ninstrs, k->max_live,
-                k->taint_flow_insensitive ? "true" : "false");
+        ptx_put_str(w, i ? ",\n{\"name\":" : "\n{\"name\":");
+        ptx_put_json_string(w, k->name);
+        ptx_put_str(w, k->is_entry ? ",\"kind\":\"entry\",\"blocks\":"
+                                   : ",\"kind\":\"func\",\"blocks\":");
+        ptx_put_u32(w, k->nblocks);
+        ptx_put_str(w, ",\"instructions\":");
+        ptx_put_u32(w, k->ninstrs);
+        ptx_put_str(w, ",\"max_live\":");
+        ptx_put_u32(w, k->max_live);
+        ptx_put_str(w, ",\"taint_flow_insensitive\":");
+        ptx_put_str(w, true_false(k->taint_flow_insensitive));
+        ptx_put_str(w, ",\n \"branches\":[");
         for (uint32_t j = 0; j < k->nbranches; j++) {
-            fputs(j ? ",\n  " : "\n  ", out);
-            write_branch(&k->branches[j], out);
+            ptx_put_str(w, j ? ",\n  " : "\n  ");
+            write_branch(&k->branches[j], w);
         }
-        fputs("],\n \"loops\":[", out);
+        ptx_put_str(w, "],\n \"loops\":[");
         for (uint32_t j = 0; j < k->nloops; j++) {
-            fputs(j ? "," : "", out);
-            write_loop(&k->loops[j], out);
+            if (j)
+                ptx_put_char(w, ',');
+            write_loop(&k->loops[j], w);
         }
-        fputs("],\n \"registers\":[", out);
+        ptx_put_str(w, "],\n \"registers\":[");
         for (uint32_t j = 0; j < k->nregs; j++) {
-            fputs(j ? ",\n  " : "\n  ", out);
-            write_reg(&k->regs[j], out);
+            ptx_put_str(w, j ? ",\n  " : "\n  ");
+            write_reg(&k->regs[j], w);
         }
-        fputs("]}", out);
+        ptx_put_str(w, "]}");
     }
-    fputs("]}\n", out);
+    ptx_put_str(w, "]}\n");
+    ptx_writer_flush(w);
+    free(w);
 }
 
 /* ---- reading ----------------------------------------------------------- */
