@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ir/arena.h"
 #include "ir/ir.h"
 
 /* One bra or brx.idx. pcs are instruction indices in the function. */
@@ -73,6 +74,7 @@ typedef struct ptx_annotations {
     char *file;
     ptx_kernel_notes *kernels;
     uint32_t nkernels;
+    ptx_arena store;   /* every kernel's names, lists and pools (ptx_annotations_alloc) */
 } ptx_annotations;
 
 typedef struct ptx_analysis_options {
@@ -95,6 +97,10 @@ void ptx_annotations_write_text(const ptx_annotations *a, FILE *out);
 void ptx_analysis_write_dot(const ptx_module *m, const ptx_annotations *a, FILE *out);
 
 bool ptx_annotations_equal(const ptx_annotations *x, const ptx_annotations *y);
+/* n zeroed bytes that live as long as a: the storage of the kernels' notes
+ * (one arena rather than an allocation per list, so the notes of a large
+ * module neither fragment the heap nor cost a page fault per list). */
+void *ptx_annotations_alloc(ptx_annotations *a, size_t n);
 void ptx_annotations_free(ptx_annotations *a);
 
 #endif

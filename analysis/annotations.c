@@ -210,7 +210,7 @@ static int name_index(const char *const *names, int n, const char *s)
     return -1;
 }
 
-static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
+static void read_branch(reader *r, json_t *o, ptx_branch_note *b, ptx_annotations *a)
 {
     const char *w = "a branch";
     b->line = get_u32(r, o, "line", false, w);
@@ -234,7 +234,7 @@ static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
         return;
     }
     b->ncontrols = (uint32_t)json_array_size(ctl);
-    b->controls = ptx_xcalloc(b->ncontrols ? b->ncontrols : 1, sizeof *b->controls);
+    b->controls = ptx_annotations_alloc(a, b->ncontrols * sizeof *b->controls);
     for (uint32_t i = 0; i < b->ncontrols; i++) {
         json_t *v = json_array_get(ctl, i);
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= PTX_NONE)
@@ -244,7 +244,7 @@ static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
     }
 }
 
-static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
+static void read_loop(reader *r, json_t *o, ptx_loop_note *l, ptx_annotations *a)
 {
     const char *w = "a loop";
     l->header_line = get_u32(r, o, "header_line", false, w);
@@ -257,7 +257,7 @@ static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
         return;
     }
     l->nlatches = (uint32_t)json_array_size(lat);
-    l->latch_lines = ptx_xcalloc(l->nlatches ? l->nlatches : 1, sizeof *l->latch_lines);
+    l->latch_lines = ptx_annotations_alloc(a, l->nlatches * sizeof *l->latch_lines);
     for (uint32_t i = 0; i < l->nlatches; i++) {
         json_t *v = json_array_get(lat, i);
         if (!json_is_integer(v) || json_integer_value(v) < 0)
@@ -309,7 +309,7 @@ static void read_reg(reader *r, json_t *o, ptx_kernel_notes *k, ptx_reg_note *g,
 }
 
 /* The registers of a kernel: pools sized first, then filled. */
-static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
+static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k, ptx_annotations *a)
 {
     json_t *arr = json_object_get(o, "registers");
     if (!json_is_array(arr)) {
@@ -330,17 +330,18 @@ static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
         total += (uint32_t)json_array_size(acc);
     }
     k->nregs = (uint32_t)json_array_size(arr);
-    k->regs = ptx_xcalloc(k->nregs ? k->nregs : 1, sizeof *k->regs);
-    k->name_pool = ptx_xmalloc(names);
-    k->access_pool = ptx_xcalloc(total ? total : 1, sizeof *k->access_pool);
+    k->regs = ptx_annotations_alloc(a, k->nregs * sizeof *k->regs);
+    k->name_pool = ptx_annotations_alloc(a, names);
+    k->access_pool = ptx_annotations_alloc(a, (size_t)total * sizeof *k->access_pool);
     size_t npos = 0;
     uint32_t apos = 0;
     for (uint32_t i = 0; i < k->nregs; i++)
         read_reg(r, json_array_get(arr, i), k, &k->regs[i], &npos, &apos);
 }
 
-/* Read the array `key` of o into *items (count *n) with reader fn. */
-#define READ_ARRAY(r, o, key, items, n, fn)                                           \
+/* Read the array `key` of o into *items (count *n) with reader fn; the
+ * items live in a's store. */
+#define READ_ARRAY(r, o, key, items, n, fn, a)                                        \
     do {                                                                              \
         json_t *arr_ = json_object_get(o, key);                                       \
         if (!json_is_array(arr_)) {                                                   \
@@ -348,26 +349,28 @@ static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
             break;                                                                    \
         }                                                                             \
         (n) = (uint32_t)json_array_size(arr_);                                        \
-        (items) = ptx_xcalloc((n) ? (n) : 1, sizeof *(items));                        \
+        (items) = ptx_annotations_alloc(a, (size_t)(n) * sizeof *(items));            \
         for (uint32_t i_ = 0; i_ < (n); i_++)                                         \
-            fn(r, json_array_get(arr_, i_), &(items)[i_]);                            \
+            fn(r, json_array_get(arr_, i_), &(items)[i_], a);                         \
     } while (0)
 
-static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k)
+static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k, ptx_annotations *a)
 {
     const char *name = json_string_value(json_object_get(o, "name"));
     if (!name)
         rfail(r, "missing \"name\"", "a kernel");
-    k->name = ptx_strdup(name ? name : "");
+    name = name ? name : "";
+    k->name = ptx_annotations_alloc(a, strlen(name) + 1);
+    strcpy(k->name, name);
     const char *kind = json_string_value(json_object_get(o, "kind"));
     k->is_entry = !kind || strcmp(kind, "func") != 0;
     k->nblocks = get_u32(r, o, "blocks", false, "a kernel");
     k->ninstrs = get_u32(r, o, "instructions", false, "a kernel");
     k->max_live = get_u32(r, o, "max_live", false, "a kernel");
     k->taint_flow_insensitive = json_is_true(json_object_get(o, "taint_flow_insensitive"));
-    READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch);
-    READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop);
-    read_regs(r, o, k);
+    READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch, a);
+    READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop, a);
+    read_regs(r, o, k, a);
 }
 
 int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err, size_t errlen)
@@ -392,7 +395,7 @@ int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err,
         out->nkernels = (uint32_t)json_array_size(ks);
         out->kernels = ptx_xcalloc(out->nkernels ? out->nkernels : 1, sizeof *out->kernels);
         for (uint32_t i = 0; i < out->nkernels; i++)
-            read_kernel(&r, json_array_get(ks, i), &out->kernels[i]);
+            read_kernel(&r, json_array_get(ks, i), &out->kernels[i], out);
     }
     json_decref(root);
     if (r.failed) {
@@ -455,21 +458,16 @@ bool ptx_annotations_equal(const ptx_annotations *x, const ptx_annotations *y)
     return true;
 }
 
+void *ptx_annotations_alloc(ptx_annotations *a, size_t n)
+{
+    void *p = ptx_arena_alloc(&a->store, n ? n : 1);
+    memset(p, 0, n ? n : 1);
+    return p;
+}
+
 void ptx_annotations_free(ptx_annotations *a)
 {
-    for (uint32_t i = 0; a->kernels && i < a->nkernels; i++) {
-        ptx_kernel_notes *k = &a->kernels[i];
-        free(k->name);
-        for (uint32_t j = 0; k->branches && j < k->nbranches; j++)
-            free(k->branches[j].controls);
-        free(k->branches);
-        for (uint32_t j = 0; k->loops && j < k->nloops; j++)
-            free(k->loops[j].latch_lines);
-        free(k->loops);
-        free(k->regs);
-        free(k->name_pool);
-        free(k->access_pool);
-    }
+    ptx_arena_free(&a->store);
     free(a->kernels);
     free(a->file);
     memset(a, 0, sizeof *a);
