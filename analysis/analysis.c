@@ -170,8 +170,9 @@ static void register_notes(const ptx_module *m, const ptx_function *f, const fun
             used++;
         }
     k->regs = ptx_annotations_alloc(a, used * sizeof *k->regs);
-    k->name_pool = ptx_annotations_alloc(a, names);
-    k->access_pool = ptx_annotations_alloc(a, (size_t)total * sizeof *k->access_pool);
+    /* every byte of the two pools is written below */
+    k->name_pool = ptx_arena_alloc(&a->store, names ? names : 1);
+    k->access_pool = ptx_arena_alloc(&a->store, (total ? total : 1) * sizeof *k->access_pool);
     size_t npos = 0;
     uint32_t apos = 0;
     const char *pstr = "";

@@ -559,9 +559,11 @@ static void dense_solve(const ptx_function *f, const ptx_defuse *du, const uint3
             }
             if (cc >= base && cc < top)
                 oR[(cc - base) / 64] &= ~(1ull << ((cc - base) % 64));
-            for (size_t w = 0; w < cw; w++)
-                through[b] += (uint32_t)__builtin_popcountll(oR[w] & ~(gR[b * cw + w] |
-                                                                       gW[b * cw + w]));
+            for (size_t w = 0; w < cw; w++) {
+                uint64_t pass = oR[w] & ~(gR[b * cw + w] | gW[b * cw + w]);
+                if (pass) /* mostly 0; popcount is a library call without -mpopcnt */
+                    through[b] += (uint32_t)__builtin_popcountll(pass);
+            }
         }
     }
     free(gR);
@@ -574,25 +576,12 @@ static void dense_solve(const ptx_function *f, const ptx_defuse *du, const uint3
 
 /* ---- labels ------------------------------------------------------------ */
 
-/* List every access (index of instruction i's first access: rstart[i] +
- * wstart[i]; reads before writes). */
-static void list_accesses(const ptx_function *f, const ptx_defuse *du, ptx_nextaccess *out)
-{
-    uint32_t nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
-    out->acc = ptx_xcalloc(nacc ? nacc : 1, sizeof *out->acc);
-    out->nacc = nacc;
-    for (uint32_t i = 0; i < f->ninstrs; i++) {
-        uint32_t a = du->rstart[i] + du->wstart[i];
-        for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++, a++)
-            out->acc[a] = (ptx_access){i, du->reads[k], 0, 0, 0};
-        for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++, a++)
-            out->acc[a] = (ptx_access){i, du->writes[k], 1, 0, 0};
-    }
-}
-
-/* Scan each block backward from the kinds after it: label every access and
- * count live registers (through[b] pass-through ones plus those accessed
- * in b). st is per-register scratch. */
+/* Scan each block backward from the kinds after it: list and label every
+ * access (instruction i's first access is out->acc[rstart[i] + wstart[i]];
+ * reads before writes; idle 0 for now) and count live registers
+ * (through[b] pass-through ones plus those accessed in b). Blocks cover
+ * every instruction, so every access is written. st is per-register
+ * scratch. */
 static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_pairs *p,
                          const uint32_t *through, uint8_t *st, ptx_nextaccess *out)
 {
@@ -612,11 +601,13 @@ static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_p
             uint32_t aw = du->rstart[i + 1] + du->wstart[i];
             /* labels use the state after the instruction */
             for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
-                out->acc[aw + (k - du->wstart[i])].next = kind_of(st[du->writes[k]]);
+                out->acc[aw + (k - du->wstart[i])] =
+                    (ptx_access){i, du->writes[k], 1, kind_of(st[du->writes[k]]), 0};
             for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
                 uint32_t r = du->reads[k];
-                out->acc[a + (k - du->rstart[i])].next =
-                    writes_unconditionally(f, du, i, r) ? PTX_NEXT_WRITE : kind_of(st[r]);
+                out->acc[a + (k - du->rstart[i])] = (ptx_access){
+                    i, r, 0, writes_unconditionally(f, du, i, r) ? PTX_NEXT_WRITE : kind_of(st[r]),
+                    0};
             }
             /* then the state before it: writes first, reads override */
             for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
@@ -686,7 +677,8 @@ void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du
     if (!latency)
         latency = ptx_default_latency;
     const uint32_t nb = f->nblocks, nregs = du->nregs;
-    uint64_t *pre = ptx_xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
+    uint64_t *pre = ptx_xmalloc(((size_t)f->ninstrs + 1) * sizeof *pre);
+    pre[0] = 0;
     for (uint32_t i = 0; i < f->ninstrs; i++)
         pre[i + 1] = pre[i] + latency(m, &f->instrs[i], ctx);
     na_pairs p;
@@ -696,7 +688,8 @@ void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du
         dense_solve(f, du, NULL, nb, &p, through);
     else
         sparse_solve(f, du, &p, mode == NA_AUTO ? dense_cost(f, du) : UINT64_MAX, through);
-    list_accesses(f, du, out);
+    out->nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
+    out->acc = ptx_xmalloc((out->nacc ? out->nacc : 1) * sizeof *out->acc);
     out->live = ptx_xcalloc(f->ninstrs ? f->ninstrs : 1, sizeof *out->live);
     uint8_t *st = ptx_xcalloc(nregs ? nregs : 1, 1);
     label_blocks(f, du, &p, through, st, out);

@@ -98,34 +98,31 @@ static bool facts_join(fact *dst, const fact *src, uint32_t n)
     return diff != 0;
 }
 
+/* dst grown by src: the taints joined, warp-varying if either is, and
+ * CTA-varying if dst is or src is CTA- or warp-varying. */
+static inline fact fact_grown(fact dst, fact src)
+{
+    return (fact){(uint8_t)(dst.taint | src.taint), dst.wv | src.wv, dst.cv | src.cv | src.wv};
+}
+
 /* Growing a fact by another (join); true when it changed. */
 static bool fact_join(fact *dst, fact src)
 {
-    bool changed = false;
-    if ((src.taint | dst->taint) != dst->taint) {
-        dst->taint |= src.taint;
-        changed = true;
-    }
-    if (src.wv && !dst->wv) {
-        dst->wv = true;
-        changed = true;
-    }
-    if ((src.cv || src.wv) && !dst->cv) {
-        dst->cv = true;
-        changed = true;
-    }
+    fact v = fact_grown(*dst, src);
+    bool changed = v.taint != dst->taint || v.wv != dst->wv || v.cv != dst->cv;
+    *dst = v;
     return changed;
 }
 
 /* Join without change tracking, for building an instruction's input fact. */
-static void fact_add(fact *dst, fact src)
+static inline void fact_add(fact *dst, fact src)
 {
-    (void)fact_join(dst, src);
+    *dst = fact_grown(*dst, src);
 }
 
 /* The facts of every register while a block is walked: register r's fact
  * is f[slot[r]]. The slots put the registers whose block-entry facts are
- * kept (global_registers) first, so a block's entry facts are one
+ * kept (register_slots) first, so a block's entry facts are one
  * contiguous run that is copied and joined as bytes. */
 typedef struct reg_facts {
     fact *f;
@@ -165,22 +162,18 @@ static fact sreg_fact(uint32_t s)
 
 /* Join of the special registers among an instruction's operands (top level
  * and inside vectors/brackets); defuse reports registers only. */
-static fact sreg_sources(const ptx_function *f, const ptx_instr *in, bool *any)
+static fact sreg_sources(const ptx_function *f, const ptx_instr *in)
 {
     fact r = {0, false, false};
-    *any = false;
     for (unsigned k = 0; k < in->noperands; k++) {
         const ptx_operand *o = ptx_instr_operand(f, in, k);
         if (o->kind == PTX_OPD_SREG) {
             fact_add(&r, sreg_fact(o->id));
-            *any = true;
         } else if (o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_BRACKET ||
                    o->kind == PTX_OPD_LIST) {
             for (unsigned e = 0; e < o->count && o->id + e < f->noperands; e++)
-                if (f->operands[o->id + e].kind == PTX_OPD_SREG) {
+                if (f->operands[o->id + e].kind == PTX_OPD_SREG)
                     fact_add(&r, sreg_fact(f->operands[o->id + e].id));
-                    *any = true;
-                }
         }
     }
     return r;
@@ -223,16 +216,16 @@ static bool operand_uniform(const ptx_function *f, const ptx_instr *in, unsigned
     return o->kind != PTX_OPD_VEC && o->kind != PTX_OPD_PAIR;
 }
 
-/* The fact an instruction gives its destinations, from its reads `in_f`. */
+/* The fact an instruction gives its destinations, from its reads `in_f` and
+ * the special registers it reads, `sregs` (sreg_sources). */
 static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fact in_f,
-                     const reg_facts *regs, fact local_sum)
+                     fact sregs, const reg_facts *regs, fact local_sum)
 {
     const ptx_instr *in = &f->instrs[i];
     const ptx_form *fm = ptx_instr_form(m, in);
     fact r = in_f;
     fact data_varying = {T_D, true, true};
-    bool any_sreg;
-    fact_add(&r, sreg_sources(f, in, &any_sreg));
+    fact_add(&r, sregs);
 
     switch ((ptx_opcode)fm->opcode) {
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC: {
@@ -336,8 +329,18 @@ static fact branch_pred(const ptx_module *m, const ptx_function *f, const ptx_de
     return r;
 }
 
+/* What walk_block needs of an instruction beyond its reads and writes,
+ * found once: its special-register sources and what kind it is. */
+typedef struct instr_info {
+    fact sregs;          /* sreg_sources */
+    uint8_t kind;        /* I_ bits */
+} instr_info;
+
+enum { I_COND_BRANCH = 1, I_LOCAL_STORE = 2 };
+
 /* Working state of the analysis. */
 typedef struct taint_state {
+    instr_info *info;   /* per instruction */
     uint32_t nr;        /* registers incl. the carry flag */
     uint32_t nglobal;   /* registers whose block-entry facts are kept: slots 0..nglobal-1 */
     fact *in;           /* per block: facts of those at block entry (nblocks * nglobal) */
@@ -368,15 +371,16 @@ static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_def
             fact_add(&in_f, *reg_fact(cur, du->reads[k]));
         if (in->guard != PTX_NONE && in->guard < st->nr)
             fact_add(&in_f, *reg_fact(cur, in->guard));
-        if (is_cond_branch(m, f, i))
+        const instr_info *ii = &st->info[i];
+        if (ii->kind & I_COND_BRANCH)
             fact_add(&st->bfact[i], branch_pred(m, f, du, i, cur));
-        if (is_local_store(m, f, i)) {
+        if (ii->kind & I_LOCAL_STORE) {
             changed |= fact_join(&st->local_sum, in_f);
             continue;
         }
         if (du->wstart[i] == du->wstart[i + 1])
             continue;
-        fact out = transfer(m, f, i, in_f, cur, st->local_sum);
+        fact out = transfer(m, f, i, in_f, ii->sregs, cur, st->local_sum);
         for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
             uint32_t w = du->writes[k];
             fact v = out;
@@ -559,6 +563,11 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     size_t nb = f->nblocks ? f->nblocks : 1;
     st.insensitive = nb * nrr > TAINT_MAX_FACTS || (opt && opt->flow_insensitive);
     uint32_t *slot = register_slots(m, f, du, &st.nglobal);
+    st.info = ptx_xmalloc((n ? n : 1) * sizeof *st.info);
+    for (uint32_t i = 0; i < n; i++)
+        st.info[i] = (instr_info){sreg_sources(f, &f->instrs[i]),
+                                  (uint8_t)((is_cond_branch(m, f, i) ? I_COND_BRANCH : 0) |
+                                            (is_local_store(m, f, i) ? I_LOCAL_STORE : 0))};
     st.in = calloc(st.insensitive ? 1 : nb * (st.nglobal ? st.nglobal : 1), sizeof *st.in);
     st.cur = (reg_facts){calloc(nrr, sizeof(fact)), slot};
     st.defs = calloc(nrr, sizeof *st.defs);
@@ -604,6 +613,7 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
             out->branch_class[i] = p.taint == T_D ? PTX_BRANCH_D : PTX_BRANCH_P;
         out->cta_uniform[i] = !p.cv;
     }
+    free(st.info);
     free(st.in);
     free(st.cur.f);
     free(slot);
