@@ -13,6 +13,7 @@
 
 #include "analysis/dom.h"
 #include "analysis/nextaccess_internal.h"
+#include "analysis/radix.h"
 #include "ir/util.h"
 
 enum { K_R = 1, K_W = 2, K_N = 4 };
@@ -261,6 +262,7 @@ typedef struct seg {
     uint32_t cnd;
     uint32_t *edge, cedge, *dep, cdep, *work, cwork, *stack, cstack;
     uint64_t *item; /* sweep items: preorder << 32 | tag */
+    uint64_t *sorted; /* scratch of the same capacity */
     uint32_t citem;
     uint64_t cost;  /* work done so far, in node and edge visits */
 } seg;
@@ -280,11 +282,15 @@ static uint32_t seg_add(seg *s, uint32_t *k, uint32_t v, uint8_t g, uint32_t sta
     return (*k)++;
 }
 
-/* qsort order of uint64_t. */
-static int cmp_u64(const void *a, const void *b)
+/* Room for n sweep items (and as many of scratch). */
+static void item_room(seg *s, uint64_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    if (n <= s->citem)
+        return;
+    uint32_t cap = s->citem;
+    s->item = ptx_grow(s->item, &cap, n, sizeof *s->item);
+    s->sorted = ptx_xrealloc(s->sorted, (size_t)cap * sizeof *s->sorted);
+    s->citem = cap;
 }
 
 /* Resolve the queued edges (edge[e] holds the augmented node it leads to)
@@ -295,11 +301,14 @@ static int cmp_u64(const void *a, const void *b)
 static void seg_resolve(const aug_cfg *a, seg *s, uint32_t k, uint32_t nitem)
 {
     const uint32_t *pre = a->pdom.pre, *post = a->pdom.post;
-    PTX_GROW(s->item, s->citem, (uint64_t)nitem + k + 1);
+    item_room(s, (uint64_t)nitem + k + 1);
     for (uint32_t i = 0; i < k; i++)
         s->item[nitem++] = (uint64_t)pre[s->nd[i].v] << 32 | i;
     s->item[nitem++] = (uint64_t)pre[a->sink] << 32 | TAG_SINK;
-    qsort(s->item, nitem, sizeof *s->item, cmp_u64);
+    /* by preorder alone: no two items of the graph's nodes, the sink and the
+     * queries' targets share a node, except queries with the same target,
+     * whose order does not matter */
+    ptx_radix_sort_u64(s->item, nitem, 32, s->sorted);
     PTX_GROW(s->stack, s->cstack, nitem);
     uint32_t top = 0;
     for (uint32_t t = 0; t < nitem; t++) {
@@ -355,7 +364,7 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
             else if (s->mark[w] == stamp)
                 s->edge[nedge] = s->loc[w];
             else {
-                PTX_GROW(s->item, s->citem, nitem + 1);
+                item_room(s, (uint64_t)nitem + 1);
                 s->item[nitem++] = (uint64_t)a->pdom.pre[w] << 32 | TAG_QUERY | nedge;
                 s->edge[nedge] = w;
             }
@@ -365,24 +374,23 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
     s->cost += k + nedge + (uint64_t)nitem * 8; /* the sweep sorts */
     if (nitem)
         seg_resolve(a, s, k, nitem);
-    /* reverse edges among the nodes, for the worklist */
+    /* reverse edges among the nodes, for the worklist: dstart first holds
+     * the end of each node's range, and the fill walks the edges backward,
+     * moving it down to the start (a node may have any number of them) */
     for (uint32_t i = 0; i <= k; i++)
         s->nd[i].dstart = 0;
     for (uint32_t j = 0; j < nedge; j++)
         if (s->edge[j] < T_SINK)
             s->nd[s->edge[j]].dstart++;
     for (uint32_t i = 0, sum = 0; i <= k; i++) {
-        uint32_t c = s->nd[i].dstart;
+        sum += s->nd[i].dstart;
         s->nd[i].dstart = sum;
-        sum += c;
     }
     PTX_GROW(s->dep, s->cdep, nedge + 1);
-    for (uint32_t i = 0; i < k; i++)
-        for (uint32_t j = s->nd[i].estart; j < s->nd[i + 1].estart; j++)
-            if (s->edge[j] < T_SINK) {
-                seg_node *t = &s->nd[s->edge[j]];
-                s->dep[t->dstart + t->queued++] = i; /* queued counts fills for now */
-            }
+    for (uint32_t i = k; i-- > 0;)
+        for (uint32_t j = s->nd[i + 1].estart; j-- > s->nd[i].estart;)
+            if (s->edge[j] < T_SINK)
+                s->dep[--s->nd[s->edge[j]].dstart] = i;
     /* worklist to the least fixpoint: fin stays gen for accessing blocks
      * and follows fout for merge points */
     PTX_GROW(s->work, s->cwork, k + 1);
@@ -661,6 +669,7 @@ static void sparse_solve(const ptx_function *f, const ptx_defuse *du, na_pairs *
     free(s.work);
     free(s.stack);
     free(s.item);
+    free(s.sorted);
     aug_free(&a);
 }
 
