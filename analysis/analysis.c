@@ -14,6 +14,8 @@
 #include "analysis/taint.h"
 #include "ir/util.h"
 
+_Static_assert(PTX_IDLE_MAX <= UINT16_MAX, "idle estimates fit ptx_access_note.idle");
+
 /* What one function's analyses produce, before it becomes notes. */
 typedef struct func_results {
     ptx_domtree dom, pdom;
@@ -199,8 +201,11 @@ static void register_notes(const ptx_module *m, const ptx_function *f, const fun
         if (ac->reg >= f->nregs)
             continue;
         ptx_reg_note *n = &k->regs[slot[ac->reg]];
-        n->accesses[n->naccesses++] = (ptx_access_note){ac->pc, f->instrs[ac->pc].line,
-                                                        ac->is_write, ac->next, ac->idle};
+        n->accesses[n->naccesses++] = (ptx_access_note){.pc = ac->pc,
+                                                        .line = f->instrs[ac->pc].line,
+                                                        .idle = (uint16_t)ac->idle,
+                                                        .is_write = ac->is_write,
+                                                        .next = ac->next};
     }
     free(slot);
 }

@@ -41,19 +41,22 @@ typedef struct ptx_loop_note {
     bool irreducible;
 } ptx_loop_note;
 
-/* One access of a register and the kind of its next access. */
+/* One access of a register and the kind of its next access. A large module
+ * has millions of them, all kept until the report is written, so the note
+ * is packed (12 bytes). */
 typedef struct ptx_access_note {
     uint32_t pc, line;
+    uint16_t idle;         /* writes: static idle-period estimate in cycles (at most
+                              PTX_IDLE_MAX, analysis/nextaccess.h); reads: 0 */
     uint8_t is_write;
     uint8_t next;          /* ptx_next_kind (analysis/nextaccess.h) */
-    uint32_t idle;         /* writes: static idle-period estimate in cycles; reads: 0 */
 } ptx_access_note;
 
 typedef struct ptx_reg_note {
     char *name;            /* "%r1" (in the kernel's name_pool) */
-    uint8_t type;          /* ptx_type */
     ptx_access_note *accesses; /* in the kernel's access_pool */
     uint32_t naccesses;
+    uint8_t type;          /* ptx_type */
 } ptx_reg_note;
 
 typedef struct ptx_kernel_notes {

@@ -303,8 +303,12 @@ static void read_reg(reader *r, json_t *o, ptx_kernel_notes *k, ptx_reg_note *g,
         if (kind < 0)
             rfail(r, "bad \"kind\" (none, read, write or undetermined)", w);
         n->next = (uint8_t)(kind < 0 ? 0 : kind);
-        if (n->is_write)
-            n->idle = get_u32(r, a, "idle", false, w);
+        if (n->is_write) {
+            uint32_t idle = get_u32(r, a, "idle", false, w);
+            if (idle > UINT16_MAX)
+                rfail(r, "bad \"idle\" (at most 65535)", w);
+            n->idle = (uint16_t)idle;
+        }
     }
 }
 
