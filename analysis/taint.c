@@ -73,9 +73,8 @@
 #include "analysis/dom.h"
 #include "ir/util.h"
 
-/* Per-register (or summary) fact. */
-/* A register's fact: taint encoded as a bit mask (NONE 0, P 1, D 3) so
- * that the join of facts is a bitwise OR of their bytes. */
+/* A register's (or a summary's) fact: taint encoded as a bit mask (NONE 0,
+ * P 1, D 3) so that the join of facts is a bitwise OR of their bytes. */
 typedef struct fact {
     uint8_t taint;
     bool wv, cv;
@@ -216,16 +215,15 @@ static bool operand_uniform(const ptx_function *f, const ptx_instr *in, unsigned
     return o->kind != PTX_OPD_VEC && o->kind != PTX_OPD_PAIR;
 }
 
-/* The fact an instruction gives its destinations, from its reads `in_f` and
- * the special registers it reads, `sregs` (sreg_sources). */
+/* The fact an instruction gives its destinations, from its reads `in_f`. */
 static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fact in_f,
-                     fact sregs, const reg_facts *regs, fact local_sum)
+                     const reg_facts *regs, fact local_sum)
 {
     const ptx_instr *in = &f->instrs[i];
     const ptx_form *fm = ptx_instr_form(m, in);
     fact r = in_f;
     fact data_varying = {T_D, true, true};
-    fact_add(&r, sregs);
+    fact_add(&r, sreg_sources(f, in));
 
     switch ((ptx_opcode)fm->opcode) {
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC: {
@@ -329,18 +327,8 @@ static fact branch_pred(const ptx_module *m, const ptx_function *f, const ptx_de
     return r;
 }
 
-/* What walk_block needs of an instruction beyond its reads and writes,
- * found once: its special-register sources and what kind it is. */
-typedef struct instr_info {
-    fact sregs;          /* sreg_sources */
-    uint8_t kind;        /* I_ bits */
-} instr_info;
-
-enum { I_COND_BRANCH = 1, I_LOCAL_STORE = 2 };
-
 /* Working state of the analysis. */
 typedef struct taint_state {
-    instr_info *info;   /* per instruction */
     uint32_t nr;        /* registers incl. the carry flag */
     uint32_t nglobal;   /* registers whose block-entry facts are kept: slots 0..nglobal-1 */
     fact *in;           /* per block: facts of those at block entry (nblocks * nglobal) */
@@ -371,16 +359,15 @@ static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_def
             fact_add(&in_f, *reg_fact(cur, du->reads[k]));
         if (in->guard != PTX_NONE && in->guard < st->nr)
             fact_add(&in_f, *reg_fact(cur, in->guard));
-        const instr_info *ii = &st->info[i];
-        if (ii->kind & I_COND_BRANCH)
+        if (is_cond_branch(m, f, i))
             fact_add(&st->bfact[i], branch_pred(m, f, du, i, cur));
-        if (ii->kind & I_LOCAL_STORE) {
+        if (is_local_store(m, f, i)) {
             changed |= fact_join(&st->local_sum, in_f);
             continue;
         }
         if (du->wstart[i] == du->wstart[i + 1])
             continue;
-        fact out = transfer(m, f, i, in_f, ii->sregs, cur, st->local_sum);
+        fact out = transfer(m, f, i, in_f, cur, st->local_sum);
         for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
             uint32_t w = du->writes[k];
             fact v = out;
@@ -563,11 +550,6 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     size_t nb = f->nblocks ? f->nblocks : 1;
     st.insensitive = nb * nrr > TAINT_MAX_FACTS || (opt && opt->flow_insensitive);
     uint32_t *slot = register_slots(m, f, du, &st.nglobal);
-    st.info = ptx_xmalloc((n ? n : 1) * sizeof *st.info);
-    for (uint32_t i = 0; i < n; i++)
-        st.info[i] = (instr_info){sreg_sources(f, &f->instrs[i]),
-                                  (uint8_t)((is_cond_branch(m, f, i) ? I_COND_BRANCH : 0) |
-                                            (is_local_store(m, f, i) ? I_LOCAL_STORE : 0))};
     st.in = calloc(st.insensitive ? 1 : nb * (st.nglobal ? st.nglobal : 1), sizeof *st.in);
     st.cur = (reg_facts){calloc(nrr, sizeof(fact)), slot};
     st.defs = calloc(nrr, sizeof *st.defs);
@@ -613,7 +595,6 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
             out->branch_class[i] = p.taint == T_D ? PTX_BRANCH_D : PTX_BRANCH_P;
         out->cta_uniform[i] = !p.cv;
     }
-    free(st.info);
     free(st.in);
     free(st.cur.f);
     free(slot);
