@@ -263,6 +263,11 @@ uint32_t *ptx_lpc_static_mode(const ptx_function *f, const ptx_domtree *pdom,
                               f->succs[bk->succ], f->succs[bk->succ + 1], nseen};
         nseen += loops->loops[l].nlatches;
     }
+    if (nq == 0) { /* no conditional branch in a loop (most functions) */
+        free(q);
+        free(outer);
+        return out;
+    }
     uint32_t *region_size = ptx_xcalloc(loops && loops->nloops ? loops->nloops : 1,
                                         sizeof *region_size);
     for (uint32_t b = 0; b < n; b++)
