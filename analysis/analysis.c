@@ -14,6 +14,8 @@
 #include "analysis/taint.h"
 #include "ir/util.h"
 
+_Static_assert(PTX_IDLE_MAX <= UINT16_MAX, "idle estimates fit ptx_access_note.idle");
+
 /* What one function's analyses produce, before it becomes notes. */
 typedef struct func_results {
     ptx_domtree dom, pdom;
@@ -65,9 +67,10 @@ static uint32_t pc_line(const ptx_function *f, uint32_t pc)
     return pc == PTX_NONE ? 0 : f->instrs[pc].line;
 }
 
-/* The note of the branch at pc. */
+/* The note of the branch at pc; its list of controlled blocks lives in a's
+ * store. */
 static ptx_branch_note branch_note(const ptx_module *m, const ptx_function *f,
-                                   const func_results *r, uint32_t pc)
+                                   const func_results *r, uint32_t pc, ptx_annotations *a)
 {
     const ptx_instr *in = &f->instrs[pc];
     const ptx_form *fm = &m->forms[in->form];
@@ -89,7 +92,7 @@ static ptx_branch_note branch_note(const ptx_module *m, const ptx_function *f,
             n.interleavable = false;
     if (n.conditional) {
         uint32_t first = r->cdep.start[b], count = r->cdep.start[b + 1] - first;
-        n.controls = ptx_xmalloc((count ? count : 1) * sizeof *n.controls);
+        n.controls = ptx_annotations_alloc(a, count * sizeof *n.controls);
         for (uint32_t k = 0; k < count; k++) {
             uint32_t dep = block_pc(f, r->cdep.deps[first + k]);
             if (dep != PTX_NONE)
@@ -99,10 +102,11 @@ static ptx_branch_note branch_note(const ptx_module *m, const ptx_function *f,
     return n;
 }
 
-static void loop_notes(const ptx_function *f, const func_results *r, ptx_kernel_notes *k)
+static void loop_notes(const ptx_function *f, const func_results *r, ptx_annotations *a,
+                       ptx_kernel_notes *k)
 {
     k->nloops = r->loops.nloops;
-    k->loops = ptx_xcalloc(k->nloops ? k->nloops : 1, sizeof *k->loops);
+    k->loops = ptx_annotations_alloc(a, k->nloops * sizeof *k->loops);
     for (uint32_t i = 0; i < k->nloops; i++) {
         const ptx_loop *l = &r->loops.loops[i];
         ptx_loop_note *n = &k->loops[i];
@@ -111,7 +115,7 @@ static void loop_notes(const ptx_function *f, const func_results *r, ptx_kernel_
         n->depth = l->depth;
         n->irreducible = l->irreducible;
         n->nlatches = l->nlatches;
-        n->latch_lines = ptx_xcalloc(l->nlatches ? l->nlatches : 1, sizeof *n->latch_lines);
+        n->latch_lines = ptx_annotations_alloc(a, l->nlatches * sizeof *n->latch_lines);
         for (uint32_t j = 0; j < l->nlatches; j++) {
             const ptx_block *bk = &f->blocks[l->latches[j]];
             n->latch_lines[j] = bk->end > bk->first ? f->instrs[bk->end - 1].line : 0;
@@ -119,99 +123,134 @@ static void loop_notes(const ptx_function *f, const func_results *r, ptx_kernel_
     }
 }
 
-/* Write "%r12" (a vector component: "%v.y") for register r at dst (built by hand: this runs for every
- * register of every function, and printf is slow); returns its length. */
-static size_t reg_name(const ptx_module *m, const ptx_function *f, uint32_t r, char *dst)
+/* Number of decimal digits of v. */
+static size_t digits_of(uint32_t v)
 {
-    const ptx_reg *g = &f->regs[r];
-    const char *prefix = ptx_str(m, g->name);
-    size_t n = strlen(prefix);
-    char digits[12];
-    size_t nd = 0;
-    for (uint32_t v = g->index; g->index != PTX_NONE && (nd == 0 || v); v /= 10)
-        digits[nd++] = (char)('0' + v % 10);
-    bool lane = ptx_reg_vec(f, r) > 1; /* a vector register's component: "%v.y" */
-    if (dst) {
-        memcpy(dst, prefix, n);
-        for (size_t i = 0; i < nd; i++)
-            dst[n + i] = digits[nd - 1 - i];
-        if (lane) {
-            dst[n + nd] = '.';
-            dst[n + nd + 1] = "xyzw"[g->lane & 3];
-        }
-        dst[n + nd + (lane ? 2 : 0)] = '\0';
+    size_t n = 1;
+    for (; v >= 10; v /= 10)
+        n++;
+    return n;
+}
+
+/* Length of register g's name when its prefix ("%r") has plen bytes: the
+ * prefix, the index, and ".y" for a vector register's component (lane). */
+static size_t reg_name_len(const ptx_reg *g, size_t plen, bool lane)
+{
+    return plen + (g->index == PTX_NONE ? 0 : digits_of(g->index)) + (lane ? 2 : 0);
+}
+
+/* Write "%r12" (a vector register's component: "%v.y") for register g at
+ * dst (built by hand: this runs for every register of every function, and
+ * printf is slow), prefix being the register's name ("%r") of length plen;
+ * returns the length written. */
+static size_t reg_name(const ptx_reg *g, const char *prefix, size_t plen, bool lane, char *dst)
+{
+    memcpy(dst, prefix, plen);
+    size_t nd = g->index == PTX_NONE ? 0 : digits_of(g->index);
+    for (size_t i = nd, v = g->index; i-- > 0; v /= 10)
+        dst[plen + i] = (char)('0' + v % 10);
+    size_t n = plen + nd;
+    if (lane) {
+        dst[n++] = '.';
+        dst[n++] = "xyzw"[g->lane & 3];
     }
-    return n + nd + (lane ? 2 : 0);
+    dst[n] = '\0';
+    return n;
 }
 
 /* Registers with their accesses (in program order), skipping the carry
  * pseudo-register and registers never accessed; names and accesses live in
  * two pools of the kernel's notes. */
 static void register_notes(const ptx_module *m, const ptx_function *f, const func_results *r,
-                           ptx_kernel_notes *k)
+                           ptx_annotations *a, ptx_kernel_notes *k)
 {
-    uint32_t *count = ptx_xcalloc(f->nregs + 1, sizeof *count);
+    /* accesses per register, then each register's slot among the notes */
+    uint32_t *slot = ptx_xcalloc(f->nregs + 1, sizeof *slot);
     uint32_t total = 0;
     for (uint32_t i = 0; i < r->next.nacc; i++)
         if (r->next.acc[i].reg < f->nregs) {
-            count[r->next.acc[i].reg]++;
+            slot[r->next.acc[i].reg]++;
             total++;
         }
-    size_t names = 0;
-    uint32_t used = 0;
+    size_t names = 0, plen = 0;
+    uint32_t used = 0, prefix = PTX_NONE;
     for (uint32_t reg = 0; reg < f->nregs; reg++)
-        if (count[reg]) {
-            names += reg_name(m, f, reg, NULL) + 1;
+        if (slot[reg]) {
+            const ptx_reg *g = &f->regs[reg];
+            if (g->name != prefix) { /* registers come in runs of one prefix */
+                prefix = g->name;
+                plen = strlen(ptx_str(m, prefix));
+            }
+            names += reg_name_len(g, plen, ptx_reg_vec(f, reg) > 1) + 1;
             used++;
         }
-    k->regs = ptx_xcalloc(used ? used : 1, sizeof *k->regs);
-    k->name_pool = ptx_xmalloc(names ? names : 1);
-    k->access_pool = ptx_xmalloc((total ? total : 1) * sizeof *k->access_pool);
-    uint32_t *slot = ptx_xcalloc(f->nregs + 1, sizeof *slot);
+    k->regs = ptx_annotations_alloc(a, used * sizeof *k->regs);
+    /* every byte of the two pools is written below */
+    k->name_pool = ptx_arena_alloc(&a->store, names ? names : 1);
+    k->access_pool = ptx_arena_alloc(&a->store, (total ? total : 1) * sizeof *k->access_pool);
     size_t npos = 0;
     uint32_t apos = 0;
+    const char *pstr = "";
+    prefix = PTX_NONE;
     for (uint32_t reg = 0; reg < f->nregs; reg++) {
-        if (!count[reg])
+        if (!slot[reg])
             continue;
-        slot[reg] = k->nregs;
-        ptx_reg_note *n = &k->regs[k->nregs++];
+        const ptx_reg *g = &f->regs[reg];
+        if (g->name != prefix) {
+            prefix = g->name;
+            pstr = ptx_str(m, prefix);
+            plen = strlen(pstr);
+        }
+        ptx_reg_note *n = &k->regs[k->nregs];
         n->name = k->name_pool + npos;
-        npos += reg_name(m, f, reg, n->name) + 1;
-        n->type = f->regs[reg].type;
+        npos += reg_name(g, pstr, plen, ptx_reg_vec(f, reg) > 1, n->name) + 1;
+        n->type = g->type;
         n->accesses = k->access_pool + apos;
-        apos += count[reg];
+        apos += slot[reg];
+        slot[reg] = k->nregs++;
     }
     for (uint32_t i = 0; i < r->next.nacc; i++) {
-        const ptx_access *a = &r->next.acc[i];
-        if (a->reg >= f->nregs)
+        const ptx_access *ac = &r->next.acc[i];
+        if (ac->reg >= f->nregs)
             continue;
-        ptx_reg_note *n = &k->regs[slot[a->reg]];
-        n->accesses[n->naccesses++] = (ptx_access_note){a->pc, f->instrs[a->pc].line,
-                                                        a->is_write, a->next, a->idle};
+        ptx_reg_note *n = &k->regs[slot[ac->reg]];
+        n->accesses[n->naccesses++] = (ptx_access_note){.pc = ac->pc,
+                                                        .line = f->instrs[ac->pc].line,
+                                                        .idle = (uint16_t)ac->idle,
+                                                        .is_write = ac->is_write,
+                                                        .next = ac->next};
     }
-    free(count);
     free(slot);
 }
 
-static void kernel_notes(const ptx_module *m, const ptx_function *f, const func_results *r,
-                         ptx_kernel_notes *k)
+/* Is the instruction at pc a branch (bra, brx.idx)? */
+static bool is_branch(const ptx_module *m, const ptx_function *f, uint32_t pc)
 {
-    k->name = ptx_strdup(ptx_function_name(m, f));
+    ptx_opcode op = (ptx_opcode)m->forms[f->instrs[pc].form].opcode;
+    return op == PTX_OP_BRA || op == PTX_OP_BRX_IDX;
+}
+
+static void kernel_notes(const ptx_module *m, const ptx_function *f, const func_results *r,
+                         ptx_annotations *a, ptx_kernel_notes *k)
+{
+    const char *name = ptx_function_name(m, f);
+    k->name = ptx_annotations_alloc(a, strlen(name) + 1);
+    strcpy(k->name, name);
     k->is_entry = f->kind == PTX_FUNC_ENTRY;
     k->nblocks = f->exit_block;
     k->ninstrs = f->ninstrs;
     k->max_live = r->next.max_live;
     k->taint_flow_insensitive = r->taint.flow_insensitive;
-    uint32_t cap = 0;
-    for (uint32_t pc = 0; pc < f->ninstrs; pc++) {
-        ptx_opcode op = (ptx_opcode)m->forms[f->instrs[pc].form].opcode;
-        if (op != PTX_OP_BRA && op != PTX_OP_BRX_IDX)
-            continue;
-        PTX_GROW(k->branches, cap, k->nbranches + 1);
-        k->branches[k->nbranches++] = branch_note(m, f, r, pc);
-    }
-    loop_notes(f, r, k);
-    register_notes(m, f, r, k);
+    /* a branch ends its block: look at the last instruction of each */
+    uint32_t nbranches = 0;
+    for (uint32_t b = 0; b < f->exit_block; b++)
+        nbranches += f->blocks[b].end > f->blocks[b].first && is_branch(m, f, f->blocks[b].end - 1);
+    k->branches = ptx_annotations_alloc(a, nbranches * sizeof *k->branches);
+    for (uint32_t b = 0; b < f->exit_block; b++)
+        if (f->blocks[b].end > f->blocks[b].first && is_branch(m, f, f->blocks[b].end - 1))
+            k->branches[k->nbranches++] = branch_note(m, f, r, f->blocks[b].end - 1, a);
+    loop_notes(f, r, a, k);
+    register_notes(m, f, r, a, k);
 }
 
 void ptx_analyze_module(const ptx_module *m, const ptx_analysis_options *opt,
@@ -228,7 +267,7 @@ void ptx_analyze_module(const ptx_module *m, const ptx_analysis_options *opt,
             continue;
         func_results r = {0};
         run_all(m, f, opt, &r);
-        kernel_notes(m, f, &r, &out->kernels[out->nkernels++]);
+        kernel_notes(m, f, &r, out, &out->kernels[out->nkernels++]);
         free_all(&r);
     }
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ir/arena.h"
 #include "ir/ir.h"
 
 /* One bra or brx.idx. pcs are instruction indices in the function. */
@@ -40,19 +41,22 @@ typedef struct ptx_loop_note {
     bool irreducible;
 } ptx_loop_note;
 
-/* One access of a register and the kind of its next access. */
+/* One access of a register and the kind of its next access. A large module
+ * has millions of them, all kept until the report is written, so the note
+ * is packed (12 bytes). */
 typedef struct ptx_access_note {
     uint32_t pc, line;
+    uint16_t idle;         /* writes: static idle-period estimate in cycles (at most
+                              PTX_IDLE_MAX, analysis/nextaccess.h); reads: 0 */
     uint8_t is_write;
     uint8_t next;          /* ptx_next_kind (analysis/nextaccess.h) */
-    uint32_t idle;         /* writes: static idle-period estimate in cycles; reads: 0 */
 } ptx_access_note;
 
 typedef struct ptx_reg_note {
     char *name;            /* "%r1" (in the kernel's name_pool) */
-    uint8_t type;          /* ptx_type */
     ptx_access_note *accesses; /* in the kernel's access_pool */
     uint32_t naccesses;
+    uint8_t type;          /* ptx_type */
 } ptx_reg_note;
 
 typedef struct ptx_kernel_notes {
@@ -73,6 +77,7 @@ typedef struct ptx_annotations {
     char *file;
     ptx_kernel_notes *kernels;
     uint32_t nkernels;
+    ptx_arena store;   /* every kernel's names, lists and pools (ptx_annotations_alloc) */
 } ptx_annotations;
 
 typedef struct ptx_analysis_options {
@@ -95,6 +100,10 @@ void ptx_annotations_write_text(const ptx_annotations *a, FILE *out);
 void ptx_analysis_write_dot(const ptx_module *m, const ptx_annotations *a, FILE *out);
 
 bool ptx_annotations_equal(const ptx_annotations *x, const ptx_annotations *y);
+/* n zeroed bytes that live as long as a: the storage of the kernels' notes
+ * (one arena rather than an allocation per list, so the notes of a large
+ * module neither fragment the heap nor cost a page fault per list). */
+void *ptx_annotations_alloc(ptx_annotations *a, size_t n);
 void ptx_annotations_free(ptx_annotations *a);
 
 #endif

@@ -8,91 +8,156 @@
 #include "analysis/analysis.h"
 #include "analysis/nextaccess.h"
 #include "analysis/taint.h"
+#include "analysis/writer.h"
 #include "ir/cfg_export.h"
 #include "ir/util.h"
 
 static const char *const class_names[] = {"uniform", "P", "D"};
 static const char *const next_names[] = {"none", "read", "write", "undetermined"};
 
+static const char *true_false(bool b)
+{
+    return b ? "true" : "false";
+}
+
 /* A pc and its line, or two nulls for PTX_NONE. */
-static void write_pc(FILE *out, const char *key, uint32_t pc, uint32_t line)
+static void write_pc(ptx_writer *w, const char *key, uint32_t pc, uint32_t line)
 {
-    if (pc == PTX_NONE)
-        fprintf(out, ",\"%s_line\":null,\"%s_pc\":null", key, key);
-    else
-        fprintf(out, ",\"%s_line\":%u,\"%s_pc\":%u", key, line, key, pc);
+    ptx_put_str(w, ",\"");
+    ptx_put_str(w, key);
+    if (pc == PTX_NONE) {
+        ptx_put_str(w, "_line\":null,\"");
+        ptx_put_str(w, key);
+        ptx_put_str(w, "_pc\":null");
+        return;
+    }
+    ptx_put_str(w, "_line\":");
+    ptx_put_u32(w, line);
+    ptx_put_str(w, ",\"");
+    ptx_put_str(w, key);
+    ptx_put_str(w, "_pc\":");
+    ptx_put_u32(w, pc);
 }
 
-static void write_branch(const ptx_branch_note *b, FILE *out)
+/* A list of numbers: [1,2,3]. */
+static void write_u32_list(ptx_writer *w, const uint32_t *v, uint32_t n)
 {
-    fprintf(out, "{\"line\":%u,\"pc\":%u,\"conditional\":%s,\"uni\":%s", b->line, b->pc,
-            b->conditional ? "true" : "false", b->uni ? "true" : "false");
-    write_pc(out, "ipdom", b->ipdom_pc, b->ipdom_line);
-    fprintf(out, ",\"reconverges\":%s", b->reconverges ? "true" : "false");
-    write_pc(out, "lpc", b->lpc_pc, b->lpc_line);
-    fprintf(out, ",\"class\":\"%s\",\"cta_uniform\":%s,\"interleavable\":%s,\"controls_pcs\":[",
-            class_names[b->cls < 3 ? b->cls : 0], b->cta_uniform ? "true" : "false",
-            b->interleavable ? "true" : "false");
-    for (uint32_t i = 0; i < b->ncontrols; i++)
-        fprintf(out, "%s%u", i ? "," : "", b->controls[i]);
-    fputs("]}", out);
+    ptx_put_char(w, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            ptx_put_char(w, ',');
+        ptx_put_u32(w, v[i]);
+    }
+    ptx_put_char(w, ']');
 }
 
-static void write_loop(const ptx_loop_note *l, FILE *out)
+static void write_branch(const ptx_branch_note *b, ptx_writer *w)
 {
-    fprintf(out, "{\"header_line\":%u,\"header_pc\":%u,\"latch_lines\":[", l->header_line,
-            l->header_pc);
-    for (uint32_t i = 0; i < l->nlatches; i++)
-        fprintf(out, "%s%u", i ? "," : "", l->latch_lines[i]);
-    fprintf(out, "],\"depth\":%u,\"irreducible\":%s}", l->depth, l->irreducible ? "true" : "false");
+    ptx_put_str(w, "{\"line\":");
+    ptx_put_u32(w, b->line);
+    ptx_put_str(w, ",\"pc\":");
+    ptx_put_u32(w, b->pc);
+    ptx_put_str(w, ",\"conditional\":");
+    ptx_put_str(w, true_false(b->conditional));
+    ptx_put_str(w, ",\"uni\":");
+    ptx_put_str(w, true_false(b->uni));
+    write_pc(w, "ipdom", b->ipdom_pc, b->ipdom_line);
+    ptx_put_str(w, ",\"reconverges\":");
+    ptx_put_str(w, true_false(b->reconverges));
+    write_pc(w, "lpc", b->lpc_pc, b->lpc_line);
+    ptx_put_str(w, ",\"class\":\"");
+    ptx_put_str(w, class_names[b->cls < 3 ? b->cls : 0]);
+    ptx_put_str(w, "\",\"cta_uniform\":");
+    ptx_put_str(w, true_false(b->cta_uniform));
+    ptx_put_str(w, ",\"interleavable\":");
+    ptx_put_str(w, true_false(b->interleavable));
+    ptx_put_str(w, ",\"controls_pcs\":");
+    write_u32_list(w, b->controls, b->ncontrols);
+    ptx_put_char(w, '}');
 }
 
-static void write_reg(const ptx_reg_note *r, FILE *out)
+static void write_loop(const ptx_loop_note *l, ptx_writer *w)
 {
-    fputs("{\"name\":", out);
-    ptx_json_string(r->name, out);
-    fprintf(out, ",\"type\":\"%s\",\"next_access\":[", ptx_type_name((ptx_type)r->type));
+    ptx_put_str(w, "{\"header_line\":");
+    ptx_put_u32(w, l->header_line);
+    ptx_put_str(w, ",\"header_pc\":");
+    ptx_put_u32(w, l->header_pc);
+    ptx_put_str(w, ",\"latch_lines\":");
+    write_u32_list(w, l->latch_lines, l->nlatches);
+    ptx_put_str(w, ",\"depth\":");
+    ptx_put_u32(w, l->depth);
+    ptx_put_str(w, ",\"irreducible\":");
+    ptx_put_str(w, true_false(l->irreducible));
+    ptx_put_char(w, '}');
+}
+
+static void write_reg(const ptx_reg_note *r, ptx_writer *w)
+{
+    ptx_put_str(w, "{\"name\":");
+    ptx_put_json_string(w, r->name);
+    ptx_put_str(w, ",\"type\":\"");
+    ptx_put_str(w, ptx_type_name((ptx_type)r->type));
+    ptx_put_str(w, "\",\"next_access\":[");
     for (uint32_t i = 0; i < r->naccesses; i++) {
         const ptx_access_note *a = &r->accesses[i];
-        fprintf(out, "%s{\"line\":%u,\"pc\":%u,\"access\":\"%s\",\"kind\":\"%s\"", i ? "," : "",
-                a->line, a->pc, a->is_write ? "write" : "read", next_names[a->next & 3]);
-        if (a->is_write)
-            fprintf(out, ",\"idle\":%u", a->idle);
-        fputc('}', out);
+        ptx_put_str(w, i ? ",{\"line\":" : "{\"line\":");
+        ptx_put_u32(w, a->line);
+        ptx_put_str(w, ",\"pc\":");
+        ptx_put_u32(w, a->pc);
+        ptx_put_str(w, a->is_write ? ",\"access\":\"write\",\"kind\":\""
+                                   : ",\"access\":\"read\",\"kind\":\"");
+        ptx_put_str(w, next_names[a->next & 3]);
+        ptx_put_char(w, '"');
+        if (a->is_write) {
+            ptx_put_str(w, ",\"idle\":");
+            ptx_put_u32(w, a->idle);
+        }
+        ptx_put_char(w, '}');
     }
-    fputs("]}", out);
+    ptx_put_str(w, "]}");
 }
 
 void ptx_annotations_write_json(const ptx_annotations *a, FILE *out)
 {
-    fputs("{\"schema\":\"simtlab-analysis/1\",\"file\":", out);
-    ptx_json_string(a->file, out);
-    fputs(",\"kernels\":[", out);
+    ptx_writer *w = ptx_xmalloc(sizeof *w);
+    ptx_writer_init(w, out);
+    ptx_put_str(w, "{\"schema\":\"simtlab-analysis/1\",\"file\":");
+    ptx_put_json_string(w, a->file);
+    ptx_put_str(w, ",\"kernels\":[");
     for (uint32_t i = 0; i < a->nkernels; i++) {
         const ptx_kernel_notes *k = &a->kernels[i];
-        fprintf(out, "%s\n{\"name\":", i ? "," : "");
-        ptx_json_string(k->name, out);
-        fprintf(out, ",\"kind\":\"%s\",\"blocks\":%u,\"instructions\":%u,\"max_live\":%u,"
-                     "\"taint_flow_insensitive\":%s,\n \"branches\":[",
-                k->is_entry ? "entry" : "func", k->nblocks, k->ninstrs, k->max_live,
-                k->taint_flow_insensitive ? "true" : "false");
+        ptx_put_str(w, i ? ",\n{\"name\":" : "\n{\"name\":");
+        ptx_put_json_string(w, k->name);
+        ptx_put_str(w, k->is_entry ? ",\"kind\":\"entry\",\"blocks\":"
+                                   : ",\"kind\":\"func\",\"blocks\":");
+        ptx_put_u32(w, k->nblocks);
+        ptx_put_str(w, ",\"instructions\":");
+        ptx_put_u32(w, k->ninstrs);
+        ptx_put_str(w, ",\"max_live\":");
+        ptx_put_u32(w, k->max_live);
+        ptx_put_str(w, ",\"taint_flow_insensitive\":");
+        ptx_put_str(w, true_false(k->taint_flow_insensitive));
+        ptx_put_str(w, ",\n \"branches\":[");
         for (uint32_t j = 0; j < k->nbranches; j++) {
-            fputs(j ? ",\n  " : "\n  ", out);
-            write_branch(&k->branches[j], out);
+            ptx_put_str(w, j ? ",\n  " : "\n  ");
+            write_branch(&k->branches[j], w);
         }
-        fputs("],\n \"loops\":[", out);
+        ptx_put_str(w, "],\n \"loops\":[");
         for (uint32_t j = 0; j < k->nloops; j++) {
-            fputs(j ? "," : "", out);
-            write_loop(&k->loops[j], out);
+            if (j)
+                ptx_put_char(w, ',');
+            write_loop(&k->loops[j], w);
         }
-        fputs("],\n \"registers\":[", out);
+        ptx_put_str(w, "],\n \"registers\":[");
         for (uint32_t j = 0; j < k->nregs; j++) {
-            fputs(j ? ",\n  " : "\n  ", out);
-            write_reg(&k->regs[j], out);
+            ptx_put_str(w, j ? ",\n  " : "\n  ");
+            write_reg(&k->regs[j], w);
         }
-        fputs("]}", out);
+        ptx_put_str(w, "]}");
     }
-    fputs("]}\n", out);
+    ptx_put_str(w, "]}\n");
+    ptx_writer_flush(w);
+    free(w);
 }
 
 /* ---- reading ----------------------------------------------------------- */
@@ -145,7 +210,7 @@ static int name_index(const char *const *names, int n, const char *s)
     return -1;
 }
 
-static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
+static void read_branch(reader *r, json_t *o, ptx_branch_note *b, ptx_annotations *a)
 {
     const char *w = "a branch";
     b->line = get_u32(r, o, "line", false, w);
@@ -169,7 +234,7 @@ static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
         return;
     }
     b->ncontrols = (uint32_t)json_array_size(ctl);
-    b->controls = ptx_xcalloc(b->ncontrols ? b->ncontrols : 1, sizeof *b->controls);
+    b->controls = ptx_annotations_alloc(a, b->ncontrols * sizeof *b->controls);
     for (uint32_t i = 0; i < b->ncontrols; i++) {
         json_t *v = json_array_get(ctl, i);
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= PTX_NONE)
@@ -179,7 +244,7 @@ static void read_branch(reader *r, json_t *o, ptx_branch_note *b)
     }
 }
 
-static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
+static void read_loop(reader *r, json_t *o, ptx_loop_note *l, ptx_annotations *a)
 {
     const char *w = "a loop";
     l->header_line = get_u32(r, o, "header_line", false, w);
@@ -192,7 +257,7 @@ static void read_loop(reader *r, json_t *o, ptx_loop_note *l)
         return;
     }
     l->nlatches = (uint32_t)json_array_size(lat);
-    l->latch_lines = ptx_xcalloc(l->nlatches ? l->nlatches : 1, sizeof *l->latch_lines);
+    l->latch_lines = ptx_annotations_alloc(a, l->nlatches * sizeof *l->latch_lines);
     for (uint32_t i = 0; i < l->nlatches; i++) {
         json_t *v = json_array_get(lat, i);
         if (!json_is_integer(v) || json_integer_value(v) < 0)
@@ -238,13 +303,17 @@ static void read_reg(reader *r, json_t *o, ptx_kernel_notes *k, ptx_reg_note *g,
         if (kind < 0)
             rfail(r, "bad \"kind\" (none, read, write or undetermined)", w);
         n->next = (uint8_t)(kind < 0 ? 0 : kind);
-        if (n->is_write)
-            n->idle = get_u32(r, a, "idle", false, w);
+        if (n->is_write) {
+            uint32_t idle = get_u32(r, a, "idle", false, w);
+            if (idle > UINT16_MAX)
+                rfail(r, "bad \"idle\" (at most 65535)", w);
+            n->idle = (uint16_t)idle;
+        }
     }
 }
 
 /* The registers of a kernel: pools sized first, then filled. */
-static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
+static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k, ptx_annotations *a)
 {
     json_t *arr = json_object_get(o, "registers");
     if (!json_is_array(arr)) {
@@ -265,17 +334,18 @@ static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
         total += (uint32_t)json_array_size(acc);
     }
     k->nregs = (uint32_t)json_array_size(arr);
-    k->regs = ptx_xcalloc(k->nregs ? k->nregs : 1, sizeof *k->regs);
-    k->name_pool = ptx_xmalloc(names);
-    k->access_pool = ptx_xcalloc(total ? total : 1, sizeof *k->access_pool);
+    k->regs = ptx_annotations_alloc(a, k->nregs * sizeof *k->regs);
+    k->name_pool = ptx_annotations_alloc(a, names);
+    k->access_pool = ptx_annotations_alloc(a, (size_t)total * sizeof *k->access_pool);
     size_t npos = 0;
     uint32_t apos = 0;
     for (uint32_t i = 0; i < k->nregs; i++)
         read_reg(r, json_array_get(arr, i), k, &k->regs[i], &npos, &apos);
 }
 
-/* Read the array `key` of o into *items (count *n) with reader fn. */
-#define READ_ARRAY(r, o, key, items, n, fn)                                           \
+/* Read the array `key` of o into *items (count *n) with reader fn; the
+ * items live in a's store. */
+#define READ_ARRAY(r, o, key, items, n, fn, a)                                        \
     do {                                                                              \
         json_t *arr_ = json_object_get(o, key);                                       \
         if (!json_is_array(arr_)) {                                                   \
@@ -283,26 +353,28 @@ static void read_regs(reader *r, json_t *o, ptx_kernel_notes *k)
             break;                                                                    \
         }                                                                             \
         (n) = (uint32_t)json_array_size(arr_);                                        \
-        (items) = ptx_xcalloc((n) ? (n) : 1, sizeof *(items));                        \
+        (items) = ptx_annotations_alloc(a, (size_t)(n) * sizeof *(items));            \
         for (uint32_t i_ = 0; i_ < (n); i_++)                                         \
-            fn(r, json_array_get(arr_, i_), &(items)[i_]);                            \
+            fn(r, json_array_get(arr_, i_), &(items)[i_], a);                         \
     } while (0)
 
-static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k)
+static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k, ptx_annotations *a)
 {
     const char *name = json_string_value(json_object_get(o, "name"));
     if (!name)
         rfail(r, "missing \"name\"", "a kernel");
-    k->name = ptx_strdup(name ? name : "");
+    name = name ? name : "";
+    k->name = ptx_annotations_alloc(a, strlen(name) + 1);
+    strcpy(k->name, name);
     const char *kind = json_string_value(json_object_get(o, "kind"));
     k->is_entry = !kind || strcmp(kind, "func") != 0;
     k->nblocks = get_u32(r, o, "blocks", false, "a kernel");
     k->ninstrs = get_u32(r, o, "instructions", false, "a kernel");
     k->max_live = get_u32(r, o, "max_live", false, "a kernel");
     k->taint_flow_insensitive = json_is_true(json_object_get(o, "taint_flow_insensitive"));
-    READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch);
-    READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop);
-    read_regs(r, o, k);
+    READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch, a);
+    READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop, a);
+    read_regs(r, o, k, a);
 }
 
 int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err, size_t errlen)
@@ -327,7 +399,7 @@ int ptx_annotations_read_json(const char *text, ptx_annotations *out, char *err,
         out->nkernels = (uint32_t)json_array_size(ks);
         out->kernels = ptx_xcalloc(out->nkernels ? out->nkernels : 1, sizeof *out->kernels);
         for (uint32_t i = 0; i < out->nkernels; i++)
-            read_kernel(&r, json_array_get(ks, i), &out->kernels[i]);
+            read_kernel(&r, json_array_get(ks, i), &out->kernels[i], out);
     }
     json_decref(root);
     if (r.failed) {
@@ -390,21 +462,16 @@ bool ptx_annotations_equal(const ptx_annotations *x, const ptx_annotations *y)
     return true;
 }
 
+void *ptx_annotations_alloc(ptx_annotations *a, size_t n)
+{
+    void *p = ptx_arena_alloc(&a->store, n ? n : 1);
+    memset(p, 0, n ? n : 1);
+    return p;
+}
+
 void ptx_annotations_free(ptx_annotations *a)
 {
-    for (uint32_t i = 0; a->kernels && i < a->nkernels; i++) {
-        ptx_kernel_notes *k = &a->kernels[i];
-        free(k->name);
-        for (uint32_t j = 0; k->branches && j < k->nbranches; j++)
-            free(k->branches[j].controls);
-        free(k->branches);
-        for (uint32_t j = 0; k->loops && j < k->nloops; j++)
-            free(k->loops[j].latch_lines);
-        free(k->loops);
-        free(k->regs);
-        free(k->name_pool);
-        free(k->access_pool);
-    }
+    ptx_arena_free(&a->store);
     free(a->kernels);
     free(a->file);
     memset(a, 0, sizeof *a);

@@ -1,8 +1,8 @@
 /* defuse.c — per-instruction register reads and writes (see defuse.h).
  *
- * Two passes over the instructions: the first counts (upper bounds) to size
- * the CSR arrays, the second fills them. Each instruction's read and write
- * lists hold every register at most once, in operand order. */
+ * One pass over the instructions appends each one's registers to the
+ * growing CSR arrays. Each instruction's read and write lists hold every
+ * register at most once, in operand order. */
 #include "analysis/defuse.h"
 
 #include <stdlib.h>
@@ -10,21 +10,22 @@
 
 #include "parser/isa.h"
 
-/* Growable list used while collecting one instruction's registers. */
+/* A growing register list: the CSR reads or writes being built. */
 typedef struct reglist {
     uint32_t *v;
-    uint32_t n, cap;
+    size_t n, cap;
 } reglist;
 
-/* Append r unless already present: per-instruction lists are short, so a
- * linear scan is cheaper than any set structure. */
-static void rl_add(reglist *l, uint32_t r)
+/* Append r unless the current instruction's part of l (from `from` on)
+ * holds it already: per-instruction lists are short, so a linear scan is
+ * cheaper than any set structure. */
+static void rl_add(reglist *l, size_t from, uint32_t r)
 {
-    for (uint32_t k = 0; k < l->n; k++)
+    for (size_t k = from; k < l->n; k++)
         if (l->v[k] == r)
             return;
     if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
+        l->cap = l->cap ? l->cap * 2 : 64;
         l->v = realloc(l->v, l->cap * sizeof *l->v);
         if (!l->v)
             abort();
@@ -50,14 +51,11 @@ static bool first_is_result_override(ptx_opcode op)
     }
 }
 
-/* Does this instruction's first operand (when a register-like operand) hold
- * results? The opcode must have a shape starting with 'd'; bar/barrier have
- * such a shape only for their .red form, so for them the .red mode decides. */
-static bool has_destination(const ptx_module *m, const ptx_form *form)
+/* Does an instruction of this opcode have a destination, by its shapes (one
+ * starting with 'd') or first_is_result_override? bar/barrier are decided
+ * by has_destination. */
+static bool opcode_has_destination(ptx_opcode op)
 {
-    ptx_opcode op = (ptx_opcode)form->opcode;
-    if (op == PTX_OP_BAR || op == PTX_OP_BARRIER)
-        return ptx_form_has(m, form, PTX_MOD_RED);
     if (first_is_result_override(op))
         return true;
     const isa_opcode_info *info = isa_opcode_info_of(op);
@@ -69,23 +67,39 @@ static bool has_destination(const ptx_module *m, const ptx_form *form)
     return false;
 }
 
+/* Does this instruction's first operand (when a register-like operand) hold
+ * results? The opcode must have a shape starting with 'd'; bar/barrier have
+ * such a shape only for their .red form, so for them the .red mode decides.
+ * dest caches opcode_has_destination per opcode (0xFF: not yet known). */
+static bool has_destination(const ptx_module *m, const ptx_form *form, uint8_t *dest)
+{
+    ptx_opcode op = (ptx_opcode)form->opcode;
+    if (op == PTX_OP_BAR || op == PTX_OP_BARRIER)
+        return ptx_form_has(m, form, PTX_MOD_RED);
+    if ((unsigned)op >= PTX_OP_COUNT)
+        return opcode_has_destination(op);
+    if (dest[op] == 0xFF)
+        dest[op] = opcode_has_destination(op);
+    return dest[op];
+}
+
 /* Collect every register named by operand o (recursively through vectors,
- * pairs, lists and brackets; address bases) into l. Special registers,
- * immediates, symbols, labels and sinks name none. */
-static void collect_regs(const ptx_function *f, const ptx_operand *o, reglist *l)
+ * pairs, lists and brackets; address bases) into l's part from `from` on.
+ * Special registers, immediates, symbols, labels and sinks name none. */
+static void collect_regs(const ptx_function *f, const ptx_operand *o, reglist *l, size_t from)
 {
     switch ((ptx_operand_kind)o->kind) {
     case PTX_OPD_REG:
     case PTX_OPD_REG_IMM: /* r + imm reads r */
-        rl_add(l, o->id);
+        rl_add(l, from, o->id);
         break;
     case PTX_OPD_ADDR:
         if (!(o->flags & PTX_OPF_ADDR_SYM) && o->id != PTX_NONE)
-            rl_add(l, o->id);
+            rl_add(l, from, o->id);
         break;
     case PTX_OPD_VEC: case PTX_OPD_PAIR: case PTX_OPD_LIST: case PTX_OPD_BRACKET:
         for (uint32_t k = 0; k < o->count; k++)
-            collect_regs(f, &f->operands[o->id + k], l);
+            collect_regs(f, &f->operands[o->id + k], l, from);
         break;
     default:
         break;
@@ -105,45 +119,49 @@ static bool has_component_write(const ptx_function *f, const ptx_operand *o)
     return false;
 }
 
-/* Reads and writes of one instruction, appended to rd / wr (both emptied
- * first). */
+/* Reads and writes of one instruction, appended to rd and wr. */
 static void instr_defuse(const ptx_module *m, const ptx_function *f, const ptx_instr *in,
-                         reglist *rd, reglist *wr)
+                         uint8_t *dest, reglist *rd, reglist *wr)
 {
-    rd->n = wr->n = 0;
+    const size_t r0 = rd->n, w0 = wr->n;
     const ptx_form *form = ptx_instr_form(m, in);
     ptx_opcode op = (ptx_opcode)form->opcode;
     uint32_t first_src = 0;
-    if (in->noperands > 0 && has_destination(m, form)) {
+    if (in->noperands > 0 && has_destination(m, form, dest)) {
         const ptx_operand *d = ptx_instr_operand(f, in, 0);
         if (d->kind == PTX_OPD_REG || d->kind == PTX_OPD_VEC || d->kind == PTX_OPD_PAIR ||
             d->kind == PTX_OPD_SINK) {
-            collect_regs(f, d, wr);
+            collect_regs(f, d, wr, w0);
             first_src = 1;
             /* wgmma accumulates into its destination: d is also an input. */
             if (op == PTX_OP_WGMMA_MMA_ASYNC || op == PTX_OP_WGMMA_MMA_ASYNC_SP ||
                 has_component_write(f, d))
-                collect_regs(f, d, rd);
+                collect_regs(f, d, rd, r0);
         }
     }
     if (in->guard != PTX_NONE)
-        rl_add(rd, in->guard);
-    for (uint32_t k = first_src; k < in->noperands; k++)
-        collect_regs(f, ptx_instr_operand(f, in, k), rd);
+        rl_add(rd, r0, in->guard);
+    for (uint32_t k = first_src; k < in->noperands; k++) {
+        const ptx_operand *o = ptx_instr_operand(f, in, k);
+        if (o->kind == PTX_OPD_REG) /* the common case, without the call */
+            rl_add(rd, r0, o->id);
+        else
+            collect_regs(f, o, rd, r0);
+    }
 
     /* carry flag */
     uint32_t cc = PTX_DEFUSE_CC(f);
     if (op == PTX_OP_ADDC || op == PTX_OP_SUBC || op == PTX_OP_MADC)
-        rl_add(rd, cc);
+        rl_add(rd, r0, cc);
     if (op == PTX_OP_ADD_CC || op == PTX_OP_SUB_CC ||
         ((op == PTX_OP_MAD || op == PTX_OP_MADC || op == PTX_OP_ADDC || op == PTX_OP_SUBC) &&
          ptx_form_has(m, form, PTX_MOD_CC)))
-        rl_add(wr, cc);
+        rl_add(wr, w0, cc);
 
     /* A guarded write may not happen: the old value survives, so it is read. */
     if (in->guard != PTX_NONE)
-        for (uint32_t k = 0; k < wr->n; k++)
-            rl_add(rd, wr->v[k]);
+        for (size_t k = w0; k < wr->n; k++)
+            rl_add(rd, r0, wr->v[k]);
 }
 
 /* Build the CSR read/write lists of every instruction of f. */
@@ -152,45 +170,29 @@ void ptx_defuse_build(const ptx_module *m, const ptx_function *f, ptx_defuse *du
     memset(du, 0, sizeof *du);
     du->ninstrs = f->ninstrs;
     du->nregs = f->nregs + 1;
-    du->rstart = calloc((size_t)f->ninstrs + 1, sizeof *du->rstart);
-    du->wstart = calloc((size_t)f->ninstrs + 1, sizeof *du->wstart);
+    du->rstart = malloc(((size_t)f->ninstrs + 1) * sizeof *du->rstart);
+    du->wstart = malloc(((size_t)f->ninstrs + 1) * sizeof *du->wstart);
     if (!du->rstart || !du->wstart)
         abort();
+    /* about two reads and one write per instruction: one growth at most */
     reglist rd = {0}, wr = {0};
-    size_t rcap = 64, wcap = 64, nr = 0, nw = 0;
-    du->reads = malloc(rcap * sizeof *du->reads);
-    du->writes = malloc(wcap * sizeof *du->writes);
-    if (!du->reads || !du->writes)
+    rd.cap = 2 * (size_t)f->ninstrs + 64;
+    wr.cap = (size_t)f->ninstrs + 64;
+    rd.v = malloc(rd.cap * sizeof *rd.v);
+    wr.v = malloc(wr.cap * sizeof *wr.v);
+    if (!rd.v || !wr.v)
         abort();
+    uint8_t dest[PTX_OP_COUNT];
+    memset(dest, 0xFF, sizeof dest);
     for (uint32_t i = 0; i < f->ninstrs; i++) {
-        instr_defuse(m, f, &f->instrs[i], &rd, &wr);
-        du->rstart[i] = (uint32_t)nr;
-        du->wstart[i] = (uint32_t)nw;
-        if (nr + rd.n > rcap) {
-            while (nr + rd.n > rcap)
-                rcap *= 2;
-            du->reads = realloc(du->reads, rcap * sizeof *du->reads);
-            if (!du->reads)
-                abort();
-        }
-        if (nw + wr.n > wcap) {
-            while (nw + wr.n > wcap)
-                wcap *= 2;
-            du->writes = realloc(du->writes, wcap * sizeof *du->writes);
-            if (!du->writes)
-                abort();
-        }
-        if (rd.n)
-            memcpy(du->reads + nr, rd.v, rd.n * sizeof *rd.v);
-        if (wr.n)
-            memcpy(du->writes + nw, wr.v, wr.n * sizeof *wr.v);
-        nr += rd.n;
-        nw += wr.n;
+        du->rstart[i] = (uint32_t)rd.n;
+        du->wstart[i] = (uint32_t)wr.n;
+        instr_defuse(m, f, &f->instrs[i], dest, &rd, &wr);
     }
-    du->rstart[f->ninstrs] = (uint32_t)nr;
-    du->wstart[f->ninstrs] = (uint32_t)nw;
-    free(rd.v);
-    free(wr.v);
+    du->rstart[f->ninstrs] = (uint32_t)rd.n;
+    du->wstart[f->ninstrs] = (uint32_t)wr.n;
+    du->reads = rd.v;
+    du->writes = wr.v;
 }
 
 /* Release the arrays of du (du itself is caller-owned). */

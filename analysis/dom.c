@@ -1,8 +1,9 @@
-/* dom.c — dominator trees by the Cooper–Harvey–Kennedy iterative algorithm.
+/* dom.c — dominator trees by the Lengauer–Tarjan algorithm.
  *
  * Every traversal is iterative (explicit stacks) so that functions with
- * hundreds of thousands of blocks cannot overflow the C stack. The fixpoint
- * works on reverse-postorder positions, so "intersect" compares integers. */
+ * hundreds of thousands of blocks cannot overflow the C stack. One
+ * depth-first search gives the reverse postorder (kept in the tree) and the
+ * preorder the algorithm works in. */
 #include "analysis/dom.h"
 
 #include <stdlib.h>
@@ -11,19 +12,25 @@
 #include "ir/util.h"
 
 /* Fill t->rpo / t->rpo_index with the nodes reachable from root, in reverse
- * postorder of an iterative depth-first search over g's edges. */
-static void compute_rpo(const ptx_graph *g, uint32_t root, ptx_domtree *t)
+ * postorder of an iterative depth-first search over g's edges; the same
+ * search gives the nodes in preorder (pre_node) and each one's parent in
+ * the search tree as a preorder position (pre_parent, by position). */
+static void compute_rpo(const ptx_graph *g, uint32_t root, ptx_domtree *t, uint32_t *pre_node,
+                        uint32_t *pre_parent)
 {
     uint32_t n = g->n;
-    uint32_t *stack = ptx_xmalloc((size_t)n * sizeof *stack);
-    uint32_t *edge = ptx_xmalloc((size_t)n * sizeof *edge);
-    uint32_t *post = ptx_xmalloc((size_t)n * sizeof *post);
-    uint32_t sp = 0, npost = 0;
+    uint32_t *mem = ptx_xmalloc((size_t)4 * n * sizeof *mem);
+    uint32_t *stack = mem, *edge = mem + n, *post = mem + 2 * (size_t)n;
+    uint32_t *pos = mem + 3 * (size_t)n; /* preorder position of a stack entry */
+    uint32_t sp = 0, npost = 0, npre = 0;
     for (uint32_t v = 0; v < n; v++)
         t->rpo_index[v] = PTX_NONE;
     /* rpo_index doubles as the "visited" mark until the order is known */
     t->rpo_index[root] = 0;
+    pre_node[npre] = root;
+    pre_parent[npre] = PTX_NONE;
     stack[sp] = root;
+    pos[sp] = npre++;
     edge[sp++] = g->start[root];
     while (sp) {
         uint32_t v = stack[sp - 1];
@@ -31,7 +38,10 @@ static void compute_rpo(const ptx_graph *g, uint32_t root, ptx_domtree *t)
             uint32_t w = g->adj[edge[sp - 1]++];
             if (t->rpo_index[w] == PTX_NONE) {
                 t->rpo_index[w] = 0;
+                pre_node[npre] = w;
+                pre_parent[npre] = pos[sp - 1];
                 stack[sp] = w;
+                pos[sp] = npre++;
                 edge[sp++] = g->start[w];
             }
         } else {
@@ -44,74 +54,93 @@ static void compute_rpo(const ptx_graph *g, uint32_t root, ptx_domtree *t)
         t->rpo[i] = post[npost - 1 - i];
         t->rpo_index[t->rpo[i]] = i;
     }
-    free(stack);
-    free(edge);
-    free(post);
+    free(mem);
 }
 
-/* Predecessors of the reachable nodes as a CSR array over rpo positions:
- * ppred[pstart[i] .. pstart[i+1]) are the rpo positions of the reachable
- * predecessors of rpo[i]. Unreachable predecessors never matter. */
-static void reachable_preds(const ptx_graph *g, const ptx_domtree *t, uint32_t **pstart,
-                            uint32_t **ppred)
+/* Lengauer-Tarjan working state, everything indexed by preorder position. */
+typedef struct lt_state {
+    uint32_t *semi, *label, *anc;
+} lt_state;
+
+/* The node of smallest semidominator on the forest path from v up to (not
+ * including) its root, compressing the path on the way (iteratively). */
+static uint32_t lt_eval(lt_state *s, uint32_t v, uint32_t *path)
 {
-    uint32_t m = t->nrpo;
-    uint32_t *start = ptx_xcalloc((size_t)m + 2, sizeof *start);
+    if (s->anc[v] == PTX_NONE)
+        return v;
+    uint32_t n = 0;
+    for (uint32_t u = v; s->anc[s->anc[u]] != PTX_NONE; u = s->anc[u])
+        path[n++] = u;
+    while (n--) { /* from the top of the path down */
+        uint32_t u = path[n], a = s->anc[u];
+        if (s->semi[s->label[a]] < s->semi[s->label[u]])
+            s->label[u] = s->label[a];
+        s->anc[u] = s->anc[a];
+    }
+    return s->label[v];
+}
+
+/* Immediate dominators of the m reachable nodes by Lengauer and Tarjan
+ * ("A Fast Algorithm for Finding Dominators in a Flowgraph", 1979, the
+ * simple version with path compression: O(edges log nodes)): idom[i] = the
+ * preorder position of the idom of the node at position i (root: itself).
+ * pnum[v] = preorder position of node v, PTX_NONE when unreachable. The
+ * iterative Cooper-Harvey-Kennedy fixpoint this replaced walks the
+ * dominator tree once per predecessor and pass, which is quadratic when
+ * many edges join deep in a long chain (a loop with many breaks). */
+static void lengauer_tarjan(const ptx_graph *g, uint32_t m, const uint32_t *pre_node,
+                            const uint32_t *parent, const uint32_t *pnum, uint32_t *idom)
+{
+    /* one allocation: predecessors by preorder position (CSR), then the
+     * per-position arrays */
+    size_t nedges = 0;
+    for (uint32_t i = 0; i < m; i++)
+        nedges += g->start[pre_node[i] + 1] - g->start[pre_node[i]];
+    uint32_t *mem = ptx_xmalloc(((size_t)m + 2 + nedges + 6 * (size_t)m) * sizeof *mem);
+    uint32_t *pstart = mem, *pred = mem + m + 2;
+    uint32_t *arr = pred + nedges;
+    lt_state s = {arr, arr + m, arr + 2 * (size_t)m};
+    uint32_t *bucket = arr + 3 * (size_t)m; /* first node whose semi is i */
+    uint32_t *next = arr + 4 * (size_t)m;   /* next in the same bucket */
+    uint32_t *path = arr + 5 * (size_t)m;
+    memset(pstart, 0, ((size_t)m + 2) * sizeof *pstart);
     for (uint32_t i = 0; i < m; i++) {
-        uint32_t v = t->rpo[i];
+        uint32_t v = pre_node[i];
         for (uint32_t k = g->start[v]; k < g->start[v + 1]; k++)
-            start[t->rpo_index[g->adj[k]] + 2]++;
+            pstart[pnum[g->adj[k]] + 2]++;
     }
     for (uint32_t i = 0; i < m; i++)
-        start[i + 2] += start[i + 1];
-    uint32_t *pred = ptx_xmalloc(((size_t)start[m + 1] + 1) * sizeof *pred);
+        pstart[i + 2] += pstart[i + 1];
     for (uint32_t i = 0; i < m; i++) {
-        uint32_t v = t->rpo[i];
+        uint32_t v = pre_node[i];
         for (uint32_t k = g->start[v]; k < g->start[v + 1]; k++)
-            pred[start[t->rpo_index[g->adj[k]] + 1]++] = i;
+            pred[pstart[pnum[g->adj[k]] + 1]++] = i;
     }
-    *pstart = start;
-    *ppred = pred;
-}
-
-/* Walk two fingers up the (partial) dominator tree until they meet; doms[]
- * holds rpo positions, and an idom always has a smaller position. */
-static uint32_t intersect(const uint32_t *doms, uint32_t a, uint32_t b)
-{
-    while (a != b) {
-        while (a > b)
-            a = doms[a];
-        while (b > a)
-            b = doms[b];
+    for (uint32_t i = 0; i < m; i++) {
+        s.semi[i] = s.label[i] = i;
+        s.anc[i] = bucket[i] = PTX_NONE;
     }
-    return a;
-}
-
-/* The CHK fixpoint: doms[i] = rpo position of the idom of rpo[i]. */
-static void chk_fixpoint(const ptx_domtree *t, const uint32_t *pstart, const uint32_t *ppred,
-                         uint32_t *doms)
-{
-    uint32_t m = t->nrpo;
-    for (uint32_t i = 0; i < m; i++)
-        doms[i] = PTX_NONE;
-    doms[0] = 0;
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (uint32_t i = 1; i < m; i++) {
-            uint32_t nd = PTX_NONE;
-            for (uint32_t k = pstart[i]; k < pstart[i + 1]; k++) {
-                uint32_t p = ppred[k];
-                if (doms[p] == PTX_NONE)
-                    continue;
-                nd = nd == PTX_NONE ? p : intersect(doms, p, nd);
-            }
-            if (doms[i] != nd) {
-                doms[i] = nd;
-                changed = true;
-            }
+    for (uint32_t w = m; w-- > 1;) {
+        for (uint32_t k = pstart[w]; k < pstart[w + 1]; k++) {
+            uint32_t u = lt_eval(&s, pred[k], path);
+            if (s.semi[u] < s.semi[w])
+                s.semi[w] = s.semi[u];
         }
+        next[w] = bucket[s.semi[w]];
+        bucket[s.semi[w]] = w;
+        uint32_t p = parent[w];
+        s.anc[w] = p; /* link */
+        for (uint32_t v = bucket[p]; v != PTX_NONE; v = next[v]) {
+            uint32_t u = lt_eval(&s, v, path);
+            idom[v] = s.semi[u] < s.semi[v] ? u : p;
+        }
+        bucket[p] = PTX_NONE;
     }
+    idom[0] = 0;
+    for (uint32_t w = 1; w < m; w++)
+        if (idom[w] != s.semi[w])
+            idom[w] = idom[idom[w]];
+    free(mem);
 }
 
 /* Number the dominator tree in DFS pre- and post-order so that
@@ -120,16 +149,15 @@ static void chk_fixpoint(const ptx_domtree *t, const uint32_t *pstart, const uin
 static void number_tree(ptx_domtree *t, const uint32_t *doms)
 {
     uint32_t m = t->nrpo;
-    uint32_t *cstart = ptx_xcalloc((size_t)m + 2, sizeof *cstart);
+    uint32_t *mem = ptx_xmalloc(((size_t)4 * m + 5) * sizeof *mem);
+    uint32_t *cstart = mem, *child = mem + m + 2, *stack = child + m + 1, *edge = stack + m + 1;
+    memset(cstart, 0, ((size_t)m + 2) * sizeof *cstart);
     for (uint32_t i = 1; i < m; i++)
         cstart[doms[i] + 2]++;
     for (uint32_t i = 0; i < m; i++)
         cstart[i + 2] += cstart[i + 1];
-    uint32_t *child = ptx_xmalloc(((size_t)m + 1) * sizeof *child);
     for (uint32_t i = 1; i < m; i++)
         child[cstart[doms[i] + 1]++] = i;
-    uint32_t *stack = ptx_xmalloc(((size_t)m + 1) * sizeof *stack);
-    uint32_t *edge = ptx_xmalloc(((size_t)m + 1) * sizeof *edge);
     uint32_t sp = 0, clock = 0;
     stack[sp] = 0;
     edge[sp++] = cstart[0];
@@ -146,10 +174,7 @@ static void number_tree(ptx_domtree *t, const uint32_t *doms)
             sp--;
         }
     }
-    free(cstart);
-    free(child);
-    free(stack);
-    free(edge);
+    free(mem);
 }
 
 /* Allocate every array of t for n nodes, all entries "unreachable". */
@@ -175,17 +200,25 @@ void ptx_domtree_build(const ptx_graph *g, uint32_t root, ptx_domtree *t)
     alloc_tree(t, g->n, root);
     if (root >= g->n)
         return;
-    compute_rpo(g, root, t);
-    uint32_t *pstart, *ppred;
-    reachable_preds(g, t, &pstart, &ppred);
-    uint32_t *doms = ptx_xmalloc(((size_t)t->nrpo + 1) * sizeof *doms);
-    chk_fixpoint(t, pstart, ppred, doms);
-    for (uint32_t i = 1; i < t->nrpo; i++)
-        t->idom[t->rpo[i]] = t->rpo[doms[i]];
-    number_tree(t, doms);
-    free(doms);
-    free(pstart);
-    free(ppred);
+    uint32_t n = g->n;
+    uint32_t *mem = ptx_xmalloc(((size_t)3 * n + 1) * sizeof *mem);
+    uint32_t *pre_node = mem, *parent = mem + n, *idom = mem + 2 * (size_t)n;
+    compute_rpo(g, root, t, pre_node, parent);
+    uint32_t m = t->nrpo;
+    uint32_t *pnum = t->pre; /* preorder positions, until number_tree fills pre */
+    for (uint32_t i = 0; i < m; i++)
+        pnum[pre_node[i]] = i;
+    lengauer_tarjan(g, m, pre_node, parent, pnum, idom);
+    /* the tree by reverse-postorder positions, for number_tree */
+    uint32_t *doms = parent; /* reused */
+    for (uint32_t i = 1; i < m; i++) {
+        uint32_t v = pre_node[i], d = pre_node[idom[i]];
+        t->idom[v] = d;
+        doms[t->rpo_index[v]] = t->rpo_index[d];
+    }
+    doms[0] = 0;
+    number_tree(t, doms); /* overwrites pre */
+    free(mem);
 }
 
 /* Dominators of f's CFG from the entry block. */

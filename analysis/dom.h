@@ -1,5 +1,5 @@
-/* dom.h — dominator and post-dominator trees (Cooper, Harvey, Kennedy:
- * "A Simple, Fast Dominance Algorithm", iterative over reverse postorder).
+/* dom.h — dominator and post-dominator trees (Lengauer and Tarjan, "A Fast
+ * Algorithm for Finding Dominators in a Flowgraph", 1979).
  *
  * Dominators are computed from the entry (block 0) over successor edges;
  * post-dominators from the virtual exit over predecessor edges, so every

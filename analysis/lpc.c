@@ -7,6 +7,7 @@
  * a guarded ret/exit/trap; for the latter one successor is the virtual exit,
  * from which nothing is reachable, so neither rule ever gives it an LPC. */
 #include "analysis/lpc.h"
+#include "analysis/lpc_internal.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -41,14 +42,14 @@ static uint32_t block_pc(const ptx_function *f, uint32_t b)
  * blocks whose outermost loop is `region`: every cycle lies inside some
  * loop, so a path that leaves the outermost loop never comes back to it and
  * the search loses nothing while its cost stays within that loop. stack
- * holds f->nblocks entries. */
-static void reach_avoiding(const ptx_function *f, uint32_t s, uint32_t avoid, uint32_t avoid2,
-                           const uint32_t *outer, uint32_t region, uint32_t *mark,
-                           uint32_t stamp, uint32_t *stack)
+ * holds f->nblocks entries. Returns the number of blocks marked. */
+static uint32_t reach_avoiding(const ptx_function *f, uint32_t s, uint32_t avoid, uint32_t avoid2,
+                               const uint32_t *outer, uint32_t region, uint32_t *mark,
+                               uint32_t stamp, uint32_t *stack)
 {
     if (s == avoid || outer[s] != region)
-        return;
-    uint32_t top = 0;
+        return 0;
+    uint32_t top = 0, count = 1;
     mark[s] = stamp;
     stack[top++] = s;
     while (top) {
@@ -58,9 +59,41 @@ static void reach_avoiding(const ptx_function *f, uint32_t s, uint32_t avoid, ui
             if (w != avoid && w != avoid2 && mark[w] != stamp && outer[w] == region) {
                 mark[w] = stamp;
                 stack[top++] = w;
+                count++;
             }
         }
     }
+    return count;
+}
+
+/* The same relation from the other end: mark every block from which c is
+ * reached as reach_avoiding(block, avoid, avoid2, ...) would reach it, by a
+ * search over predecessor edges. A marked block may be avoid2 (a path may
+ * start there) but is not searched further, as no path enters it again.
+ * Returns the number of blocks marked. */
+static uint32_t reached_from(const ptx_function *f, uint32_t c, uint32_t avoid, uint32_t avoid2,
+                             const uint32_t *outer, uint32_t region, uint32_t *mark,
+                             uint32_t stamp, uint32_t *stack)
+{
+    if (c == avoid || outer[c] != region)
+        return 0;
+    uint32_t top = 0, count = 1;
+    mark[c] = stamp;
+    if (c != avoid2)
+        stack[top++] = c;
+    while (top) {
+        const ptx_block *bk = &f->blocks[stack[--top]];
+        for (uint32_t k = 0; k < bk->npred; k++) {
+            uint32_t p = f->preds[bk->pred + k];
+            if (p != avoid && mark[p] != stamp && outer[p] == region) {
+                mark[p] = stamp;
+                count++;
+                if (p != avoid2)
+                    stack[top++] = p;
+            }
+        }
+    }
+    return count;
 }
 
 /* The outermost loop holding each block (PTX_NONE outside loops); caller
@@ -89,69 +122,193 @@ static uint32_t innermost_loop(const ptx_loops *loops, uint32_t b)
     return l;
 }
 
+/* One conditional branch the static rule looks at: in block b (last
+ * instruction br), innermost reducible loop l, IPDOM ip, successors s0 and
+ * s1; its latches' answers are seen[first .. first + nlatches of l). */
+typedef struct lpc_query {
+    uint32_t b, br, l, ip, s0, s1, first;
+} lpc_query;
+
+/* Per latch of a query: reached from s0 / s1 without passing the IPDOM, and
+ * within the current iteration (not entering the loop header either). */
+enum { SEEN0 = 1, SEEN1 = 2, ITER0 = 4, ITER1 = 8 };
+
+/* Scratch of the static rule. */
+typedef struct lpc_work {
+    const ptx_function *f;
+    const ptx_loops *loops;
+    const uint32_t *outer;
+    uint32_t *mark[4], stamp, *stack;
+    uint8_t *seen;
+} lpc_work;
+
+/* Answer query q by searching forward from its two successors; returns the
+ * number of blocks visited. */
+static uint64_t answer_forward(lpc_work *w, const lpc_query *q)
+{
+    const ptx_loop *lp = &w->loops->loops[q->l];
+    uint32_t region = w->outer[q->b];
+    uint32_t s[2] = {q->s0, q->s1};
+    uint64_t cost = 0;
+    w->stamp++;
+    for (int k = 0; k < 2; k++) {
+        cost += reach_avoiding(w->f, s[k], q->ip, PTX_NONE, w->outer, region, w->mark[k],
+                               w->stamp, w->stack);
+        if (lp->nlatches > 1) /* the same-iteration preference only matters then */
+            cost += reach_avoiding(w->f, s[k], q->ip, lp->header, w->outer, region,
+                                   w->mark[2 + k], w->stamp, w->stack);
+    }
+    for (uint32_t j = 0; j < lp->nlatches; j++) {
+        uint32_t c = lp->latches[j];
+        w->seen[q->first + j] =
+            (uint8_t)((w->mark[0][c] == w->stamp ? SEEN0 : 0) |
+                      (w->mark[1][c] == w->stamp ? SEEN1 : 0) |
+                      (lp->nlatches > 1 && w->mark[2][c] == w->stamp ? ITER0 : 0) |
+                      (lp->nlatches > 1 && w->mark[3][c] == w->stamp ? ITER1 : 0));
+    }
+    return cost;
+}
+
+/* Answer queries q[0..n), all with the same IPDOM and the same loop, by one
+ * backward search per latch (two when the loop has several). */
+static void answer_backward(lpc_work *w, const lpc_query *q, uint32_t n)
+{
+    const ptx_loop *lp = &w->loops->loops[q[0].l];
+    uint32_t region = w->outer[q[0].b];
+    for (uint32_t j = 0; j < lp->nlatches; j++) {
+        uint32_t c = lp->latches[j];
+        for (int iter = 0; iter < 1 + (lp->nlatches > 1); iter++) {
+            w->stamp++;
+            reached_from(w->f, c, q[0].ip, iter ? lp->header : PTX_NONE, w->outer, region,
+                         w->mark[0], w->stamp, w->stack);
+            for (uint32_t i = 0; i < n; i++)
+                w->seen[q[i].first + j] |=
+                    (uint8_t)((w->mark[0][q[i].s0] == w->stamp ? (iter ? ITER0 : SEEN0) : 0) |
+                              (w->mark[0][q[i].s1] == w->stamp ? (iter ? ITER1 : SEEN1) : 0));
+        }
+    }
+}
+
+/* Order of queries: by IPDOM (PTX_NONE last), then loop, then block. */
+static int cmp_query(const void *a, const void *b)
+{
+    const lpc_query *x = a, *y = b;
+    if (x->ip != y->ip)
+        return x->ip < y->ip ? -1 : 1;
+    if (x->l != y->l)
+        return x->l < y->l ? -1 : 1;
+    return x->b < y->b ? -1 : x->b > y->b;
+}
+
+/* The LPC of query q from its latches' answers: see lpc.h. */
+static uint32_t choose_latch(const ptx_function *f, const ptx_loops *loops, const lpc_query *q,
+                             const uint8_t *seen)
+{
+    const ptx_loop *lp = &loops->loops[q->l];
+    uint32_t best = PTX_NONE, best_dist = UINT32_MAX;
+    bool best_iter = false;
+    for (uint32_t k = 0; k < lp->nlatches; k++) {
+        uint32_t c = lp->latches[k];
+        uint8_t a = seen[q->first + k];
+        if (c == q->ip || !(a & SEEN0) || !(a & SEEN1))
+            continue;
+        uint32_t first = f->blocks[c].first;
+        uint32_t dist = first > q->br ? first - q->br : first + f->ninstrs - q->br;
+        bool same_iter = (a & ITER0) && (a & ITER1);
+        if (best == PTX_NONE || (same_iter && !best_iter) ||
+            (same_iter == best_iter && dist < best_dist)) {
+            best = c;
+            best_dist = dist;
+            best_iter = same_iter;
+        }
+    }
+    return best;
+}
+
 /* Static rule: see lpc.h. Candidate latches are those of the innermost loop
  * holding the branch; of the ones that qualify, those met from both sides
  * within the current iteration (without re-entering the header) come first,
  * then the one starting first in program order after the branch (wrapping
- * around). */
-uint32_t *ptx_lpc_static(const ptx_function *f, const ptx_domtree *pdom, const ptx_loops *loops)
+ * around).
+ *
+ * Whether a latch is reached from a successor without passing the IPDOM is
+ * answered for each branch by a forward search from its successors, whose
+ * cost is the size of the region it explores. That is small for a branch
+ * that rejoins nearby, but a loop with many branches whose IPDOM lies at its
+ * end or outside it (breaks, early returns, continues) would explore the
+ * whole loop once per branch. Such branches share their IPDOM, and for a
+ * given IPDOM and latch one backward search from the latch answers all of
+ * them: so the branches are grouped by IPDOM and loop, and a group is
+ * answered forward until its forward searches have cost as much as the
+ * backward ones would (the loop's region per latch), then backward. Both
+ * give the same answers (the tests check it on random CFGs). */
+uint32_t *ptx_lpc_static_mode(const ptx_function *f, const ptx_domtree *pdom,
+                              const ptx_loops *loops, lpc_mode mode)
 {
     uint32_t n = f->nblocks;
     uint32_t *out = ptx_xmalloc((f->ninstrs ? f->ninstrs : 1) * sizeof *out);
     for (uint32_t i = 0; i < f->ninstrs; i++)
         out[i] = PTX_NONE;
-    uint32_t *mark0 = ptx_xcalloc(n ? n : 1, sizeof *mark0);
-    uint32_t *mark1 = ptx_xcalloc(n ? n : 1, sizeof *mark1);
-    uint32_t *iter0 = ptx_xcalloc(n ? n : 1, sizeof *iter0);
-    uint32_t *iter1 = ptx_xcalloc(n ? n : 1, sizeof *iter1);
-    uint32_t *stack = ptx_xmalloc((n ? n : 1) * sizeof *stack);
     uint32_t *outer = outermost_loops(f, loops);
-    uint32_t stamp = 0;
+    /* the queries, and the size of each outermost loop */
+    lpc_query *q = ptx_xmalloc((n ? n : 1) * sizeof *q);
+    uint32_t nq = 0, nseen = 0;
     for (uint32_t b = 0; b < f->exit_block; b++) {
         uint32_t br = cond_branch_of(f, b);
-        if (br == PTX_NONE)
-            continue;
-        uint32_t l = innermost_loop(loops, b);
+        uint32_t l = br == PTX_NONE ? PTX_NONE : innermost_loop(loops, b);
         if (l == PTX_NONE)
             continue;
-        uint32_t ip = b < pdom->n ? pdom->idom[b] : PTX_NONE;
         const ptx_block *bk = &f->blocks[b];
-        const ptx_loop *lp = &loops->loops[l];
-        uint32_t s0 = f->succs[bk->succ], s1 = f->succs[bk->succ + 1];
-        stamp += 2; /* stamp - 1: any path; stamp: within the iteration */
-        uint32_t region = outer[b];
-        reach_avoiding(f, s0, ip, PTX_NONE, outer, region, mark0, stamp - 1, stack);
-        reach_avoiding(f, s1, ip, PTX_NONE, outer, region, mark1, stamp - 1, stack);
-        if (lp->nlatches > 1) { /* the same-iteration preference only matters then */
-            reach_avoiding(f, s0, ip, lp->header, outer, region, iter0, stamp, stack);
-            reach_avoiding(f, s1, ip, lp->header, outer, region, iter1, stamp, stack);
-        }
-        uint32_t best = PTX_NONE, best_dist = UINT32_MAX;
-        bool best_iter = false;
-        for (uint32_t k = 0; k < lp->nlatches; k++) {
-            uint32_t c = lp->latches[k];
-            if (c == ip || mark0[c] != stamp - 1 || mark1[c] != stamp - 1)
-                continue;
-            uint32_t first = f->blocks[c].first;
-            uint32_t dist = first > br ? first - br : first + f->ninstrs - br;
-            bool same_iter = iter0[c] == stamp && iter1[c] == stamp;
-            if (best == PTX_NONE || (same_iter && !best_iter) ||
-                (same_iter == best_iter && dist < best_dist)) {
-                best = c;
-                best_dist = dist;
-                best_iter = same_iter;
-            }
-        }
-        if (best != PTX_NONE)
-            out[br] = block_pc(f, best);
+        q[nq++] = (lpc_query){b, br, l, b < pdom->n ? pdom->idom[b] : PTX_NONE,
+                              f->succs[bk->succ], f->succs[bk->succ + 1], nseen};
+        nseen += loops->loops[l].nlatches;
     }
-    free(mark0);
-    free(mark1);
-    free(iter0);
-    free(iter1);
-    free(stack);
+    if (nq == 0) { /* no conditional branch in a loop (most functions) */
+        free(q);
+        free(outer);
+        return out;
+    }
+    uint32_t *region_size = ptx_xcalloc(loops && loops->nloops ? loops->nloops : 1,
+                                        sizeof *region_size);
+    for (uint32_t b = 0; b < n; b++)
+        if (outer[b] != PTX_NONE)
+            region_size[outer[b]]++;
+    lpc_work w = {f, loops, outer, {NULL}, 0, ptx_xmalloc((n ? n : 1) * sizeof *w.stack),
+                  ptx_xcalloc(nseen ? nseen : 1, 1)};
+    for (int k = 0; k < 4; k++)
+        w.mark[k] = ptx_xcalloc(n ? n : 1, sizeof *w.mark[k]);
+    qsort(q, nq, sizeof *q, cmp_query);
+    for (uint32_t g = 0, end; g < nq; g = end) {
+        const ptx_loop *lp = &loops->loops[q[g].l];
+        for (end = g + 1; end < nq && q[end].ip == q[g].ip && q[end].l == q[g].l; end++)
+            ;
+        uint64_t backward = (uint64_t)region_size[outer[q[g].b]] * lp->nlatches *
+                            (lp->nlatches > 1 ? 2 : 1);
+        uint64_t spent = 0;
+        uint32_t i = g;
+        for (; i < end && mode != LPC_BACKWARD && (mode == LPC_FORWARD || spent < backward); i++)
+            spent += answer_forward(&w, &q[i]);
+        if (i < end)
+            answer_backward(&w, &q[i], end - i);
+    }
+    for (uint32_t i = 0; i < nq; i++) {
+        uint32_t best = choose_latch(f, loops, &q[i], w.seen);
+        if (best != PTX_NONE)
+            out[q[i].br] = block_pc(f, best);
+    }
+    for (int k = 0; k < 4; k++)
+        free(w.mark[k]);
+    free(w.stack);
+    free(w.seen);
+    free(region_size);
+    free(q);
     free(outer);
     return out;
+}
+
+uint32_t *ptx_lpc_static(const ptx_function *f, const ptx_domtree *pdom, const ptx_loops *loops)
+{
+    return ptx_lpc_static_mode(f, pdom, loops, LPC_AUTO);
 }
 
 /* Reverse postorder of the blocks reachable from the entry (iterative DFS,

@@ -13,6 +13,7 @@
 
 #include "analysis/dom.h"
 #include "analysis/nextaccess_internal.h"
+#include "analysis/radix.h"
 #include "ir/util.h"
 
 enum { K_R = 1, K_W = 2, K_N = 4 };
@@ -53,31 +54,7 @@ const char *ptx_next_kind_name(ptx_next_kind k)
     return "?";
 }
 
-/* qsort order of pairs by register. */
-static int cmp_pair_reg(const void *a, const void *b)
-{
-    uint32_t x = ((const na_pair *)a)->reg, y = ((const na_pair *)b)->reg;
-    return x < y ? -1 : x > y;
-}
-
-/* Sort a block's pairs by register: insertion sort for the usual short
- * lists, qsort for long ones. */
-static void sort_pairs(na_pair *a, uint32_t n)
-{
-    if (n > 32) {
-        qsort(a, n, sizeof *a, cmp_pair_reg);
-        return;
-    }
-    for (uint32_t i = 1; i < n; i++) {
-        na_pair x = a[i];
-        uint32_t j = i;
-        for (; j > 0 && a[j - 1].reg > x.reg; j--)
-            a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
-
-/* The pairs of every block (sorted by register within the block) and their
+/* The pairs of every block (in the order of their first access) and their
  * index by register (pair ids in block order). dist = latency from the block
  * entry to the first access, from the prefix sums pre. */
 void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t *pre,
@@ -106,7 +83,6 @@ void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t 
                     p->pair[n++] = (na_pair){du->writes[k], b, dist, K_W, 0};
                 }
         }
-        sort_pairs(p->pair + p->bstart[b], n - p->bstart[b]);
     }
     p->bstart[nb] = n;
     p->npairs = n;
@@ -124,18 +100,20 @@ void na_pairs_build(const ptx_function *f, const ptx_defuse *du, const uint64_t 
     free(seen);
 }
 
-/* The pair of register r in block b (binary search), or NULL. */
+/* The pair of register r in block b (binary search among r's pairs, which
+ * are in block order), or NULL. */
 const na_pair *na_pair_find(const na_pairs *p, uint32_t b, uint32_t r)
 {
-    uint32_t lo = p->bstart[b], hi = p->bstart[b + 1];
+    uint32_t lo = p->rstart[r], hi = p->rstart[r + 1];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (p->pair[mid].reg < r)
+        if (p->pair[p->byreg[mid]].block < b)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < p->bstart[b + 1] && p->pair[lo].reg == r ? &p->pair[lo] : NULL;
+    return lo < p->rstart[r + 1] && p->pair[p->byreg[lo]].block == b ? &p->pair[p->byreg[lo]]
+                                                                        : NULL;
 }
 
 void na_pairs_free(na_pairs *p)
@@ -284,6 +262,7 @@ typedef struct seg {
     uint32_t cnd;
     uint32_t *edge, cedge, *dep, cdep, *work, cwork, *stack, cstack;
     uint64_t *item; /* sweep items: preorder << 32 | tag */
+    uint64_t *sorted; /* scratch of the same capacity */
     uint32_t citem;
     uint64_t cost;  /* work done so far, in node and edge visits */
 } seg;
@@ -303,11 +282,15 @@ static uint32_t seg_add(seg *s, uint32_t *k, uint32_t v, uint8_t g, uint32_t sta
     return (*k)++;
 }
 
-/* qsort order of uint64_t. */
-static int cmp_u64(const void *a, const void *b)
+/* Room for n sweep items (and as many of scratch). */
+static void item_room(seg *s, uint64_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    if (n <= s->citem)
+        return;
+    uint32_t cap = s->citem;
+    s->item = ptx_grow(s->item, &cap, n, sizeof *s->item);
+    s->sorted = ptx_xrealloc(s->sorted, (size_t)cap * sizeof *s->sorted);
+    s->citem = cap;
 }
 
 /* Resolve the queued edges (edge[e] holds the augmented node it leads to)
@@ -318,11 +301,14 @@ static int cmp_u64(const void *a, const void *b)
 static void seg_resolve(const aug_cfg *a, seg *s, uint32_t k, uint32_t nitem)
 {
     const uint32_t *pre = a->pdom.pre, *post = a->pdom.post;
-    PTX_GROW(s->item, s->citem, (uint64_t)nitem + k + 1);
+    item_room(s, (uint64_t)nitem + k + 1);
     for (uint32_t i = 0; i < k; i++)
         s->item[nitem++] = (uint64_t)pre[s->nd[i].v] << 32 | i;
     s->item[nitem++] = (uint64_t)pre[a->sink] << 32 | TAG_SINK;
-    qsort(s->item, nitem, sizeof *s->item, cmp_u64);
+    /* by preorder alone: no two items of the graph's nodes, the sink and the
+     * queries' targets share a node, except queries with the same target,
+     * whose order does not matter */
+    ptx_radix_sort_u64(s->item, nitem, 32, s->sorted);
     PTX_GROW(s->stack, s->cstack, nitem);
     uint32_t top = 0;
     for (uint32_t t = 0; t < nitem; t++) {
@@ -378,7 +364,7 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
             else if (s->mark[w] == stamp)
                 s->edge[nedge] = s->loc[w];
             else {
-                PTX_GROW(s->item, s->citem, nitem + 1);
+                item_room(s, (uint64_t)nitem + 1);
                 s->item[nitem++] = (uint64_t)a->pdom.pre[w] << 32 | TAG_QUERY | nedge;
                 s->edge[nedge] = w;
             }
@@ -388,24 +374,23 @@ static void seg_solve(const aug_cfg *a, na_pairs *p, uint32_t r, seg *s)
     s->cost += k + nedge + (uint64_t)nitem * 8; /* the sweep sorts */
     if (nitem)
         seg_resolve(a, s, k, nitem);
-    /* reverse edges among the nodes, for the worklist */
+    /* reverse edges among the nodes, for the worklist: dstart first holds
+     * the end of each node's range, and the fill walks the edges backward,
+     * moving it down to the start (a node may have any number of them) */
     for (uint32_t i = 0; i <= k; i++)
         s->nd[i].dstart = 0;
     for (uint32_t j = 0; j < nedge; j++)
         if (s->edge[j] < T_SINK)
             s->nd[s->edge[j]].dstart++;
     for (uint32_t i = 0, sum = 0; i <= k; i++) {
-        uint32_t c = s->nd[i].dstart;
+        sum += s->nd[i].dstart;
         s->nd[i].dstart = sum;
-        sum += c;
     }
     PTX_GROW(s->dep, s->cdep, nedge + 1);
-    for (uint32_t i = 0; i < k; i++)
-        for (uint32_t j = s->nd[i].estart; j < s->nd[i + 1].estart; j++)
-            if (s->edge[j] < T_SINK) {
-                seg_node *t = &s->nd[s->edge[j]];
-                s->dep[t->dstart + t->queued++] = i; /* queued counts fills for now */
-            }
+    for (uint32_t i = k; i-- > 0;)
+        for (uint32_t j = s->nd[i + 1].estart; j-- > s->nd[i].estart;)
+            if (s->edge[j] < T_SINK)
+                s->dep[--s->nd[s->edge[j]].dstart] = i;
     /* worklist to the least fixpoint: fin stays gen for accessing blocks
      * and follows fout for merge points */
     PTX_GROW(s->work, s->cwork, k + 1);
@@ -582,9 +567,11 @@ static void dense_solve(const ptx_function *f, const ptx_defuse *du, const uint3
             }
             if (cc >= base && cc < top)
                 oR[(cc - base) / 64] &= ~(1ull << ((cc - base) % 64));
-            for (size_t w = 0; w < cw; w++)
-                through[b] += (uint32_t)__builtin_popcountll(oR[w] & ~(gR[b * cw + w] |
-                                                                       gW[b * cw + w]));
+            for (size_t w = 0; w < cw; w++) {
+                uint64_t pass = oR[w] & ~(gR[b * cw + w] | gW[b * cw + w]);
+                if (pass) /* mostly 0; popcount is a library call without -mpopcnt */
+                    through[b] += (uint32_t)__builtin_popcountll(pass);
+            }
         }
     }
     free(gR);
@@ -597,25 +584,12 @@ static void dense_solve(const ptx_function *f, const ptx_defuse *du, const uint3
 
 /* ---- labels ------------------------------------------------------------ */
 
-/* List every access (index of instruction i's first access: rstart[i] +
- * wstart[i]; reads before writes). */
-static void list_accesses(const ptx_function *f, const ptx_defuse *du, ptx_nextaccess *out)
-{
-    uint32_t nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
-    out->acc = ptx_xcalloc(nacc ? nacc : 1, sizeof *out->acc);
-    out->nacc = nacc;
-    for (uint32_t i = 0; i < f->ninstrs; i++) {
-        uint32_t a = du->rstart[i] + du->wstart[i];
-        for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++, a++)
-            out->acc[a] = (ptx_access){i, du->reads[k], 0, 0, 0};
-        for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++, a++)
-            out->acc[a] = (ptx_access){i, du->writes[k], 1, 0, 0};
-    }
-}
-
-/* Scan each block backward from the kinds after it: label every access and
- * count live registers (through[b] pass-through ones plus those accessed
- * in b). st is per-register scratch. */
+/* Scan each block backward from the kinds after it: list and label every
+ * access (instruction i's first access is out->acc[rstart[i] + wstart[i]];
+ * reads before writes; idle 0 for now) and count live registers
+ * (through[b] pass-through ones plus those accessed in b). Blocks cover
+ * every instruction, so every access is written. st is per-register
+ * scratch. */
 static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_pairs *p,
                          const uint32_t *through, uint8_t *st, ptx_nextaccess *out)
 {
@@ -635,11 +609,13 @@ static void label_blocks(const ptx_function *f, const ptx_defuse *du, const na_p
             uint32_t aw = du->rstart[i + 1] + du->wstart[i];
             /* labels use the state after the instruction */
             for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
-                out->acc[aw + (k - du->wstart[i])].next = kind_of(st[du->writes[k]]);
+                out->acc[aw + (k - du->wstart[i])] =
+                    (ptx_access){i, du->writes[k], 1, kind_of(st[du->writes[k]]), 0};
             for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++) {
                 uint32_t r = du->reads[k];
-                out->acc[a + (k - du->rstart[i])].next =
-                    writes_unconditionally(f, du, i, r) ? PTX_NEXT_WRITE : kind_of(st[r]);
+                out->acc[a + (k - du->rstart[i])] = (ptx_access){
+                    i, r, 0, writes_unconditionally(f, du, i, r) ? PTX_NEXT_WRITE : kind_of(st[r]),
+                    0};
             }
             /* then the state before it: writes first, reads override */
             for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++) {
@@ -693,6 +669,7 @@ static void sparse_solve(const ptx_function *f, const ptx_defuse *du, na_pairs *
     free(s.work);
     free(s.stack);
     free(s.item);
+    free(s.sorted);
     aug_free(&a);
 }
 
@@ -709,7 +686,8 @@ void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du
     if (!latency)
         latency = ptx_default_latency;
     const uint32_t nb = f->nblocks, nregs = du->nregs;
-    uint64_t *pre = ptx_xcalloc((size_t)f->ninstrs + 1, sizeof *pre);
+    uint64_t *pre = ptx_xmalloc(((size_t)f->ninstrs + 1) * sizeof *pre);
+    pre[0] = 0;
     for (uint32_t i = 0; i < f->ninstrs; i++)
         pre[i + 1] = pre[i] + latency(m, &f->instrs[i], ctx);
     na_pairs p;
@@ -719,7 +697,8 @@ void na_analyze(const ptx_module *m, const ptx_function *f, const ptx_defuse *du
         dense_solve(f, du, NULL, nb, &p, through);
     else
         sparse_solve(f, du, &p, mode == NA_AUTO ? dense_cost(f, du) : UINT64_MAX, through);
-    list_accesses(f, du, out);
+    out->nacc = du->rstart[f->ninstrs] + du->wstart[f->ninstrs];
+    out->acc = ptx_xmalloc((out->nacc ? out->nacc : 1) * sizeof *out->acc);
     out->live = ptx_xcalloc(f->ninstrs ? f->ninstrs : 1, sizeof *out->live);
     uint8_t *st = ptx_xcalloc(nregs ? nregs : 1, 1);
     label_blocks(f, du, &p, through, st, out);

@@ -18,7 +18,8 @@ typedef struct na_pair {
     uint8_t gen, out;
 } na_pair;
 
-/* Pairs of block b: pair[bstart[b] .. bstart[b+1]), ascending registers.
+/* Pairs of block b: pair[bstart[b] .. bstart[b+1]), in the order of the
+ * registers' first accesses in b.
  * Pairs of register r: pair[byreg[k]] for k in [rstart[r], rstart[r+1]),
  * ascending blocks. */
 typedef struct na_pairs {

@@ -7,47 +7,65 @@
 #include "analysis/analysis.h"
 #include "analysis/nextaccess.h"
 #include "analysis/taint.h"
+#include "analysis/writer.h"
 #include "ir/cfg_export.h"
 #include "ir/printer.h"
+#include "ir/util.h"
 
 static const char *yes_no(bool b)
 {
     return b ? "yes" : "no";
 }
 
-/* "line 42", "kernel end" or "never" for a reconvergence target. */
-static void where(FILE *out, uint32_t pc, uint32_t line, bool reaches)
+/* "line 42", "function end" or "never" for a reconvergence target. */
+static void where(ptx_writer *w, uint32_t pc, uint32_t line, bool reaches)
 {
-    if (!reaches)
-        fputs("never (cannot reach an exit)", out);
-    else if (pc == PTX_NONE)
-        fputs("function end", out);
-    else
-        fprintf(out, "line %u", line);
-}
-
-static void text_branches(const ptx_kernel_notes *k, FILE *out)
-{
-    fprintf(out, "  branches: %u\n", k->nbranches);
-    for (uint32_t i = 0; i < k->nbranches; i++) {
-        const ptx_branch_note *b = &k->branches[i];
-        fprintf(out, "    line %-6u %s%s", b->line, b->conditional ? "conditional" : "unconditional",
-                b->uni ? " .uni" : "");
-        if (!b->conditional) {
-            fputc('\n', out);
-            continue;
-        }
-        fprintf(out, "  class %s  cta_uniform %s  reconverges at ",
-                ptx_branch_class_name((ptx_branch_class)b->cls), yes_no(b->cta_uniform));
-        where(out, b->ipdom_pc, b->ipdom_line, b->reconverges);
-        if (b->lpc_pc != PTX_NONE)
-            fprintf(out, "  likely convergence at line %u", b->lpc_line);
-        fprintf(out, "  interleavable %s  controls %u block%s\n", yes_no(b->interleavable),
-                b->ncontrols, b->ncontrols == 1 ? "" : "s");
+    if (!reaches) {
+        ptx_put_str(w, "never (cannot reach an exit)");
+    } else if (pc == PTX_NONE) {
+        ptx_put_str(w, "function end");
+    } else {
+        ptx_put_str(w, "line ");
+        ptx_put_u32(w, line);
     }
 }
 
-static void text_registers(const ptx_kernel_notes *k, FILE *out)
+static void text_branches(const ptx_kernel_notes *k, ptx_writer *w)
+{
+    ptx_put_str(w, "  branches: ");
+    ptx_put_u32(w, k->nbranches);
+    ptx_put_char(w, '\n');
+    for (uint32_t i = 0; i < k->nbranches; i++) {
+        const ptx_branch_note *b = &k->branches[i];
+        ptx_put_str(w, "    line ");
+        ptx_put_u32_left(w, b->line, 6);
+        ptx_put_char(w, ' ');
+        ptx_put_str(w, b->conditional ? "conditional" : "unconditional");
+        if (b->uni)
+            ptx_put_str(w, " .uni");
+        if (!b->conditional) {
+            ptx_put_char(w, '\n');
+            continue;
+        }
+        ptx_put_str(w, "  class ");
+        ptx_put_str(w, ptx_branch_class_name((ptx_branch_class)b->cls));
+        ptx_put_str(w, "  cta_uniform ");
+        ptx_put_str(w, yes_no(b->cta_uniform));
+        ptx_put_str(w, "  reconverges at ");
+        where(w, b->ipdom_pc, b->ipdom_line, b->reconverges);
+        if (b->lpc_pc != PTX_NONE) {
+            ptx_put_str(w, "  likely convergence at line ");
+            ptx_put_u32(w, b->lpc_line);
+        }
+        ptx_put_str(w, "  interleavable ");
+        ptx_put_str(w, yes_no(b->interleavable));
+        ptx_put_str(w, "  controls ");
+        ptx_put_u32(w, b->ncontrols);
+        ptx_put_str(w, b->ncontrols == 1 ? " block\n" : " blocks\n");
+    }
+}
+
+static void text_registers(const ptx_kernel_notes *k, ptx_writer *w)
 {
     uint32_t by_type[PTX_TYPE_COUNT] = {0}, by_kind[4] = {0};
     for (uint32_t i = 0; i < k->nregs; i++) {
@@ -55,40 +73,73 @@ static void text_registers(const ptx_kernel_notes *k, FILE *out)
         for (uint32_t j = 0; j < k->regs[i].naccesses; j++)
             by_kind[k->regs[i].accesses[j].next & 3]++;
     }
-    fprintf(out, "  registers: %u used, at most %u live at once (", k->nregs, k->max_live);
+    ptx_put_str(w, "  registers: ");
+    ptx_put_u32(w, k->nregs);
+    ptx_put_str(w, " used, at most ");
+    ptx_put_u32(w, k->max_live);
+    ptx_put_str(w, " live at once (");
     const char *sep = "";
     for (int t = 1; t < PTX_TYPE_COUNT; t++)
         if (by_type[t]) {
-            fprintf(out, "%s%u .%s", sep, by_type[t], ptx_type_name((ptx_type)t));
+            ptx_put_str(w, sep);
+            ptx_put_u32(w, by_type[t]);
+            ptx_put_str(w, " .");
+            ptx_put_str(w, ptx_type_name((ptx_type)t));
             sep = ", ";
         }
-    fprintf(out, ")\n  next access after each access: %u read, %u write, %u none, %u undetermined\n",
-            by_kind[PTX_NEXT_READ], by_kind[PTX_NEXT_WRITE], by_kind[PTX_NEXT_NONE],
-            by_kind[PTX_NEXT_UNDETERMINED]);
+    static const uint8_t kinds[] = {PTX_NEXT_READ, PTX_NEXT_WRITE, PTX_NEXT_NONE,
+                                    PTX_NEXT_UNDETERMINED};
+    ptx_put_str(w, ")\n  next access after each access:");
+    for (unsigned i = 0; i < 4; i++) {
+        ptx_put_str(w, i ? ", " : " ");
+        ptx_put_u32(w, by_kind[kinds[i]]);
+        ptx_put_char(w, ' ');
+        ptx_put_str(w, ptx_next_kind_name((ptx_next_kind)kinds[i]));
+    }
+    ptx_put_char(w, '\n');
 }
 
 void ptx_annotations_write_text(const ptx_annotations *a, FILE *out)
 {
-    fprintf(out, "%s\n", a->file);
+    ptx_writer *w = ptx_xmalloc(sizeof *w);
+    ptx_writer_init(w, out);
+    ptx_put_str(w, a->file);
+    ptx_put_char(w, '\n');
     for (uint32_t i = 0; i < a->nkernels; i++) {
         const ptx_kernel_notes *k = &a->kernels[i];
-        fprintf(out, "\n%s %s: %u blocks, %u instructions\n", k->is_entry ? "kernel" : "func",
-                k->name, k->nblocks, k->ninstrs);
+        ptx_put_str(w, k->is_entry ? "\nkernel " : "\nfunc ");
+        ptx_put_str(w, k->name);
+        ptx_put_str(w, ": ");
+        ptx_put_u32(w, k->nblocks);
+        ptx_put_str(w, " blocks, ");
+        ptx_put_u32(w, k->ninstrs);
+        ptx_put_str(w, " instructions\n");
         if (k->taint_flow_insensitive)
-            fputs("  branch classes: flow-insensitive taint (the function is too large for "
-                  "per-block facts), so P/D and uniformity are conservative\n", out);
-        fprintf(out, "  loops: %u\n", k->nloops);
+            ptx_put_str(w, "  branch classes: flow-insensitive taint (the function is too large "
+                           "for per-block facts), so P/D and uniformity are conservative\n");
+        ptx_put_str(w, "  loops: ");
+        ptx_put_u32(w, k->nloops);
+        ptx_put_char(w, '\n');
         for (uint32_t j = 0; j < k->nloops; j++) {
             const ptx_loop_note *l = &k->loops[j];
-            fprintf(out, "    header line %-6u depth %u%s  latches at line", l->header_line,
-                    l->depth, l->irreducible ? "  IRREDUCIBLE" : "");
-            for (uint32_t n = 0; n < l->nlatches; n++)
-                fprintf(out, "%s %u", n ? "," : "", l->latch_lines[n]);
-            fputc('\n', out);
+            ptx_put_str(w, "    header line ");
+            ptx_put_u32_left(w, l->header_line, 6);
+            ptx_put_str(w, " depth ");
+            ptx_put_u32(w, l->depth);
+            if (l->irreducible)
+                ptx_put_str(w, "  IRREDUCIBLE");
+            ptx_put_str(w, "  latches at line");
+            for (uint32_t n = 0; n < l->nlatches; n++) {
+                ptx_put_str(w, n ? ", " : " ");
+                ptx_put_u32(w, l->latch_lines[n]);
+            }
+            ptx_put_char(w, '\n');
         }
-        text_branches(k, out);
-        text_registers(k, out);
+        text_branches(k, w);
+        text_registers(k, w);
     }
+    ptx_writer_flush(w);
+    free(w);
 }
 
 /* ---- Graphviz -------------------------------------------------------------- */

@@ -1,9 +1,11 @@
 /* taint.c — P/D taint and warp/CTA uniformity of registers; branch classes.
  *
- * Flow-sensitive per basic block: the facts of all registers (and of the
- * carry-flag pseudo-register of defuse.h) are kept at every block entry,
- * joined over the predecessors, and each block is walked instruction by
- * instruction with strong updates (an unguarded write replaces the old fact;
+ * Flow-sensitive per basic block: the facts of the registers (and of the
+ * carry-flag pseudo-register of defuse.h) that some block reads before
+ * writing them are kept at every block entry (no other register's entry
+ * fact is ever read), joined over the predecessors, and each block is
+ * walked instruction by instruction with strong updates (an unguarded
+ * write replaces the old fact;
  * a guarded write joins into it, as the old value may survive). Blocks are
  * swept in order until nothing changes (all transfer functions are
  * monotone). So the thesis's "taint is cleared by an immediate" (Fig. 4.20
@@ -71,9 +73,8 @@
 #include "analysis/dom.h"
 #include "ir/util.h"
 
-/* Per-register (or summary) fact. */
-/* A register's fact: taint encoded as a bit mask (NONE 0, P 1, D 3) so
- * that the join of facts is a bitwise OR of their bytes. */
+/* A register's (or a summary's) fact: taint encoded as a bit mask (NONE 0,
+ * P 1, D 3) so that the join of facts is a bitwise OR of their bytes. */
 typedef struct fact {
     uint8_t taint;
     bool wv, cv;
@@ -96,29 +97,41 @@ static bool facts_join(fact *dst, const fact *src, uint32_t n)
     return diff != 0;
 }
 
+/* dst grown by src: the taints joined, warp-varying if either is, and
+ * CTA-varying if dst is or src is CTA- or warp-varying. */
+static inline fact fact_grown(fact dst, fact src)
+{
+    return (fact){(uint8_t)(dst.taint | src.taint), dst.wv | src.wv, dst.cv | src.cv | src.wv};
+}
+
 /* Growing a fact by another (join); true when it changed. */
 static bool fact_join(fact *dst, fact src)
 {
-    bool changed = false;
-    if ((src.taint | dst->taint) != dst->taint) {
-        dst->taint |= src.taint;
-        changed = true;
-    }
-    if (src.wv && !dst->wv) {
-        dst->wv = true;
-        changed = true;
-    }
-    if ((src.cv || src.wv) && !dst->cv) {
-        dst->cv = true;
-        changed = true;
-    }
+    fact v = fact_grown(*dst, src);
+    bool changed = v.taint != dst->taint || v.wv != dst->wv || v.cv != dst->cv;
+    *dst = v;
     return changed;
 }
 
 /* Join without change tracking, for building an instruction's input fact. */
-static void fact_add(fact *dst, fact src)
+static inline void fact_add(fact *dst, fact src)
 {
-    (void)fact_join(dst, src);
+    *dst = fact_grown(*dst, src);
+}
+
+/* The facts of every register while a block is walked: register r's fact
+ * is f[slot[r]]. The slots put the registers whose block-entry facts are
+ * kept (register_slots) first, so a block's entry facts are one
+ * contiguous run that is copied and joined as bytes. */
+typedef struct reg_facts {
+    fact *f;
+    const uint32_t *slot;
+} reg_facts;
+
+/* Register r's fact. */
+static inline fact *reg_fact(const reg_facts *regs, uint32_t r)
+{
+    return &regs->f[regs->slot[r]];
 }
 
 /* Fact of a special register read (see the header comment for the table). */
@@ -148,22 +161,18 @@ static fact sreg_fact(uint32_t s)
 
 /* Join of the special registers among an instruction's operands (top level
  * and inside vectors/brackets); defuse reports registers only. */
-static fact sreg_sources(const ptx_function *f, const ptx_instr *in, bool *any)
+static fact sreg_sources(const ptx_function *f, const ptx_instr *in)
 {
     fact r = {0, false, false};
-    *any = false;
     for (unsigned k = 0; k < in->noperands; k++) {
         const ptx_operand *o = ptx_instr_operand(f, in, k);
         if (o->kind == PTX_OPD_SREG) {
             fact_add(&r, sreg_fact(o->id));
-            *any = true;
         } else if (o->kind == PTX_OPD_VEC || o->kind == PTX_OPD_BRACKET ||
                    o->kind == PTX_OPD_LIST) {
             for (unsigned e = 0; e < o->count && o->id + e < f->noperands; e++)
-                if (f->operands[o->id + e].kind == PTX_OPD_SREG) {
+                if (f->operands[o->id + e].kind == PTX_OPD_SREG)
                     fact_add(&r, sreg_fact(f->operands[o->id + e].id));
-                    *any = true;
-                }
         }
     }
     return r;
@@ -194,13 +203,13 @@ static bool kernel_param_load(const ptx_module *m, const ptx_function *f, const 
 
 /* Whether the operand k is warp-uniform (immediates, uniform registers). */
 static bool operand_uniform(const ptx_function *f, const ptx_instr *in, unsigned k,
-                            const fact *regs)
+                            const reg_facts *regs)
 {
     if (k >= in->noperands)
         return true;
     const ptx_operand *o = ptx_instr_operand(f, in, k);
     if (o->kind == PTX_OPD_REG || o->kind == PTX_OPD_REG_IMM)
-        return !regs[o->id].wv;
+        return !reg_fact(regs, o->id)->wv;
     if (o->kind == PTX_OPD_SREG)
         return !sreg_fact(o->id).wv;
     return o->kind != PTX_OPD_VEC && o->kind != PTX_OPD_PAIR;
@@ -208,14 +217,13 @@ static bool operand_uniform(const ptx_function *f, const ptx_instr *in, unsigned
 
 /* The fact an instruction gives its destinations, from its reads `in_f`. */
 static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fact in_f,
-                     const fact *regs, fact local_sum)
+                     const reg_facts *regs, fact local_sum)
 {
     const ptx_instr *in = &f->instrs[i];
     const ptx_form *fm = ptx_instr_form(m, in);
     fact r = in_f;
     fact data_varying = {T_D, true, true};
-    bool any_sreg;
-    fact_add(&r, sreg_sources(f, in, &any_sreg));
+    fact_add(&r, sreg_sources(f, in));
 
     switch ((ptx_opcode)fm->opcode) {
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC: {
@@ -257,7 +265,7 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
         bool idx = fm->mod[PTX_MODCAT_MODE] == PTX_MOD_IDX;
         bool uni = operand_uniform(f, in, 1, regs) ||
                    (idx && operand_uniform(f, in, 2, regs) && operand_uniform(f, in, 3, regs));
-        if (in->guard != PTX_NONE && regs[in->guard].wv)
+        if (in->guard != PTX_NONE && reg_fact(regs, in->guard)->wv)
             uni = false;
         r.wv = !uni;
         r.cv = true;
@@ -282,7 +290,7 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
         break;
     }
     /* a write under a warp-varying guard leaves other lanes' old values */
-    if (in->guard != PTX_NONE && regs[in->guard].wv)
+    if (in->guard != PTX_NONE && reg_fact(regs, in->guard)->wv)
         r.wv = r.cv = true;
     return r;
 }
@@ -306,15 +314,15 @@ static bool is_cond_branch(const ptx_module *m, const ptx_function *f, uint32_t 
 
 /* The fact of a branch's predicate: the guard, and for brx.idx every read. */
 static fact branch_pred(const ptx_module *m, const ptx_function *f, const ptx_defuse *du,
-                        uint32_t i, const fact *regs)
+                        uint32_t i, const reg_facts *regs)
 {
     const ptx_instr *in = &f->instrs[i];
     fact r = {0, false, false};
     if (ptx_instr_form(m, in)->opcode == PTX_OP_BRX_IDX) {
         for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
-            fact_add(&r, regs[du->reads[k]]);
+            fact_add(&r, *reg_fact(regs, du->reads[k]));
     } else if (in->guard != PTX_NONE) {
-        fact_add(&r, regs[in->guard]);
+        fact_add(&r, *reg_fact(regs, in->guard));
     }
     return r;
 }
@@ -322,8 +330,9 @@ static fact branch_pred(const ptx_module *m, const ptx_function *f, const ptx_de
 /* Working state of the analysis. */
 typedef struct taint_state {
     uint32_t nr;        /* registers incl. the carry flag */
-    fact *in;           /* per block: facts at block entry (nblocks * nr) */
-    fact *cur;          /* facts while walking one block (nr) */
+    uint32_t nglobal;   /* registers whose block-entry facts are kept: slots 0..nglobal-1 */
+    fact *in;           /* per block: facts of those at block entry (nblocks * nglobal) */
+    reg_facts cur;      /* facts while walking one block (nr) */
     fact *defs;         /* per register: join of the values of all its definitions */
     fact *bfact;        /* per instruction: fact of a branch predicate at the branch */
     fact *forced;       /* per register: imposed by control dependence */
@@ -342,14 +351,14 @@ static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_def
                        uint32_t b, taint_state *st)
 {
     bool changed = false;
-    fact *cur = st->cur;
+    const reg_facts *cur = &st->cur;
     for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && i < du->ninstrs; i++) {
         const ptx_instr *in = &f->instrs[i];
         fact in_f = {0, false, false};
         for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
-            fact_add(&in_f, cur[du->reads[k]]);
+            fact_add(&in_f, *reg_fact(cur, du->reads[k]));
         if (in->guard != PTX_NONE && in->guard < st->nr)
-            fact_add(&in_f, cur[in->guard]);
+            fact_add(&in_f, *reg_fact(cur, in->guard));
         if (is_cond_branch(m, f, i))
             fact_add(&st->bfact[i], branch_pred(m, f, du, i, cur));
         if (is_local_store(m, f, i)) {
@@ -365,12 +374,49 @@ static bool walk_block(const ptx_module *m, const ptx_function *f, const ptx_def
             fact_add(&v, st->forced[w]);
             changed |= fact_join(&st->defs[w], v);
             if (in->guard != PTX_NONE || st->insensitive)
-                fact_add(&cur[w], v); /* conditional write: old value may survive */
+                fact_add(reg_fact(cur, w), v); /* conditional write: old value may survive */
             else
-                cur[w] = v;
+                *reg_fact(cur, w) = v;
         }
     }
     return changed;
+}
+
+/* Slots of the registers (reg_facts): first those whose fact at a block
+ * entry can matter — some block reads them (an operand, the guard, the old
+ * value under a guarded write) before an instruction of that block has
+ * overwritten them (an unguarded write that walk_block performs; stores to
+ * .local perform none) — then the rest, whose entry facts are never read
+ * (each of their reads follows a write in the same block), so they need not
+ * be kept per block: the "global names" of semi-pruned SSA (Briggs et al.,
+ * 1998). Returns the slot array; *nglobal = the count of the first kind. */
+static uint32_t *register_slots(const ptx_module *m, const ptx_function *f,
+                                const ptx_defuse *du, uint32_t *nglobal)
+{
+    uint32_t nr = du->nregs;
+    uint32_t *written = ptx_xcalloc(nr ? nr : 1, sizeof *written); /* block + 1 */
+    uint8_t *global = ptx_xcalloc(nr ? nr : 1, 1);
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t i = f->blocks[b].first; i < f->blocks[b].end && i < du->ninstrs; i++) {
+            for (uint32_t k = du->rstart[i]; k < du->rstart[i + 1]; k++)
+                if (written[du->reads[k]] != b + 1)
+                    global[du->reads[k]] = 1;
+            if (f->instrs[i].guard != PTX_NONE || is_local_store(m, f, i))
+                continue;
+            for (uint32_t k = du->wstart[i]; k < du->wstart[i + 1]; k++)
+                written[du->writes[k]] = b + 1;
+        }
+    uint32_t *slot = written; /* reused */
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < nr; r++)
+        if (global[r])
+            slot[r] = n++;
+    *nglobal = n;
+    for (uint32_t r = 0; r < nr; r++)
+        if (!global[r])
+            slot[r] = n++;
+    free(global);
+    return slot;
 }
 
 /* Flow-insensitive data-flow: sweep all blocks until nothing grows. */
@@ -397,7 +443,7 @@ static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defus
         dataflow_insensitive(m, f, du, st);
         return;
     }
-    uint32_t nr = st->nr, nb = f->nblocks;
+    uint32_t ng = st->nglobal, nb = f->nblocks;
     uint32_t *queue = ptx_xmalloc((nb ? nb : 1) * sizeof *queue);
     uint8_t *queued = ptx_xcalloc(nb ? nb : 1, 1);
     uint32_t head = 0, count = 0;
@@ -411,13 +457,13 @@ static void dataflow(const ptx_module *m, const ptx_function *f, const ptx_defus
         count--;
         queued[b] = 0;
         fact local_before = st->local_sum;
-        memcpy(st->cur, &st->in[(size_t)b * nr], nr * sizeof *st->cur);
+        memcpy(st->cur.f, &st->in[(size_t)b * ng], ng * sizeof *st->cur.f);
         walk_block(m, f, du, b, st);
         bool local_grew = fact_join(&local_before, st->local_sum);
         const ptx_block *bk = &f->blocks[b];
         for (uint32_t k = 0; k < bk->nsucc; k++) {
             uint32_t v = f->succs[bk->succ + k];
-            bool grew = facts_join(&st->in[(size_t)v * nr], st->cur, nr);
+            bool grew = facts_join(&st->in[(size_t)v * ng], st->cur.f, ng);
             if (grew && !queued[v]) {
                 queue[(head + count) % nb] = v;
                 count++;
@@ -503,8 +549,9 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     taint_state st = {.nr = nr};
     size_t nb = f->nblocks ? f->nblocks : 1;
     st.insensitive = nb * nrr > TAINT_MAX_FACTS || (opt && opt->flow_insensitive);
-    st.in = calloc(st.insensitive ? 1 : nb * nrr, sizeof *st.in);
-    st.cur = calloc(nrr, sizeof *st.cur);
+    uint32_t *slot = register_slots(m, f, du, &st.nglobal);
+    st.in = calloc(st.insensitive ? 1 : nb * (st.nglobal ? st.nglobal : 1), sizeof *st.in);
+    st.cur = (reg_facts){calloc(nrr, sizeof(fact)), slot};
     st.defs = calloc(nrr, sizeof *st.defs);
     st.forced = calloc(nrr, sizeof *st.forced);
     st.bfact = calloc(n ? n : 1, sizeof *st.bfact);
@@ -513,7 +560,7 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
     out->cta_uniform = calloc(n ? n : 1, sizeof(bool));
     out->ninstrs = n;
     out->flow_insensitive = st.insensitive;
-    if (!st.in || !st.cur || !st.defs || !st.forced || !st.bfact || !out->reg_taint ||
+    if (!st.in || !st.cur.f || !st.defs || !st.forced || !st.bfact || !out->reg_taint ||
         !out->branch_class || !out->cta_uniform)
         abort();
 
@@ -549,7 +596,8 @@ void ptx_taint_analyze(const ptx_module *m, const ptx_function *f, const ptx_def
         out->cta_uniform[i] = !p.cv;
     }
     free(st.in);
-    free(st.cur);
+    free(st.cur.f);
+    free(slot);
     free(st.defs);
     free(st.forced);
     free(st.bfact);

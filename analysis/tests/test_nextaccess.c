@@ -457,6 +457,32 @@ static void test_infinite_loop(void **state)
     ptx_module_free(m);
 }
 
+/* 400 branches to one join J, each skipping a block that reads %r3; J
+ * leads either to a read of %r3 or to the end. In %r3's sparse graph J is a
+ * merge point that 400 merge points (the branches) lead to: more than a
+ * byte counts, and J's kinds change after the branches are first solved,
+ * so every one of them must be solved again. The kinds must match the
+ * reference, sparse and dense. */
+static void test_many_exits(void **state)
+{
+    (void)state;
+    enum { BRANCHES = 400 };
+    size_t cap = 256 + BRANCHES * 96, len = 0;
+    char *body = malloc(cap);
+    assert_non_null(body);
+    len += (size_t)snprintf(body + len, cap - len, "mov.u32 %%r3, 2;\n");
+    for (int i = 0; i < BRANCHES; i++)
+        len += (size_t)snprintf(body + len, cap - len,
+                                "setp.eq.s32 %%p1, %%r2, %d;\n@%%p1 bra $J;\n"
+                                "add.s32 %%r2, %%r3, %d;\n", i, i);
+    snprintf(body + len, cap - len, "$J:\n@%%p2 bra $X;\nret;\n$X:\nadd.s32 %%r4, %%r3, 1;\nret;");
+    ptx_module *m = parse_body(body);
+    free(body);
+    const ptx_function *f = ptx_test_kernel(m);
+    verify(m, f, false, "many exits");
+    ptx_module_free(m);
+}
+
 static void test_kind_names(void **state)
 {
     (void)state;
@@ -577,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_overwritten_and_guarded),
         cmocka_unit_test(test_infinite_loop),
+        cmocka_unit_test(test_many_exits),
         cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_random_kernels),
         cmocka_unit_test(test_testdata),

@@ -8,9 +8,14 @@ next few instructions; a value defined inside a branch is read after the join on
 register that every arm writes (a lowered phi); a few long-lived values are read throughout. With --irreducible, a fraction of
 the regions also jump back into the middle of the then-arm of an earlier if (a second entry
 into a cycle: irreducible loops, overlapping across the whole body); with
---dead-end, the kernel ends in an infinite loop on one path.
+--dead-end, the kernel ends in an infinite loop on one path. With --branchy, most regions are
+instead a few instructions and a branch out of the middle of the outer loop: a `break` to the
+code after it, an early `return` (a guarded ret) or a `continue` to its latch, so one loop holds
+tens of thousands of branches whose reconvergence points lie outside it or at its end (the
+worst case for likely-convergence points).
 
-Usage: gen_big_function.py -n INSTRUCTIONS [--irreducible] [--dead-end] [--seed S] -o OUT.ptx
+Usage: gen_big_function.py -n INSTRUCTIONS [--irreducible] [--dead-end] [--branchy] [--seed S]
+                           -o OUT.ptx
 Python 3 standard library only; the output is deterministic for a given seed.
 """
 
@@ -23,6 +28,7 @@ def main():
     ap.add_argument('-n', type=int, required=True, help='approximate instruction count')
     ap.add_argument('--irreducible', action='store_true')
     ap.add_argument('--dead-end', action='store_true')
+    ap.add_argument('--branchy', action='store_true')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('-o', required=True)
     a = ap.parse_args()
@@ -78,10 +84,21 @@ def main():
     recent.append('%r0')
     emit('ld.param.u64 %rd1, [k_p0];')
     top = label()
+    latch, after = (label(), label()) if a.branchy else (None, None)
     body.append(f'{top}:')
     while count[0] < a.n:
         kind = rnd.random()
         p = pred()
+        if a.branchy and kind < 0.8:  # a few instructions, then a branch out of the loop body
+            straight(rnd.randint(1, 3))
+            emit(f'setp.lt.s32 {p}, {src()}, {src()};')
+            if kind < 0.4:
+                emit(f'@{p} bra {after};')   # break
+            elif kind < 0.6:
+                emit(f'@{p} ret;')           # early return
+            else:
+                emit(f'@{p} bra {latch};')   # continue
+            continue
         if kind < 0.35:
             straight(rnd.randint(3, 8))
         elif kind < 0.65:  # if-then: phi = then ? new : old
@@ -130,8 +147,12 @@ def main():
             emit(f'setp.eq.s32 {q}, {src()}, 7;')
             emit(f'@{q} bra {rnd.choice(arms[:-1])};')
     p = pred()
+    if a.branchy:
+        body.append(f'{latch}:')
     emit(f'setp.lt.s32 {p}, {src()}, 100;')
     emit(f'@{p} bra {top};')
+    if a.branchy:
+        body.append(f'{after}:')
     if a.dead_end:
         spin = label()
         q = pred()
