@@ -110,11 +110,20 @@ struct sim_step;
 typedef void (*sim_fn)(struct sim_cta *c, const struct sim_inst *in, const struct sim_group *g,
                        const struct sim_lanes *L, struct sim_step *s);
 
-/* Memory operand: address = (base row value, or base constant) + offset. */
+/* Memory operand: address = (base row value, or base constant) + offset,
+ * computed in the width of the base register: a 32-bit (or 16-bit)
+ * register's sum wraps there, as on the hardware ([%r+64] with %r =
+ * 0xffffffc4 is address 4), a 64-bit one mod 2^64. mask keeps the
+ * register's bits (all of them for symbols and immediates). */
 typedef struct sim_addr {
     sim_src base;
     int64_t offset;
+    uint64_t mask;
 } sim_addr;
+
+/* Most sources and destinations one instruction holds (ld/st .v8). */
+#define SIM_MAX_SRC 8
+#define SIM_MAX_DST 8
 
 typedef struct sim_inst {
     sim_fn fn;
@@ -122,7 +131,8 @@ typedef struct sim_inst {
     uint32_t guard;      /* predicate row, or PTX_NONE */
     uint8_t guard_neg;
     uint8_t type, type2; /* ptx_type: the instruction's first and second type */
-    uint8_t op;          /* handler-specific selector (compare op, bool op, mode, atomic op) */
+    uint8_t op;          /* handler-specific selector (compare op, bool op, mode, atomic op,
+                            st: the vector elements written as `_`, which it skips) */
     uint8_t op2;         /* second selector (setp/set combine, shfl clamp, ...) */
     uint8_t rnd;         /* rounding: 0 default, 1 rn, 2 rz, 3 rm, 4 rp, 5 rna */
     uint8_t ftz, sat;
@@ -132,12 +142,13 @@ typedef struct sim_inst {
     int8_t sync_src;     /* warp-synchronous (.sync forms): the source slot of the member
                             mask, else -1 */
     uint16_t flags;      /* SIM_IF_* */
-    uint32_t dst[4];     /* destination rows; PTX_NONE for a sink */
-    uint8_t dst_bits[4]; /* declared width of each destination register */
-    sim_src src[5];
+    uint32_t dst[SIM_MAX_DST];     /* destination rows; PTX_NONE for a sink */
+    uint8_t dst_bits[SIM_MAX_DST]; /* declared width of each destination register */
+    sim_src src[SIM_MAX_SRC];
     sim_addr addr;       /* memory operand of ld/st/atom/red/prefetch/cvta-less forms */
     uint32_t target;     /* branch target pc; brx.idx: first index in the program's target pool;
-                            call: the callee's function index */
+                            call: the callee's function index; cp.async: its source address
+                            in the program's address pool */
     uint32_t ntargets;   /* brx.idx: targets; call: first index in the program's call pool
                             (ndst return symbols, then nsrc argument symbols) */
     const char *text;    /* unsupported: the instruction as written */
@@ -200,6 +211,8 @@ struct sim_program {
     sim_src *xsrc;          /* sources beyond an instruction's five (texture operands), pooled */
     uint32_t nxsrc;
     uint32_t nfrag_pool32;
+    sim_addr *addr_pool;    /* second memory operands (cp.async sources), pooled */
+    uint32_t naddr_pool;
     uint32_t *call_syms;    /* call instructions' return and argument symbols, pooled */
     uint32_t ncall_syms;
     uint32_t module_local;  /* bytes of module-scope .local variables at the stack's base */
@@ -462,10 +475,24 @@ static inline uint64_t sim_get(const sim_cta *c, const sim_src *s, uint32_t t)
     return s->neg ? !v : v;
 }
 
+/* The address memory operand a names when its base has value `base`: the
+ * one address computation every instruction shares (the fast paths of
+ * ld/st call it with register values they read themselves). */
+static inline uint64_t sim_addr_sum(const sim_addr *a, uint64_t base)
+{
+    return (base + (uint64_t)a->offset) & a->mask;
+}
+
+/* Guest address of memory operand a for thread t. */
+static inline uint64_t sim_addr_at(const sim_cta *c, const sim_addr *a, uint32_t t)
+{
+    return sim_addr_sum(a, sim_get(c, &a->base, t));
+}
+
 /* Guest address of in's memory operand for thread t. */
 static inline uint64_t sim_address(const sim_cta *c, const struct sim_inst *in, uint32_t t)
 {
-    return sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+    return sim_addr_at(c, &in->addr, t);
 }
 
 /* Store v into destination row r for thread t, truncated to bits. */
@@ -495,6 +522,12 @@ void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const u
 
 /* Execute instruction pc for group g; fills s. */
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
+
+/* Is an access of `size` bytes at addr misaligned? Accesses of a power of
+ * two up to 32 bytes (a .v8.b32 vector) must be aligned to their size;
+ * other sizes (a partial cp.async source, a 3-byte texel) are not
+ * checked. */
+bool sim_misaligned(uint64_t addr, uint32_t size);
 
 /* Host pointer for a guest access of `size` bytes at addr in `space` by
  * thread t (kind 1 read, 2 write, 3 atomic), or NULL after recording a
@@ -567,6 +600,9 @@ bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot);
 bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot);
 /* Operand k as a memory operand [base+offset] into in->addr. */
 bool sim_dec_addr(sim_decoder *d, unsigned k);
+/* Operand k, a second memory operand in state space `space`, appended to
+ * the program's address pool: its index, or PTX_NONE if it is not one. */
+uint32_t sim_dec_addr_pooled(sim_decoder *d, unsigned k, uint8_t space);
 /* Scalar source operand o into s (anywhere: for pooled sources). */
 bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s);
 /* Number of operands / the operand k. */

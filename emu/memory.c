@@ -265,6 +265,11 @@ void sim_thread_coords(const sim_cta *c, uint32_t t, char *buf, size_t n)
              c->ctaid.z);
 }
 
+bool sim_misaligned(uint64_t addr, uint32_t size)
+{
+    return size > 1 && size <= 32 && (size & (size - 1)) == 0 && (addr & (size - 1)) != 0;
+}
+
 static const char *kind_name(int kind)
 {
     return kind == 1 ? "read" : kind == 2 ? "write" : "atomic";
@@ -284,7 +289,7 @@ static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const cha
     }
     /* sim_mem checks alignment first: an access that is misaligned is
      * reported as that, every other one as an invalid address */
-    bool misaligned = size > 1 && size <= 16 && (addr & (size - 1)) != 0;
+    bool misaligned = sim_misaligned(addr, size);
     sim_fault(c, misaligned ? SIM_ERR_MISALIGNED : SIM_ERR_ADDRESS, "invalid %s %s of size %u at 0x%" PRIx64 "%s%s by %s, kernel %s, PTX line %u",
               space, kind_name(kind), size, addr, why, near, who, c->kernel, in->line);
     return NULL;
@@ -293,7 +298,7 @@ static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const cha
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind)
 {
-    if (size > 1 && (addr & (size - 1)) != 0 && size <= 16)
+    if (sim_misaligned(addr, size))
         return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : ptx_space_name(space),
                           addr, size, kind, " (misaligned)");
     switch (space) {
@@ -323,9 +328,11 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
     case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER: {
         const sim_cta *owner = c; /* or another CTA of the cluster (mapa) */
         if (addr >> SIM_CLUSTER_RANK_SHIFT) {
+            /* shared addresses are 32-bit: beyond that no rank is named */
             uint64_t rank = (addr >> SIM_CLUSTER_RANK_SHIFT) - 1;
-            if (rank >= c->cluster->n)
-                return bad_access(c, in, t, "__shared__", addr, size, kind, " (no such CTA in the cluster)");
+            if (addr >> 32 || rank >= c->cluster->n)
+                return bad_access(c, in, t, "__shared__", addr, size, kind,
+                                  addr >> 32 ? "" : " (no such CTA in the cluster)");
             owner = c->cluster->ctas[rank];
             addr &= (1ull << SIM_CLUSTER_RANK_SHIFT) - 1;
         }

@@ -20,8 +20,8 @@ typedef struct opnd {
 /* Destination rows and the masks of their declared widths (a sink writes
  * to the CTA's scratch row). */
 typedef struct dsts {
-    uint64_t *p[4];
-    uint64_t m[4];
+    uint64_t *p[SIM_MAX_DST];
+    uint64_t m[SIM_MAX_DST];
 } dsts;
 
 /* Resolve the instruction's sources and destinations for the running
@@ -50,7 +50,7 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
     static void name(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,  \
                      sim_step *s)                                                            \
     {                                                                                        \
-        opnd O[5];                                                                           \
+        opnd O[SIM_MAX_SRC];                                                                 \
         dsts D;                                                                              \
         resolve(c, in, O, &D);                                                               \
         name##_body(c, in, g, L, s, O, &D);                                                  \

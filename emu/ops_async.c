@@ -21,17 +21,36 @@
 #define MB_MAKE(pending, expected, parity)                                                      \
     ((uint64_t)(pending) | (uint64_t)(expected) << 31 | (uint64_t)(parity) << 63)
 
-/* cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}: source 0
- * is the source address (the memory operand is the destination), source 1
- * the copy size, source 2 the bytes to read (the rest is zero-filled). */
+/* The fault of a cp.async operand at a that is not aligned to the copy's
+ * size (sim_mem reports it); false when it is aligned. */
+static bool cp_misaligned(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t a,
+                          uint32_t size, int kind)
+{
+    return (a & (size - 1)) && !sim_mem(c, in, t, space, a, size, kind);
+}
+
+/* cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size |
+ * ignore-src}: the memory operand is the destination, the source address
+ * is the program's address pool entry in->target; source 0 is cp-size,
+ * source 1 (when nsrc_used > 1) src-size, the bytes read (the rest is
+ * zero-filled), or with in->op the ignore-src predicate (zeros when true). */
 HANDLER(op_cp_async)
 {
     (void)g;
+    const sim_addr *from_addr = &c->prog->addr_pool[in->target];
     EACH_LANE(t) {
-        uint64_t size = SRC(1, t), from = in->nsrc_used > 2 ? SRC(2, t) : size;
+        uint64_t size = SRC(0, t), from = size;
+        if (in->nsrc_used > 1)
+            from = in->op ? (SRC(1, t) ? 0 : size) : SRC(1, t);
         if (size != 4 && size != 8 && size != 16) {
             sim_fault(c, SIM_ERR_ILLEGAL, "cp.async of %llu bytes (4, 8 or 16), kernel %s, PTX line %u",
                       (unsigned long long)size, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        uint64_t src = sim_addr_at(c, from_addr, t), dst = sim_address(c, in, t);
+        if (cp_misaligned(c, in, t, PTX_SPACE_GLOBAL, src, (uint32_t)size, 1) ||
+            cp_misaligned(c, in, t, in->space, dst, (uint32_t)size, 2)) {
             s->event = SIM_EV_FAULT;
             return;
         }
@@ -39,19 +58,19 @@ HANDLER(op_cp_async)
         if (from) {
             if (from > size)
                 from = size;
-            const uint8_t *src = sim_mem(c, in, t, PTX_SPACE_GLOBAL, SRC(0, t), (uint32_t)from, 1);
-            if (!src) {
+            const uint8_t *p = sim_mem(c, in, t, PTX_SPACE_GLOBAL, src, (uint32_t)from, 1);
+            if (!p) {
                 s->event = SIM_EV_FAULT;
                 return;
             }
-            memcpy(buf, src, from);
+            memcpy(buf, p, from);
         }
-        uint8_t *dst = sim_mem(c, in, t, PTX_SPACE_SHARED, sim_address(c, in, t), (uint32_t)size, 2);
-        if (!dst) {
+        uint8_t *p = sim_mem(c, in, t, in->space, dst, (uint32_t)size, 2);
+        if (!p) {
             s->event = SIM_EV_FAULT;
             return;
         }
-        memcpy(dst, buf, size);
+        memcpy(p, buf, size);
     }
 }
 
@@ -136,20 +155,18 @@ sim_fn sim_pick_async(sim_decoder *d)
     unsigned n = sim_dec_nops(d);
     switch (op) {
     case PTX_OP_CP_ASYNC: {
-        /* [dst], [src], size{, src_size}{, policy}: not the .ignore-src form */
-        if (n < 3 || n > 4 || in->space != PTX_SPACE_SHARED || !sim_dec_addr(d, 0))
+        /* [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy} */
+        unsigned last = n - (ptx_form_has(d->m, d->form, PTX_MOD_L2_CACHE_HINT) ? 1 : 0);
+        if (last < 3 || last > 4 || (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CTA) ||
+            !sim_dec_addr(d, 0) || (in->target = sim_dec_addr_pooled(d, 1, PTX_SPACE_GLOBAL)) == PTX_NONE ||
+            !sim_dec_src(d, 2, 0))
             return NULL;
-        const ptx_operand *so = sim_dec_op(d, 1);
-        if (so->kind != PTX_OPD_ADDR || (so->flags & PTX_OPF_ADDR_SYM) || so->id == PTX_NONE)
-            return NULL;
-        in->src[0] = (sim_src){0, 0, so->id, 0};
-        in->nsrc_used = 1;
-        /* the source offset folds into a second address: keep it in src 0 via
-         * an add at run time is not possible, so only [reg] sources qualify */
-        if (so->value != 0)
-            return NULL;
-        if (!sim_dec_src(d, 2, 1) || (n == 4 && !sim_dec_src(d, 3, 2)))
-            return NULL;
+        if (last == 4) {
+            const ptx_operand *o = sim_dec_op(d, 3);
+            in->op = o->kind == PTX_OPD_REG && d->f->regs[o->id].type == PTX_TYPE_PRED; /* ignore-src */
+            if (!sim_dec_src(d, 3, 1))
+                return NULL;
+        }
         return op_cp_async;
     }
     case PTX_OP_CP_ASYNC_COMMIT_GROUP: case PTX_OP_CP_ASYNC_WAIT_GROUP: case PTX_OP_CP_ASYNC_WAIT_ALL:

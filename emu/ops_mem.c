@@ -68,13 +68,13 @@ static bool word_load(sim_cta *c, const sim_inst *in, const sim_lanes *L, const 
                       uint64_t *dst, uint64_t m)
 {
     uint8_t *data;
-    uint64_t lo, end, off = (uint64_t)in->addr.offset;
+    uint64_t lo, end;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
     window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v;
-        uint64_t a = base[t] + off, o = a - lo;
+        uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
         uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 1, &data, &lo, &end);
         if (!p)
             return false;
@@ -89,13 +89,13 @@ static bool word_store(sim_cta *c, const sim_inst *in, const sim_lanes *L, const
                        const opnd *src)
 {
     uint8_t *data;
-    uint64_t lo, end, off = (uint64_t)in->addr.offset, x = src->x;
+    uint64_t lo, end, x = src->x;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
     window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ x);
-        uint64_t a = base[t] + off, o = a - lo;
+        uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
         uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 2, &data, &lo, &end);
         if (!p)
             return false;
@@ -115,7 +115,7 @@ HANDLER(op_ld)
         in->space != PTX_SPACE_NONE) {
         /* one address for every lane (a parameter, a variable): read once */
         uint32_t t0 = L->t[0];
-        uint8_t *p = mem(c, in, t0, in->addr.base.value + (uint64_t)in->addr.offset, size * n, 1);
+        uint8_t *p = mem(c, in, t0, sim_addr_sum(&in->addr, in->addr.base.value), size * n, 1);
         if (!p) {
             s->event = SIM_EV_FAULT;
             return;
@@ -151,7 +151,8 @@ HANDLER(op_ld)
     }
 }
 
-/* st: vec elements of `size` bytes from sources 0..vec-1. */
+/* st: vec elements of `size` bytes from sources 0..vec-1, except those
+ * written `_` (bits of in->op), whose bytes stay as they are. */
 HANDLER(op_st)
 {
     (void)g;
@@ -169,7 +170,8 @@ HANDLER(op_st)
             return;
         }
         for (unsigned k = 0; k < n; k++)
-            store_n(p + k * size, SRC(k, t), size);
+            if (!(in->op >> k & 1))
+                store_n(p + k * size, SRC(k, t), size);
     }
 }
 
@@ -309,6 +311,37 @@ static bool mem_type_ok(uint8_t ty)
     return b == 8 || b == 16 || b == 32 || b == 64;
 }
 
+/* ld/st element types and vectors: 8- to 64-bit elements, at most 32
+ * bytes in all (.v8.b32 and .v4.b64 are the widest the ISA has). */
+static bool vector_ok(const sim_inst *in)
+{
+    return mem_type_ok(in->type) && in->vec <= 8 && type_bits(in->type) / 8 * in->vec <= 32;
+}
+
+/* The value operand k of st into sources 0..vec-1: a scalar, or a vector
+ * of vec registers and immediates, `_` marking the elements not written
+ * (in->op). */
+static bool store_sources(sim_decoder *d, unsigned k)
+{
+    sim_inst *in = d->in;
+    const ptx_operand *o = sim_dec_op(d, k);
+    if (o->kind != PTX_OPD_VEC)
+        return in->vec == 1 && sim_dec_src(d, k, 0);
+    if (o->count != in->vec)
+        return false;
+    for (unsigned e = 0; e < o->count; e++) {
+        const ptx_operand *x = &d->f->operands[o->id + e];
+        if (x->kind == PTX_OPD_SINK) {
+            in->op |= (uint8_t)(1u << e);
+            in->src[e] = (sim_src){.imm = 1};
+        } else if (!sim_dec_value(d, x, &in->src[e])) {
+            return false;
+        }
+    }
+    in->nsrc_used = o->count;
+    return true;
+}
+
 sim_fn sim_pick_mem(sim_decoder *d)
 {
     sim_inst *in = d->in;
@@ -318,18 +351,13 @@ sim_fn sim_pick_mem(sim_decoder *d)
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC:
         if (op == PTX_OP_LD_GLOBAL_NC)
             in->space = PTX_SPACE_GLOBAL;
-        if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_dst(d, 0, 0) ||
+        if (n != 2 || !vector_ok(in) || !sim_dec_dst(d, 0, 0) || in->ndst_used != in->vec ||
             !sim_dec_addr(d, 1))
-            return NULL;
-        if (sim_dec_op(d, 0)->kind == PTX_OPD_VEC && sim_dec_op(d, 0)->count != in->vec)
             return NULL;
         in->flags |= SIM_IF_LOAD;
         return op_ld;
     case PTX_OP_ST:
-        if (n != 2 || !mem_type_ok(in->type) || in->vec > 4 || !sim_dec_addr(d, 0) ||
-            !sim_dec_src(d, 1, 0))
-            return NULL;
-        if (sim_dec_op(d, 1)->kind == PTX_OPD_VEC && sim_dec_op(d, 1)->count != in->vec)
+        if (n != 2 || !vector_ok(in) || !sim_dec_addr(d, 0) || !store_sources(d, 1))
             return NULL;
         in->flags |= SIM_IF_STORE;
         return op_st;

@@ -154,7 +154,7 @@ static bool whole_warp(sim_cta *c, const sim_inst *in, const sim_group *g, const
 static uint64_t elem_addr(const sim_cta *c, const sim_inst *in, const frag *f, uint32_t t, unsigned r,
                           unsigned col, uint64_t stride)
 {
-    uint64_t base = sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+    uint64_t base = sim_address(c, in, t);
     uint64_t idx = f->col ? (uint64_t)col * stride + r : (uint64_t)r * stride + col;
     unsigned size = ebits((etype)f->et) / 8;
     return base + idx * (f->et == E_TF32 ? 4 : size);
@@ -297,8 +297,7 @@ HANDLER(op_ldmatrix)
     for (unsigned mtx = 0; mtx < f->nregs; mtx++)
         for (unsigned r = 0; r < 8; r++) {
             uint32_t t = by_lane[mtx * 8 + r];
-            uint64_t a = sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
-            uint8_t *p = sim_mem(c, in, t, in->space, a, 16, 1);
+            uint8_t *p = sim_mem(c, in, t, in->space, sim_address(c, in, t), 16, 1);
             if (!p) {
                 s->event = SIM_EV_FAULT;
                 return;

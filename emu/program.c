@@ -360,20 +360,20 @@ bool sim_dec_src(sim_decoder *d, unsigned k, unsigned slot)
         return false;
     const ptx_operand *o = sim_dec_op(d, k);
     if (o->kind == PTX_OPD_VEC) {
-        if (slot + o->count > 5)
+        if (slot + o->count > SIM_MAX_SRC)
             return false;
         for (unsigned e = 0; e < o->count; e++)
             if (!scalar_src(d, &d->f->operands[o->id + e], &d->in->src[slot + e]))
                 return false;
         return true;
     }
-    return slot < 5 && scalar_src(d, o, &d->in->src[slot]);
+    return slot < SIM_MAX_SRC && scalar_src(d, o, &d->in->src[slot]);
 }
 
 /* One destination register into slot. */
 static bool scalar_dst(sim_decoder *d, const ptx_operand *o, unsigned slot)
 {
-    if (slot >= 4)
+    if (slot >= SIM_MAX_DST)
         return false;
     if (slot + 1 > d->in->ndst_used)
         d->in->ndst_used = (uint8_t)(slot + 1);
@@ -404,14 +404,15 @@ bool sim_dec_dst(sim_decoder *d, unsigned k, unsigned slot)
     return scalar_dst(d, o, slot);
 }
 
-bool sim_dec_addr(sim_decoder *d, unsigned k)
+/* Memory operand o into a, in state space *space (which frame symbols and
+ * a .func's parameters move to the local stack); generic: the operand's
+ * symbols give generic addresses. The sum wraps at the base register's
+ * width (sim_addr). */
+static bool addr_operand(const sim_decoder *d, const ptx_operand *o, bool generic, sim_addr *a,
+                         uint8_t *space)
 {
-    if (k >= d->pi->noperands)
-        return false;
-    const ptx_operand *o = sim_dec_op(d, k);
-    sim_addr *a = &d->in->addr;
     memset(a, 0, sizeof *a);
-    bool generic = d->form->nspaces == 0;
+    a->mask = ~0ull;
     uint32_t sym = PTX_NONE;
     int64_t off = 0;
     if (o->kind == PTX_OPD_SYM) { /* a bare variable name as the address */
@@ -421,25 +422,48 @@ bool sim_dec_addr(sim_decoder *d, unsigned k)
         return false;
     } else {
         a->offset = o->value;
-        if (o->flags & PTX_OPF_ADDR_SYM)
+        if (o->flags & PTX_OPF_ADDR_SYM) {
             sym = o->id;
-        else if (o->id == PTX_NONE)
+        } else if (o->id == PTX_NONE) {
             a->base.imm = 1; /* [immediate] */
-        else if (d->f->regs[o->id].vec > 1)
-            return false;
-        else
+        } else {
+            const ptx_reg *r = &d->f->regs[o->id];
+            unsigned bits = ptx_type_bits((ptx_type)r->type);
+            if (r->vec > 1 || bits < 16)
+                return false; /* vector or predicate registers hold no address */
             a->base.row = o->id;
+            if (bits < 64)
+                a->mask = (1ull << bits) - 1;
+        }
     }
     if (sym != PTX_NONE) {
         if (!sym_operand(d, sym, off, generic, &a->base))
             return false;
         if (a->base.imm == 3 && !generic)
-            d->in->space = PTX_SPACE_LOCAL; /* .param call slots live on the local stack */
-    } else if (d->f->kind == PTX_FUNC_FUNC &&
-               (d->in->space == PTX_SPACE_PARAM || d->in->space == PTX_SPACE_PARAM_FUNC)) {
-        d->in->space = PTX_SPACE_LOCAL; /* a .func's parameters are in its frame */
+            *space = PTX_SPACE_LOCAL; /* .param call slots live on the local stack */
+    } else if (d->f->kind == PTX_FUNC_FUNC && (*space == PTX_SPACE_PARAM || *space == PTX_SPACE_PARAM_FUNC)) {
+        *space = PTX_SPACE_LOCAL; /* a .func's parameters are in its frame */
     }
     return true;
+}
+
+bool sim_dec_addr(sim_decoder *d, unsigned k)
+{
+    return k < d->pi->noperands &&
+           addr_operand(d, sim_dec_op(d, k), d->form->nspaces == 0, &d->in->addr, &d->in->space);
+}
+
+uint32_t sim_dec_addr_pooled(sim_decoder *d, unsigned k, uint8_t space)
+{
+    sim_addr a;
+    uint8_t moved = space;
+    if (k >= d->pi->noperands || !addr_operand(d, sim_dec_op(d, k), space == PTX_SPACE_NONE, &a, &moved) ||
+        moved != space)
+        return PTX_NONE;
+    sim_program *p = d->p;
+    p->addr_pool = ptx_xrealloc(p->addr_pool, (p->naddr_pool + 1) * sizeof *p->addr_pool);
+    p->addr_pool[p->naddr_pool] = a;
+    return p->naddr_pool++;
 }
 
 /* ---- instructions ------------------------------------------------------ */
@@ -505,7 +529,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     in->space = form->nspaces ? form->space[0] : PTX_SPACE_NONE;
     in->vec = form->vec ? form->vec : 1;
     in->sync_src = -1;
-    for (unsigned k = 0; k < 4; k++)
+    for (unsigned k = 0; k < SIM_MAX_DST; k++)
         in->dst[k] = PTX_NONE;
     sim_decoder d = {p, p->m, f, pi, form, pc, in};
     sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
@@ -717,6 +741,7 @@ void sim_program_free(sim_program *p)
     free(p->frag_pool);
     free(p->frag_pool32);
     free(p->xsrc);
+    free(p->addr_pool);
     free(p);
 }
 

@@ -29,7 +29,7 @@ static uint8_t src_taint_of(const sim_cta *c, const sim_src *s, uint32_t t)
  * where (offset in the thread's stack)? */
 static bool local_access(const sim_cta *c, const sim_inst *in, uint32_t t, uint64_t *off)
 {
-    uint64_t a = sim_get(c, &in->addr.base, t) + (uint64_t)in->addr.offset;
+    uint64_t a = sim_address(c, in, t);
     if (in->space == PTX_SPACE_LOCAL)
         *off = a;
     else if (in->space == PTX_SPACE_NONE && a - SIM_LOCAL_WINDOW < SIM_WINDOW_SIZE)
