@@ -8,7 +8,8 @@
  * sort-based), head flags and adjacent differences, and warp reductions
  * and scans. Every group runs on the sm_75/80/90/100 -O3 builds (with PDOM
  * stacks and with independent thread scheduling) and on the sm_80 -G
- * build, one cmocka test each. */
+ * build (which has only the default algorithm of each collective), one
+ * cmocka test each. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,26 @@
 
 #include "emu/tests/emu_test.h"
 #include "emu/tests/corpus_libs.h"
+
+/* The algorithm template arguments (their enum values as mangled, "E<n>E")
+ * a build instantiates: all of them at -O3, the default one at -G (see
+ * cub_block.cu). */
+typedef struct algos {
+    const char *const *names;
+    size_t n;
+} algos;
+
+/* Of the algorithms all, those build t has: every one at -O3, dflt at -G. */
+static algos algos_of(size_t t, const char *const *all, size_t nall, const char *dflt)
+{
+    if (!libs_debug(t))
+        return (algos){all, nall};
+    for (size_t i = 0; i < nall; i++)
+        if (strcmp(all[i], dflt) == 0)
+            return (algos){all + i, 1};
+    fail_msg("no default algorithm %s", dflt);
+    return (algos){NULL, 0};
+}
 
 /* A launch configuration in the given scheduling mode. */
 static sim_launch_config cfg_of(uint32_t gx, uint32_t bx, uint32_t by, bool its)
@@ -47,7 +68,6 @@ static void expect_ints(const char *where, const char *what, const int *got, con
  * the last block holds 104 elements. */
 static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
 {
-    (void)t;
     enum { N = 1000, B = (N + 127) / 128 };
     static int in[N];
     static float fin[N];
@@ -65,9 +85,10 @@ static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
         want_part[i / 128] += 3 * in[i];
         want_max[i / 128] = fmaxf(want_max[i / 128], fin[i]);
     }
-    static const char *const algos[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
-    for (size_t a = 0; a < 3; a++) {
-        const char *k = libs_kernel(e, "_Z12block_reduce", algos[a]);
+    static const char *const all[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
+    algos al = algos_of(t, all, 3, "AlgorithmE2E"); /* default: warp reductions */
+    for (size_t a = 0; a < al.n; a++) {
+        const char *k = libs_kernel(e, "_Z12block_reduce", al.names[a]);
         int n = N;
         uint64_t din = emu_buf(e, in, sizeof in), dfin = emu_buf(e, fin, sizeof fin);
         uint64_t dsum = emu_buf(e, NULL, B * 4), dmax = emu_buf(e, NULL, B * 4), dpart = emu_buf(e, NULL, B * 4);
@@ -80,7 +101,7 @@ static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
         emu_read(e, part, dpart, sizeof part);
         for (int b = 0; b < B; b++)
             if (sum[b] != want_sum[b] || part[b] != want_part[b] || mx[b] != want_max[b])
-                fail_msg("%s %s block %d: sum %d max %g partial %d, want %d %g %d", where, algos[a], b, sum[b],
+                fail_msg("%s %s block %d: sum %d max %g partial %d, want %d %g %d", where, al.names[a], b, sum[b],
                          (double)mx[b], part[b], want_sum[b], (double)want_max[b], want_part[b]);
     }
 
@@ -108,7 +129,6 @@ static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
  * a time, with the running prefix carried by the callback. */
 static void run_block_scan(emu *e, size_t t, bool its, const char *where)
 {
-    (void)t;
     enum { N = 1500, B = (N + 511) / 512 };
     static int in[N], excl[N], imax[N], want_excl[N], want_max[N];
     int totals[B], want_tot[B];
@@ -125,9 +145,10 @@ static void run_block_scan(emu *e, size_t t, bool its, const char *where)
         }
         want_tot[b] = run; /* the padding past n is 0 */
     }
-    static const char *const algos[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
-    for (size_t a = 0; a < 3; a++) {
-        const char *k = libs_kernel(e, "_Z10block_scan", algos[a]);
+    static const char *const all[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
+    algos al = algos_of(t, all, 3, "AlgorithmE0E"); /* default: raking */
+    for (size_t a = 0; a < al.n; a++) {
+        const char *k = libs_kernel(e, "_Z10block_scan", al.names[a]);
         int n = N;
         uint64_t din = emu_buf(e, in, sizeof in), dex = emu_buf(e, NULL, sizeof excl),
                  dmx = emu_buf(e, NULL, sizeof imax), dtot = emu_buf(e, NULL, sizeof totals);
@@ -137,7 +158,7 @@ static void run_block_scan(emu *e, size_t t, bool its, const char *where)
         emu_read(e, imax, dmx, sizeof imax);
         emu_read(e, totals, dtot, sizeof totals);
         char w[160];
-        snprintf(w, sizeof w, "%s %s", where, algos[a]);
+        snprintf(w, sizeof w, "%s %s", where, al.names[a]);
         expect_ints(w, "excl", excl, want_excl, N);
         expect_ints(w, "incl_max", imax, want_max, N);
         expect_ints(w, "totals", totals, want_tot, B);
@@ -275,7 +296,6 @@ static void run_sorts(emu *e, size_t t, bool its, const char *where)
  * (E1) algorithms. */
 static void run_histogram(emu *e, size_t t, bool its, const char *where)
 {
-    (void)t;
     enum { B = 6, N = B * 512 };
     static unsigned char in[N];
     uint32_t bins[64], want[64] = {0};
@@ -285,15 +305,16 @@ static void run_histogram(emu *e, size_t t, bool its, const char *where)
         in[i] = (unsigned char)(i % 3 == 0 ? emu_rand(&s) % 64 : emu_rand(&s) % 8 * 5);
         want[in[i]]++;
     }
-    static const char *const algos[] = {"AlgorithmE0E", "AlgorithmE1E"};
-    for (size_t a = 0; a < 2; a++) {
+    static const char *const all[] = {"AlgorithmE0E", "AlgorithmE1E"};
+    algos al = algos_of(t, all, 2, "AlgorithmE0E"); /* default: sort-based */
+    for (size_t a = 0; a < al.n; a++) {
         uint64_t din = emu_buf(e, in, sizeof in), dbins = emu_buf(e, NULL, sizeof bins);
         const void *args[] = {&din, &dbins};
-        emu_run(e, libs_kernel(e, "_Z15block_histogram", algos[a]), cfg_of(B, 128, 1, its), args);
+        emu_run(e, libs_kernel(e, "_Z15block_histogram", al.names[a]), cfg_of(B, 128, 1, its), args);
         emu_read(e, bins, dbins, sizeof bins);
         for (int k = 0; k < 64; k++)
             if (bins[k] != want[k])
-                fail_msg("%s %s bin %d: %u, want %u", where, algos[a], k, bins[k], want[k]);
+                fail_msg("%s %s bin %d: %u, want %u", where, al.names[a], k, bins[k], want[k]);
     }
 }
 

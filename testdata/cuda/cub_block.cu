@@ -25,6 +25,11 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 
+// The -G build (nvcc defines __CUDACC_DEBUG__) instantiates only the default
+// algorithm of BlockReduce, BlockScan and BlockHistogram: CUB's collectives
+// are force-inlined, so each debug kernel has over a thousand basic blocks,
+// and the analyses' brute-force test references grow with their square.
+
 // Per block of 128 threads, one element each: the sum of the ints, the
 // maximum of the floats (-inf past n) and the sum over the block's valid
 // elements only (the partial-tile form, which leaves padding unread).
@@ -53,13 +58,15 @@ __global__ void block_reduce(const int *in, const float *fin, int n, int *sums, 
     }
 }
 
+template __global__ void block_reduce<cub::BLOCK_REDUCE_WARP_REDUCTIONS>(const int *,
+                                                                         const float *, int,
+                                                                         int *, float *, int *);
+#ifndef __CUDACC_DEBUG__
 template __global__ void block_reduce<cub::BLOCK_REDUCE_RAKING>(const int *, const float *, int,
                                                                 int *, float *, int *);
 template __global__ void block_reduce<cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY>(
     const int *, const float *, int, int *, float *, int *);
-template __global__ void block_reduce<cub::BLOCK_REDUCE_WARP_REDUCTIONS>(const int *,
-                                                                         const float *, int,
-                                                                         int *, float *, int *);
+#endif
 
 // A 16 x 4 block reduces 64-bit values: out[block] = sum of in over the
 // block's 64 elements (row-major thread order).
@@ -103,10 +110,12 @@ __global__ void block_scan(const int *in, int n, int *excl, int *incl_max, int *
 }
 
 template __global__ void block_scan<cub::BLOCK_SCAN_RAKING>(const int *, int, int *, int *, int *);
+#ifndef __CUDACC_DEBUG__
 template __global__ void block_scan<cub::BLOCK_SCAN_RAKING_MEMOIZE>(const int *, int, int *, int *,
                                                                     int *);
 template __global__ void block_scan<cub::BLOCK_SCAN_WARP_SCANS>(const int *, int, int *, int *,
                                                                 int *);
+#endif
 
 // The running total a block carries from one tile to the next (CUB's
 // block-prefix callback): called by the first warp with the tile's
@@ -222,9 +231,11 @@ __global__ void block_histogram(const unsigned char *in, unsigned *bins)
         atomicAdd(&bins[threadIdx.x], counts[threadIdx.x]);
 }
 
+template __global__ void block_histogram<cub::BLOCK_HISTO_SORT>(const unsigned char *, unsigned *);
+#ifndef __CUDACC_DEBUG__
 template __global__ void block_histogram<cub::BLOCK_HISTO_ATOMIC>(const unsigned char *,
                                                                   unsigned *);
-template __global__ void block_histogram<cub::BLOCK_HISTO_SORT>(const unsigned char *, unsigned *);
+#endif
 
 // Per tile of 128 threads x 2 ints: head flags (1 where an element differs
 // from its predecessor; the tile's first element compares with the last of
