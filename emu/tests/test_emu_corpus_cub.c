@@ -8,8 +8,8 @@
  * sort-based), head flags and adjacent differences, and warp reductions
  * and scans. Every group runs on the sm_75/80/90/100 -O3 builds (with PDOM
  * stacks and with independent thread scheduling) and on the sm_80 -G
- * build (which has only the default algorithm of each collective), one
- * cmocka test each. */
+ * build (which leaves out the templated block_reduce, block_scan and
+ * block_histogram kernels), one cmocka test each. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,26 +21,6 @@
 
 #include "emu/tests/emu_test.h"
 #include "emu/tests/corpus_libs.h"
-
-/* The algorithm template arguments (their enum values as mangled, "E<n>E")
- * a build instantiates: all of them at -O3, the default one at -G (see
- * cub_block.cu). */
-typedef struct algos {
-    const char *const *names;
-    size_t n;
-} algos;
-
-/* Of the algorithms all, those build t has: every one at -O3, dflt at -G. */
-static algos algos_of(size_t t, const char *const *all, size_t nall, const char *dflt)
-{
-    if (!libs_debug(t))
-        return (algos){all, nall};
-    for (size_t i = 0; i < nall; i++)
-        if (strcmp(all[i], dflt) == 0)
-            return (algos){all + i, 1};
-    fail_msg("no default algorithm %s", dflt);
-    return (algos){NULL, 0};
-}
 
 /* A launch configuration in the given scheduling mode. */
 static sim_launch_config cfg_of(uint32_t gx, uint32_t bx, uint32_t by, bool its)
@@ -68,6 +48,7 @@ static void expect_ints(const char *where, const char *what, const int *got, con
  * the last block holds 104 elements. */
 static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
 {
+    (void)t;
     enum { N = 1000, B = (N + 127) / 128 };
     static int in[N];
     static float fin[N];
@@ -85,10 +66,9 @@ static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
         want_part[i / 128] += 3 * in[i];
         want_max[i / 128] = fmaxf(want_max[i / 128], fin[i]);
     }
-    static const char *const all[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
-    algos al = algos_of(t, all, 3, "AlgorithmE2E"); /* default: warp reductions */
-    for (size_t a = 0; a < al.n; a++) {
-        const char *k = libs_kernel(e, "_Z12block_reduce", al.names[a]);
+    static const char *const algos[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
+    for (size_t a = 0; a < 3; a++) {
+        const char *k = libs_kernel(e, "_Z12block_reduce", algos[a]);
         int n = N;
         uint64_t din = emu_buf(e, in, sizeof in), dfin = emu_buf(e, fin, sizeof fin);
         uint64_t dsum = emu_buf(e, NULL, B * 4), dmax = emu_buf(e, NULL, B * 4), dpart = emu_buf(e, NULL, B * 4);
@@ -101,12 +81,17 @@ static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
         emu_read(e, part, dpart, sizeof part);
         for (int b = 0; b < B; b++)
             if (sum[b] != want_sum[b] || part[b] != want_part[b] || mx[b] != want_max[b])
-                fail_msg("%s %s block %d: sum %d max %g partial %d, want %d %g %d", where, al.names[a], b, sum[b],
+                fail_msg("%s %s block %d: sum %d max %g partial %d, want %d %g %d", where, algos[a], b, sum[b],
                          (double)mx[b], part[b], want_sum[b], (double)want_max[b], want_part[b]);
     }
+}
 
-    /* 16 x 4 blocks of 64-bit values */
+/* Sums of 64-bit values over 16 x 4 blocks. */
+static void run_block_reduce_2d(emu *e, size_t t, bool its, const char *where)
+{
+    (void)t;
     enum { B2 = 5 };
+    uint64_t s = 17;
     long long in2[B2 * 64], out2[B2], want2[B2] = {0};
     for (int i = 0; i < B2 * 64; i++) {
         in2[i] = (long long)(emu_rand(&s) >> 24) - (1LL << 39);
@@ -125,10 +110,10 @@ static void run_block_reduce(emu *e, size_t t, bool its, const char *where)
 
 /* Exclusive sums, inclusive maxima and totals of 512-element tiles (the
  * last one partial) for the raking (E0), memoized raking (E1) and warp-scan
- * (E2) algorithms; then one block's inclusive sum over 1000 elements, 128 at
- * a time, with the running prefix carried by the callback. */
+ * (E2) algorithms. */
 static void run_block_scan(emu *e, size_t t, bool its, const char *where)
 {
+    (void)t;
     enum { N = 1500, B = (N + 511) / 512 };
     static int in[N], excl[N], imax[N], want_excl[N], want_max[N];
     int totals[B], want_tot[B];
@@ -145,10 +130,9 @@ static void run_block_scan(emu *e, size_t t, bool its, const char *where)
         }
         want_tot[b] = run; /* the padding past n is 0 */
     }
-    static const char *const all[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
-    algos al = algos_of(t, all, 3, "AlgorithmE0E"); /* default: raking */
-    for (size_t a = 0; a < al.n; a++) {
-        const char *k = libs_kernel(e, "_Z10block_scan", al.names[a]);
+    static const char *const algos[] = {"AlgorithmE0E", "AlgorithmE1E", "AlgorithmE2E"};
+    for (size_t a = 0; a < 3; a++) {
+        const char *k = libs_kernel(e, "_Z10block_scan", algos[a]);
         int n = N;
         uint64_t din = emu_buf(e, in, sizeof in), dex = emu_buf(e, NULL, sizeof excl),
                  dmx = emu_buf(e, NULL, sizeof imax), dtot = emu_buf(e, NULL, sizeof totals);
@@ -158,14 +142,23 @@ static void run_block_scan(emu *e, size_t t, bool its, const char *where)
         emu_read(e, imax, dmx, sizeof imax);
         emu_read(e, totals, dtot, sizeof totals);
         char w[160];
-        snprintf(w, sizeof w, "%s %s", where, al.names[a]);
+        snprintf(w, sizeof w, "%s %s", where, algos[a]);
         expect_ints(w, "excl", excl, want_excl, N);
         expect_ints(w, "incl_max", imax, want_max, N);
         expect_ints(w, "totals", totals, want_tot, B);
     }
+}
 
+/* One block's inclusive sum over 1000 elements, 128 at a time, with the
+ * running prefix carried by the callback. */
+static void run_scan_tiles(emu *e, size_t t, bool its, const char *where)
+{
+    (void)t;
     enum { M = 1000 };
-    static int out[M], want[M];
+    static int in[M], out[M], want[M];
+    uint64_t s = 18;
+    for (int i = 0; i < M; i++)
+        in[i] = rand_in(&s, -5000, 5000);
     int run = 0, m = M;
     for (int i = 0; i < M; i++)
         want[i] = run += in[i];
@@ -296,6 +289,7 @@ static void run_sorts(emu *e, size_t t, bool its, const char *where)
  * (E1) algorithms. */
 static void run_histogram(emu *e, size_t t, bool its, const char *where)
 {
+    (void)t;
     enum { B = 6, N = B * 512 };
     static unsigned char in[N];
     uint32_t bins[64], want[64] = {0};
@@ -305,16 +299,15 @@ static void run_histogram(emu *e, size_t t, bool its, const char *where)
         in[i] = (unsigned char)(i % 3 == 0 ? emu_rand(&s) % 64 : emu_rand(&s) % 8 * 5);
         want[in[i]]++;
     }
-    static const char *const all[] = {"AlgorithmE0E", "AlgorithmE1E"};
-    algos al = algos_of(t, all, 2, "AlgorithmE0E"); /* default: sort-based */
-    for (size_t a = 0; a < al.n; a++) {
+    static const char *const algos[] = {"AlgorithmE0E", "AlgorithmE1E"};
+    for (size_t a = 0; a < 2; a++) {
         uint64_t din = emu_buf(e, in, sizeof in), dbins = emu_buf(e, NULL, sizeof bins);
         const void *args[] = {&din, &dbins};
-        emu_run(e, libs_kernel(e, "_Z15block_histogram", al.names[a]), cfg_of(B, 128, 1, its), args);
+        emu_run(e, libs_kernel(e, "_Z15block_histogram", algos[a]), cfg_of(B, 128, 1, its), args);
         emu_read(e, bins, dbins, sizeof bins);
         for (int k = 0; k < 64; k++)
             if (bins[k] != want[k])
-                fail_msg("%s %s bin %d: %u, want %u", where, al.names[a], k, bins[k], want[k]);
+                fail_msg("%s %s bin %d: %u, want %u", where, algos[a], k, bins[k], want[k]);
     }
 }
 
@@ -348,55 +341,36 @@ static void run_discontinuity(emu *e, size_t t, bool its, const char *where)
     expect_ints(where, "diffs", diffs, want_d, N);
 }
 
-/* ---- warp_collectives ----------------------------------------------------- */
+/* ---- warp_reduce, warp_scan_segments ----------------------------------- */
 
-/* Warp sums (valid in lane 0 only), 16-lane float maxima, warp exclusive
- * sums with the aggregate every lane receives, head-segmented sums and
- * 20-lane partial sums over one block of 128 threads. */
-static void run_warp(emu *e, size_t t, bool its, const char *where)
+/* Warp sums (valid in lane 0 only), 16-lane float maxima and 20-lane
+ * partial sums over one block of 128 threads. */
+static void run_warp_reduce(emu *e, size_t t, bool its, const char *where)
 {
     (void)t;
-    int in[128], flags[128], excl[128], aggs[128], seg[128], wsum[4], part[4];
+    int in[128], wsum[4], part[4];
     float fin[128], hmax[8];
     uint64_t s = 16;
     for (int i = 0; i < 128; i++) {
         in[i] = rand_in(&s, -100000, 100000);
         fin[i] = (float)rand_in(&s, -1000, 1000) * 0.5f;
-        flags[i] = emu_rand(&s) % 4 == 0;
     }
-    uint64_t din = emu_buf(e, in, sizeof in), dfin = emu_buf(e, fin, sizeof fin), dfl = emu_buf(e, flags, sizeof flags),
-             dws = emu_buf(e, NULL, sizeof wsum), dhm = emu_buf(e, NULL, sizeof hmax),
-             dex = emu_buf(e, NULL, sizeof excl), dagg = emu_buf(e, NULL, sizeof aggs),
-             dseg = emu_buf(e, NULL, sizeof seg),
-             dpart = emu_buf(e, NULL, sizeof part);
-    const void *args[] = {&din, &dfin, &dfl, &dws, &dhm, &dex, &dagg, &dseg, &dpart};
-    emu_run(e, "_Z16warp_collectivesPKiPKfS0_PiPfS3_S3_S3_S3_", cfg_of(1, 128, 1, its), args);
+    uint64_t din = emu_buf(e, in, sizeof in), dfin = emu_buf(e, fin, sizeof fin), dws = emu_buf(e, NULL, sizeof wsum),
+             dhm = emu_buf(e, NULL, sizeof hmax), dpart = emu_buf(e, NULL, sizeof part);
+    const void *args[] = {&din, &dfin, &dws, &dhm, &dpart};
+    emu_run(e, "_Z11warp_reducePKiPKfPiPfS3_", cfg_of(1, 128, 1, its), args);
     emu_read(e, wsum, dws, sizeof wsum);
     emu_read(e, hmax, dhm, sizeof hmax);
-    emu_read(e, excl, dex, sizeof excl);
-    emu_read(e, aggs, dagg, sizeof aggs);
-    emu_read(e, seg, dseg, sizeof seg);
     emu_read(e, part, dpart, sizeof part);
-    int want_ex[128], want_agg[128], want_seg[128];
     for (int w = 0; w < 4; w++) {
         int sum = 0, p = 0;
         for (int l = 0; l < 32; l++) {
-            want_ex[w * 32 + l] = sum;
             sum += in[w * 32 + l];
             if (l < 20)
                 p += in[w * 32 + l];
         }
-        for (int l = 0; l < 32; l++)
-            want_agg[w * 32 + l] = sum; /* every lane gets the warp's aggregate */
         if (wsum[w] != sum || part[w] != p)
             fail_msg("%s warp %d: sum %d partial %d, want %d %d", where, w, wsum[w], part[w], sum, p);
-        for (int l = 0; l < 32; l++) {
-            int i = w * 32 + l;
-            want_seg[i] = 0;
-            if (l == 0 || flags[i])
-                for (int j = l; j < 32 && (j == l || !flags[w * 32 + j]); j++)
-                    want_seg[i] += in[w * 32 + j];
-        }
     }
     for (int h = 0; h < 8; h++) {
         float m = -INFINITY;
@@ -405,6 +379,43 @@ static void run_warp(emu *e, size_t t, bool its, const char *where)
         if (hmax[h] != m)
             fail_msg("%s 16-lane warp %d: max %g, want %g", where, h, (double)hmax[h], (double)m);
     }
+}
+
+/* Warp exclusive sums with the aggregate every lane receives, and
+ * head-segmented sums, over one block of 128 threads. */
+static void run_warp_scan(emu *e, size_t t, bool its, const char *where)
+{
+    (void)t;
+    int in[128], flags[128], excl[128], aggs[128], seg[128];
+    uint64_t s = 19;
+    for (int i = 0; i < 128; i++) {
+        in[i] = rand_in(&s, -100000, 100000);
+        flags[i] = emu_rand(&s) % 4 == 0;
+    }
+    uint64_t din = emu_buf(e, in, sizeof in), dfl = emu_buf(e, flags, sizeof flags),
+             dex = emu_buf(e, NULL, sizeof excl), dagg = emu_buf(e, NULL, sizeof aggs),
+             dseg = emu_buf(e, NULL, sizeof seg);
+    const void *args[] = {&din, &dfl, &dex, &dagg, &dseg};
+    emu_run(e, "_Z18warp_scan_segmentsPKiS0_PiS1_S1_", cfg_of(1, 128, 1, its), args);
+    emu_read(e, excl, dex, sizeof excl);
+    emu_read(e, aggs, dagg, sizeof aggs);
+    emu_read(e, seg, dseg, sizeof seg);
+    int want_ex[128], want_agg[128], want_seg[128];
+    for (int w = 0; w < 4; w++) {
+        int sum = 0;
+        for (int l = 0; l < 32; l++) {
+            want_ex[w * 32 + l] = sum;
+            sum += in[w * 32 + l];
+        }
+        for (int l = 0; l < 32; l++) {
+            int i = w * 32 + l;
+            want_agg[i] = sum; /* every lane gets the warp's aggregate */
+            want_seg[i] = 0;
+            if (l == 0 || flags[i])
+                for (int j = l; j < 32 && (j == l || !flags[w * 32 + j]); j++)
+                    want_seg[i] += in[w * 32 + j];
+        }
+    }
     expect_ints(where, "excl", excl, want_ex, 128);
     expect_ints(where, "aggs", aggs, want_agg, 128);
     expect_ints(where, "seg", seg, want_seg, 128);
@@ -412,9 +423,13 @@ static void run_warp(emu *e, size_t t, bool its, const char *where)
 
 int main(void)
 {
+    /* the -G build has no block_reduce, block_scan or block_histogram instances */
     static const libs_group groups[] = {
-        {"block_reduce", run_block_reduce}, {"block_scan", run_block_scan}, {"sorts", run_sorts},
-        {"histogram", run_histogram},       {"discontinuity", run_discontinuity}, {"warp", run_warp},
+        {"block_reduce", run_block_reduce, true}, {"block_reduce_2d", run_block_reduce_2d, false},
+        {"block_scan", run_block_scan, true},     {"scan_tiles", run_scan_tiles, false},
+        {"sorts", run_sorts, false},              {"histogram", run_histogram, true},
+        {"discontinuity", run_discontinuity, false}, {"warp_reduce", run_warp_reduce, false},
+        {"warp_scan", run_warp_scan, false},
     };
     return libs_run_groups("cub_block", "cub_block", groups, sizeof groups / sizeof *groups);
 }

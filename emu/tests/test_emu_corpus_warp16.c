@@ -328,8 +328,9 @@ static void run_cg(emu *e, size_t t, bool its, const char *where)
 int main(void)
 {
     static const libs_group groups[] = {
-        {"half2_butterfly", run_butterfly}, {"bf16_warp_scan", run_scan}, {"half_dot_minmax", run_dot},
-        {"bf162_fma_reduce", run_fma_reduce}, {"half_sub_warp", run_sub_warp}, {"cg_half_tiles", run_cg},
+        {"half2_butterfly", run_butterfly, false},   {"bf16_warp_scan", run_scan, false},
+        {"half_dot_minmax", run_dot, false},         {"bf162_fma_reduce", run_fma_reduce, false},
+        {"half_sub_warp", run_sub_warp, false},      {"cg_half_tiles", run_cg, false},
     };
     return libs_run_groups("half_warp", "half_warp", groups, sizeof groups / sizeof *groups);
 }

@@ -25,10 +25,13 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 
-// The -G build (nvcc defines __CUDACC_DEBUG__) instantiates only the default
-// algorithm of BlockReduce, BlockScan and BlockHistogram: CUB's collectives
-// are force-inlined, so each debug kernel has over a thousand basic blocks,
-// and the analyses' brute-force test references grow with their square.
+// The -G build (nvcc defines __CUDACC_DEBUG__) leaves out the instances of
+// block_reduce, block_scan and block_histogram: CUB's collectives are
+// force-inlined, so each of those debug kernels has 700 to 1250 basic
+// blocks, and the analyses' brute-force test references (dominators) grow
+// with the cube of that. BlockReduce and BlockScan stay in the -G build
+// through block_reduce_2d and scan_tiles; the warp collectives are split
+// over two kernels for the same reason.
 
 // Per block of 128 threads, one element each: the sum of the ints, the
 // maximum of the floats (-inf past n) and the sum over the block's valid
@@ -58,10 +61,10 @@ __global__ void block_reduce(const int *in, const float *fin, int n, int *sums, 
     }
 }
 
+#ifndef __CUDACC_DEBUG__
 template __global__ void block_reduce<cub::BLOCK_REDUCE_WARP_REDUCTIONS>(const int *,
                                                                          const float *, int,
                                                                          int *, float *, int *);
-#ifndef __CUDACC_DEBUG__
 template __global__ void block_reduce<cub::BLOCK_REDUCE_RAKING>(const int *, const float *, int,
                                                                 int *, float *, int *);
 template __global__ void block_reduce<cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY>(
@@ -109,8 +112,8 @@ __global__ void block_scan(const int *in, int n, int *excl, int *incl_max, int *
         totals[blockIdx.x] = total;
 }
 
-template __global__ void block_scan<cub::BLOCK_SCAN_RAKING>(const int *, int, int *, int *, int *);
 #ifndef __CUDACC_DEBUG__
+template __global__ void block_scan<cub::BLOCK_SCAN_RAKING>(const int *, int, int *, int *, int *);
 template __global__ void block_scan<cub::BLOCK_SCAN_RAKING_MEMOIZE>(const int *, int, int *, int *,
                                                                     int *);
 template __global__ void block_scan<cub::BLOCK_SCAN_WARP_SCANS>(const int *, int, int *, int *,
@@ -231,8 +234,8 @@ __global__ void block_histogram(const unsigned char *in, unsigned *bins)
         atomicAdd(&bins[threadIdx.x], counts[threadIdx.x]);
 }
 
-template __global__ void block_histogram<cub::BLOCK_HISTO_SORT>(const unsigned char *, unsigned *);
 #ifndef __CUDACC_DEBUG__
+template __global__ void block_histogram<cub::BLOCK_HISTO_SORT>(const unsigned char *, unsigned *);
 template __global__ void block_histogram<cub::BLOCK_HISTO_ATOMIC>(const unsigned char *,
                                                                   unsigned *);
 #endif
@@ -266,20 +269,14 @@ __global__ void discontinuity(const int *in, int *flags, int *diffs)
 // 128 threads = 4 warps; lane and warp numbers come from warpSize.
 //   warp_sum[w]     sum of warp w's ints
 //   half_max[h]     max of the floats of 16-lane logical warp h
-//   excl[t]         exclusive prefix sum of t's warp, up to lane t
-//   aggs[t]         the warp's sum, as the scan returns it to every lane
-//   seg[t]          at a segment head (flags[t] != 0 or lane 0), the sum of
-//                   the segment's ints; other lanes unspecified (0 written)
 //   part[w]         sum over the first 20 lanes of warp w
-__global__ void warp_collectives(const int *in, const float *fin, const int *flags, int *warp_sum,
-                                 float *half_max, int *excl, int *aggs, int *seg, int *part)
+__global__ void warp_reduce(const int *in, const float *fin, int *warp_sum, float *half_max,
+                            int *part)
 {
     using WarpInt = cub::WarpReduce<int>;
     using HalfWarpFloat = cub::WarpReduce<float, 16>;
-    using WarpScanInt = cub::WarpScan<int>;
     __shared__ typename WarpInt::TempStorage red[4];
     __shared__ typename HalfWarpFloat::TempStorage hred[8];
-    __shared__ typename WarpScanInt::TempStorage scan[4];
     int t = threadIdx.x, lane = t % warpSize, warp = t / warpSize;
     int v = in[t];
     int s = WarpInt(red[warp]).Sum(v);
@@ -288,16 +285,30 @@ __global__ void warp_collectives(const int *in, const float *fin, const int *fla
     float m = HalfWarpFloat(hred[t / 16]).Reduce(fin[t], cuda::maximum<>{});
     if (t % 16 == 0)
         half_max[t / 16] = m;
-    int e, aggregate;
-    WarpScanInt(scan[warp]).ExclusiveSum(v, e, aggregate);
-    excl[t] = e;
-    aggs[t] = aggregate;
-    __syncwarp();
-    int head = lane == 0 || flags[t] != 0;
-    int g = WarpInt(red[warp]).HeadSegmentedSum(v, head);
-    seg[t] = head ? g : 0;
     __syncwarp();
     int p = WarpInt(red[warp]).Sum(v, 20);
     if (lane == 0)
         part[warp] = p;
+}
+
+// 128 threads = 4 warps; lane and warp numbers come from warpSize.
+//   excl[t]         exclusive prefix sum of t's warp, up to lane t
+//   aggs[t]         the warp's sum, as the scan returns it to every lane
+//   seg[t]          at a segment head (flags[t] != 0 or lane 0), the sum of
+//                   the segment's ints; other lanes unspecified (0 written)
+__global__ void warp_scan_segments(const int *in, const int *flags, int *excl, int *aggs, int *seg)
+{
+    using WarpInt = cub::WarpReduce<int>;
+    using WarpScanInt = cub::WarpScan<int>;
+    __shared__ typename WarpInt::TempStorage red[4];
+    __shared__ typename WarpScanInt::TempStorage scan[4];
+    int t = threadIdx.x, lane = t % warpSize, warp = t / warpSize;
+    int v = in[t];
+    int e, aggregate;
+    WarpScanInt(scan[warp]).ExclusiveSum(v, e, aggregate);
+    excl[t] = e;
+    aggs[t] = aggregate;
+    int head = lane == 0 || flags[t] != 0;
+    int g = WarpInt(red[warp]).HeadSegmentedSum(v, head);
+    seg[t] = head ? g : 0;
 }
