@@ -7,6 +7,10 @@
  * thread scheduling, so the common "return early, then __syncthreads()"
  * code works; a barrier that can never complete (warps waiting at
  * different barriers, or for warps that never come) is a deadlock.
+ * Likewise a warp-synchronous instruction leaves out the lanes that have
+ * exited, and those waiting on the stack at code that only exits (what
+ * ptxas makes of an early return); a member lane waiting anywhere else
+ * stops the launch with an error.
  *
  * Warps run round-robin, each for up to SIM_SLICE instructions at a time,
  * so that a warp spinning on a flag another warp sets makes progress; the
@@ -243,6 +247,95 @@ static void count(sim_cta *c, uint32_t pc, uint32_t mask, const sim_step *s, con
         edges[fn->edge_fall[pc]] += popc(fall);
 }
 
+/* Whether instruction pc of fn waits, or may wait, for other threads:
+ * barriers, warp-synchronous and .aligned instructions, calls (whose
+ * bodies are not looked at), trap and brkpt. */
+static bool may_wait(const sim_cta *c, const sim_func *fn, uint32_t pc)
+{
+    const ptx_module *m = c->prog->m;
+    const ptx_form *f = ptx_instr_form(m, &fn->f->instrs[pc]);
+    switch ((ptx_opcode)f->opcode) {
+    case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_BARRIER_CLUSTER: case PTX_OP_CALL:
+    case PTX_OP_TRAP: case PTX_OP_BRKPT:
+        return true;
+    default:
+        return fn->code[pc].sync_src >= 0 || ptx_form_has(m, f, PTX_MOD_SYNC) || ptx_form_has(m, f, PTX_MOD_ALIGNED);
+    }
+}
+
+/* Whether a lane resuming at pc of the kernel can only leave it: every
+ * path from pc reaches exit or ret through instructions that do not wait
+ * for other threads (may_wait), without a loop. Such a lane is as good as
+ * exited for the warp-synchronous instructions the rest of its warp runs
+ * meanwhile: nvcc sends early returns to one shared ret, which under PDOM
+ * scheduling is a reconvergence point where the lane waits, but ptxas
+ * makes such a tail a predicated EXIT on the spot, and with independent
+ * scheduling the lane runs ahead and exits. A depth-first walk over the
+ * CFG's blocks; only taken when a warp-synchronous instruction misses
+ * live member lanes. */
+static bool exit_bound(const sim_cta *c, uint32_t pc)
+{
+    const sim_func *fn = c->kernel_fn;
+    const ptx_function *f = fn->f;
+    if (pc >= fn->ninstrs)
+        return true; /* the end: the lane finishes */
+    uint32_t b0 = f->instr_block[pc];
+    for (uint32_t i = pc; i < f->blocks[b0].end; i++)
+        if (may_wait(c, fn, i))
+            return false;
+    uint8_t *state = ptx_xcalloc(f->nblocks, 1); /* 0 unseen, 1 on the walk's path, 2 exit-bound */
+    uint32_t *path = ptx_xmalloc(2 * (size_t)f->nblocks * sizeof *path), *next = path + f->nblocks;
+    uint32_t depth = 1;
+    path[0] = b0;
+    next[0] = f->blocks[b0].succ;
+    state[b0] = 1;
+    bool ok = true;
+    while (ok && depth) {
+        const ptx_block *bk = &f->blocks[path[depth - 1]];
+        if (next[depth - 1] == bk->succ + bk->nsucc) { /* every successor leads out */
+            state[path[--depth]] = 2;
+            continue;
+        }
+        uint32_t sb = f->succs[next[depth - 1]++];
+        if (sb == f->exit_block || state[sb] == 2) /* ret/exit, or the end (trap is refused above) */
+            continue;
+        if (state[sb] == 1) { /* a loop */
+            ok = false;
+            break;
+        }
+        for (uint32_t i = f->blocks[sb].first; i < f->blocks[sb].end && ok; i++)
+            ok = !may_wait(c, fn, i);
+        state[sb] = 1;
+        path[depth] = sb;
+        next[depth++] = f->blocks[sb].succ;
+    }
+    free(state);
+    free(path);
+    return ok;
+}
+
+/* The lanes warp w leaves out of the warp-synchronous instruction it is
+ * about to run for `mask` (sim_group.absent): those that exited, and
+ * those waiting on the reconvergence stack in the kernel's own code (not
+ * inside a call) at code that only leaves the kernel (exit_bound). Lanes
+ * waiting anywhere else are alive and elsewhere: sim_exec refuses an
+ * instruction naming them. */
+static uint32_t absent_lanes(const sim_cta *c, const sim_warp *w, uint32_t mask)
+{
+    uint32_t all = w->n >= 32 ? ~0u : (1u << w->n) - 1;
+    uint32_t away = all & ~w->exited & ~mask, absent = w->exited;
+    if (!away)
+        return absent;
+    uint32_t kernel_entries = w->nframes ? w->frames[0].simt_base : w->depth - 1;
+    for (uint32_t d = w->depth - 1; d-- > 0 && away;) { /* where each lane resumes: its topmost entry */
+        uint32_t here = w->stack[d].mask & away;
+        away &= ~here;
+        if (here && d < kernel_entries && exit_bound(c, w->stack[d].pc))
+            absent |= here;
+    }
+    return absent;
+}
+
 /* Run warp w for up to SIM_SLICE instructions. */
 static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red, uint64_t budget)
 {
@@ -280,6 +373,8 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red
         /* straight-line code: the next instruction, with the same lanes,
          * until an event, the reconvergence point, the end or the limits */
         for (;;) {
+            if (c->fn->code[pc].sync_src >= 0)
+                g.absent = absent_lanes(c, w, mask);
             sim_exec(c, pc, &g, &s);
             steps++;
             if (c->profile)

@@ -295,6 +295,9 @@ typedef struct sim_lanes {
 typedef struct sim_group {
     uint32_t n;
     uint32_t mask;
+    uint32_t absent;  /* lanes that have exited (or, under PDOM, only exit from where
+                         they wait): warp-synchronous instructions leave them out; the
+                         scheduler sets it before such an instruction */
     uint32_t t[32];
     /* the lanes of `mask`, prepared by sim_group_set and sim_group_mask
      * (set the mask only through them): consecutive instructions share it */
@@ -306,6 +309,7 @@ static inline void sim_group_set(sim_group *g, uint32_t n, const uint32_t *t)
 {
     g->n = g->active.n = n;
     g->mask = n >= 32 ? ~0u : (1u << n) - 1;
+    g->absent = 0;
     g->active.contig = n > 0;
     for (uint32_t k = 0; k < n; k++) {
         g->t[k] = g->active.t[k] = t[k];

@@ -12,8 +12,10 @@
  * live thread of the CTA) has arrived; bar.red results reach every waiting
  * lane on release. A warp-synchronous instruction (shfl.sync, vote.sync,
  * bar.warp.sync, ...) issues for the lanes whose whole member mask (each
- * lane's own) has reached it; the others wait. Calls to functions with a
- * body are not supported in this mode yet (they stop the launch). */
+ * lane's own), less the lanes that have exited, has reached it; the others
+ * wait, and a deadlock report names the member lanes they wait for.
+ * Calls to functions with a body are not supported in this mode yet (they
+ * stop the launch). */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +41,8 @@ static uint32_t lanes_at(const sim_warp *w, uint32_t set, uint32_t pc)
 }
 
 /* Release lanes waiting at a warp-synchronous instruction once all their
- * member lanes are there (or have exited, which faults when it runs). */
+ * member lanes are there or have exited (the ISA's "non-exited threads in
+ * membermask": exited lanes are left out). */
 static void release_syncs(const sim_cta *c, sim_warp *w)
 {
     for (uint32_t s = w->sync_wait; s; s &= s - 1) {
@@ -128,6 +131,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
             return R_FAULT;
         }
         sim_group_mask(&g, mask);
+        g.absent = w->exited;
         w->last_pc = pc;
         sim_exec(c, pc, &g, &s);
         steps++;
@@ -228,8 +232,10 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count,
     return any;
 }
 
-/* Report what every blocked warp waits for. */
-static void deadlock(sim_cta *c, const uint32_t *arrived)
+/* Report what every blocked warp waits for: lanes at a barrier, and lanes
+ * at a warp-synchronous instruction with the member lanes they wait for
+ * (alive, but waiting elsewhere). */
+static void deadlock(sim_cta *c)
 {
     char buf[400];
     size_t len = 0;
@@ -238,14 +244,22 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
         uint32_t live = all_lanes(w) & ~w->exited;
         if (!live)
             continue;
-        uint32_t k = (uint32_t)__builtin_ctz(w->bar_wait ? w->bar_wait : w->sync_wait ? w->sync_wait : live);
-        const char *what = w->bar_wait ? "a barrier" : w->sync_wait ? "a warp-synchronous instruction"
-                                                                      : "nothing";
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%swarp %u lanes 0x%08x at %s, PTX line %u",
-                                len ? "; " : "", i, w->bar_wait | w->sync_wait, what,
-                                w->tpc[k] < c->fn->ninstrs ? c->fn->code[w->tpc[k]].line : 0);
+        if (w->bar_wait) {
+            uint32_t pc = w->tpc[__builtin_ctz(w->bar_wait)];
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%swarp %u lanes 0x%08x at a barrier, PTX line %u",
+                                    len ? "; " : "", i, w->bar_wait, pc < c->fn->ninstrs ? c->fn->code[pc].line : 0);
+        }
+        if (w->sync_wait && len < sizeof buf - 100) {
+            uint32_t k = (uint32_t)__builtin_ctz(w->sync_wait), pc = w->tpc[k];
+            const sim_inst *in = &c->fn->code[pc];
+            uint32_t members = (uint32_t)sim_get(c, &in->src[in->sync_src], w->t[k]) & live;
+            len += (size_t)snprintf(buf + len, sizeof buf - len,
+                                    "%swarp %u lanes 0x%08x at a warp-synchronous instruction, PTX line %u, "
+                                    "waiting for member lanes 0x%08x, which have not exited",
+                                    len ? "; " : "", i, w->sync_wait, in->line,
+                                    members & ~lanes_at(w, w->sync_wait, pc));
+        }
     }
-    (void)arrived;
     sim_fault(c, SIM_ERR_DEADLOCK, "deadlock in kernel %s, block (%u,%u,%u): %s", c->kernel, c->ctaid.x, c->ctaid.y,
               c->ctaid.z, buf);
 }
@@ -286,7 +300,7 @@ bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
         if (release_barriers(c, arrived, bar_count, red))
             continue;
         if (!progress) {
-            deadlock(c, arrived);
+            deadlock(c);
             return false;
         }
     }

@@ -2,10 +2,13 @@
  * redux, elect (PTX ISA 9.0). Lane numbers are positions in the thread
  * group, so compacted or permuted groups behave as real warps would.
  *
- * The .sync forms name the participating lanes in a member mask. A lane
- * named there that is not executing the instruction with the others (not
- * active, or guarded off) would make the result undefined on a GPU; the
- * emulator stops the launch and reports it instead of inventing a value. */
+ * The .sync forms name the participating lanes in a member mask; sim_exec
+ * has checked it before the handler runs (every member lane that has not
+ * exited executes the instruction with the others), so a lane's members
+ * here are the lanes of its mask that execute it: the ISA's "non-exited
+ * threads in membermask". */
+#include <stdio.h>
+
 #include "emu/ops.h"
 
 /* Lanes (group positions) of the guard-passing threads. */
@@ -17,27 +20,15 @@ static inline uint32_t lane_mask(const sim_lanes *L)
     return m;
 }
 
-/* Check each lane's member mask (source `k`) against the lanes executing;
- * false after a fault. members[i] receives lane i's: lanes of one
- * instruction may name different groups (tiled partitions of a warp). */
-static bool check_members(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L,
-                          const opnd *O, unsigned k, uint32_t *members, sim_step *s)
+/* members[i] = lane L->k[i]'s member mask (source k) less the lanes not
+ * executing: those that exited or lie beyond the warp (sim_exec has
+ * refused any other). Lanes of one instruction may name different groups
+ * (tiled partitions of a warp). */
+static void members_of(const sim_lanes *L, const opnd *O, unsigned k, uint32_t *members)
 {
-    uint32_t exec = lane_mask(L), valid = g->n >= 32 ? ~0u : (1u << g->n) - 1;
-    for (uint32_t i = 0; i < L->n; i++) {
-        uint32_t m = (uint32_t)SRC(k, L->t[i]);
-        if ((m & valid & ~exec) || !(m & exec)) {
-            char who[96];
-            sim_thread_coords(c, L->t[i], who, sizeof who);
-            sim_fault(c, SIM_ERR_ILLEGAL, "member mask 0x%08x names lanes that are not executing this instruction "
-                      "together (executing: 0x%08x), %s, kernel %s, PTX line %u", m, exec, who,
-                      c->kernel, in->line);
-            s->event = SIM_EV_FAULT;
-            return false;
-        }
-        members[i] = m & exec;
-    }
-    return true;
+    uint32_t exec = lane_mask(L);
+    for (uint32_t i = 0; i < L->n; i++)
+        members[i] = (uint32_t)SRC(k, L->t[i]) & exec;
 }
 
 enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
@@ -47,8 +38,8 @@ enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
 HANDLER(op_vote)
 {
     uint32_t members[32], all = 0;
-    if (in->op2 && !check_members(c, in, g, L, O, 1, members, s))
-        return;
+    if (in->op2)
+        members_of(L, O, 1, members);
     for (uint32_t i = 0; i < L->n; i++)
         if (SRC(0, L->t[i]))
             all |= 1u << L->k[i];
@@ -67,12 +58,31 @@ HANDLER(op_vote)
 
 enum { S_UP, S_DOWN, S_BFLY, S_IDX };
 
+/* Stop the launch: thread t's shfl.sync (member mask m) reads lane j,
+ * which is not one of the lanes executing it. The ISA (shfl, "Semantics")
+ * leaves the value of an inactive or predicated-off lane unpredictable and
+ * a lane outside membermask undefined, so simtlab reports instead of
+ * inventing a value: an exited lane, a lane the warp does not have, a lane
+ * outside the mask. */
+static void shfl_fault(sim_cta *c, const sim_inst *in, const sim_group *g, uint32_t t, int j, uint32_t m)
+{
+    char who[96], why[96];
+    sim_thread_coords(c, t, who, sizeof who);
+    if ((uint32_t)j >= g->n)
+        snprintf(why, sizeof why, "which the warp does not have (it has %u threads)", g->n);
+    else if ((g->absent >> j) & 1)
+        snprintf(why, sizeof why, "which has exited (the PTX ISA leaves its value undefined)");
+    else
+        snprintf(why, sizeof why, "which is not in the member mask 0x%08x", m);
+    sim_fault(c, SIM_ERR_ILLEGAL, "shfl.sync reads lane %d, %s, %s, kernel %s, PTX line %u", j, why, who,
+              c->kernel, in->line);
+}
+
 /* shfl.sync.mode.b32 d[|p], a, b, c, membermask (the ISA's formula). */
 HANDLER(op_shfl)
 {
     uint32_t members[32];
-    if (!check_members(c, in, g, L, O, 3, members, s))
-        return;
+    members_of(L, O, 3, members);
     uint64_t val[32], out[32];
     uint8_t pv[32];
     for (uint32_t i = 0; i < L->n; i++)
@@ -91,11 +101,8 @@ HANDLER(op_shfl)
         }
         if (!p)
             j = lane;
-        if (j < 0 || j > 31 || !((members[i] >> j) & 1) || (uint32_t)j >= g->n) {
-            char who[96];
-            sim_thread_coords(c, t, who, sizeof who);
-            sim_fault(c, SIM_ERR_ILLEGAL, "shfl.sync reads lane %d, which is not in the member mask 0x%08x, %s, "
-                      "kernel %s, PTX line %u", j, members[i], who, c->kernel, in->line);
+        if (j < 0 || j > 31 || !((members[i] >> j) & 1)) {
+            shfl_fault(c, in, g, t, j, (uint32_t)SRC(3, t));
             s->event = SIM_EV_FAULT;
             return;
         }
@@ -109,11 +116,12 @@ HANDLER(op_shfl)
     }
 }
 
-/* activemask.b32: the lanes executing it. */
+/* activemask.b32: the lanes executing it whose guard holds (the ISA:
+ * exited, inactive and predicated-off threads contribute 0). */
 HANDLER(op_activemask)
 {
     (void)s;
-    uint32_t m = g->mask;
+    uint32_t m = lane_mask(L);
     EACH_LANE(t) PUT(0, t, m);
 }
 
@@ -122,8 +130,7 @@ HANDLER(op_activemask)
 HANDLER(op_match)
 {
     uint32_t members[32];
-    if (!check_members(c, in, g, L, O, 1, members, s))
-        return;
+    members_of(L, O, 1, members);
     unsigned w = type_bits(in->type);
     uint64_t v[32];
     for (uint32_t i = 0; i < L->n; i++)
@@ -152,8 +159,7 @@ enum { R_ADD, R_MIN, R_MAX, R_AND, R_OR, R_XOR };
 HANDLER(op_redux)
 {
     uint32_t members[32];
-    if (!check_members(c, in, g, L, O, 1, members, s))
-        return;
+    members_of(L, O, 1, members);
     bool sg = type_signed(in->type);
     EACH_LANE(t) {
         uint64_t acc = 0;
@@ -184,8 +190,7 @@ HANDLER(op_redux)
 HANDLER(op_elect)
 {
     uint32_t members[32];
-    if (!check_members(c, in, g, L, O, 0, members, s))
-        return;
+    members_of(L, O, 0, members);
     EACH_LANE(t) {
         int leader = members[i_] ? __builtin_ctz(members[i_]) : -1;
         PUT(0, t, leader < 0 ? 0 : (uint64_t)leader);

@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Regenerate every PTX file under testdata/ptx/ from testdata/cuda/*.cu.
+# Regenerate every PTX file under testdata/ptx/ from testdata/cuda/*.cu and
+# from the CUDA programs of testdata/cudart/ listed in CUDART_PROGRAMS.
 #
 #   testdata/ptx/<name>.sm_75.O3.ptx   nvcc -ptx -arch=sm_75 -O3
 #   testdata/ptx/<name>.sm_80.O3.ptx   nvcc -ptx -arch=sm_80 -O3
 #   testdata/ptx/<name>.sm_90.O3.ptx   nvcc -ptx -arch=sm_90 -O3
 #   testdata/ptx/<name>.sm_80.G.ptx    nvcc -ptx -arch=sm_80 -G   (.loc/.file/.section .debug_*)
+#   testdata/ptx/<name>.sm_100.O3.ptx  nvcc -ptx -arch=sm_100 -O3 (files in SM100_FILES)
+#   testdata/ptx/<program>.sm_XX.O3.ptx  the device code of a CUDART_PROGRAMS
+#                                      program, -O3 for each of CUDART_ARCHS
 #
 # Usage: testdata/gen_ptx.sh            (NVCC=/path/to/nvcc to pick a compiler)
 #
 # Output is deterministic and free of machine paths:
-#  * nvcc runs inside testdata/cuda on relative file names, so assert() file
-#    strings hold bare file names;
+#  * nvcc runs inside testdata/cuda (testdata/cudart) on relative file
+#    names, so assert() file strings hold bare file names;
 #  * -frandom-seed=<file> and `-Xcicc --orig_src_path_name=testdata/cuda/<file>`
-#    fix the hashes nvcc puts into internal-linkage names
-#    (_ZN.._INTERNAL_<hash>_<len>_<file>_cu_<seed>...), which otherwise depend
-#    on a random number and on the absolute source path;
+#    (testdata/cudart/<file> for the programs) fix the hashes nvcc puts
+#    into internal-linkage names (_ZN.._INTERNAL_<hash>_<len>_<file>_cu_<seed>...),
+#    which otherwise depend on a random number and on the absolute source path;
 #  * PWD is set to /proc/self/cwd (the same trick Bazel uses) so the -G
 #    compilation directory does not depend on where the repository lives;
 #  * the sed filter below then turns `.file` names into repository-relative
@@ -33,6 +37,12 @@ out=$here/ptx
 
 O3_ARCHS=(sm_75 sm_80 sm_90)
 G_ARCHS=(sm_80)
+# files of cuda/ also built for sm_100 (-O3)
+SM100_FILES=(cub_block half_warp)
+# programs of cudart/ (built there with check.h) whose device code joins the
+# corpus; the cudart tests run them for compute_80
+CUDART_PROGRAMS=(thrust_cub)
+CUDART_ARCHS=(sm_80 sm_90 sm_100)
 
 # "/proc/self/cwd" and "testdata/cuda/" as the byte lists nvcc prints.
 CWD_BYTES='47,112,114,111,99,47,115,101,108,102,47,99,119,100'
@@ -46,15 +56,15 @@ normalize() {
         -e "s#^\\.b8 ${CWD_BYTES}\$#.b8 ${REL_BYTES}#"
 }
 
-compile() { # compile <file.cu> <arch> <mode: O3|G> <output>
-    local cu=$1 arch=$2 mode=$3 dst=$4 flag tmp
+compile() { # compile <dir: cuda|cudart> <file.cu> <arch> <mode: O3|G> <output>
+    local dir=$1 cu=$2 arch=$3 mode=$4 dst=$5 flag tmp
     case $mode in
     O3) flag=-O3 ;;
     G) flag=-G ;;
     esac
     tmp=$(mktemp)
-    (cd "$src" && PWD=/proc/self/cwd "$NVCC" -ptx -arch="$arch" "$flag" \
-        -frandom-seed="$cu" -Xcicc --orig_src_path_name="testdata/cuda/$cu" "$cu" -o "$tmp")
+    (cd "$here/$dir" && PWD=/proc/self/cwd "$NVCC" -ptx -arch="$arch" "$flag" \
+        -frandom-seed="$cu" -Xcicc --orig_src_path_name="testdata/$dir/$cu" "$cu" -o "$tmp")
     normalize <"$tmp" >"$dst"
     rm -f "$tmp"
     if grep -Eq '^\s*\.file\s+[0-9]+\s+"/' "$dst"; then
@@ -80,16 +90,34 @@ if [ ${#files[@]} -eq 0 ]; then
     exit 1
 fi
 
+for name in "${SM100_FILES[@]}" "${CUDART_PROGRAMS[@]}"; do
+    if [ ! -f "$src/$name.cu" ] && [ ! -f "$here/cudart/$name.cu" ]; then
+        echo "error: $name.cu listed in $0 does not exist" >&2
+        exit 1
+    fi
+done
+
 for path in "${files[@]}"; do
     cu=$(basename "$path")
     name=${cu%.cu}
-    for arch in "${O3_ARCHS[@]}"; do
-        compile "$cu" "$arch" O3 "$out/$name.$arch.O3.ptx"
+    archs=("${O3_ARCHS[@]}")
+    if [[ " ${SM100_FILES[*]} " == *" $name "* ]]; then
+        archs+=(sm_100)
+    fi
+    for arch in "${archs[@]}"; do
+        compile cuda "$cu" "$arch" O3 "$out/$name.$arch.O3.ptx"
     done
     for arch in "${G_ARCHS[@]}"; do
-        compile "$cu" "$arch" G "$out/$name.$arch.G.ptx"
+        compile cuda "$cu" "$arch" G "$out/$name.$arch.G.ptx"
     done
     echo "  $name"
+done
+
+for name in "${CUDART_PROGRAMS[@]}"; do
+    for arch in "${CUDART_ARCHS[@]}"; do
+        compile cudart "$name.cu" "$arch" O3 "$out/$name.$arch.O3.ptx"
+    done
+    echo "  $name (cudart)"
 done
 
 du -ch "$out"/*.ptx | tail -n 1
