@@ -20,6 +20,61 @@ typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUkern_st *cudaKernel_t;
 
+/* cudaLaunchKernelEx's configuration and attributes (driver_types.h). */
+enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    cudaLaunchAttributeClusterDimension = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    cudaLaunchAttributePriority = 8,
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    cudaLaunchAttributeMemSyncDomain = 10,
+    cudaLaunchAttributePreferredClusterDimension = 11,
+    cudaLaunchAttributeLaunchCompletionEvent = 12,
+    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16
+};
+
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    struct {
+        unsigned x, y, z;
+    } clusterDim;
+    struct {
+        cudaEvent_t event;
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
+    struct {
+        cudaEvent_t event;
+        int flags;
+    } launchCompletionEvent;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute {
+    int id; /* enum cudaLaunchAttributeID */
+    char pad[4];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
+} cudaLaunchConfig_t;
+
+_Static_assert(sizeof(cudaLaunchAttribute) == 72, "cudaLaunchAttribute layout");
+_Static_assert(sizeof(cudaLaunchConfig_t) == 56, "cudaLaunchConfig_t layout");
+
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
     cudaMemcpyHostToDevice = 1,

@@ -130,9 +130,10 @@ static int launch_with_locality(cudart *rt, rt_kernel *k, sim_program *p, const 
     return rc;
 }
 
-/* Launch func over grid x block with args (lock held). */
+/* Launch func over grid x block with args (lock held), in clusters of
+ * `cluster` blocks (0,0,0: the kernel's own, else one). */
 static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
-                          cudaStream_t stream, bool cooperative)
+                          cudaStream_t stream, bool cooperative, dim3 cluster)
 {
     if (rt->sticky_error)
         return rt_error(rt, rt->sticky_error);
@@ -156,7 +157,8 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_shared = (uint32_t)shared, .host_threads = rt->host_threads,
         .stack_bytes = rt->stack_limit > 8192 ? (uint32_t)rt->stack_limit : 0,
-        .printf_out = rt->printf_out, .independent_scheduling = rt->its, .cooperative = cooperative};
+        .printf_out = rt->printf_out, .independent_scheduling = rt->its, .cooperative = cooperative,
+        .cluster = {cluster.x, cluster.y, cluster.z}};
     sim_stats st;
     int rc = rt->locality_dir ? launch_with_locality(rt, k, p, &cfg, buf, bytes, &st, err, sizeof err)
                               : sim_launch(rt->dev, p, k->name, &cfg, buf, bytes, &st, err, sizeof err);
@@ -209,7 +211,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
                              cudaStream_t stream)
 {
     cudart *rt = rt_lock();
-    cudaError_t e = launch(rt, func, grid, block, args, shared, stream, false);
+    cudaError_t e = launch(rt, func, grid, block, args, shared, stream, false, (dim3){0, 0, 0});
     rt_unlock(rt);
     return e;
 }
@@ -237,9 +239,92 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
                                         cudaStream_t stream)
 {
     cudart *rt = rt_lock();
-    cudaError_t e = launch(rt, func, grid, block, args, shared, stream, true);
+    cudaError_t e = launch(rt, func, grid, block, args, shared, stream, true, (dim3){0, 0, 0});
     rt_unlock(rt);
     return e;
+}
+
+/* What cudaLaunchKernelEx's attributes ask of a launch. */
+typedef struct launch_attrs {
+    bool cooperative;
+    dim3 cluster;          /* 0,0,0: the kernel's own */
+    cudaEvent_t events[8]; /* to record once the launch has run */
+    unsigned nevents;
+} launch_attrs;
+
+/* Read a cudaLaunchConfig_t's attributes into x. Hints (access policy,
+ * priority, scheduling preferences, carveout, memory synchronization
+ * domains, programmatic stream serialization) change nothing here; an
+ * attribute not valid for a launch, or an unknown one, is
+ * cudaErrorInvalidValue. */
+static cudaError_t read_launch_attrs(const cudaLaunchConfig_t *config, launch_attrs *x)
+{
+    *x = (launch_attrs){0};
+    if (config->numAttrs && !config->attrs)
+        return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        const cudaLaunchAttribute *at = &config->attrs[i];
+        switch (at->id) {
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+        case cudaLaunchAttributePreferredClusterDimension:
+        case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        case cudaLaunchAttributeNvlinkUtilCentricScheduling:
+            break;
+        case cudaLaunchAttributeCooperative:
+            x->cooperative = at->val.cooperative != 0;
+            break;
+        case cudaLaunchAttributeClusterDimension:
+            x->cluster = (dim3){at->val.clusterDim.x, at->val.clusterDim.y, at->val.clusterDim.z};
+            if (!x->cluster.x || !x->cluster.y || !x->cluster.z)
+                return cudaErrorInvalidValue;
+            break;
+        case cudaLaunchAttributeProgrammaticEvent:
+        case cudaLaunchAttributeLaunchCompletionEvent:
+            if (x->nevents == sizeof x->events / sizeof *x->events)
+                return cudaErrorInvalidValue;
+            x->events[x->nevents++] = at->id == cudaLaunchAttributeProgrammaticEvent
+                                          ? at->val.programmaticEvent.event
+                                          : at->val.launchCompletionEvent.event;
+            break;
+        default: /* DeviceUpdatableKernelNode is for graphs only */
+            return cudaErrorInvalidValue;
+        }
+    }
+    return cudaSuccess;
+}
+
+/* cudaLaunchKernelEx (cuda_runtime.h's template calls this): a launch whose
+ * attributes may ask for a cooperative grid or clusters and name events to
+ * record. Launches run to completion when submitted, so programmatic
+ * dependent launch (what Thrust and CUB ask for) needs nothing more, and
+ * the programmatic and completion events are recorded after the launch. */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    cudart *rt = rt_lock();
+    launch_attrs x = {0};
+    cudaError_t e = config ? read_launch_attrs(config, &x) : cudaErrorInvalidValue;
+    if (e != cudaSuccess)
+        return rt_return(rt, e);
+    /* as cudaLaunchKernel: a fault is reported by the calls after this one */
+    e = launch(rt, func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
+               x.cooperative, x.cluster);
+    for (unsigned i = 0; i < x.nevents && e == cudaSuccess; i++)
+        if ((e = rt_event_record(rt, x.events[i], config->stream)) != cudaSuccess)
+            rt_error(rt, e);
+    rt_unlock(rt);
+    return e;
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    return cudaLaunchKernelExC(config, func, args);
 }
 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 grid, dim3 block, void **args, size_t shared,

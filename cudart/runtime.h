@@ -127,6 +127,10 @@ cudaError_t rt_return(cudart *rt, cudaError_t e);
 cudaError_t rt_report(cudart *rt, cudaError_t e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Record event e on stream s at the device clock (lock held); an error
+ * code for a bad handle (stream.c). */
+cudaError_t rt_event_record(cudart *rt, cudaEvent_t e, cudaStream_t s);
+
 /* Write the held-back device printf output to stdout. */
 void rt_flush_printf(cudart *rt);
 

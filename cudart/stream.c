@@ -227,15 +227,20 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
     return rt_return(rt, cudaSuccess);
 }
 
+cudaError_t rt_event_record(cudart *rt, cudaEvent_t e, cudaStream_t s)
+{
+    rt_event *ev = event_of(rt, e);
+    if (!ev || !rt_valid_stream(rt, s))
+        return cudaErrorInvalidResourceHandle;
+    ev->recorded = true;
+    ev->ms = rt->device_ms;
+    return cudaSuccess;
+}
+
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
     cudart *rt = rt_lock();
-    rt_event *ev = event_of(rt, e);
-    if (!ev || !rt_valid_stream(rt, s))
-        return rt_return(rt, cudaErrorInvalidResourceHandle);
-    ev->recorded = true;
-    ev->ms = rt->device_ms;
-    return rt_return(rt, cudaSuccess);
+    return rt_return(rt, rt_event_record(rt, e, s));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned flags)

@@ -2,6 +2,7 @@
  * with nvcc (-cudart shared, PTX only) and run it under `simtlab exec`.
  *
  *   test_cudart_program NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT]
+ *                       [--arch compute_XX]
  *
  * The program checks its own results and prints "PASS NAME"; the test also
  * requires exit status 0, the exact standard output in FILE when given,
@@ -37,6 +38,7 @@ typedef struct program_test {
      * DIR/FILE to contain TEXT and an exact static graph equal to the
      * profiled one */
     const char *locality_file, *locality_text;
+    const char *arch; /* the virtual architecture the PTX is for (compute_80) */
     char nvcc[1024];
 } program_test;
 
@@ -121,8 +123,10 @@ static void test_program(void **state)
     argv[n++] = (char *)t->nvcc;
     argv[n++] = "-cudart";
     argv[n++] = "shared";
+    char gencode[64];
+    snprintf(gencode, sizeof gencode, "arch=%s,code=%s", t->arch, t->arch);
     argv[n++] = "-gencode";
-    argv[n++] = "arch=compute_80,code=compute_80";
+    argv[n++] = gencode;
     argv[n++] = inc;
     argv[n++] = "-o";
     argv[n++] = exe;
@@ -201,6 +205,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc && t->nexec < 8)
             t->exec_opts[t->nexec++] = argv[++i];
+        else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
+            t->arch = argv[++i];
         else if (strcmp(argv[i], "--stdout") == 0 && i + 1 < argc)
             t->expect_stdout = argv[++i];
         else if (strcmp(argv[i], "--stderr") == 0 && i + 1 < argc)
@@ -212,6 +218,8 @@ int main(int argc, char **argv)
         else if (t->nsources < 8)
             t->sources[t->nsources++] = argv[i];
     }
+    if (!t->arch)
+        t->arch = "compute_80";
     if (!t->name || !t->nsources) {
         fprintf(stderr, "usage: %s NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT]\n", argv[0]);
         return 2;
