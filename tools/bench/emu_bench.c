@@ -1,7 +1,8 @@
 /* emu_bench.c — the functional emulator's speed: emulated thread
  * instructions per second on a regular kernel (SAXPY), a compute-bound one
- * (tiled matrix multiply) and divergent ones (Mandelbrot, level-synchronous
- * BFS on a random graph), each next to the same computation in plain C
+ * (tiled matrix multiply) and divergent ones (Mandelbrot, Collatz step
+ * counts, level-synchronous BFS on a random graph), each next to the same
+ * computation in plain C
  * compiled into this program, timed in the same run; then the speedup
  * with several host threads, and the peak memory.
  *
@@ -9,7 +10,8 @@
  *   PTX     the kernels (default testdata/ptx/bench_kernels.sm_80.O3.ptx)
  *   SCALE   1 (default) is the full size: SAXPY over 16M elements, a
  *           1024x1024 multiply, a 1024x1024 Mandelbrot with 256 iterations,
- *           BFS over 1M vertices and 8M edges; 2 halves each dimension...
+ *           Collatz step counts of 1..1M, BFS over 1M vertices and 8M
+ *           edges; 2 halves each dimension...
  *   THREADS host threads for the scaling runs (default: the processors)
  * Results are printed as a table; the emulator's results are checked
  * against the C ones (exactly for all but the multiply, whose summation
@@ -199,6 +201,40 @@ static result run_mandel(bench *b, int scale)
                     (double)st.thread_instructions / (double)st.warp_instructions, ok};
 }
 
+/* Collatz step counts of 1..n: a divergent loop, each lane leaving it
+ * after its own number of steps. */
+static result run_collatz(bench *b, int scale)
+{
+    int n = (1 << 20) / (scale * scale);
+    uint32_t *out = malloc((size_t)n * 4), *ref = malloc((size_t)n * 4);
+    uint64_t dout = dev_buf(b, NULL, (size_t)n * 4);
+    const void *args[] = {&dout, &n};
+    sim_dim3 grid = {(n + 255) / 256, 1, 1}, block = {256, 1, 1};
+    double t0 = now();
+    sim_stats st = launch(b, "bench_collatz", grid, block, 1, args);
+    double t1 = now();
+    sim_memcpy_from_device(b->d, out, dout, (size_t)n * 4, b->err, sizeof b->err);
+    double t2 = now();
+    for (int i = 0; i < n; i++) {
+        uint64_t x = (uint64_t)i + 1;
+        uint32_t k = 0;
+        while (x != 1) {
+            x = (x & 1) ? 3 * x + 1 : x / 2;
+            k++;
+        }
+        ref[i] = k;
+    }
+    double t3 = now();
+    int ok = memcmp(out, ref, (size_t)n * 4) == 0;
+    double t4 = now();
+    launch(b, "bench_collatz", grid, block, b->threads, args);
+    double t5 = now();
+    free(out);
+    free(ref);
+    return (result){"Collatz steps (1M)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
+                    (double)st.thread_instructions / (double)st.warp_instructions, ok};
+}
+
 /* Level-synchronous BFS: one launch per level, in the emulator and in C. */
 static result run_bfs(bench *b, int scale)
 {
@@ -296,12 +332,14 @@ int main(int argc, char **argv)
     b.p = sim_program_new(b.d, m, b.err, sizeof b.err);
     if (!b.p)
         die("program", b.err);
-    result r[4] = {run_saxpy(&b, scale), run_matmul(&b, scale), run_mandel(&b, scale), run_bfs(&b, scale)};
+    enum { NWORK = 5 };
+    result r[NWORK] = {run_saxpy(&b, scale), run_matmul(&b, scale), run_mandel(&b, scale), run_collatz(&b, scale),
+                       run_bfs(&b, scale)};
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("%-30s %14s %8s %10s %10s %8s %9s %6s %s\n", "workload", "thread instr.", "lanes",
            "emu s", "M instr/s", "C s", "emu / C", "x", "");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NWORK; i++)
         printf("%-30s %14" PRIu64 " %8.1f %10.3f %10.1f %8.3f %9.1f %6.2f %s\n", r[i].name,
                r[i].thread_instructions, r[i].simd, r[i].emu_s,
                (double)r[i].thread_instructions / r[i].emu_s / 1e6, r[i].native_s,
@@ -313,7 +351,7 @@ int main(int argc, char **argv)
     sim_device_free(b.d);
     ptx_module_free(m);
     int bad = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NWORK; i++)
         bad |= !r[i].ok;
     return bad ? 3 : 0;
 }
