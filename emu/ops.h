@@ -108,10 +108,40 @@ static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf
     } while (0)
 
 /* Destination 0 = (EXPR) & its mask for every active lane, EXPR reading
- * source k as ARG(k) (see LANE_ARRAYS). */
+ * source k as ARG(k): element ix_k of array s_[k], negated by x_[k]. On a
+ * contiguous run, LANE_ARRAYS' arrays (ix_k = i_: the loop vectorizes);
+ * on scattered lanes (divergent code) one pass over the lane list that
+ * reads each source in place: its register row at the lane's thread, or
+ * an immediate through index 0 of its value (ix_k masked to 0), which
+ * saves LANE_ARRAYS' gather and scatter passes. */
 #define MAP_LANES(nsrc, EXPR)                                                                 \
-    LANE_ARRAYS(nsrc, for (uint32_t i_ = 0; i_ < n_; i_++) out_[i_] = (EXPR) & m_)
-#define ARG(k) (s_[k][i_] ^ x_[k])
+    do {                                                                                      \
+        if (L->contig) {                                                                      \
+            LANE_ARRAYS(nsrc, for (uint32_t i_ = 0; i_ < n_; i_++) {                          \
+                const uint32_t ix_0 = i_; const uint32_t ix_1 = i_; const uint32_t ix_2 = i_; \
+                (void)ix_0; (void)ix_1; (void)ix_2;                                           \
+                out_[i_] = (EXPR) & m_;                                                       \
+            });                                                                               \
+            break;                                                                            \
+        }                                                                                     \
+        const uint64_t *s_[3] = {NULL, NULL, NULL};                                           \
+        uint64_t x_[3] = {0};                                                                 \
+        uint32_t im_[3] = {0};                                                                \
+        for (unsigned k_ = 0; k_ < (nsrc); k_++) {                                            \
+            x_[k_] = O[k_].x;                                                                 \
+            s_[k_] = O[k_].reg ? O[k_].p : &O[k_].v;                                          \
+            im_[k_] = O[k_].reg ? ~0u : 0;                                                    \
+        }                                                                                     \
+        uint64_t *d_ = D->p[0];                                                               \
+        const uint64_t m_ = D->m[0];                                                          \
+        for (uint32_t i_ = 0; i_ < L->n; i_++) {                                              \
+            const uint32_t t_ = L->t[i_];                                                     \
+            const uint32_t ix_0 = t_ & im_[0], ix_1 = t_ & im_[1], ix_2 = t_ & im_[2];        \
+            (void)ix_0, (void)ix_1, (void)ix_2;                                               \
+            d_[t_] = (EXPR) & m_;                                                             \
+        }                                                                                     \
+    } while (0)
+#define ARG(k) (s_[k][ix_##k] ^ x_[k])
 
 /* Unused handler arguments. */
 #define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s, (void)O, (void)D)
