@@ -64,18 +64,25 @@ static bool members_here(sim_cta *c, const sim_inst *in, const sim_group *g, con
     return true;
 }
 
-/* The active lanes of g whose guard (row p, negated by neg) holds, into L:
- * a branch-free compaction, as divergent guards defeat branch prediction. */
-static void guard_lanes(const sim_group *g, const uint64_t *p, bool neg, sim_lanes *L)
+/* The active lanes of g whose guard (row p, negated by neg) holds: g's
+ * own list when they all pass (a uniform branch, say), else a list built
+ * in L from the mask of those that do. */
+static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool neg, sim_lanes *L)
 {
+    uint32_t pass = 0;
+    for (uint32_t i = 0; i < g->active.n; i++)
+        pass |= (uint32_t)((p[g->active.t[i]] != 0) != neg) << g->active.k[i];
+    if (pass == g->mask)
+        return &g->active;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < g->active.n; i++) {
-        L->t[n] = g->active.t[i];
-        L->k[n] = g->active.k[i];
-        n += (p[g->active.t[i]] != 0) != neg;
+    for (uint32_t m = pass; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        L->t[n] = g->t[k];
+        L->k[n++] = (uint8_t)k;
     }
     L->n = n;
-    L->contig = n == g->active.n && g->active.contig; /* all passed: the same run */
+    L->contig = false;
+    return L;
 }
 
 /* sim_exec's general case: a guard, a warp-synchronous instruction, a
@@ -85,10 +92,8 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
 {
     sim_lanes L;
     const sim_lanes *lanes = &g->active;
-    if (in->guard != PTX_NONE) {
-        guard_lanes(g, sim_row(c, in->guard), in->guard_neg, &L);
-        lanes = &L;
-    }
+    if (in->guard != PTX_NONE)
+        lanes = guard_lanes(g, sim_row(c, in->guard), in->guard_neg, &L);
     if (in->sync_src >= 0 && !members_here(c, in, g, lanes)) {
         s->event = SIM_EV_FAULT;
         return;
