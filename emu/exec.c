@@ -69,9 +69,10 @@ static bool members_here(sim_cta *c, const sim_inst *in, const sim_group *g, con
  * in L from the mask of those that do. */
 static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool neg, sim_lanes *L)
 {
-    uint32_t pass = 0;
+    uint32_t set = 0;
     for (uint32_t i = 0; i < g->active.n; i++)
-        pass |= (uint32_t)((p[g->active.t[i]] != 0) != neg) << g->active.k[i];
+        set |= (uint32_t)(p[g->active.t[i]] != 0) << g->active.k[i];
+    uint32_t pass = neg ? g->mask & ~set : set;
     if (pass == g->mask)
         return &g->active;
     uint32_t n = 0;
