@@ -35,7 +35,12 @@ static void push(sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 
 /* Apply a branch outcome to the warp's stack: uniform outcomes move the
  * top entry; a split sends the top entry to the reconvergence point and
- * pushes one entry per path (taken on top, run first). */
+ * pushes one entry per path (taken on top, run first). A path that starts
+ * at the reconvergence point gets no entry, and a top entry (other than a
+ * function's first) that reconverges at the same point is replaced by the
+ * paths: its parent waits there already (every entry above a function's
+ * first is pushed with its parent waiting at the entry's reconvergence
+ * point). So a loop whose lanes leave one by one keeps one entry. */
 static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const sim_step *s)
 {
     sim_simt_entry *top = &w->stack[w->depth - 1];
@@ -78,9 +83,15 @@ static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const si
         top->pc = s->target;
     } else {
         c->divergent_branches++;
-        top->pc = rpc;
-        push(w, pc + 1, rpc, nt);
-        push(w, s->target, rpc, taken);
+        uint32_t base = w->nframes ? w->frames[w->nframes - 1].simt_base : 0;
+        if (top->rpc == rpc && w->depth - 1 > base)
+            w->depth--; /* the top's parent already waits at rpc (a loop's exit, typically) */
+        else
+            top->pc = rpc;
+        if (pc + 1 != rpc) /* lanes bound for rpc just wait there */
+            push(w, pc + 1, rpc, nt);
+        if (s->target != rpc)
+            push(w, s->target, rpc, taken);
     }
 }
 
@@ -314,13 +325,12 @@ static bool exit_bound(const sim_cta *c, uint32_t pc)
     return ok;
 }
 
-/* The lanes warp w leaves out of the warp-synchronous instruction it is
- * about to run for `mask` (sim_group.absent): those that exited, and
- * those waiting on the reconvergence stack in the kernel's own code (not
- * inside a call) at code that only leaves the kernel (exit_bound). Lanes
- * waiting anywhere else are alive and elsewhere: sim_exec refuses an
- * instruction naming them. */
-static uint32_t absent_lanes(const sim_cta *c, const sim_warp *w, uint32_t mask)
+/* (internal.h) Lanes held in the kernel's own entries of the stack (not
+ * inside a call) where the code only leaves the kernel (exit_bound).
+ * Lanes waiting anywhere else are alive and elsewhere: sim_exec refuses a
+ * warp-synchronous instruction naming them. Only asked when such an
+ * instruction misses live member lanes. */
+uint32_t sim_pdom_absent(const sim_cta *c, const sim_warp *w, uint32_t mask)
 {
     uint32_t all = w->n >= 32 ? ~0u : (1u << w->n) - 1;
     uint32_t away = all & ~w->exited & ~mask, absent = w->exited;
@@ -368,19 +378,21 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red
                       (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
             return W_FAULT;
         }
-        uint32_t pc = top->pc;
+        uint32_t pc = top->pc, rpc = top->rpc, end = c->fn->ninstrs;
+        uint64_t room = budget - c->warp_instructions;
+        uint32_t left = room < (uint64_t)(SIM_SLICE - steps) ? (uint32_t)room : (uint32_t)(SIM_SLICE - steps);
         sim_group_mask(&g, mask);
+        g.absent = w->exited;
+        g.pdom = w;
         /* straight-line code: the next instruction, with the same lanes,
-         * until an event, the reconvergence point, the end or the limits */
+         * until an event, the reconvergence point, the end or the limits
+         * (`left`: what the slice and the instruction budget allow) */
         for (;;) {
-            if (c->fn->code[pc].sync_src >= 0)
-                g.absent = absent_lanes(c, w, mask);
             sim_exec(c, pc, &g, &s);
             steps++;
             if (c->profile)
                 count(c, pc, mask, &s, &g);
-            if (s.event != SIM_EV_NONE || pc + 1 == top->rpc || pc + 1 >= c->fn->ninstrs ||
-                steps >= SIM_SLICE || c->warp_instructions >= budget)
+            if (s.event != SIM_EV_NONE || --left == 0 || pc + 1 == rpc || pc + 1 >= end)
                 break;
             pc++;
         }

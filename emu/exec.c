@@ -32,76 +32,87 @@ static uint32_t lanes_of(const sim_lanes *L)
     return m;
 }
 
-/* Stop the launch: lane L->k[i]'s member mask m breaks the contract. */
-static void member_fault(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, uint32_t i,
-                         uint32_t m, uint32_t exec)
+/* Stop the launch: lane L->k[i]'s member mask m breaks the contract
+ * (`away`: the member lanes alive elsewhere). */
+static void member_fault(sim_cta *c, const sim_inst *in, const sim_lanes *L, uint32_t i, uint32_t m,
+                         uint32_t away, uint32_t exec)
 {
     char who[96];
     sim_thread_coords(c, L->t[i], who, sizeof who);
-    uint32_t present = (g->n >= 32 ? ~0u : (1u << g->n) - 1) & ~g->absent;
     if (!((m >> L->k[i]) & 1))
         sim_fault(c, SIM_ERR_ILLEGAL, "member mask 0x%08x does not name the executing lane %u (the PTX ISA "
                   "leaves that undefined), %s, kernel %s, PTX line %u", m, L->k[i], who, c->kernel, in->line);
     else
         sim_fault(c, SIM_ERR_ILLEGAL, "member mask 0x%08x names lanes 0x%08x that have not exited but are not "
                   "executing this instruction with lanes 0x%08x (they wait elsewhere or are predicated off), "
-                  "%s, kernel %s, PTX line %u", m, m & present & ~exec, exec, who, c->kernel, in->line);
+                  "%s, kernel %s, PTX line %u", m, m & away, exec, who, c->kernel, in->line);
 }
 
 /* The contract of a warp-synchronous instruction (vote.sync, shfl.sync,
  * match.sync, redux.sync, elect.sync, bar.warp.sync; PTX ISA 9.0): each
  * executing lane names itself in its member mask, and every lane the mask
  * names executes the instruction with it, unless that lane is absent —
- * exited (g->absent) or beyond the warp's threads — which the ISA's
- * "non-exited threads in membermask" leaves out. A member that is alive
- * but elsewhere (another path of a divergent branch, or predicated off)
- * would make the result undefined on a GPU: the launch stops and says so.
- * False after that fault. */
+ * exited (g->absent, and under PDOM sim_pdom_absent) or beyond the warp's
+ * threads — which the ISA's "non-exited threads in membermask" leaves
+ * out. A member that is alive but elsewhere (another path of a divergent
+ * branch, or predicated off) would make the result undefined on a GPU:
+ * the launch stops and says so. False after that fault. */
 static bool members_here(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L)
 {
     const sim_src *ms = &in->src[in->sync_src];
-    uint32_t exec = lanes_of(L), present = (g->n >= 32 ? ~0u : (1u << g->n) - 1) & ~g->absent;
-    if (ms->imm == 1 && !ms->neg) { /* one mask for every lane: check it once */
-        uint32_t m = (uint32_t)ms->value;
-        if ((exec & ~m) == 0 && (m & present & ~exec) == 0)
-            return true;
-        for (uint32_t i = 0; i < L->n; i++)
-            if (!((m >> L->k[i]) & 1) || (m & present & ~exec)) {
-                member_fault(c, in, g, L, i, m, exec);
-                return false;
-            }
-    }
+    uint32_t exec = lanes_of(L), named = 0;
     for (uint32_t i = 0; i < L->n; i++) {
         uint32_t m = (uint32_t)sim_get(c, ms, L->t[i]);
-        if (!((m >> L->k[i]) & 1) || (m & present & ~exec)) {
-            member_fault(c, in, g, L, i, m, exec);
+        if (!((m >> L->k[i]) & 1)) {
+            member_fault(c, in, L, i, m, 0, exec);
+            return false;
+        }
+        named |= m;
+    }
+    uint32_t away = named & (g->n >= 32 ? ~0u : (1u << g->n) - 1) & ~g->absent & ~exec;
+    if (away && g->pdom)
+        away &= ~sim_pdom_absent(c, g->pdom, g->mask);
+    for (uint32_t i = 0; i < L->n && away; i++) {
+        uint32_t m = (uint32_t)sim_get(c, ms, L->t[i]);
+        if (m & away) {
+            member_fault(c, in, L, i, m, away, exec);
             return false;
         }
     }
     return true;
 }
 
-void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
+/* The active lanes of g whose guard (row p, negated by neg) holds: g's
+ * own list when they all pass (a uniform branch, say), else a list built
+ * in L from the mask of those that do. */
+static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool neg, sim_lanes *L)
 {
-    const sim_inst *in = &c->fn->code[pc];
-    s->event = SIM_EV_NONE;
-    s->taken = 0;
-    s->exited = 0;
-    s->indirect = false;
-    s->mem_lanes = 0;
+    uint32_t set = 0;
+    for (uint32_t i = 0; i < g->active.n; i++)
+        set |= (uint32_t)(p[g->active.t[i]] != 0) << g->active.k[i];
+    uint32_t pass = neg ? g->mask & ~set : set;
+    if (pass == g->mask)
+        return &g->active;
+    uint32_t n = 0;
+    for (uint32_t m = pass; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        L->t[n] = g->t[k];
+        L->k[n++] = (uint8_t)k;
+    }
+    L->n = n;
+    L->contig = false;
+    return L;
+}
+
+/* sim_exec's general case: a guard, a warp-synchronous instruction, a
+ * memory trace or taint tracking. */
+static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, const sim_inst *in, const sim_group *g,
+                                                   sim_step *s)
+{
     sim_lanes L;
     const sim_lanes *lanes = &g->active;
-    if (in->guard != PTX_NONE) { /* the active lanes whose guard holds */
-        const uint64_t *p = sim_row(c, in->guard);
-        L.n = 0;
-        for (uint32_t i = 0; i < g->active.n; i++)
-            if ((p[g->active.t[i]] != 0) != in->guard_neg) {
-                L.t[L.n] = g->active.t[i];
-                L.k[L.n++] = g->active.k[i];
-            }
-        L.contig = L.n == g->active.n && g->active.contig; /* all passed: the same run */
-        lanes = &L;
-    }
+    if (in->guard != PTX_NONE)
+        lanes = guard_lanes(g, sim_row(c, in->guard), in->guard_neg, &L);
     if (in->sync_src >= 0 && !members_here(c, in, g, lanes)) {
         s->event = SIM_EV_FAULT;
         return;
@@ -119,6 +130,26 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     in->fn(c, in, g, lanes, s);
     if (c->taint && !c->faulted)
         sim_taint_after(c, in, lanes, src_taint);
+    if (c->faulted)
+        s->event = SIM_EV_FAULT;
+}
+
+void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
+{
+    const sim_inst *in = &c->fn->code[pc];
+    s->event = SIM_EV_NONE;
+    s->taken = 0;
+    s->exited = 0;
+    s->indirect = false;
+    s->mem_lanes = 0;
+    if (in->guard != PTX_NONE || in->sync_src >= 0 || c->trace || c->taint) {
+        exec_general(c, pc, in, g, s);
+        return;
+    }
+    c->warp_instructions++; /* the common case: no guard, nothing to check or record */
+    c->thread_instructions += g->active.n;
+    c->clock++;
+    in->fn(c, in, g, &g->active, s);
     if (c->faulted)
         s->event = SIM_EV_FAULT;
 }

@@ -295,9 +295,11 @@ typedef struct sim_lanes {
 typedef struct sim_group {
     uint32_t n;
     uint32_t mask;
-    uint32_t absent;  /* lanes that have exited (or, under PDOM, only exit from where
-                         they wait): warp-synchronous instructions leave them out; the
-                         scheduler sets it before such an instruction */
+    uint32_t absent;  /* lanes that have exited: warp-synchronous instructions leave
+                         them out (set by the scheduler) */
+    const struct sim_warp *pdom; /* under PDOM scheduling, the warp: lanes it holds on its
+                         reconvergence stack at code that only exits count as absent
+                         too (sim_pdom_absent); NULL otherwise */
     uint32_t t[32];
     /* the lanes of `mask`, prepared by sim_group_set and sim_group_mask
      * (set the mask only through them): consecutive instructions share it */
@@ -310,6 +312,7 @@ static inline void sim_group_set(sim_group *g, uint32_t n, const uint32_t *t)
     g->n = g->active.n = n;
     g->mask = n >= 32 ? ~0u : (1u << n) - 1;
     g->absent = 0;
+    g->pdom = NULL;
     g->active.contig = n > 0;
     for (uint32_t k = 0; k < n; k++) {
         g->t[k] = g->active.t[k] = t[k];
@@ -582,6 +585,10 @@ bool sim_mbarrier_complete_tx(sim_cta *c, const sim_inst *in, uint32_t t, uint8_
 bool sim_run_ctas(sim_cta **ctas, uint32_t n, uint64_t max_instructions, uint32_t *faulted);
 /* The same with independent thread scheduling (its.c). */
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
+/* The lanes PDOM warp w leaves out of a warp-synchronous instruction it
+ * runs for `mask`: those that exited, and those it holds on its
+ * reconvergence stack at code that only leaves the kernel (cta.c). */
+uint32_t sim_pdom_absent(const sim_cta *c, const struct sim_warp *w, uint32_t mask);
 /* Cut the CTA's threads into warps (cta.c). */
 void sim_form_warps(sim_cta *c);
 

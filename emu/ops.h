@@ -107,11 +107,62 @@ static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf
             D->p[0][L->t[i_]] = res_[i_];                                                     \
     } while (0)
 
+/* One loop of MAP_LANES: lane i_ writes d_[T], reading source k at index
+ * IXk of s_[k] (T and IXk may use t_, which is T). */
+#define MAP_LOOP_(EXPR, T, IX0, IX1, IX2)                                                     \
+    for (uint32_t i_ = 0; i_ < L->n; i_++) {                                                  \
+        const uint32_t t_ = (T);                                                              \
+        const uint32_t ix_0 = (IX0), ix_1 = (IX1), ix_2 = (IX2);                              \
+        (void)ix_0, (void)ix_1, (void)ix_2;                                                   \
+        d_[t_] = (EXPR) & m_;                                                                 \
+    }
+
 /* Destination 0 = (EXPR) & its mask for every active lane, EXPR reading
- * source k as ARG(k) (see LANE_ARRAYS). */
+ * source k as ARG(k): element ix_k of array s_[k], negated by x_[k].
+ * - A register and an immediate (the common form): the register row read
+ *   in place, the immediate through index 0 of its value, over a
+ *   contiguous run (a loop the compiler vectorizes) or the lane list.
+ * - Otherwise on a contiguous run, LANE_ARRAYS' arrays (ix_k = i_).
+ * - Otherwise on scattered lanes (divergent code), one pass over the lane
+ *   list reading each register row at the lane's thread and each
+ *   immediate through index 0 (ix_k masked to 0 by im_[k]): no gather and
+ *   scatter passes. */
 #define MAP_LANES(nsrc, EXPR)                                                                 \
-    LANE_ARRAYS(nsrc, for (uint32_t i_ = 0; i_ < n_; i_++) out_[i_] = (EXPR) & m_)
-#define ARG(k) (s_[k][i_] ^ x_[k])
+    do {                                                                                      \
+        const bool imm1_ = (nsrc) == 2 && O[0].reg && !O[1].reg;                              \
+        if (L->contig && !imm1_) {                                                            \
+            LANE_ARRAYS(nsrc, for (uint32_t i_ = 0; i_ < n_; i_++) {                          \
+                const uint32_t ix_0 = i_; const uint32_t ix_1 = i_; const uint32_t ix_2 = i_; \
+                (void)ix_0; (void)ix_1; (void)ix_2;                                           \
+                out_[i_] = (EXPR) & m_;                                                       \
+            });                                                                               \
+            break;                                                                            \
+        }                                                                                     \
+        const uint64_t *s_[3] = {NULL, NULL, NULL};                                           \
+        uint64_t x_[3] = {0};                                                                 \
+        uint32_t im_[3] = {0};                                                                \
+        bool regs_ = true;                                                                    \
+        for (unsigned k_ = 0; k_ < (nsrc); k_++) {                                            \
+            x_[k_] = O[k_].x;                                                                 \
+            s_[k_] = O[k_].reg ? O[k_].p : &O[k_].v;                                          \
+            im_[k_] = O[k_].reg ? ~0u : 0;                                                    \
+            regs_ &= O[k_].reg;                                                               \
+        }                                                                                     \
+        uint64_t *d_ = D->p[0];                                                               \
+        const uint64_t m_ = D->m[0];                                                          \
+        if (L->contig) { /* imm1_ */                                                          \
+            s_[0] += L->t[0];                                                                 \
+            d_ += L->t[0];                                                                    \
+            MAP_LOOP_(EXPR, i_, t_, 0, 0)                                                     \
+        } else if (imm1_) {                                                                   \
+            MAP_LOOP_(EXPR, L->t[i_], t_, 0, 0)                                               \
+        } else if (regs_) {                                                                   \
+            MAP_LOOP_(EXPR, L->t[i_], t_, t_, t_)                                             \
+        } else {                                                                              \
+            MAP_LOOP_(EXPR, L->t[i_], t_ & im_[0], t_ & im_[1], t_ & im_[2])                  \
+        }                                                                                     \
+    } while (0)
+#define ARG(k) (s_[k][ix_##k] ^ x_[k])
 
 /* Unused handler arguments. */
 #define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s, (void)O, (void)D)

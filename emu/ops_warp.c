@@ -70,7 +70,7 @@ static void shfl_fault(sim_cta *c, const sim_inst *in, const sim_group *g, uint3
     sim_thread_coords(c, t, who, sizeof who);
     if ((uint32_t)j >= g->n)
         snprintf(why, sizeof why, "which the warp does not have (it has %u threads)", g->n);
-    else if ((g->absent >> j) & 1)
+    else if (((g->absent | (g->pdom ? sim_pdom_absent(c, g->pdom, g->mask) : 0)) >> j) & 1)
         snprintf(why, sizeof why, "which has exited (the PTX ISA leaves its value undefined)");
     else
         snprintf(why, sizeof why, "which is not in the member mask 0x%08x", m);

@@ -59,3 +59,19 @@ extern "C" __global__ void bench_bfs(const int *start, const int *adj, int *leve
         }
     }
 }
+
+// Collatz step counts of 1 + i: divergent, as each lane leaves the loop
+// after its own number of steps.
+extern "C" __global__ void bench_collatz(unsigned *steps, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned long long x = i + 1ull;
+    unsigned k = 0;
+    while (x != 1) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        k++;
+    }
+    steps[i] = k;
+}

@@ -1,7 +1,8 @@
 /* emu_bench.c — the functional emulator's speed: emulated thread
  * instructions per second on a regular kernel (SAXPY), a compute-bound one
- * (tiled matrix multiply) and divergent ones (Mandelbrot, level-synchronous
- * BFS on a random graph), each next to the same computation in plain C
+ * (tiled matrix multiply) and divergent ones (Mandelbrot, Collatz step
+ * counts, level-synchronous BFS on a random graph), each next to the same
+ * computation in plain C
  * compiled into this program, timed in the same run; then the speedup
  * with several host threads, and the peak memory.
  *
@@ -9,9 +10,12 @@
  *   PTX     the kernels (default testdata/ptx/bench_kernels.sm_80.O3.ptx)
  *   SCALE   1 (default) is the full size: SAXPY over 16M elements, a
  *           1024x1024 multiply, a 1024x1024 Mandelbrot with 256 iterations,
- *           BFS over 1M vertices and 8M edges; 2 halves each dimension...
+ *           Collatz step counts of 1..1M, BFS over 1M vertices and 8M
+ *           edges; 2 halves each dimension...
  *   THREADS host threads for the scaling runs (default: the processors)
- * Results are printed as a table; the emulator's results are checked
+ * Results are printed as a table (one-thread rates by wall clock and by
+ * the process's CPU time, which other load on a shared machine disturbs
+ * less); the emulator's results are checked
  * against the C ones (exactly for all but the multiply, whose summation
  * order matches too). */
 #include <inttypes.h>
@@ -33,6 +37,15 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of this process: on a shared machine the emulator's own
+ * time, less disturbed by other load than the wall clock. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void die(const char *what, const char *err)
 {
     fprintf(stderr, "emu_bench: %s: %s\n", what, err);
@@ -44,6 +57,7 @@ typedef struct bench {
     sim_program *p;
     char err[1024];
     uint32_t threads;
+    double launch_cpu_s; /* CPU seconds of the last launch */
 } bench;
 
 static uint64_t dev_buf(bench *b, const void *src, size_t n)
@@ -68,8 +82,10 @@ static sim_stats launch(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, 
         memcpy(buf + pi[i].offset, args[i], pi[i].size);
     sim_launch_config cfg = {.grid = grid, .block = block, .host_threads = threads};
     sim_stats st;
+    double c0 = cpu_now();
     if (sim_launch(b->d, b->p, k, &cfg, buf, bytes, &st, b->err, sizeof b->err))
         die(k, b->err);
+    b->launch_cpu_s = cpu_now() - c0;
     return st;
 }
 
@@ -79,6 +95,7 @@ typedef struct result {
     double emu_s, native_s, emu_mt_s;
     double simd;
     int ok;
+    double emu_cpu_s; /* CPU time of the one-thread run */
 } result;
 
 static uint64_t rng(uint64_t *x)
@@ -104,6 +121,7 @@ static result run_saxpy(bench *b, int scale)
     const void *args[] = {&n, &a, &dx, &dy};
     double t0 = now();
     sim_stats st = launch(b, "bench_saxpy", (sim_dim3){(n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, 1, args);
+    double emu_cpu_s = b->launch_cpu_s;
     double t1 = now();
     sim_memcpy_from_device(b->d, r, dy, n * sizeof *r, b->err, sizeof b->err);
     double t2 = now();
@@ -119,7 +137,8 @@ static result run_saxpy(bench *b, int scale)
     free(y);
     free(r);
     return (result){"SAXPY (16M)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
-                    (double)st.thread_instructions / (double)st.warp_instructions, ok};
+                    (double)st.thread_instructions / (double)st.warp_instructions, ok,
+                    emu_cpu_s};
 }
 
 static result run_matmul(bench *b, int scale)
@@ -137,6 +156,7 @@ static result run_matmul(bench *b, int scale)
     sim_dim3 grid = {n / 16, n / 16, 1}, block = {16, 16, 1};
     double t0 = now();
     sim_stats st = launch(b, "bench_matmul", grid, block, 1, args);
+    double emu_cpu_s = b->launch_cpu_s;
     double t1 = now();
     sim_memcpy_from_device(b->d, R, dc, nn * 4, b->err, sizeof b->err);
     double t2 = now();
@@ -157,7 +177,8 @@ static result run_matmul(bench *b, int scale)
     free(C);
     free(R);
     return (result){"matrix multiply (1024^2)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
-                    (double)st.thread_instructions / (double)st.warp_instructions, ok};
+                    (double)st.thread_instructions / (double)st.warp_instructions, ok,
+                    emu_cpu_s};
 }
 
 static result run_mandel(bench *b, int scale)
@@ -169,6 +190,7 @@ static result run_mandel(bench *b, int scale)
     sim_dim3 grid = {(w + 15) / 16, (h + 15) / 16, 1}, block = {16, 16, 1};
     double t0 = now();
     sim_stats st = launch(b, "bench_mandel", grid, block, 1, args);
+    double emu_cpu_s = b->launch_cpu_s;
     double t1 = now();
     sim_memcpy_from_device(b->d, out, dout, (size_t)w * h * 4, b->err, sizeof b->err);
     double t2 = now();
@@ -196,7 +218,44 @@ static result run_mandel(bench *b, int scale)
     free(out);
     free(ref);
     return (result){"Mandelbrot (1024^2, 256 it.)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
-                    (double)st.thread_instructions / (double)st.warp_instructions, ok};
+                    (double)st.thread_instructions / (double)st.warp_instructions, ok,
+                    emu_cpu_s};
+}
+
+/* Collatz step counts of 1..n: a divergent loop, each lane leaving it
+ * after its own number of steps. */
+static result run_collatz(bench *b, int scale)
+{
+    int n = (1 << 20) / (scale * scale);
+    uint32_t *out = malloc((size_t)n * 4), *ref = malloc((size_t)n * 4);
+    uint64_t dout = dev_buf(b, NULL, (size_t)n * 4);
+    const void *args[] = {&dout, &n};
+    sim_dim3 grid = {(n + 255) / 256, 1, 1}, block = {256, 1, 1};
+    double t0 = now();
+    sim_stats st = launch(b, "bench_collatz", grid, block, 1, args);
+    double emu_cpu_s = b->launch_cpu_s;
+    double t1 = now();
+    sim_memcpy_from_device(b->d, out, dout, (size_t)n * 4, b->err, sizeof b->err);
+    double t2 = now();
+    for (int i = 0; i < n; i++) {
+        uint64_t x = (uint64_t)i + 1;
+        uint32_t k = 0;
+        while (x != 1) {
+            x = (x & 1) ? 3 * x + 1 : x / 2;
+            k++;
+        }
+        ref[i] = k;
+    }
+    double t3 = now();
+    int ok = memcmp(out, ref, (size_t)n * 4) == 0;
+    double t4 = now();
+    launch(b, "bench_collatz", grid, block, b->threads, args);
+    double t5 = now();
+    free(out);
+    free(ref);
+    return (result){"Collatz steps (1M)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
+                    (double)st.thread_instructions / (double)st.warp_instructions, ok,
+                    emu_cpu_s};
 }
 
 /* Level-synchronous BFS: one launch per level, in the emulator and in C. */
@@ -217,7 +276,7 @@ static result run_bfs(bench *b, int scale)
     uint64_t dadj = dev_buf(b, adj, (size_t)n * deg * sizeof *adj);
     uint64_t dlevel = dev_buf(b, level, n * sizeof *level), dchanged = dev_buf(b, NULL, 4);
     sim_stats total = {0};
-    double emu_s = 0, mt_s = 0;
+    double emu_s = 0, mt_s = 0, emu_cpu_s = 0;
     for (int pass = 0; pass < 2; pass++) {
         sim_memcpy_to_device(b->d, dlevel, level, n * sizeof *level, b->err, sizeof b->err);
         double t0 = now();
@@ -230,6 +289,7 @@ static result run_bfs(bench *b, int scale)
             if (!pass) {
                 total.thread_instructions += st.thread_instructions;
                 total.warp_instructions += st.warp_instructions;
+                emu_cpu_s += b->launch_cpu_s;
             }
             sim_memcpy_from_device(b->d, &changed, dchanged, 4, b->err, sizeof b->err);
             if (!changed)
@@ -262,7 +322,8 @@ static result run_bfs(bench *b, int scale)
     free(level);
     free(ref);
     return (result){"BFS (1M vertices, 8M edges)", total.thread_instructions, emu_s, t3 - t2, mt_s,
-                    (double)total.thread_instructions / (double)total.warp_instructions, ok};
+                    (double)total.thread_instructions / (double)total.warp_instructions, ok,
+                    emu_cpu_s};
 }
 
 int main(int argc, char **argv)
@@ -296,24 +357,29 @@ int main(int argc, char **argv)
     b.p = sim_program_new(b.d, m, b.err, sizeof b.err);
     if (!b.p)
         die("program", b.err);
-    result r[4] = {run_saxpy(&b, scale), run_matmul(&b, scale), run_mandel(&b, scale), run_bfs(&b, scale)};
+    enum { NWORK = 5 };
+    result r[NWORK] = {run_saxpy(&b, scale), run_matmul(&b, scale), run_mandel(&b, scale), run_collatz(&b, scale),
+                       run_bfs(&b, scale)};
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("%-30s %14s %8s %10s %10s %8s %9s %6s %s\n", "workload", "thread instr.", "lanes",
-           "emu s", "M instr/s", "C s", "emu / C", "x", "");
-    for (int i = 0; i < 4; i++)
-        printf("%-30s %14" PRIu64 " %8.1f %10.3f %10.1f %8.3f %9.1f %6.2f %s\n", r[i].name,
+    printf("%-30s %14s %6s %8s %9s %8s %9s %8s %8s %6s %s\n", "workload", "thread instr.", "lanes",
+           "emu s", "M instr/s", "CPU s", "M per CPU", "C s", "emu / C", "x", "");
+    for (int i = 0; i < NWORK; i++)
+        printf("%-30s %14" PRIu64 " %6.1f %8.3f %9.1f %8.3f %9.1f %8.3f %8.1f %6.2f %s\n", r[i].name,
                r[i].thread_instructions, r[i].simd, r[i].emu_s,
-               (double)r[i].thread_instructions / r[i].emu_s / 1e6, r[i].native_s,
+               (double)r[i].thread_instructions / r[i].emu_s / 1e6, r[i].emu_cpu_s,
+               (double)r[i].thread_instructions / r[i].emu_cpu_s / 1e6, r[i].native_s,
                r[i].emu_s / r[i].native_s, r[i].emu_s / r[i].emu_mt_s,
                r[i].ok ? "results match C" : "RESULTS DIFFER FROM C");
-    printf("(x: speedup with %ld host threads; lanes: mean active lanes per warp instruction)\n", threads);
+    printf("(one host thread: emu s wall clock, CPU s its CPU time, M instr/s and M per CPU the thread\n"
+           "instructions per second of each; x: speedup with %ld host threads; lanes: mean active\n"
+           "lanes per warp instruction)\n", threads);
     printf("peak RSS %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
     sim_program_free(b.p);
     sim_device_free(b.d);
     ptx_module_free(m);
     int bad = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NWORK; i++)
         bad |= !r[i].ok;
     return bad ? 3 : 0;
 }
