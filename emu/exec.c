@@ -142,7 +142,7 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     s->exited = 0;
     s->indirect = false;
     s->mem_lanes = 0;
-    if (in->guard != PTX_NONE || in->sync_src >= 0 || c->trace || c->taint) {
+    if (in->guard != PTX_NONE || in->sync_src >= 0 || in->nregimm || c->trace || c->taint) {
         exec_general(c, pc, in, g, s);
         return;
     }
