@@ -305,6 +305,54 @@ HANDLER(op_red_async)
         complete_tx(c, in, L, s, type_bits(in->type) / 8);
 }
 
+/* cp.reduce.async.bulk [dst], [src], size{, [mbar]}: element k of the
+ * size bytes at dst becomes redOp(dst[k], src[k]) (in->op, as atom
+ * computes it; each element atomically), src in shared::cta (space
+ * in->op2, pooled at in->target), dst global or shared::cluster; the
+ * size a multiple of 16 and both addresses 16-byte aligned, as for
+ * cp.async.bulk. The reduction completes as it issues: .bulk_group waits
+ * have nothing to wait for, and with an mbarrier (pooled after the
+ * source, in the destination's space) complete-tx of size bytes reaches
+ * it at once. */
+HANDLER(op_cp_reduce_bulk)
+{
+    (void)g;
+    const sim_addr *pool = &c->prog->addr_pool[in->target];
+    unsigned esize = type_bits(in->type) / 8;
+    bool locked = in->space == PTX_SPACE_GLOBAL;
+    EACH_LANE(t) {
+        uint64_t size = SRC(0, t), src = sim_addr_at(c, &pool[0], t), dst = sim_address(c, in, t);
+        if (size % 16 || size > UINT32_MAX || (src | dst) % 16) {
+            char who[96];
+            sim_thread_coords(c, t, who, sizeof who);
+            sim_fault(c, size % 16 || size > UINT32_MAX ? SIM_ERR_ILLEGAL : SIM_ERR_MISALIGNED,
+                      "cp.reduce.async.bulk needs a size that is a multiple of 16 and 16-byte aligned addresses, "
+                      "%s, kernel %s, PTX line %u", who, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        for (uint64_t off = 0; off < size; off += 16) {
+            const uint8_t *from = sim_mem(c, in, t, in->op2, src + off, 16, 1);
+            if (locked)
+                pthread_mutex_lock(&c->dev->lock);
+            uint8_t *to = from ? sim_mem(c, in, t, in->space, dst + off, 16, 3) : NULL;
+            for (unsigned k = 0; to && k < 16; k += esize)
+                store_n(to + k, atomic_apply(in->op, in->type, load_n(to + k, esize), load_n(from + k, esize)), esize);
+            if (locked)
+                pthread_mutex_unlock(&c->dev->lock);
+            if (!to) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+        }
+        if (in->space != PTX_SPACE_GLOBAL && /* shared::cluster: the mbarrier */
+            !sim_mbarrier_complete_tx(c, in, t, in->space, sim_addr_at(c, &pool[1], t), size)) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+    }
+}
+
 /* cvta (op 0: space to generic; 1: generic to space) and isspacep (op 2). */
 HANDLER(op_cvta)
 {
@@ -410,6 +458,18 @@ static bool vector_ok(const sim_inst *in)
     return mem_type_ok(in->type) && in->vec <= 8 && type_bits(in->type) / 8 * in->vec <= 32;
 }
 
+/* The atomic operation of a form (A_*), or -1. */
+static int atomic_op(const sim_decoder *d)
+{
+    static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD, PTX_MOD_INC,
+                                       PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX, PTX_MOD_EXCH, PTX_MOD_CAS};
+    ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_OP);
+    for (int i = 0; i < 10; i++)
+        if (ops[i] == m)
+            return i;
+    return -1;
+}
+
 /* The vector atomics of the ISA ("atom", "red": atomic operation with
  * vector type): on .global or generic addresses, .add on .v2/.v4 .f32,
  * .add/.min/.max on .v2/.v4/.v8 .f16/.bf16 and .v2/.v4 .f16x2/.bf16x2. */
@@ -473,14 +533,7 @@ sim_fn sim_pick_mem(sim_decoder *d)
         return mbar ? op_st_async : op_st;
     }
     case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_RED_ASYNC: {
-        static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD,
-                                           PTX_MOD_INC, PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX,
-                                           PTX_MOD_EXCH, PTX_MOD_CAS};
-        ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_OP);
-        int which = -1;
-        for (int i = 0; i < 10; i++)
-            if (ops[i] == m)
-                which = i;
+        int which = atomic_op(d);
         bool half = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_BF16 ||
                     in->type == PTX_TYPE_F16X2 || in->type == PTX_TYPE_BF16X2;
         if (which < 0 || !mem_type_ok(in->type))
@@ -508,6 +561,26 @@ sim_fn sim_pick_mem(sim_decoder *d)
             return NULL;
         in->flags |= SIM_IF_LOAD | SIM_IF_ATOMIC;
         return mbar ? op_red_async : op_atom;
+    }
+    case PTX_OP_CP_REDUCE_ASYNC_BULK: {
+        /* [dst], [src], size, [mbar] (shared::cluster) or [dst], [src], size{, cache-policy} (global) */
+        const ptx_form *fm = d->form;
+        int which = atomic_op(d);
+        bool mbar = ptx_form_has(d->m, fm, PTX_MOD_MBARRIER_COMPLETE_TX_BYTES);
+        if (which < 0 || which >= A_EXCH || !mem_type_ok(in->type) || fm->nspaces != 2 || n != 3u + mbar ||
+            mbar == (fm->space[0] == PTX_SPACE_GLOBAL))
+            return NULL;
+        bool half = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_BF16;
+        if (type_float(in->type) && which != A_ADD && !(half && (which == A_MIN || which == A_MAX)))
+            return NULL; /* floats: add; f16/bf16 also min and max */
+        in->op = (uint8_t)which;
+        in->op2 = fm->space[1];
+        if (!sim_dec_addr(d, 0) || in->space != fm->space[0] ||
+            (in->target = sim_dec_addr_pooled(d, 1, fm->space[1])) == PTX_NONE ||
+            (mbar && sim_dec_addr_pooled(d, 3, in->space) != in->target + 1) || !sim_dec_src(d, 2, 0))
+            return NULL;
+        in->flags |= SIM_IF_ATOMIC;
+        return op_cp_reduce_bulk;
     }
     case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {
         bool to = ptx_form_has(d->m, d->form, PTX_MOD_TO);
