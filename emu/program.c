@@ -111,8 +111,8 @@ static int init_symbol(const sim_program *p, uint32_t sym, uint8_t *out, uint64_
                        char *err, size_t errlen)
 {
     const ptx_symbol *s = &p->m->symbols[sym];
-    if (s->init == PTX_NONE)
-        return 0;
+    if (s->init == PTX_NONE || ptx_type_class((ptx_type)s->type) == 'o')
+        return 0; /* texture, sampler and surface references: opaque, and their instructions are refused */
     uint64_t pos = 0;
     uint32_t eb = (ptx_type_bits((ptx_type)s->type) + 7) / 8;
     if (!write_init(p, s->init, eb ? eb : 1, (ptx_type)s->type, out, size, &pos, err, errlen))

@@ -18,7 +18,9 @@
  *
  *     ninja -C BUILD unsupported-forms
  *
- * which runs this program as `test_emu_unsupported_forms --write FILE`. */
+ * which runs this program as `test_emu_unsupported_forms --write FILE`.
+ * Last, a module with texture references (refused) must still load, the
+ * launch stopping at the first instruction that names one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -108,8 +110,8 @@ static void inventory_free(inventory *inv)
 }
 
 /* The group key of refused line i (instruction pi): the opcode with the
- * modifiers no accepted line of the opcode carries; "(every form)" when
- * the emulator takes no form of it; else the operand count when no
+ * modifiers no accepted line of the opcode carries; "(every line)" when
+ * the emulator takes no line of forms.txt with the opcode; else the operand count when no
  * accepted line has that many operands; else "(operand forms)". seen
  * holds, per opcode, the modifiers of its accepted lines (PTX_MOD_COUNT
  * flags each, then one flag per operand count) or NULL when none. */
@@ -120,7 +122,7 @@ static char *group_key(const ptx_module *m, const ptx_instr *pi, uint8_t *const 
     char buf[512];
     size_t k = (size_t)snprintf(buf, sizeof buf, "%s", ptx_opcode_name((ptx_opcode)fm->opcode));
     if (!acc) {
-        snprintf(buf + k, sizeof buf - k, " (every form)");
+        snprintf(buf + k, sizeof buf - k, " (every line)");
         return strdup(buf);
     }
     bool any = false;
@@ -388,9 +390,10 @@ static void write_inventory(void **state)
             "# The lines of testdata/isa/forms.txt the emulator's decoder refuses: a\n"
             "# launch reaching one stops with \"unsupported instruction '...' at FILE:LINE\".\n"
             "# Grouped by KEY (N lines): the opcode and the modifiers of its lines that no\n"
-            "# line the emulator runs carries (what selects the refusal); \"(every form)\"\n"
-            "# when it runs no form of the opcode; \"with N operands\" or \"(operand forms)\"\n"
-            "# when the modifiers are all ones it runs elsewhere.\n"
+            "# line the emulator runs carries (what selects the refusal); \"(every line)\"\n"
+            "# when it runs no line of forms.txt with the opcode (it may run forms not\n"
+            "# in forms.txt); \"with N operands\" or \"(operand forms)\" when the modifiers\n"
+            "# are all ones it runs elsewhere.\n"
             "# '!' marks the lines ptxas 13 rejects for each of sm_100a, sm_90a, sm_103a\n"
             "# and sm_120a: forms.txt combines modifiers and operand shapes the ISA's\n"
             "# semantics rule out, and those are not gaps.\n"
@@ -491,8 +494,8 @@ static void test_inventory_matches(void **state)
     inventory_free(&inv);
 }
 
-/* The README's sentence on what the emulator cannot execute: from
- * "stops the launch with" to the end of its bullet (the caller frees it). */
+/* The README's list of what the emulator cannot execute: from "cannot
+ * execute yet" to the end of its bullet (the caller frees it). */
 static char *readme_sentence(void)
 {
     char path[4096];
@@ -500,11 +503,9 @@ static char *readme_sentence(void)
     char *text = slurp(path);
     if (!text)
         fail_msg("cannot read %s", path);
-    char *start = strstr(text, "stops the launch with\n");
+    char *start = strstr(text, "cannot execute yet");
     if (!start)
-        start = strstr(text, "stops the launch with ");
-    if (!start)
-        fail_msg("README.md has no sentence \"... stops the launch with `unsupported instruction`\"");
+        fail_msg("README.md has no sentence \"An instruction simtlab cannot execute yet stops the launch ...\"");
     char *end = strstr(start, "\n- **");
     char *r = strndup(start, end ? (size_t)(end - start) : strlen(start));
     free(text);
@@ -562,6 +563,23 @@ static void test_readme_names_refusals(void **state)
     assert_true(nops > 0);
 }
 
+/* A module with texture and surface references (with an initializer
+ * too) loads; the first instruction naming one stops the launch with its
+ * text and line (testdata/hand/texrefs_unified.ptx, line 38). */
+static void test_texref_refused_at_instruction(void **state)
+{
+    (void)state;
+    emu e;
+    emu_open(&e, "hand/texrefs_unified.ptx");
+    uint64_t out = emu_buf(&e, NULL, 64), tex = 0, surf = 0;
+    const void *args[] = {&out, &tex, &surf};
+    assert_int_equal(emu_try(&e, "unified_tex", emu_cfg(1, 1, 1, 1), args), -1);
+    assert_int_equal(e.stats.error, SIM_ERR_UNSUPPORTED);
+    if (!strstr(e.err, "unsupported instruction 'tex.1d.v4.s32.s32") || !strstr(e.err, "texrefs_unified.ptx:38"))
+        fail_msg("unexpected message: %s", e.err);
+    emu_close(&e);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write") == 0) {
@@ -571,6 +589,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inventory_matches),
         cmocka_unit_test(test_readme_names_refusals),
+        cmocka_unit_test(test_texref_refused_at_instruction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
