@@ -1,7 +1,8 @@
 /* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st,
- * st.async, atom, red, red.async, cvta, isspacep, mapa, getctarank,
- * prefetch and the other cache hints (PTX ISA 9.0, "Data Movement and Conversion
- * Instructions", "Parallel Synchronization and Communication").
+ * st.async, atom, red, red.async, cp.reduce.async.bulk, cvta, isspacep,
+ * mapa, getctarank, prefetch and the other cache hints (PTX ISA 9.0, "Data
+ * Movement and Conversion Instructions", "Parallel Synchronization and
+ * Communication").
  *
  * Memory is sequentially consistent: every access completes in program
  * order, so .volatile/.relaxed/.acquire/.release and cache operators change
