@@ -677,6 +677,7 @@ sim_fn sim_pick_tex(sim_decoder *d);
 sim_fn sim_pick_cvt_narrow(sim_decoder *d);
 sim_fn sim_pick_cvt_half(sim_decoder *d);
 sim_fn sim_pick_video(sim_decoder *d);
+sim_fn sim_pick_int_x2(sim_decoder *d);
 
 /* calls.c: copy the arguments of call instruction `in` into the new frame
  * f of the callee for `lanes` of warp w (before the frame is pushed; the

@@ -179,7 +179,12 @@ HANDLER(op_bar)
 }
 
 /* bar.warp.sync, nanosleep, pmevent: nothing to do when a warp's
- * converged lanes run in lockstep. */
+ * converged lanes run in lockstep. griddepcontrol: launches run one after
+ * another, so a grid's prerequisites have completed (and their memory is
+ * visible) before it starts, which is what .wait waits for, and
+ * .launch_dependents may not make a dependent start earlier. setmaxnreg:
+ * a hint on how registers are shared out, which the emulator's per-thread
+ * registers do not need. */
 HANDLER(op_nothing) { UNUSED_ARGS; }
 
 /* Label operand k's instruction index, or PTX_NONE. */
@@ -382,6 +387,10 @@ sim_fn sim_pick_ctrl(sim_decoder *d)
         return op_nothing;
     case PTX_OP_NANOSLEEP: case PTX_OP_PMEVENT:
         return op_nothing;
+    case PTX_OP_GRIDDEPCONTROL:
+        return n == 0 ? op_nothing : NULL;
+    case PTX_OP_SETMAXNREG:
+        return n == 1 ? op_nothing : NULL;
     default:
         return NULL;
     }

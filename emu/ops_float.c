@@ -123,6 +123,30 @@ HANDLER(op_fbin)
     restore_round(in->rnd, old);
 }
 
+/* add / sub / mul / fma (op 0, 1, 2, 3) on .f32x2: the two f32 halves
+ * of 64-bit operands (element 0 in bits 0..31, PTX ISA "fma"), each
+ * computed as the f32 instruction, with its rounding and .ftz. */
+HANDLER(op_fx2)
+{
+    (void)g; (void)s;
+    int old = set_round(in->rnd);
+    EACH_LANE(t) {
+        uint64_t r = 0;
+        for (unsigned h = 0; h < 64; h += 32) {
+            float x[3];
+            for (unsigned k = 0; k < in->nsrc_used; k++) {
+                x[k] = f32_of(SRC(k, t) >> h);
+                x[k] = in->ftz ? ftz32(x[k]) : x[k];
+            }
+            float v = in->op == 0 ? x[0] + x[1] : in->op == 1 ? x[0] - x[1] : in->op == 2 ? x[0] * x[1]
+                      : fmaf(x[0], x[1], x[2]);
+            r |= out32(in, v) << h;
+        }
+        PUT(0, t, r);
+    }
+    restore_round(in->rnd, old);
+}
+
 /* fma / mad: a*b+c with one rounding. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -253,7 +277,10 @@ sim_fn sim_pick_float(sim_decoder *d)
 {
     sim_inst *in = d->in;
     ptx_opcode op = (ptx_opcode)d->form->opcode;
-    if (in->type != PTX_TYPE_F32 && in->type != PTX_TYPE_F64)
+    bool x2 = ptx_form_has(d->m, d->form, PTX_MOD_F32X2); /* a modifier, not a type */
+    if (x2 && op != PTX_OP_ADD && op != PTX_OP_SUB && op != PTX_OP_MUL && op != PTX_OP_FMA)
+        return NULL;
+    if (in->type != PTX_TYPE_F32 && in->type != PTX_TYPE_F64 && !x2)
         return NULL;
     unsigned nsrc;
     sim_fn fn;
@@ -264,6 +291,7 @@ sim_fn sim_pick_float(sim_decoder *d)
         fn = op_fbin;
         break;
     case PTX_OP_FMA: case PTX_OP_MAD:
+        in->op = 3;
         nsrc = 3;
         fn = op_ffma;
         break;
@@ -295,6 +323,11 @@ sim_fn sim_pick_float(sim_decoder *d)
     }
     if (in->type == PTX_TYPE_F64)
         in->ftz = 0; /* .ftz applies to f32 only */
+    if (x2) {
+        if (in->sat)
+            return NULL;
+        fn = op_fx2;
+    }
     if (sim_dec_nops(d) != nsrc + 1 || !sim_dec_dst(d, 0, 0))
         return NULL;
     for (unsigned k = 0; k < nsrc; k++)

@@ -1,14 +1,17 @@
 /* ops_half.c — f16 and bf16 arithmetic, scalar and packed x2 (PTX ISA
  * 9.0, "Half Precision Floating-Point Instructions"): add, sub, mul, fma
  * (.rn; .sat; .relu; .ftz for f16), neg, abs, min, max (.NaN), setp and
- * set. (cvt into f16x2/bf16x2 is ops_cvt_half.c's.)
+ * set, and the approximate ex2 and tanh. (cvt into f16x2/bf16x2 is
+ * ops_cvt_half.c's.)
  *
  * Each operation is computed on the exact double values of its operands
  * and rounded once to the format (sums and products of halves are exact in
  * double, and when a bf16 sum is not, the smaller operand is far below the
  * result's last bit, so one rounding of the double is still correct; an
  * fma's double is rounded to odd, see fma_odd). A NaN result is the
- * canonical 0x7fff. */
+ * canonical 0x7fff. ex2.approx and tanh.approx are computed in double and
+ * rounded once to the format, as ops_float.c does for f32: within half an
+ * ulp of the exact value, not bit-identical to a GPU's approximation. */
 #include <math.h>
 #include <string.h>
 
@@ -47,7 +50,7 @@ static inline uint64_t hres(const sim_inst *in, double x, half_fmt f)
     return b;
 }
 
-enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX };
+enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_EX2, H_TANH };
 
 /* x*y + z in double rounded to odd when inexact, so that rounding it once
  * more to a half is correct. The product of halves is exact, but a bf16
@@ -95,6 +98,8 @@ static inline uint64_t half_op(const sim_inst *in, half_fmt f, uint64_t a, uint6
         case H_ADD: r = x + y; break;
         case H_SUB: r = x - y; break;
         case H_MUL: r = x * y; break;
+        case H_EX2: r = exp2(x); break;
+        case H_TANH: r = tanh(x); break;
         default: r = fma_odd(x, y, hval(c, sh, f, ftz)); break;
         }
         return hres(in, r, f);
@@ -222,6 +227,8 @@ sim_fn sim_pick_half(sim_decoder *d)
     case PTX_OP_FMA: in->op = H_FMA; nsrc = 3; break;
     case PTX_OP_NEG: in->op = H_NEG; nsrc = 1; break;
     case PTX_OP_ABS: in->op = H_ABS; nsrc = 1; break;
+    case PTX_OP_EX2: in->op = H_EX2; nsrc = 1; break; /* .approx (f16), .approx.ftz (bf16) */
+    case PTX_OP_TANH: in->op = H_TANH; nsrc = 1; break; /* .approx */
     case PTX_OP_MIN: case PTX_OP_MAX:
         if (sim_dec_mod(d, PTX_MODCAT_XORSIGN) != PTX_MOD_NONE || in->op2)
             return NULL;

@@ -149,7 +149,8 @@ HANDLER(op_mul)
 }
 
 /* mul24/mad24 .lo/.hi: 24-bit operands (low bits, signed or unsigned), the
- * 48-bit product; .lo its low 32 bits, .hi bits 47..16. */
+ * 48-bit product; .lo its low 32 bits, .hi bits 47..16. mad24.hi.sat.s32
+ * adds c to the signed bits 47..16 and clamps the sum to the s32 range. */
 HANDLER(op_mul24)
 {
     (void)g; (void)s;
@@ -159,7 +160,9 @@ HANDLER(op_mul24)
         int64_t b = sg ? sx(SRC(1, t), 24) : (int64_t)zx(SRC(1, t), 24);
         uint64_t p = (uint64_t)(a * b);
         uint64_t r = hi ? p >> 16 : p;
-        if (mad)
+        if (in->sat)
+            r = (uint64_t)sat32(sx(r, 32) + sx(SRC(2, t), 32));
+        else if (mad)
             r += SRC(2, t);
         PUT(0, t, ext(r, 32, sg));
     }
@@ -396,7 +399,8 @@ HANDLER(op_prmt)
 }
 
 /* lop3.b32 d, a, b, c, immLut: each result bit is bit (a<<2|b<<1|c)
- * of the lookup table. */
+ * of the lookup table. lop3.BoolOp.b32 d|p, a, b, c, immLut, q (op2: 1
+ * .and, 2 .or) also writes p = (d != 0) BoolOp q. */
 HANDLER(op_lop3)
 {
     (void)g; (void)s;
@@ -407,7 +411,12 @@ HANDLER(op_lop3)
                 uint64_t m = ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? cc : ~cc);
                 r |= m;
             }
-        PUT(0, t, zx(r, 32));
+        r = zx(r, 32);
+        PUT(0, t, r);
+        if (in->op2) {
+            bool q = SRC(4, t) != 0;
+            PUT(1, t, in->op2 == 1 ? (r != 0 && q) : (r != 0 || q));
+        }
     }
 }
 
@@ -597,10 +606,12 @@ sim_fn sim_pick_int(sim_decoder *d)
             return op_mul_lo;
         return op_mul;
     case PTX_OP_MUL24: case PTX_OP_MAD24:
-        if (!operands(d, op == PTX_OP_MUL24 ? 2 : 3) || in->sat)
+        if (!operands(d, op == PTX_OP_MUL24 ? 2 : 3))
             return NULL;
         in->op = op == PTX_OP_MAD24;
         in->flags |= width_flags(d);
+        if (in->sat && !(in->op && in->type == PTX_TYPE_S32 && (in->flags & SIM_IF_HI)))
+            return NULL; /* .sat: mad24.hi.s32 only */
         return op_mul24;
     case PTX_OP_SAD:
         return operands(d, 3) ? op_sad : NULL;
@@ -657,8 +668,21 @@ sim_fn sim_pick_int(sim_decoder *d)
             }
         return NULL;
     }
-    case PTX_OP_LOP3:
-        return operands(d, 4) && in->type == PTX_TYPE_B32 ? op_lop3 : NULL;
+    case PTX_OP_LOP3: {
+        ptx_modifier bm = sim_dec_mod(d, PTX_MODCAT_OP);
+        if (in->type != PTX_TYPE_B32)
+            return NULL;
+        if (bm == PTX_MOD_NONE)
+            return operands(d, 4) ? op_lop3 : NULL;
+        /* d|p, a, b, c, immLut, q */
+        in->op2 = bm == PTX_MOD_AND ? 1 : bm == PTX_MOD_OR ? 2 : 0;
+        if (!in->op2 || sim_dec_nops(d) != 6 || sim_dec_op(d, 0)->kind != PTX_OPD_PAIR || !sim_dec_dst(d, 0, 0))
+            return NULL;
+        for (unsigned k = 0; k < 5; k++)
+            if (!sim_dec_src(d, k + 1, k))
+                return NULL;
+        return op_lop3;
+    }
     case PTX_OP_SHF: {
         if (!operands(d, 3))
             return NULL;

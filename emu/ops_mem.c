@@ -1,7 +1,8 @@
 /* ops_mem.c — data movement and atomics: ld, ldu, ld.global.nc, st,
- * st.async, atom, red, red.async, cvta, isspacep, mapa, prefetch and the
- * other cache hints (PTX ISA 9.0, "Data Movement and Conversion
- * Instructions", "Parallel Synchronization and Communication").
+ * st.async, atom, red, red.async, cp.reduce.async.bulk, cvta, isspacep,
+ * mapa, getctarank, prefetch and the other cache hints (PTX ISA 9.0, "Data
+ * Movement and Conversion Instructions", "Parallel Synchronization and
+ * Communication").
  *
  * Memory is sequentially consistent: every access completes in program
  * order, so .volatile/.relaxed/.acquire/.release and cache operators change
@@ -199,6 +200,29 @@ HANDLER(op_st_async)
 
 enum { A_AND, A_OR, A_XOR, A_ADD, A_INC, A_DEC, A_MIN, A_MAX, A_EXCH, A_CAS };
 
+/* min / max (max) of the 16-bit halves of old and b (f16/bf16, x2: both
+ * halves), as the min and max instructions without .NaN compute them
+ * (the ISA's atom text does not restate it): a NaN operand is ignored,
+ * two NaNs give the canonical NaN 0x7fff, and -0 < +0. */
+static uint64_t half_minmax(uint8_t ty, uint64_t old, uint64_t b, bool max)
+{
+    unsigned eb = ty == PTX_TYPE_F16 || ty == PTX_TYPE_F16X2 ? 5 : 8, mb = eb == 5 ? 10 : 7;
+    unsigned halves = ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2 ? 2 : 1;
+    uint64_t r = 0;
+    for (unsigned h = 0; h < halves; h++) {
+        uint64_t hx = (old >> (16 * h)) & 0xffff, hy = (b >> (16 * h)) & 0xffff, pick;
+        double x = sim_from_small_float(hx, eb, mb), y = sim_from_small_float(hy, eb, mb);
+        if (isnan(x) || isnan(y))
+            pick = isnan(x) && isnan(y) ? 0x7fff : isnan(x) ? hy : hx;
+        else if (x == y)
+            pick = (signbit(x) != 0) == max ? hy : hx; /* by sign for +-0 */
+        else
+            pick = (x < y) == max ? hy : hx;
+        r |= pick << (16 * h);
+    }
+    return r;
+}
+
 /* The new value of an atomic location holding `old` (w-bit type ty). */
 static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
 {
@@ -230,6 +254,8 @@ static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
         return old + b;
     default: { /* min / max */
         bool max = op == A_MAX;
+        if (ty == PTX_TYPE_F16 || ty == PTX_TYPE_BF16 || ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2)
+            return half_minmax(ty, old, b, max);
         if (type_signed(ty)) {
             int64_t x = sx(old, w), y = sx(b, w);
             return (uint64_t)(max ? (x > y ? x : y) : (x < y ? x : y));
@@ -241,27 +267,32 @@ static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
 }
 
 /* atom (op2 = 0: writes the old value to d) and red (op2 = 1); sources:
- * b, and c for cas. Lanes are applied one after another in lane order. */
+ * b, and c for cas. Lanes are applied one after another in lane order. A
+ * vector atom (.v2/.v4/.v8) reads and writes vec adjacent elements, each
+ * element atomically (the ISA guarantees no more), with element k of b
+ * and of d. */
 HANDLER(op_atom)
 {
     (void)g;
-    unsigned size = type_bits(in->type) / 8;
+    unsigned size = type_bits(in->type) / 8, n = in->vec;
     bool red = in->op2, locked = in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE;
     if (locked)
         pthread_mutex_lock(&c->dev->lock);
     EACH_LANE(t) {
         uint64_t a = sim_address(c, in, t);
-        uint8_t *p = sim_mem(c, in, t, in->space, a, size, 3);
+        uint8_t *p = sim_mem(c, in, t, in->space, a, size * n, 3);
         if (!p) {
             s->event = SIM_EV_FAULT;
             break;
         }
-        uint64_t old = load_n(p, size), b = SRC(0, t);
-        uint64_t nv = in->op != A_CAS ? atomic_apply(in->op, in->type, old, b)
-                      : old == zx(b, size * 8) ? SRC(1, t) : old; /* cas: compare b, store c */
-        store_n(p, nv, size);
-        if (!red)
-            PUT(0, t, type_signed(in->type) ? (uint64_t)sx(old, size * 8) : old);
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t old = load_n(p + k * size, size), b = SRC(k, t);
+            uint64_t nv = in->op != A_CAS ? atomic_apply(in->op, in->type, old, b)
+                          : old == zx(b, size * 8) ? SRC(1, t) : old; /* cas: compare b, store c */
+            store_n(p + k * size, nv, size);
+            if (!red)
+                PUT(k, t, type_signed(in->type) ? (uint64_t)sx(old, size * 8) : old);
+        }
     }
     if (locked)
         pthread_mutex_unlock(&c->dev->lock);
@@ -273,6 +304,54 @@ HANDLER(op_red_async)
     op_atom_body(c, in, g, L, s, O, D);
     if (s->event != SIM_EV_FAULT)
         complete_tx(c, in, L, s, type_bits(in->type) / 8);
+}
+
+/* cp.reduce.async.bulk [dst], [src], size{, [mbar]}: element k of the
+ * size bytes at dst becomes redOp(dst[k], src[k]) (in->op, as atom
+ * computes it; each element atomically), src in shared::cta (space
+ * in->op2, pooled at in->target), dst global or shared::cluster; the
+ * size a multiple of 16 and both addresses 16-byte aligned, as for
+ * cp.async.bulk. The reduction completes as it issues: .bulk_group waits
+ * have nothing to wait for, and with an mbarrier (pooled after the
+ * source, in the destination's space) complete-tx of size bytes reaches
+ * it at once. */
+HANDLER(op_cp_reduce_bulk)
+{
+    (void)g;
+    const sim_addr *pool = &c->prog->addr_pool[in->target];
+    unsigned esize = type_bits(in->type) / 8;
+    bool locked = in->space == PTX_SPACE_GLOBAL;
+    EACH_LANE(t) {
+        uint64_t size = SRC(0, t), src = sim_addr_at(c, &pool[0], t), dst = sim_address(c, in, t);
+        if (size % 16 || size > UINT32_MAX || (src | dst) % 16) {
+            char who[96];
+            sim_thread_coords(c, t, who, sizeof who);
+            sim_fault(c, size % 16 || size > UINT32_MAX ? SIM_ERR_ILLEGAL : SIM_ERR_MISALIGNED,
+                      "cp.reduce.async.bulk needs a size that is a multiple of 16 and 16-byte aligned addresses, "
+                      "%s, kernel %s, PTX line %u", who, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        for (uint64_t off = 0; off < size; off += 16) {
+            const uint8_t *from = sim_mem(c, in, t, in->op2, src + off, 16, 1);
+            if (locked)
+                pthread_mutex_lock(&c->dev->lock);
+            uint8_t *to = from ? sim_mem(c, in, t, in->space, dst + off, 16, 3) : NULL;
+            for (unsigned k = 0; to && k < 16; k += esize)
+                store_n(to + k, atomic_apply(in->op, in->type, load_n(to + k, esize), load_n(from + k, esize)), esize);
+            if (locked)
+                pthread_mutex_unlock(&c->dev->lock);
+            if (!to) {
+                s->event = SIM_EV_FAULT;
+                return;
+            }
+        }
+        if (in->space != PTX_SPACE_GLOBAL && /* shared::cluster: the mbarrier */
+            !sim_mbarrier_complete_tx(c, in, t, in->space, sim_addr_at(c, &pool[1], t), size)) {
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+    }
 }
 
 /* cvta (op 0: space to generic; 1: generic to space) and isspacep (op 2). */
@@ -330,6 +409,29 @@ HANDLER(op_mapa)
     }
 }
 
+/* getctarank d, a: the cluster rank of the CTA whose shared memory holds
+ * a (a generic address, or a shared::cluster one with .shared::cluster):
+ * the rank mapa put in it, else the running CTA's own. */
+HANDLER(op_getctarank)
+{
+    (void)g;
+    bool generic = in->space == PTX_SPACE_NONE;
+    EACH_LANE(t) {
+        uint64_t a = SRC(0, t), off = generic ? a - SIM_SHARED_WINDOW : a;
+        uint64_t named = off >> SIM_CLUSTER_RANK_SHIFT, rank = named ? named - 1 : c->cluster_rank;
+        if ((generic && off >= SIM_WINDOW_SIZE) || off >> 32 || rank >= c->cluster->n) {
+            char who[96];
+            sim_thread_coords(c, t, who, sizeof who);
+            sim_fault(c, SIM_ERR_ADDRESS, "getctarank of 0x%llx, which is not the shared memory address of a "
+                      "CTA of the cluster, %s, kernel %s, PTX line %u",
+                      (unsigned long long)a, who, c->kernel, in->line);
+            s->event = SIM_EV_FAULT;
+            return;
+        }
+        PUT(0, t, rank);
+    }
+}
+
 /* prefetch, prefetchu, applypriority, discard, membar, fence: nothing to
  * do in a sequentially consistent memory without caches (discard leaves
  * the lines' bytes as they were, one of the values it allows). */
@@ -355,6 +457,32 @@ static bool mem_type_ok(uint8_t ty)
 static bool vector_ok(const sim_inst *in)
 {
     return mem_type_ok(in->type) && in->vec <= 8 && type_bits(in->type) / 8 * in->vec <= 32;
+}
+
+/* The atomic operation of a form (A_*), or -1. */
+static int atomic_op(const sim_decoder *d)
+{
+    static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD, PTX_MOD_INC,
+                                       PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX, PTX_MOD_EXCH, PTX_MOD_CAS};
+    ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_OP);
+    for (int i = 0; i < 10; i++)
+        if (ops[i] == m)
+            return i;
+    return -1;
+}
+
+/* The vector atomics of the ISA ("atom", "red": atomic operation with
+ * vector type): on .global or generic addresses, .add on .v2/.v4 .f32,
+ * .add/.min/.max on .v2/.v4/.v8 .f16/.bf16 and .v2/.v4 .f16x2/.bf16x2. */
+static bool atom_vector_ok(const sim_inst *in, int which, ptx_opcode op)
+{
+    bool halfword = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_BF16;
+    bool packed = in->type == PTX_TYPE_F16X2 || in->type == PTX_TYPE_BF16X2;
+    if (op == PTX_OP_RED_ASYNC || (in->space != PTX_SPACE_GLOBAL && in->space != PTX_SPACE_NONE))
+        return false;
+    if (in->type == PTX_TYPE_F32)
+        return which == A_ADD && in->vec <= 4;
+    return (halfword || (packed && in->vec <= 4)) && (which == A_ADD || which == A_MIN || which == A_MAX);
 }
 
 /* The value operand k of st into sources 0..vec-1: a scalar, or a vector
@@ -406,22 +534,18 @@ sim_fn sim_pick_mem(sim_decoder *d)
         return mbar ? op_st_async : op_st;
     }
     case PTX_OP_ATOM: case PTX_OP_RED: case PTX_OP_RED_ASYNC: {
-        static const ptx_modifier ops[] = {PTX_MOD_AND, PTX_MOD_OR, PTX_MOD_XOR, PTX_MOD_ADD,
-                                           PTX_MOD_INC, PTX_MOD_DEC, PTX_MOD_MIN, PTX_MOD_MAX,
-                                           PTX_MOD_EXCH, PTX_MOD_CAS};
-        ptx_modifier m = sim_dec_mod(d, PTX_MODCAT_OP);
-        int which = -1;
-        for (int i = 0; i < 10; i++)
-            if (ops[i] == m)
-                which = i;
+        int which = atomic_op(d);
         bool half = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_BF16 ||
                     in->type == PTX_TYPE_F16X2 || in->type == PTX_TYPE_BF16X2;
-        if (which < 0 || !mem_type_ok(in->type) || in->vec > 1)
+        if (which < 0 || !mem_type_ok(in->type))
             return NULL;
-        if (type_bits(in->type) < 32 && which != A_CAS && which != A_EXCH && !(half && which == A_ADD))
-            return NULL; /* 16-bit atomics: cas, exch and half-precision add */
-        if (type_float(in->type) && which != A_ADD && which != A_EXCH)
-            return NULL; /* f32/f64 min/max: not yet */
+        if (in->vec > 1 && !atom_vector_ok(in, which, op))
+            return NULL;
+        if (type_bits(in->type) < 32 && which != A_CAS && which != A_EXCH && !(half && which == A_ADD) &&
+            !(half && in->vec > 1))
+            return NULL; /* 16-bit atomics: cas, exch and half-precision add (min/max: vectors) */
+        if (type_float(in->type) && which != A_ADD && which != A_EXCH && !(half && in->vec > 1))
+            return NULL; /* scalar f32/f64 min/max: ptxas rejects them */
         in->op = (uint8_t)which;
         in->op2 = op != PTX_OP_ATOM;
         /* red.async: [a], b, [mbar] in shared::cluster, or [a], b (.release, global) */
@@ -432,10 +556,32 @@ sim_fn sim_pick_mem(sim_decoder *d)
         for (unsigned k = 0; k < nsrc; k++)
             if (!sim_dec_src(d, first + 1 + k, k))
                 return NULL;
+        if ((!in->op2 && in->ndst_used != in->vec) || in->nsrc_used != in->vec + (which == A_CAS))
+            return NULL;
         if (mbar && (in->target = sim_dec_addr_pooled(d, 2, in->space)) == PTX_NONE)
             return NULL;
         in->flags |= SIM_IF_LOAD | SIM_IF_ATOMIC;
         return mbar ? op_red_async : op_atom;
+    }
+    case PTX_OP_CP_REDUCE_ASYNC_BULK: {
+        /* [dst], [src], size, [mbar] (shared::cluster) or [dst], [src], size{, cache-policy} (global) */
+        const ptx_form *fm = d->form;
+        int which = atomic_op(d);
+        bool mbar = ptx_form_has(d->m, fm, PTX_MOD_MBARRIER_COMPLETE_TX_BYTES);
+        if (which < 0 || which >= A_EXCH || !mem_type_ok(in->type) || fm->nspaces != 2 || n != 3u + mbar ||
+            mbar == (fm->space[0] == PTX_SPACE_GLOBAL))
+            return NULL;
+        bool half = in->type == PTX_TYPE_F16 || in->type == PTX_TYPE_BF16;
+        if (type_float(in->type) && which != A_ADD && !(half && (which == A_MIN || which == A_MAX)))
+            return NULL; /* floats: add; f16/bf16 also min and max */
+        in->op = (uint8_t)which;
+        in->op2 = fm->space[1];
+        if (!sim_dec_addr(d, 0) || in->space != fm->space[0] ||
+            (in->target = sim_dec_addr_pooled(d, 1, fm->space[1])) == PTX_NONE ||
+            (mbar && sim_dec_addr_pooled(d, 3, in->space) != in->target + 1) || !sim_dec_src(d, 2, 0))
+            return NULL;
+        in->flags |= SIM_IF_ATOMIC;
+        return op_cp_reduce_bulk;
     }
     case PTX_OP_CVTA: case PTX_OP_ISSPACEP: {
         bool to = ptx_form_has(d->m, d->form, PTX_MOD_TO);
@@ -448,6 +594,8 @@ sim_fn sim_pick_mem(sim_decoder *d)
     }
     case PTX_OP_MAPA:
         return n == 3 && sim_dec_dst(d, 0, 0) && sim_dec_src(d, 1, 0) && sim_dec_src(d, 2, 1) ? op_mapa : NULL;
+    case PTX_OP_GETCTARANK:
+        return n == 2 && sim_dec_dst(d, 0, 0) && sim_dec_src(d, 1, 0) ? op_getctarank : NULL;
     case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_MEMBAR: case PTX_OP_FENCE:
     case PTX_OP_APPLYPRIORITY: case PTX_OP_DISCARD:
         return op_nop;

@@ -1,7 +1,7 @@
 /* ops_mma.c — warp matrix multiply-accumulate: wmma.load, wmma.store,
  * wmma.mma (PTX ISA 9.0, "Warp-Level Matrix Multiply-Accumulate"), and
- * mma.sync with ldmatrix and stmatrix (the same chapter, "Matrix
- * multiply-accumulate operation using mma instruction").
+ * mma.sync with ldmatrix, stmatrix and movmatrix (the same chapter,
+ * "Matrix multiply-accumulate operation using mma instruction").
  *
  * The ISA leaves wmma fragment layouts to the implementation; programs
  * only load, multiply, store and apply element-wise operations to them.
@@ -355,6 +355,29 @@ HANDLER(op_stmatrix)
         }
 }
 
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: every lane's a holds row
+ * lane / 4, columns 2 (lane % 4) and the next, of an 8x8 matrix of 16-bit
+ * elements (the fragment layout of ldmatrix); d receives the same
+ * fragment of its transpose, as ldmatrix .trans would load it. */
+HANDLER(op_movmatrix)
+{
+    if (!whole_warp(c, in, g, L, s, "movmatrix"))
+        return;
+    uint32_t by_lane[32];
+    for (uint32_t i = 0; i < L->n; i++)
+        by_lane[L->k[i]] = L->t[i];
+    uint16_t e[8][8];
+    for (unsigned lane = 0; lane < 32; lane++) {
+        uint64_t v = SRC(0, by_lane[lane]);
+        e[lane >> 2][(lane & 3) * 2] = (uint16_t)v;
+        e[lane >> 2][(lane & 3) * 2 + 1] = (uint16_t)(v >> 16);
+    }
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned row = lane >> 2, q = (lane & 3) * 2;
+        PUT(0, by_lane[lane], (uint32_t)e[q][row] | (uint32_t)e[q + 1][row] << 16);
+    }
+}
+
 /* The element type a type modifier names, or -1. */
 static int etype_of(uint8_t ty)
 {
@@ -467,6 +490,10 @@ sim_fn sim_pick_mma(sim_decoder *d)
     ptx_opcode op = (ptx_opcode)d->form->opcode;
     if (op == PTX_OP_LDMATRIX || op == PTX_OP_STMATRIX)
         return pick_ldmatrix(d, op == PTX_OP_STMATRIX);
+    if (op == PTX_OP_MOVMATRIX)
+        return sim_dec_mod(d, PTX_MODCAT_SHAPE) == PTX_MOD_M8N8 && ptx_form_has(d->m, d->form, PTX_MOD_TRANS) &&
+                       in->type == PTX_TYPE_B16 && sim_dec_nops(d) == 2 && sim_dec_dst(d, 0, 0) && sim_dec_src(d, 1, 0)
+                   ? op_movmatrix : NULL;
     if (op != PTX_OP_WMMA_LOAD && op != PTX_OP_WMMA_STORE && op != PTX_OP_WMMA_MMA && op != PTX_OP_MMA)
         return NULL;
     frag f = {.sync = op == PTX_OP_MMA};

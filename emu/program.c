@@ -111,8 +111,8 @@ static int init_symbol(const sim_program *p, uint32_t sym, uint8_t *out, uint64_
                        char *err, size_t errlen)
 {
     const ptx_symbol *s = &p->m->symbols[sym];
-    if (s->init == PTX_NONE)
-        return 0;
+    if (s->init == PTX_NONE || ptx_type_class((ptx_type)s->type) == 'o')
+        return 0; /* texture, sampler and surface references: opaque, and their instructions are refused */
     uint64_t pos = 0;
     uint32_t eb = (ptx_type_bits((ptx_type)s->type) + 7) / 8;
     if (!write_init(p, s->init, eb ? eb : 1, (ptx_type)s->type, out, size, &pos, err, errlen))
@@ -560,7 +560,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     for (unsigned k = 0; k < SIM_MAX_DST; k++)
         in->dst[k] = PTX_NONE;
     sim_decoder d = {p, p->m, f, pi, form, pc, in};
-    sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
+    sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int_x2, sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
                                                 sim_pick_cvt, sim_pick_mem, sim_pick_async, sim_pick_mma, sim_pick_ctrl,
                                                 sim_pick_warp, sim_pick_tex, sim_pick_cvt_narrow,
                                                 sim_pick_cvt_half, sim_pick_video};
