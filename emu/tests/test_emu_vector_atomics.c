@@ -137,29 +137,34 @@ static void test_red_and_generic(void **state)
     check_chain("atom.v2.f32.add (generic)", olds, N, 1.0, 0.0, mem[6] / 2);
 }
 
-/* f16 and bf16 codes of small integers (exact: below 2^11 and 2^8). */
-static uint16_t f16_of_int(unsigned v)
+/* The code of the integer v in a binary float format with `mant`
+ * mantissa bits and exponent bias `bias` (v exact in it: its significant
+ * bits fit the mantissa). */
+static uint16_t float_of_int(unsigned v, int mant, int bias)
 {
     if (v == 0)
         return 0;
     int e = 0;
     while ((v >> e) > 1)
         e++;
-    return (uint16_t)((e + 15) << 10 | ((v << (10 - e)) & 0x3ff));
+    unsigned m = e <= mant ? v << (mant - e) : v >> (e - mant);
+    return (uint16_t)((e + bias) << mant | (m & ((1u << mant) - 1)));
+}
+
+/* f16 and bf16 codes of small integers (exact: below 2^11 and 2^8, and
+ * powers of two). */
+static uint16_t f16_of_int(unsigned v)
+{
+    return float_of_int(v, 10, 15);
 }
 static uint16_t bf16_of_int(unsigned v)
 {
-    if (v == 0)
-        return 0;
-    int e = 0;
-    while ((v >> e) > 1)
-        e++;
-    return (uint16_t)((e + 127) << 7 | ((v << (7 - e)) & 0x7f));
+    return float_of_int(v, 7, 127);
 }
 
 /* atom.global.v8.f16.add.noftz and atom.global.v8.bf16.add.noftz (32
  * threads, element k gets k + 1 from every thread), red.global.v4.bf16x2
- * .add.noftz. Sums below 2^11 (f16) and 2^8 (bf16) are exact. */
+ * .add.noftz. Sums up to 2^11 (f16) and 2^8 (bf16) are exact. */
 static void test_half_add(void **state)
 {
     (void)state;
