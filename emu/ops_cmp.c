@@ -238,6 +238,14 @@ static sim_fn setp_lean(const sim_inst *in)
     return lean_pick_width(in, in->type2, tab[in->op]);
 }
 
+/* p ? a : b without a branch (the predicate of divergent code is often
+ * unpredictable). */
+static inline uint64_t select_bits(uint64_t p, uint64_t a, uint64_t b)
+{
+    uint64_t k = 0 - (uint64_t)(p != 0);
+    return (a & k) | (b & ~k);
+}
+
 /* selp with register sources a, b and an unnegated register predicate c:
  * op_selp without operand resolution (see LEAN_BINARY). */
 static void op_selp_lean(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, sim_step *s)
@@ -250,12 +258,12 @@ static void op_selp_lean(sim_cta *c, const sim_inst *in, const sim_group *g, con
     if (L->contig) {
         const uint32_t t0 = L->n ? L->t[0] : 0;
         for (uint32_t t = t0; t < t0 + L->n; t++)
-            D[t] = (P[t] ? A[t] : B[t]) & m;
+            D[t] = select_bits(P[t], A[t], B[t]) & m;
         return;
     }
     for (uint32_t i = 0; i < L->n; i++) {
         const uint32_t t = L->t[i];
-        D[t] = (P[t] ? A[t] : B[t]) & m;
+        D[t] = select_bits(P[t], A[t], B[t]) & m;
     }
 }
 
