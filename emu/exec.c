@@ -134,7 +134,8 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
         s->event = SIM_EV_FAULT;
 }
 
-void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
+/* sim_exec, inlined into the loop of sim_exec_run. */
+static inline __attribute__((always_inline)) void exec_one(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
 {
     const sim_inst *in = &c->fn->code[pc];
     s->event = SIM_EV_NONE;
@@ -142,7 +143,7 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     s->exited = 0;
     s->indirect = false;
     s->mem_lanes = 0;
-    if (in->guard != PTX_NONE || in->sync_src >= 0 || in->nregimm || c->trace || c->taint) {
+    if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint) {
         exec_general(c, pc, in, g, s);
         return;
     }
@@ -152,4 +153,20 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     in->fn(c, in, g, &g->active, s);
     if (c->faulted)
         s->event = SIM_EV_FAULT;
+}
+
+void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s) { exec_one(c, pc, g, s); }
+
+uint32_t sim_exec_run(sim_cta *c, uint32_t pc, uint32_t stop, uint32_t left, const sim_group *g, sim_step *s,
+                      uint32_t *ran)
+{
+    const uint32_t end = c->fn->ninstrs, first = pc;
+    for (;;) {
+        exec_one(c, pc, g, s);
+        if (s->event != SIM_EV_NONE || --left == 0 || pc + 1 == stop || pc + 1 >= end)
+            break;
+        pc++;
+    }
+    *ran = pc - first + 1;
+    return pc;
 }
