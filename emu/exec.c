@@ -82,15 +82,22 @@ static bool members_here(sim_cta *c, const sim_inst *in, const sim_group *g, con
     return true;
 }
 
+/* The lanes (group positions) of g's active lanes whose guard (row p,
+ * negated by neg) holds. */
+static inline uint32_t guard_pass(const sim_group *g, const uint64_t *p, bool neg)
+{
+    uint32_t set = 0;
+    for (uint32_t i = 0; i < g->active.n; i++)
+        set |= (uint32_t)(p[g->active.t[i]] != 0) << g->active.k[i];
+    return neg ? g->mask & ~set : set;
+}
+
 /* The active lanes of g whose guard (row p, negated by neg) holds: g's
  * own list when they all pass (a uniform branch, say), else a list built
  * in L from the mask of those that do. */
 static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool neg, sim_lanes *L)
 {
-    uint32_t set = 0;
-    for (uint32_t i = 0; i < g->active.n; i++)
-        set |= (uint32_t)(p[g->active.t[i]] != 0) << g->active.k[i];
-    uint32_t pass = neg ? g->mask & ~set : set;
+    uint32_t pass = guard_pass(g, p, neg);
     if (pass == g->mask)
         return &g->active;
     uint32_t n = 0;
@@ -109,6 +116,17 @@ static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool 
 static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, const sim_inst *in, const sim_group *g,
                                                    sim_step *s)
 {
+    if ((in->flags & SIM_IF_BRANCH) && in->nsrc_used == 0 && in->guard != PTX_NONE && !c->trace && !c->taint) {
+        /* @p bra (not brx.idx): what op_bra reports, from the guard's mask
+         * without a lane list (a loop's back edge, typically) */
+        c->warp_instructions++;
+        c->thread_instructions += g->active.n;
+        c->clock++;
+        s->event = SIM_EV_BRANCH;
+        s->taken = guard_pass(g, sim_row(c, in->guard), in->guard_neg);
+        s->target = in->target;
+        return;
+    }
     sim_lanes L;
     const sim_lanes *lanes = &g->active;
     if (in->guard != PTX_NONE)
