@@ -387,14 +387,19 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red
         /* straight-line code: the next instruction, with the same lanes,
          * until an event, the reconvergence point, the end or the limits
          * (`left`: what the slice and the instruction budget allow) */
-        for (;;) {
-            sim_exec(c, pc, &g, &s);
-            steps++;
-            if (c->profile)
+        if (!c->profile) {
+            uint32_t ran;
+            pc = sim_exec_run(c, pc, rpc, left, &g, &s, &ran);
+            steps += (int)ran;
+        } else {
+            for (;;) { /* the same, counting each instruction */
+                sim_exec(c, pc, &g, &s);
+                steps++;
                 count(c, pc, mask, &s, &g);
-            if (s.event != SIM_EV_NONE || --left == 0 || pc + 1 == rpc || pc + 1 >= end)
-                break;
-            pc++;
+                if (s.event != SIM_EV_NONE || --left == 0 || pc + 1 == rpc || pc + 1 >= end)
+                    break;
+                pc++;
+            }
         }
         switch (s.event) {
         case SIM_EV_FAULT:

@@ -82,15 +82,22 @@ static bool members_here(sim_cta *c, const sim_inst *in, const sim_group *g, con
     return true;
 }
 
+/* The lanes (group positions) of g's active lanes whose guard (row p,
+ * negated by neg) holds. */
+static inline uint32_t guard_pass(const sim_group *g, const uint64_t *p, bool neg)
+{
+    uint32_t set = 0;
+    for (uint32_t i = 0; i < g->active.n; i++)
+        set |= (uint32_t)(p[g->active.t[i]] != 0) << g->active.k[i];
+    return neg ? g->mask & ~set : set;
+}
+
 /* The active lanes of g whose guard (row p, negated by neg) holds: g's
  * own list when they all pass (a uniform branch, say), else a list built
  * in L from the mask of those that do. */
 static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool neg, sim_lanes *L)
 {
-    uint32_t set = 0;
-    for (uint32_t i = 0; i < g->active.n; i++)
-        set |= (uint32_t)(p[g->active.t[i]] != 0) << g->active.k[i];
-    uint32_t pass = neg ? g->mask & ~set : set;
+    uint32_t pass = guard_pass(g, p, neg);
     if (pass == g->mask)
         return &g->active;
     uint32_t n = 0;
@@ -109,6 +116,17 @@ static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool 
 static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, const sim_inst *in, const sim_group *g,
                                                    sim_step *s)
 {
+    if ((in->flags & SIM_IF_BRANCH) && in->nsrc_used == 0 && in->guard != PTX_NONE && !c->trace && !c->taint) {
+        /* @p bra (not brx.idx): what op_bra reports, from the guard's mask
+         * without a lane list (a loop's back edge, typically) */
+        c->warp_instructions++;
+        c->thread_instructions += g->active.n;
+        c->clock++;
+        s->event = SIM_EV_BRANCH;
+        s->taken = guard_pass(g, sim_row(c, in->guard), in->guard_neg);
+        s->target = in->target;
+        return;
+    }
     sim_lanes L;
     const sim_lanes *lanes = &g->active;
     if (in->guard != PTX_NONE)
@@ -134,7 +152,8 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
         s->event = SIM_EV_FAULT;
 }
 
-void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
+/* sim_exec, inlined into the loop of sim_exec_run. */
+static inline __attribute__((always_inline)) void exec_one(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
 {
     const sim_inst *in = &c->fn->code[pc];
     s->event = SIM_EV_NONE;
@@ -142,7 +161,7 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     s->exited = 0;
     s->indirect = false;
     s->mem_lanes = 0;
-    if (in->guard != PTX_NONE || in->sync_src >= 0 || in->nregimm || c->trace || c->taint) {
+    if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint) {
         exec_general(c, pc, in, g, s);
         return;
     }
@@ -152,4 +171,20 @@ void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s)
     in->fn(c, in, g, &g->active, s);
     if (c->faulted)
         s->event = SIM_EV_FAULT;
+}
+
+void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s) { exec_one(c, pc, g, s); }
+
+uint32_t sim_exec_run(sim_cta *c, uint32_t pc, uint32_t stop, uint32_t left, const sim_group *g, sim_step *s,
+                      uint32_t *ran)
+{
+    const uint32_t end = c->fn->ninstrs, first = pc;
+    for (;;) {
+        exec_one(c, pc, g, s);
+        if (s->event != SIM_EV_NONE || --left == 0 || pc + 1 == stop || pc + 1 >= end)
+            break;
+        pc++;
+    }
+    *ran = pc - first + 1;
+    return pc;
 }

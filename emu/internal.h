@@ -190,7 +190,9 @@ enum sim_inst_flags {
     SIM_IF_LOAD = 1u << 8,    /* reads memory into its destinations (ld, atom) */
     SIM_IF_STORE = 1u << 9,   /* st */
     SIM_IF_INTERNAL = 1u << 10, /* bar: the emulator's own barrier id (barrier.cluster.wait) */
-    SIM_IF_ATOMIC = 1u << 11    /* atom / red */
+    SIM_IF_ATOMIC = 1u << 11,   /* atom / red */
+    SIM_IF_GENERAL = 1u << 12   /* a guard, a member mask to check or r + imm sources: sim_exec's
+                                   general path (set by the decoder for every handler) */
 };
 
 typedef struct sim_func {
@@ -558,6 +560,12 @@ void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const u
 
 /* Execute instruction pc for group g; fills s. */
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
+/* Straight-line code for group g: sim_exec of pc, pc + 1, ... until an
+ * instruction raises an event, `left` (> 0) have run, or the next would
+ * be `stop` or past the function's end. Returns the pc of the last one
+ * run (s: its outcome) and sets *ran to how many ran. */
+uint32_t sim_exec_run(sim_cta *c, uint32_t pc, uint32_t stop, uint32_t left, const sim_group *g, sim_step *s,
+                      uint32_t *ran);
 
 /* Is an access of `size` bytes at addr misaligned? Accesses of a power of
  * two up to 32 bytes (a .v8.b32 vector) must be aligned to their size;

@@ -24,6 +24,10 @@ typedef struct dsts {
     uint64_t m[SIM_MAX_DST];
 } dsts;
 
+/* The mask of a destination register declared `bits` wide (0: no
+ * declared width). */
+static inline uint64_t dst_mask(uint8_t bits) { return bits >= 64 || bits == 0 ? ~0ull : (1ull << bits) - 1; }
+
 /* Resolve the instruction's sources and destinations for the running
  * code. */
 static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
@@ -38,7 +42,7 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
     }
     for (unsigned k = 0; k < in->ndst_used; k++) {
         D->p[k] = in->dst[k] == PTX_NONE ? c->sink : c->rows + (size_t)in->dst[k] * c->stride;
-        D->m[k] = in->dst_bits[k] >= 64 || in->dst_bits[k] == 0 ? ~0ull : (1ull << in->dst_bits[k]) - 1;
+        D->m[k] = dst_mask(in->dst_bits[k]);
     }
 }
 
@@ -209,6 +213,82 @@ static inline uint64_t bits_f64(double d)
     uint64_t b;
     memcpy(&b, &d, 8);
     return b;
+}
+
+/* Lean handlers: the common two-source forms d = FN(a, b, W, SG) with a
+ * register a, a register or immediate b, no negation and a real
+ * destination, chosen at decode time (lean_pick) so that their loops need
+ * no operand resolution or per-lane operand-kind tests: straight code
+ * over a contiguous run (vectorizable) or over the lane list of
+ * scattered lanes (divergent code). W and SG (width, signedness) are
+ * constants, so FN folds to the one expression of that form. B_ reads
+ * lane t's b: a register row or the immediate. */
+#define LEAN_LOOP_(FN, W, SG, B_)                                                             \
+    const uint64_t *A_ = sim_row(c, in->src[0].row);                                          \
+    uint64_t *D_ = sim_row(c, in->dst[0]);                                                    \
+    const uint64_t m_ = dst_mask(in->dst_bits[0]);                                            \
+    const uint32_t n_ = L->n;                                                                 \
+    if (L->contig) {                                                                          \
+        const uint32_t t0_ = n_ ? L->t[0] : 0;                                                \
+        for (uint32_t t_ = t0_; t_ < t0_ + n_; t_++)                                          \
+            D_[t_] = FN(A_[t_], (B_), W, SG) & m_;                                            \
+    } else {                                                                                  \
+        for (uint32_t i_ = 0; i_ < n_; i_++) {                                                \
+            const uint32_t t_ = L->t[i_];                                                     \
+            D_[t_] = FN(A_[t_], (B_), W, SG) & m_;                                            \
+        }                                                                                     \
+    }
+
+/* The register-register (name_rr) and register-immediate (name_ri) lean
+ * handlers of FN at width W, signedness SG. */
+#define LEAN_BINARY(name, FN, W, SG)                                                          \
+    static void name##_rr(sim_cta *c, const sim_inst *in, const sim_group *g,                 \
+                          const sim_lanes *L, sim_step *s)                                    \
+    {                                                                                         \
+        (void)g, (void)s;                                                                     \
+        const uint64_t *B_ = sim_row(c, in->src[1].row);                                      \
+        LEAN_LOOP_(FN, W, SG, B_[t_])                                                         \
+    }                                                                                         \
+    static void name##_ri(sim_cta *c, const sim_inst *in, const sim_group *g,                 \
+                          const sim_lanes *L, sim_step *s)                                    \
+    {                                                                                         \
+        (void)g, (void)s;                                                                     \
+        const uint64_t b_ = in->src[1].value;                                                 \
+        LEAN_LOOP_(FN, W, SG, b_)                                                             \
+    }
+
+/* Lean handlers of FN for the four integer width classes (u64, s64, u32,
+ * s32) and their table name##_lean for lean_pick_width. */
+#define LEAN_WIDTHS(name, FN)                                                                 \
+    LEAN_BINARY(name##_u64, FN, 64, false)                                                    \
+    LEAN_BINARY(name##_s64, FN, 64, true)                                                     \
+    LEAN_BINARY(name##_u32, FN, 32, false)                                                    \
+    LEAN_BINARY(name##_s32, FN, 32, true)                                                     \
+    static const sim_fn name##_lean[4][2] = {{name##_u64_rr, name##_u64_ri},                  \
+                                             {name##_s64_rr, name##_s64_ri},                  \
+                                             {name##_u32_rr, name##_u32_ri},                  \
+                                             {name##_s32_rr, name##_s32_ri}};
+
+/* The lean handler of a decoded two-source instruction: rr for a register
+ * b, ri for an immediate one; NULL when the form is not lean (a sink or
+ * second destination, an immediate a, a negated source, the clock). */
+static inline sim_fn lean_pick(const sim_inst *in, sim_fn rr, sim_fn ri)
+{
+    if (in->nsrc_used != 2 || in->ndst_used != 1 || in->dst[0] == PTX_NONE || in->src[0].imm != 0 ||
+        in->src[0].neg || in->src[1].neg)
+        return NULL;
+    return in->src[1].imm == 0 ? rr : in->src[1].imm == 1 ? ri : NULL;
+}
+
+/* The lean handler of table tab (see LEAN_WIDTHS) for type ty and the
+ * instruction's operand kinds; NULL for other widths or forms. */
+static inline sim_fn lean_pick_width(const sim_inst *in, uint8_t ty, const sim_fn tab[4][2])
+{
+    unsigned w = ptx_type_bits((ptx_type)ty);
+    if ((w != 32 && w != 64) || type_float(ty))
+        return NULL;
+    unsigned k = (w == 32 ? 2u : 0u) + (type_signed(ty) ? 1u : 0u);
+    return lean_pick(in, tab[k][0], tab[k][1]);
 }
 
 #endif

@@ -212,6 +212,72 @@ HANDLER(op_copysign)
     EACH_LANE(t) PUT(0, t, (SRC(1, t) & ~sign) | (SRC(0, t) & sign));
 }
 
+/* The lean forms (ops.h, LEAN_WIDTHS) of integer setp without a
+ * combining predicate or a second destination: the same results as
+ * setp_fast at a fixed width and signedness. */
+#define LEAN_CMP(name, OP)                                                                   \
+    static inline uint64_t lean_##name(uint64_t a, uint64_t b, unsigned w, bool sg)          \
+    {                                                                                        \
+        return sg ? (uint64_t)(sx(a, w) OP sx(b, w)) : (uint64_t)(zx(a, w) OP zx(b, w));     \
+    }                                                                                        \
+    LEAN_WIDTHS(setp_##name, lean_##name)
+LEAN_CMP(eq, ==)
+LEAN_CMP(ne, !=)
+LEAN_CMP(lt, <)
+LEAN_CMP(le, <=)
+LEAN_CMP(gt, >)
+LEAN_CMP(ge, >=)
+
+/* The lean setp handler of in, or NULL. */
+static sim_fn setp_lean(const sim_inst *in)
+{
+    static const sim_fn(*const tab[])[2] = {setp_eq_lean, setp_ne_lean, setp_lt_lean,
+                                             setp_le_lean, setp_gt_lean, setp_ge_lean};
+    if (in->op2 != B_NONE || in->ndst != 1 || in->op > C_GE)
+        return NULL;
+    return lean_pick_width(in, in->type2, tab[in->op]);
+}
+
+/* p ? a : b without a branch (the predicate of divergent code is often
+ * unpredictable). */
+static inline uint64_t select_bits(uint64_t p, uint64_t a, uint64_t b)
+{
+    uint64_t k = 0 - (uint64_t)(p != 0);
+    return (a & k) | (b & ~k);
+}
+
+/* selp with register sources a, b and an unnegated register predicate c:
+ * op_selp without operand resolution (see LEAN_BINARY). */
+static void op_selp_lean(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, sim_step *s)
+{
+    (void)g, (void)s;
+    const uint64_t *A = sim_row(c, in->src[0].row), *B = sim_row(c, in->src[1].row);
+    const uint64_t *P = sim_row(c, in->src[2].row);
+    uint64_t *D = sim_row(c, in->dst[0]);
+    const uint64_t m = dst_mask(in->dst_bits[0]);
+    if (L->contig) {
+        const uint32_t t0 = L->n ? L->t[0] : 0;
+        for (uint32_t t = t0; t < t0 + L->n; t++)
+            D[t] = select_bits(P[t], A[t], B[t]) & m;
+        return;
+    }
+    for (uint32_t i = 0; i < L->n; i++) {
+        const uint32_t t = L->t[i];
+        D[t] = select_bits(P[t], A[t], B[t]) & m;
+    }
+}
+
+/* Whether selp `in` has the form op_selp_lean runs. */
+static bool selp_is_lean(const sim_inst *in)
+{
+    if (in->dst[0] == PTX_NONE)
+        return false;
+    for (unsigned k = 0; k < 3; k++)
+        if (in->src[k].imm != 0 || in->src[k].neg)
+            return false;
+    return true;
+}
+
 /* The compare selector of a form (CMP, or .lo/.hi in WIDTH). */
 static int cmp_of(const sim_decoder *d)
 {
@@ -273,13 +339,16 @@ sim_fn sim_pick_cmp(sim_decoder *d)
             return NULL;
         if (type_float(in->type2) && in->type2 != PTX_TYPE_F32)
             in->ftz = 0;
-        return op == PTX_OP_SETP ? op_setp : op_set;
+        if (op == PTX_OP_SET)
+            return op_set;
+        sim_fn lean = type_float(in->type2) ? NULL : setp_lean(in);
+        return lean ? lean : op_setp;
     }
     case PTX_OP_SELP:
         if (n != 4 || type_bits(in->type) > 64 || !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0) ||
             !sim_dec_src(d, 2, 1) || !sim_dec_src(d, 3, 2))
             return NULL;
-        return op_selp;
+        return selp_is_lean(in) ? op_selp_lean : op_selp;
     case PTX_OP_SLCT:
         if (n != 4 || type_bits(in->type) > 64 || !sim_dec_dst(d, 0, 0) || !sim_dec_src(d, 1, 0) ||
             !sim_dec_src(d, 2, 1) || !sim_dec_src(d, 3, 2))

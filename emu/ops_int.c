@@ -537,6 +537,43 @@ HANDLER(op_szext)
     }
 }
 
+/* The lean forms (ops.h, LEAN_WIDTHS) of add, sub, mul.lo, and, or, xor,
+ * shl and shr: the same results as op_add, op_sub, op_mul_lo, op_logic
+ * and op_shift at a fixed width and signedness. */
+static inline uint64_t lean_add(uint64_t a, uint64_t b, unsigned w, bool sg) { return ext(a + b, w, sg); }
+static inline uint64_t lean_sub(uint64_t a, uint64_t b, unsigned w, bool sg) { return ext(a - b, w, sg); }
+static inline uint64_t lean_mul(uint64_t a, uint64_t b, unsigned w, bool sg) { return ext(a * b, w, sg); }
+static inline uint64_t lean_and(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, zx(a & b, w); }
+static inline uint64_t lean_or(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, zx(a | b, w); }
+static inline uint64_t lean_xor(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, zx(a ^ b, w); }
+static inline uint64_t lean_shl(uint64_t a, uint64_t b, unsigned w, bool sg)
+{
+    uint64_t n = zx(b, 32);
+    return n >= w ? 0 : ext(a << n, w, sg);
+}
+static inline uint64_t lean_shr(uint64_t a, uint64_t b, unsigned w, bool sg)
+{
+    uint64_t n = zx(b, 32);
+    if (sg)
+        return ext((uint64_t)(sx(a, w) >> (n >= w ? w - 1 : n)), w, sg);
+    return n >= w ? 0 : zx(a, w) >> n;
+}
+LEAN_WIDTHS(add, lean_add)
+LEAN_WIDTHS(sub, lean_sub)
+LEAN_WIDTHS(mul, lean_mul)
+LEAN_WIDTHS(and, lean_and)
+LEAN_WIDTHS(or, lean_or)
+LEAN_WIDTHS(xor, lean_xor)
+LEAN_WIDTHS(shl, lean_shl)
+LEAN_WIDTHS(shr, lean_shr)
+
+/* The lean handler of `in` from table tab, else the general handler fn. */
+static sim_fn lean_or_general(const sim_inst *in, const sim_fn tab[4][2], sim_fn fn)
+{
+    sim_fn f = lean_pick_width(in, in->type, tab);
+    return f ? f : fn;
+}
+
 /* The width modifier of a form as SIM_IF_* flags. */
 static uint8_t width_flags(const sim_decoder *d)
 {
@@ -576,7 +613,7 @@ sim_fn sim_pick_int(sim_decoder *d)
         }
         if (in->sat)
             return in->type == PTX_TYPE_S32 ? op_add_sat : NULL;
-        return in->op ? op_sub : op_add;
+        return in->op ? lean_or_general(in, sub_lean, op_sub) : lean_or_general(in, add_lean, op_add);
     case PTX_OP_ADD_CC: case PTX_OP_SUB_CC:
         if (!operands(d, 2))
             return NULL;
@@ -603,7 +640,7 @@ sim_fn sim_pick_int(sim_decoder *d)
         if (in->flags & SIM_IF_WIDE)
             return op_mul_wide;
         if (!(in->flags & (SIM_IF_HI | SIM_IF_CC)) && !in->op2 && !in->sat)
-            return op_mul_lo;
+            return in->op ? op_mul_lo : lean_or_general(in, mul_lean, op_mul_lo);
         return op_mul;
     case PTX_OP_MUL24: case PTX_OP_MAD24:
         if (!operands(d, op == PTX_OP_MUL24 ? 2 : 3))
@@ -634,7 +671,7 @@ sim_fn sim_pick_int(sim_decoder *d)
         if (!operands(d, 2))
             return NULL;
         in->op = op == PTX_OP_AND ? 0 : op == PTX_OP_OR ? 1 : 2;
-        return op_logic;
+        return lean_or_general(in, in->op == 0 ? and_lean : in->op == 1 ? or_lean : xor_lean, op_logic);
     case PTX_OP_NOT: case PTX_OP_CNOT:
         if (!operands(d, 1))
             return NULL;
@@ -644,7 +681,7 @@ sim_fn sim_pick_int(sim_decoder *d)
         if (!operands(d, 2))
             return NULL;
         in->op = op == PTX_OP_SHR;
-        return op_shift;
+        return lean_or_general(in, in->op ? shr_lean : shl_lean, op_shift);
     case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFIND:
         if (!operands(d, 1))
             return NULL;

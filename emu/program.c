@@ -576,6 +576,8 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
         in->text = instr_text(p->m, f, pi);
     }
     in->fn = fn;
+    if (in->guard != PTX_NONE || in->sync_src >= 0 || in->nregimm)
+        in->flags |= SIM_IF_GENERAL;
 }
 
 /* Mark in `named` (per symbol) the shared variables function fi names,
