@@ -195,6 +195,11 @@ enum sim_inst_flags {
                                    general path (set by the decoder for every handler) */
 };
 
+/* A range [lo, end) of shared-memory offsets. */
+typedef struct sim_shared_range {
+    uint32_t lo, end;
+} sim_shared_range;
+
 typedef struct sim_func {
     const ptx_function *f;
     uint32_t index;       /* in the module */
@@ -213,6 +218,16 @@ typedef struct sim_func {
      * size, and whether it names the dynamic (extern) array */
     uint32_t shared_end, shared_used;
     bool shared_dynamic;
+    /* the offsets its accesses may reach: its static variables as sorted,
+     * merged [lo, end) ranges (alignment padding between two of its own
+     * variables included), then the dynamic region of the launch at
+     * shared_dynamic_base; shared_fast_* is the first range, which the
+     * inline access path checks (grown by the dynamic size when the
+     * dynamic region follows it directly) */
+    sim_shared_range *shared_ranges;
+    uint32_t nshared_ranges, shared_dynamic_base;
+    uint32_t shared_fast_lo, shared_fast_size;
+    bool shared_fast_dynamic;
     /* a kernel's rows (registers, then the carry) that some path may read
      * before writing them: the only ones a CTA's start zeroes */
     uint32_t *zero_rows, nzero_rows;

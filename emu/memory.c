@@ -295,6 +295,22 @@ static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const cha
     return NULL;
 }
 
+/* Whether size bytes at shared offset addr lie inside what the CTA's
+ * kernel may reach: one of its static variables' ranges (its own and its
+ * callees'; the module-wide layout places other kernels' variables around
+ * them) or the launch's dynamic shared memory. */
+static bool shared_inside(const sim_cta *c, uint64_t addr, uint32_t size)
+{
+    const sim_func *fn = c->kernel_fn;
+    uint64_t end = addr + size;
+    if (end > c->shared_bytes)
+        return false;
+    for (uint32_t k = 0; k < fn->nshared_ranges; k++)
+        if (addr >= fn->shared_ranges[k].lo && end <= fn->shared_ranges[k].end)
+            return true;
+    return addr >= fn->shared_dynamic_base && end <= (uint64_t)fn->shared_dynamic_base + c->dynamic_shared;
+}
+
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind)
 {
@@ -336,8 +352,9 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
             owner = c->cluster->ctas[rank];
             addr &= (1ull << SIM_CLUSTER_RANK_SHIFT) - 1;
         }
-        if (addr >= owner->shared_bytes || size > owner->shared_bytes - addr)
-            return bad_access(c, in, t, "__shared__", addr, size, kind, "");
+        if (!shared_inside(owner, addr, size))
+            return bad_access(c, in, t, "__shared__", addr, size, kind,
+                              " (outside this kernel's shared variables and dynamic shared memory)");
         return owner->shared + addr;
     }
     case PTX_SPACE_LOCAL:

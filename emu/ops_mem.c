@@ -24,7 +24,11 @@ static inline void window(const sim_cta *c, const sim_inst *in, uint32_t n, uint
     uint64_t size = 0;
     *data = NULL, *lo = 0;
     if (in->space == PTX_SPACE_SHARED) {
-        *data = c->shared, size = c->shared_bytes;
+        /* the kernel's first shared range; sim_mem checks the others */
+        const sim_func *fn = c->kernel_fn;
+        *lo = fn->shared_fast_lo;
+        *data = c->shared + *lo;
+        size = fn->shared_fast_size + (fn->shared_fast_dynamic ? c->dynamic_shared : 0);
     } else if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_NONE) {
         *data = c->cache_data, *lo = c->cache_base, size = c->cache_size;
     }

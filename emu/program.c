@@ -599,6 +599,66 @@ static void scan_function(const sim_program *p, uint32_t fi, uint8_t *named, uin
     }
 }
 
+/* A static shared variable of a kernel while its ranges are built. */
+typedef struct shared_piece {
+    uint32_t lo, end, align;
+} shared_piece;
+
+/* Qsort order of shared pieces: by their first offset. */
+static int piece_order(const void *a, const void *b)
+{
+    const shared_piece *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Fill a kernel's shared_ranges (the static variables it reaches, in
+ * `named`, merged where only alignment padding separates them: the
+ * module-wide layout puts other kernels' variables between the rest), its
+ * dynamic region's base and the first range the inline path checks. */
+static void kernel_shared_ranges(const sim_program *p, sim_func *fn, const uint8_t *named)
+{
+    const ptx_module *m = p->m;
+    shared_piece *v = ptx_xmalloc((m->nsymbols + 1) * sizeof *v);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nsymbols; i++) {
+        const ptx_symbol *s = &m->symbols[i];
+        uint64_t size = ptx_symbol_size(s);
+        if (!named[i] || (s->flags & PTX_SYMF_EXTERN) || size == 0)
+            continue;
+        v[n++] = (shared_piece){.lo = (uint32_t)p->sym_value[i],
+                                .end = (uint32_t)(p->sym_value[i] + size),
+                                .align = (uint32_t)sym_align(s)};
+    }
+    qsort(v, n, sizeof *v, piece_order);
+    sim_shared_range *r = ptx_xmalloc((n + 1) * sizeof *r);
+    uint32_t merged = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        /* the layout places a variable at its predecessor's end rounded up
+         * to its alignment: a gap no larger is padding, not another's array */
+        if (merged && v[j].lo <= align_up(r[merged - 1].end, v[j].align)) {
+            if (v[j].end > r[merged - 1].end)
+                r[merged - 1].end = v[j].end;
+        } else {
+            r[merged++] = (sim_shared_range){.lo = v[j].lo, .end = v[j].end};
+        }
+    }
+    free(v);
+    fn->shared_ranges = r;
+    fn->nshared_ranges = merged;
+    fn->shared_dynamic_base = fn->shared_dynamic ? p->shared_static : fn->shared_end;
+    if (merged) {
+        /* the dynamic region starts at the static end rounded up to 16 */
+        fn->shared_fast_lo = r[0].lo;
+        fn->shared_fast_size = r[0].end - r[0].lo;
+        fn->shared_fast_dynamic = merged == 1 && align_up(r[0].end, 16) >= fn->shared_dynamic_base;
+        if (fn->shared_fast_dynamic)
+            fn->shared_fast_size = fn->shared_dynamic_base - r[0].lo;
+    } else {
+        fn->shared_fast_lo = fn->shared_dynamic_base;
+        fn->shared_fast_dynamic = true;
+    }
+}
+
 /* The shared memory each kernel uses: the variables it or any function it
  * reaches (calls, function addresses) names. */
 static void kernel_shared(sim_program *p)
@@ -640,6 +700,7 @@ static void kernel_shared(sim_program *p)
             if (p->sym_value[i] + size > fn->shared_end)
                 fn->shared_end = (uint32_t)(p->sym_value[i] + size);
         }
+        kernel_shared_ranges(p, fn, named);
     }
     free(named);
     free(reach);
@@ -761,6 +822,7 @@ void sim_program_free(sim_program *p)
         free(fn->edge_fall);
         free(fn->edge_exit);
         free(fn->zero_rows);
+        free(fn->shared_ranges);
         free(p->kernels[fi].params);
     }
     for (uint32_t i = 0; i < p->nglobal_allocs; i++)
