@@ -542,12 +542,21 @@ static void deadlock(sim_cta *c, const uint32_t *arrived)
                                 shown > 1 ? "; " : "", i, __builtin_popcount(w->barrier_mask),
                                 w->barrier, w->barrier_line);
     }
-    uint32_t id = 0;
+    uint32_t id = 0, count = 0;
     for (uint32_t i = 0; i < c->nwarps; i++)
         if (c->warps[i].at_barrier) {
             id = c->warps[i].barrier;
+            count = c->warps[i].barrier_count;
             break;
         }
+    /* PTX ISA, bar: operand b is the number of threads participating in
+     * the barrier; more than the CTA has can never arrive */
+    if (count > c->nthreads) {
+        sim_fault(c, SIM_ERR_DEADLOCK, "barrier deadlock in kernel %s, block (%u,%u,%u): %s; barrier %u "
+                  "expects %u threads but the block has only %u",
+                  c->kernel, c->ctaid.x, c->ctaid.y, c->ctaid.z, buf, id, count, c->nthreads);
+        return;
+    }
     sim_fault(c, SIM_ERR_DEADLOCK, "barrier deadlock in kernel %s, block (%u,%u,%u): %s; %u of %u live threads "
               "arrived at barrier %u (the others wait elsewhere)",
               c->kernel, c->ctaid.x, c->ctaid.y, c->ctaid.z, buf, arrived[id], live_threads(c), id);

@@ -346,9 +346,18 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
         if (addr >> SIM_CLUSTER_RANK_SHIFT) {
             /* shared addresses are 32-bit: beyond that no rank is named */
             uint64_t rank = (addr >> SIM_CLUSTER_RANK_SHIFT) - 1;
-            if (addr >> 32 || rank >= c->cluster->n)
-                return bad_access(c, in, t, "__shared__", addr, size, kind,
-                                  addr >> 32 ? "" : " (no such CTA in the cluster)");
+            if (addr >> 32 || rank >= c->cluster->n) {
+                /* without a cluster (or past the ranks it has) the offset
+                 * is simply beyond this CTA's shared memory */
+                char why[96];
+                if (c->cluster->n > 1 && !(addr >> 32))
+                    snprintf(why, sizeof why, " (no CTA of rank %" PRIu64 " in the cluster of %u)", rank,
+                             c->cluster->n);
+                else
+                    snprintf(why, sizeof why, " (outside the shared window: this CTA has %u bytes of "
+                             "shared memory)", c->shared_bytes);
+                return bad_access(c, in, t, "__shared__", addr, size, kind, why);
+            }
             owner = c->cluster->ctas[rank];
             addr &= (1ull << SIM_CLUSTER_RANK_SHIFT) - 1;
         }
