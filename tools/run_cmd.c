@@ -190,6 +190,21 @@ static uint8_t *read_all(const char *path, uint64_t *size)
     return (uint8_t *)data;
 }
 
+/* The largest buffer --arg buf:zero / buf:rand makes: the host allocates
+ * it whole, so a mistyped size must not exhaust the host's memory. */
+#define ARG_BUFFER_LIMIT (1ull << 34)
+
+/* Whether a buffer of size bytes is within ARG_BUFFER_LIMIT; prints the
+ * error naming both when not. */
+static bool buffer_size_ok(const char *cmd, const char *spec, uint64_t size)
+{
+    if (size <= ARG_BUFFER_LIMIT)
+        return true;
+    fprintf(stderr, "simtlab %s: bad --arg '%s' (a buffer of %" PRIu64 " bytes is over the limit of "
+            "%llu bytes, 16 GiB)\n", cmd, spec, size, ARG_BUFFER_LIMIT);
+    return false;
+}
+
 /* Parse one --arg SPEC into a. Prints the error and returns false. */
 static bool parse_arg(const char *cmd, const char *spec, run_arg *a)
 {
@@ -213,10 +228,12 @@ static bool parse_arg(const char *cmd, const char *spec, run_arg *a)
     a->is_buffer = true;
     const char *rest = spec + 4;
     if (strncmp(rest, "zero:", 5) == 0) {
-        if (!parse_u64(rest + 5, &a->size) || a->size > (1ull << 34)) {
+        if (!parse_u64(rest + 5, &a->size)) {
             fprintf(stderr, "simtlab %s: bad --arg '%s' (buf:zero:BYTES)\n", cmd, spec);
             return false;
         }
+        if (!buffer_size_ok(cmd, spec, a->size))
+            return false;
         a->data = ptx_xcalloc(a->size ? a->size : 1, 1);
         return true;
     }
@@ -231,10 +248,12 @@ static bool parse_arg(const char *cmd, const char *spec, run_arg *a)
         }
         memcpy(num, rest + 5, nl);
         num[nl] = 0;
-        if (!parse_u64(num, &a->size) || !parse_u64(c2 + 1, &seed) || a->size > (1ull << 34)) {
+        if (!parse_u64(num, &a->size) || !parse_u64(c2 + 1, &seed)) {
             fprintf(stderr, "simtlab %s: bad --arg '%s' (buf:rand:BYTES:SEED)\n", cmd, spec);
             return false;
         }
+        if (!buffer_size_ok(cmd, spec, a->size))
+            return false;
         a->data = ptx_xmalloc(a->size ? a->size : 1);
         uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1; /* xorshift64*, documented in --help */
         for (uint64_t i = 0; i < a->size; i++) {

@@ -211,6 +211,9 @@ static void test_run(void **state)
     expect(cmd, 1, "buffers need a 64-bit parameter");
     snprintf(cmd, sizeof cmd, "%s--arg s32:4 --arg f64:2 --arg buf:zero:16 --arg buf:zero:16", saxpy);
     expect(cmd, 1, "is 8 bytes but parameter");
+    /* a buffer size over the limit (2^34 bytes) names both */
+    snprintf(cmd, sizeof cmd, "%s--arg s32:4 --arg f32:2 --arg buf:zero:1099511627776 --arg buf:zero:16", saxpy);
+    expect(cmd, 1, "a buffer of 1099511627776 bytes is over the limit of 17179869184 bytes");
     expect("run bin/sample_exe -k nope --grid 1 --block 1", 1, "no kernel named 'nope'");
     expect("run bin/sample_exe -k x --grid 0 --block 1", 1, "bad --grid '0'");
     expect("run bin/sample_exe -k x --grid 1 --block 1 --arg u8:300", 1, "bad --arg 'u8:300'");
