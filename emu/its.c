@@ -235,7 +235,7 @@ static bool release_barriers(sim_cta *c, uint32_t *arrived, uint32_t *bar_count,
 /* Report what every blocked warp waits for: lanes at a barrier, and lanes
  * at a warp-synchronous instruction with the member lanes they wait for
  * (alive, but waiting elsewhere). */
-static void deadlock(sim_cta *c)
+static void deadlock(sim_cta *c, const uint32_t *bar_count)
 {
     char buf[400];
     size_t len = 0;
@@ -260,6 +260,12 @@ static void deadlock(sim_cta *c)
                                     members & ~lanes_at(w, w->sync_wait, pc));
         }
     }
+    /* PTX ISA, bar: operand b is the number of threads participating in
+     * the barrier; more than the CTA has can never arrive */
+    for (uint32_t id = 0; id < SIM_BARRIERS && len < sizeof buf - 100; id++)
+        if (bar_count[id] > c->nthreads)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "; barrier %u expects %u threads but the block "
+                                    "has only %u", id, bar_count[id], c->nthreads);
     sim_fault(c, SIM_ERR_DEADLOCK, "deadlock in kernel %s, block (%u,%u,%u): %s", c->kernel, c->ctaid.x, c->ctaid.y,
               c->ctaid.z, buf);
 }
@@ -300,7 +306,7 @@ bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions)
         if (release_barriers(c, arrived, bar_count, red))
             continue;
         if (!progress) {
-            deadlock(c);
+            deadlock(c, bar_count);
             return false;
         }
     }

@@ -31,6 +31,11 @@ static void test_barrier_count_over_block(void **state)
     assert_int_not_equal(emu_try(&e, "k", cfg, NULL), 0);
     assert_int_equal(e.stats.error, SIM_ERR_DEADLOCK);
     expect_in_error(&e, "barrier 0 expects 96 threads but the block has only 64");
+    /* the same under independent thread scheduling */
+    cfg.independent_scheduling = true;
+    assert_int_not_equal(emu_try(&e, "k", cfg, NULL), 0);
+    assert_int_equal(e.stats.error, SIM_ERR_DEADLOCK);
+    expect_in_error(&e, "barrier 0 expects 96 threads but the block has only 64");
     emu_close(&e);
 }
 
