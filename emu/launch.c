@@ -285,11 +285,25 @@ static void *worker(void *arg)
             break;
         for (uint32_t r = 0; r < n; r++)
             cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
+        /* the limit is the launch's: what earlier blocks used is gone, and
+         * a block starting with nothing left stops before it runs */
         uint64_t used = atomic_load(&run->used), limit = 0;
-        if (cfg->max_instructions)
-            limit = used >= cfg->max_instructions ? 1 : cfg->max_instructions - used;
         uint32_t bad = 0;
-        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_ctas(order, n, limit, &bad);
+        bool ok;
+        if (cfg->max_instructions && used >= cfg->max_instructions) {
+            sim_limit_fault(&ctas[0], used);
+            ok = false;
+        } else {
+            if (cfg->max_instructions)
+                limit = cfg->max_instructions - used;
+            ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_ctas(order, n, limit, &bad);
+            if (!ok && ctas[bad].fault_kind == SIM_ERR_LIMIT) { /* say the launch's count, not the block's */
+                for (uint32_t r = 0; r < n; r++)
+                    used += ctas[r].warp_instructions;
+                ctas[bad].faulted = false;
+                sim_limit_fault(&ctas[bad], used);
+            }
+        }
         for (uint32_t r = 0; r < n; r++)
             cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
     }
