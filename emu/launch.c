@@ -21,6 +21,7 @@
 /* Largest CTA and shared memory a launch may ask for (those of current
  * NVIDIA GPUs). */
 #define SIM_MAX_BLOCK_THREADS 1024u
+#define SIM_MAX_GRID_X 2147483647u /* CUDA's limit on gridDim.x (2^31-1) */
 #define SIM_MAX_SHARED (227u * 1024u)
 /* Per-thread stack for calls beyond the kernel's own frame, by default. */
 #define SIM_DEFAULT_STACK 8192u
@@ -340,9 +341,9 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
         return sim_fail(err, errlen, "launch of %s with %" PRIu64 " threads per block (block %u,%u,%u): "
                     "at most %u, and z at most 64", name, threads, b->x, b->y, b->z,
                     SIM_MAX_BLOCK_THREADS);
-    if (g->y > 65535 || g->z > 65535)
-        return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
-                    name, g->x, g->y, g->z);
+    if (g->x > SIM_MAX_GRID_X || g->y > 65535 || g->z > 65535)
+        return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u: x is at most %u (2^31-1), y and z at most 65535",
+                    name, g->x, g->y, g->z, SIM_MAX_GRID_X);
     const ptx_function *f = fn->f;
     sim_dim3 cl = cluster_dims(fn, cfg);
     const sim_dim3 *want = &cfg->cluster;

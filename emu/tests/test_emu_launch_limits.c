@@ -57,11 +57,51 @@ static void test_budget_exactly_spent_is_not_a_fault(void **state)
     emu_close(&e);
 }
 
+/* CUDA refuses a grid x of 2^31 (and y or z of 65536) with
+ * cudaErrorInvalidConfiguration (error 9); the CUDA programming guide's
+ * table of limits: grid x at most 2^31-1, y and z at most 65535; block x
+ * and y at most 1024, z at most 64, at most 1024 threads in all. */
+static void test_grid_and_block_limits(void **state)
+{
+    (void)state;
+    emu e;
+    emu_open_module(&e, ptx_test_parse_body("", "ret;"));
+    uint64_t p = 0;
+    const void *args[] = {&p};
+    const sim_dim3 bad_grids[] = {{2147483648u, 1, 1}, {UINT32_MAX, 1, 1}, {1, 65536, 1}, {1, 1, 65536}};
+    for (size_t i = 0; i < sizeof bad_grids / sizeof bad_grids[0]; i++) {
+        sim_launch_config cfg = emu_cfg(1, 1, 32, 1);
+        cfg.grid = bad_grids[i];
+        if (emu_try(&e, "k", cfg, args) == 0)
+            fail_msg("grid %u,%u,%u accepted", bad_grids[i].x, bad_grids[i].y, bad_grids[i].z);
+        assert_int_equal(e.stats.error, SIM_ERR_CONFIG);
+        if (!strstr(e.err, "at most"))
+            fail_msg("error '%s' does not say the limit", e.err);
+    }
+    const sim_dim3 bad_blocks[] = {{1025, 1, 1}, {1, 1025, 1}, {1, 1, 65}, {32, 32, 2}};
+    for (size_t i = 0; i < sizeof bad_blocks / sizeof bad_blocks[0]; i++) {
+        sim_launch_config cfg = emu_cfg(1, 1, 32, 1);
+        cfg.block = bad_blocks[i];
+        if (emu_try(&e, "k", cfg, args) == 0)
+            fail_msg("block %u,%u,%u accepted", bad_blocks[i].x, bad_blocks[i].y, bad_blocks[i].z);
+        assert_int_equal(e.stats.error, SIM_ERR_CONFIG);
+    }
+    /* the largest grid is accepted: it starts, and the instruction limit
+     * stops it after 10 blocks */
+    sim_launch_config cfg = emu_cfg(2147483647u, 1, 32, 1);
+    cfg.max_instructions = 10;
+    if (emu_try(&e, "k", cfg, args) == 0)
+        fail_msg("2^31-1 blocks ran under a limit of 10 instructions");
+    assert_int_equal(e.stats.error, SIM_ERR_LIMIT);
+    emu_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_budget_is_global_to_the_launch),
         cmocka_unit_test(test_budget_exactly_spent_is_not_a_fault),
+        cmocka_unit_test(test_grid_and_block_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
