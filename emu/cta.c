@@ -346,6 +346,15 @@ uint32_t sim_pdom_absent(const sim_cta *c, const sim_warp *w, uint32_t mask)
     return absent;
 }
 
+/* Stop c at the launch's instruction limit, `used` warp instructions
+ * having run (one message for every path that reaches the limit). */
+void sim_limit_fault(sim_cta *c, uint64_t used)
+{
+    sim_fault(c, SIM_ERR_LIMIT, "kernel %s stopped after %llu warp instructions (the instruction limit; "
+              "an endless loop?), block (%u,%u,%u)", c->kernel, (unsigned long long)used, c->ctaid.x, c->ctaid.y,
+              c->ctaid.z);
+}
+
 /* Run warp w for up to SIM_SLICE instructions. */
 static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red, uint64_t budget)
 {
@@ -373,9 +382,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red
             continue;
         }
         if (c->warp_instructions >= budget) {
-            sim_fault(c, SIM_ERR_LIMIT, "kernel %s stopped after %llu warp instructions (the instruction limit; "
-                      "an endless loop?), block (%u,%u,%u)", c->kernel,
-                      (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
+            sim_limit_fault(c, c->warp_instructions);
             return W_FAULT;
         }
         uint32_t pc = top->pc, rpc = top->rpc, end = c->fn->ninstrs;

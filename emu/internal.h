@@ -606,6 +606,8 @@ bool sim_mbarrier_complete_tx(sim_cta *c, const sim_inst *in, uint32_t t, uint8_
  * on a fault, with *faulted the index of the CTA whose fault it is. Forms
  * the warps (and fills the lane-dependent special registers). */
 bool sim_run_ctas(sim_cta **ctas, uint32_t n, uint64_t max_instructions, uint32_t *faulted);
+/* Stop c with the instruction-limit fault after `used` warp instructions. */
+void sim_limit_fault(sim_cta *c, uint64_t used);
 /* The same with independent thread scheduling (its.c). */
 bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
 /* The lanes PDOM warp w leaves out of a warp-synchronous instruction it

@@ -125,9 +125,7 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, uint32_t *bar_co
                 continue;
         }
         if (c->warp_instructions >= budget) {
-            sim_fault(c, SIM_ERR_LIMIT, "kernel %s stopped after %llu warp instructions (the instruction limit; "
-                      "an endless loop?), block (%u,%u,%u)", c->kernel,
-                      (unsigned long long)c->warp_instructions, c->ctaid.x, c->ctaid.y, c->ctaid.z);
+            sim_limit_fault(c, c->warp_instructions);
             return R_FAULT;
         }
         sim_group_mask(&g, mask);

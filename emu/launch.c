@@ -21,6 +21,7 @@
 /* Largest CTA and shared memory a launch may ask for (those of current
  * NVIDIA GPUs). */
 #define SIM_MAX_BLOCK_THREADS 1024u
+#define SIM_MAX_GRID_X 2147483647u /* CUDA's limit on gridDim.x (2^31-1) */
 #define SIM_MAX_SHARED (227u * 1024u)
 /* Per-thread stack for calls beyond the kernel's own frame, by default. */
 #define SIM_DEFAULT_STACK 8192u
@@ -285,11 +286,25 @@ static void *worker(void *arg)
             break;
         for (uint32_t r = 0; r < n; r++)
             cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
+        /* the limit is the launch's: what earlier blocks used is gone, and
+         * a block starting with nothing left stops before it runs */
         uint64_t used = atomic_load(&run->used), limit = 0;
-        if (cfg->max_instructions)
-            limit = used >= cfg->max_instructions ? 1 : cfg->max_instructions - used;
         uint32_t bad = 0;
-        bool ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_ctas(order, n, limit, &bad);
+        bool ok;
+        if (cfg->max_instructions && used >= cfg->max_instructions) {
+            sim_limit_fault(&ctas[0], used);
+            ok = false;
+        } else {
+            if (cfg->max_instructions)
+                limit = cfg->max_instructions - used;
+            ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_ctas(order, n, limit, &bad);
+            if (!ok && ctas[bad].fault_kind == SIM_ERR_LIMIT) { /* say the launch's count, not the block's */
+                for (uint32_t r = 0; r < n; r++)
+                    used += ctas[r].warp_instructions;
+                ctas[bad].faulted = false;
+                sim_limit_fault(&ctas[bad], used);
+            }
+        }
         for (uint32_t r = 0; r < n; r++)
             cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
     }
@@ -326,9 +341,9 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
         return sim_fail(err, errlen, "launch of %s with %" PRIu64 " threads per block (block %u,%u,%u): "
                     "at most %u, and z at most 64", name, threads, b->x, b->y, b->z,
                     SIM_MAX_BLOCK_THREADS);
-    if (g->y > 65535 || g->z > 65535)
-        return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u: y and z are at most 65535",
-                    name, g->x, g->y, g->z);
+    if (g->x > SIM_MAX_GRID_X || g->y > 65535 || g->z > 65535)
+        return sim_fail(err, errlen, "launch of %s with grid %u,%u,%u: x is at most %u (2^31-1), y and z at most 65535",
+                    name, g->x, g->y, g->z, SIM_MAX_GRID_X);
     const ptx_function *f = fn->f;
     sim_dim3 cl = cluster_dims(fn, cfg);
     const sim_dim3 *want = &cfg->cluster;
