@@ -153,27 +153,35 @@ void ptxb_version(ptx_builder *b, uint32_t text, ptxb_loc at)
     b->m->version_minor = minor;
 }
 
-/* Known .target words: sm_XX / sm_XXa / sm_XXf / compute_XX and the options. */
+/* Known .target words: the options, and sm_XX / compute_XX (with the a or f suffix
+ * where it exists) for exactly the architectures ptxas 13 accepts in a .target
+ * directive; any other number (sm_54, sm_999) is refused there as "Unsupported .target". */
 static bool valid_target(const char *s)
 {
     static const char *const options[] = {"texmode_unified", "texmode_independent",
                                           "debug", "map_f64_to_f32"};
+    static const char *const archs[] = {
+        "10", "11", "12", "13", "20", "21", "30", "32", "35", "37", "50", "52", "53",
+        "60", "61", "62", "70", "72", "75", "80", "82", "86", "87", "88", "89", "90", "90a",
+        "100", "100a", "100f", "101", "101a", "101f", "103", "103a", "103f",
+        "110", "110a", "110f", "120", "120a", "120f", "121", "121a", "121f"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(s, options[i]) == 0)
             return true;
     const char *p = strncmp(s, "sm_", 3) == 0 ? s + 3 : strncmp(s, "compute_", 8) == 0 ? s + 8 : NULL;
-    if (!p || *p < '1' || *p > '9')
+    if (!p)
         return false;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return *p == '\0' || ((*p == 'a' || *p == 'f') && p[1] == '\0');
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (strcmp(p, archs[i]) == 0)
+            return true;
+    return false;
 }
 
 void ptxb_target(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     if (!valid_target(ptxb_str(b, name)))
-        ptxb_error(b, at, "unknown .target '%s' (expected sm_XX, sm_XXa, sm_XXf, compute_XX, "
-                          "texmode_*, debug or map_f64_to_f32)", ptxb_str(b, name));
+        ptxb_error(b, at, "unknown .target '%s' (expected an architecture ptxas knows, sm_10 to "
+                          "sm_121f or compute_*, or texmode_*, debug or map_f64_to_f32)", ptxb_str(b, name));
     ptx_module *m = b->m;
     PTX_GROW(m->targets, b->cap_targets, m->ntargets + 1);
     m->targets[m->ntargets++] = name;
