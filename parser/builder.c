@@ -789,6 +789,7 @@ void ptxb_func_begin(ptx_builder *b, ptx_func_kind kind, ptxb_loc at)
 #undef X
     b->ctx = kind == PTX_FUNC_FUNC ? CTX_FUNC_RET : CTX_FUNC_ARG;
     b->nperf = 0;
+    b->entry_param_bytes = 0;
     b->fn_linkage = b->attrs.linkage; /* applied when the name is known */
     if (b->attrs.space >= 0 || b->attrs.type)
         ptxb_error(b, at, "a function takes only linkage directives before .entry/.func");
@@ -827,6 +828,34 @@ void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
     f->symbol = s;
     if (b->ctx == CTX_FUNC_RET)
         b->ctx = CTX_FUNC_ARG;
+}
+
+/* The most bytes of parameters a kernel may take: ptxas 13 refuses one more
+ * ("Entry function 'k' uses too much parameter space (0x8000 bytes, 0x7ffc max)"). */
+enum { PTX_ENTRY_PARAM_MAX = 0x7ffc };
+
+/* Lays the .entry parameter s out after the ones before it (each at a multiple
+ * of its alignment: its .align, else its element size) and reports, once, the
+ * parameter that takes the kernel past ptxas's limit on parameter space. */
+static void count_entry_param(ptx_builder *b, const ptx_symbol *s, ptxb_loc at)
+{
+    if (b->entry_param_bytes > PTX_ENTRY_PARAM_MAX)
+        return; /* already reported */
+    uint64_t align = s->align ? s->align
+                              : (uint64_t)s->vec * ((ptx_type_bits((ptx_type)s->type) + 7) / 8);
+    uint64_t off = b->entry_param_bytes;
+    if (align > 1)
+        off = (off + align - 1) / align * align;
+    uint64_t size = 1;
+    for (unsigned i = 0; i < s->ndims && size <= PTX_ENTRY_PARAM_MAX; i++)
+        size = s->dims[i] > PTX_ENTRY_PARAM_MAX ? PTX_ENTRY_PARAM_MAX + 1 : size * s->dims[i];
+    if (size <= PTX_ENTRY_PARAM_MAX)
+        size = ptx_symbol_size(s);
+    b->entry_param_bytes = off + size;
+    if (b->entry_param_bytes > PTX_ENTRY_PARAM_MAX)
+        ptxb_error(b, at, "kernel parameters take more than %u (0x%x) bytes, the most ptxas "
+                          "allows for an .entry",
+                   (unsigned)PTX_ENTRY_PARAM_MAX, (unsigned)PTX_ENTRY_PARAM_MAX);
 }
 
 void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
@@ -876,6 +905,8 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
         f->rets[f->nrets++] = id;
         break;
     case CTX_FUNC_ARG:
+        if (f->kind == PTX_FUNC_ENTRY)
+            count_entry_param(b, s, at);
         PTX_GROW(f->params, b->fcap_params, f->nparams + 1);
         f->params[f->nparams++] = id;
         break;

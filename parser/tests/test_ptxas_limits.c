@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -81,10 +82,60 @@ static void test_target_known_to_ptxas(void **state)
     }
 }
 
+/* A kernel with n .u32 parameters, one a line from line 5, then the line
+ * `last` (NULL: none); the caller frees the text. */
+static char *kernel_with_params(unsigned n, const char *last)
+{
+    size_t cap = (size_t)n * 32 + 256;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    size_t len = (size_t)snprintf(t, cap, ".version 9.0\n.target sm_90\n.address_size 64\n"
+                                          ".visible .entry k(\n");
+    for (unsigned i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len, ".param .u32 p%u%s\n", i,
+                                i + 1 < n || last ? "," : "");
+    if (last)
+        len += (size_t)snprintf(t + len, cap - len, "%s\n", last);
+    snprintf(t + len, cap - len, ")\n{\nret;\n}\n");
+    return t;
+}
+
+/* ptxas 13 allows 0x7ffc bytes of .entry parameters: 8191 .u32 (0x7ffc bytes)
+ * pass; 8192 .u32, or 8190 .u32 and a .u64 (aligned to 8: 0x7ff8 + 8), or
+ * 100000 .u32 give "uses too much parameter space (0x8000 bytes, 0x7ffc max)".
+ * The error sits on the parameter that crosses the limit. */
+static void test_entry_parameter_space(void **state)
+{
+    (void)state;
+    char *t = kernel_with_params(8191, NULL);
+    expect_accepted(t);
+    free(t);
+    t = kernel_with_params(8192, NULL);
+    expect_refused(t, 5 + 8191, 0, "0x7ffc");
+    free(t);
+    t = kernel_with_params(8190, ".param .u64 q");
+    expect_refused(t, 5 + 8190, 0, "0x7ffc");
+    free(t);
+    t = kernel_with_params(100000, NULL);
+    expect_refused(t, 5 + 8191, 0, "kernel parameters take more than 32764");
+    free(t);
+    /* ptxas: a .b8 array of 0x7ffc bytes passes, one byte more is refused */
+    t = kernel_with_params(0, ".param .align 4 .b8 a[32764]");
+    expect_accepted(t);
+    free(t);
+    t = kernel_with_params(0, ".param .align 4 .b8 a[32765]");
+    expect_refused(t, 5, 0, "0x7ffc");
+    free(t);
+    t = kernel_with_params(0, ".param .align 4 .b8 a[4294967296][4294967296]");
+    expect_refused(t, 5, 0, "0x7ffc");
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_target_known_to_ptxas),
+        cmocka_unit_test(test_entry_parameter_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
