@@ -139,18 +139,40 @@ void ptxb_version(ptx_builder *b, uint32_t text, ptxb_loc at)
         return;
     }
     const char *s = ptxb_str(b, text);
-    unsigned major = 0, minor = 0;
-    int n = 0;
-    if (sscanf(s, "%u.%u%n", &major, &minor, &n) != 2 || s[n] != '\0') {
+    uint64_t major = 0, minor = 0;
+    bool too_big = false;
+    const char *p = s;
+    for (uint64_t *part = &major; part; part = part == &major ? &minor : NULL) {
+        if (*p < '0' || *p > '9') {
+            ptxb_error(b, at, "malformed .version '%s' (expected MAJOR.MINOR)", s);
+            return;
+        }
+        for (; *p >= '0' && *p <= '9'; p++) {
+            *part = *part * 10 + (uint64_t)(*p - '0');
+            if (*part > UINT32_MAX) { /* keep reading the digits; say so below */
+                too_big = true;
+                *part = UINT32_MAX;
+            }
+        }
+        if (part == &major && *p++ != '.') {
+            ptxb_error(b, at, "malformed .version '%s' (expected MAJOR.MINOR)", s);
+            return;
+        }
+    }
+    if (*p != '\0') {
         ptxb_error(b, at, "malformed .version '%s' (expected MAJOR.MINOR)", s);
+        return;
+    }
+    if (too_big) {
+        ptxb_error(b, at, ".version '%s' is out of range (simtlab reads 1.0 to 9.x)", s);
         return;
     }
     if (b->m->version_major)
         ptxb_error(b, at, "duplicate .version directive");
     if (major < 1 || major > 9)
-        ptxb_error(b, at, "unsupported PTX ISA version %u.%u (simtlab reads 1.0 to 9.x)", major, minor);
-    b->m->version_major = major;
-    b->m->version_minor = minor;
+        ptxb_error(b, at, "unsupported PTX ISA version %s (simtlab reads 1.0 to 9.x)", s);
+    b->m->version_major = (uint32_t)major;
+    b->m->version_minor = (uint32_t)minor;
 }
 
 /* Known .target words: the options, and sm_XX / compute_XX (with the a or f suffix

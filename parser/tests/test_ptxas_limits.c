@@ -131,11 +131,32 @@ static void test_entry_parameter_space(void **state)
     free(t);
 }
 
+/* ptxas 13 refuses .version 99999999999999999999.9 and 9.99999999999999999999
+ * ("Unsupported .version"); the message must say the number is out of range,
+ * not print it wrapped to 32 bits (4294967295.276447231). */
+static void test_version_out_of_range(void **state)
+{
+    (void)state;
+    static const char *const tail = "\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n";
+    char buf[256];
+    snprintf(buf, sizeof buf, ".version 99999999999999999999.9%s", tail);
+    expect_refused(buf, 1, 10, "'99999999999999999999.9' is out of range");
+    snprintf(buf, sizeof buf, ".version 9.99999999999999999999%s", tail);
+    expect_refused(buf, 1, 10, "out of range");
+    snprintf(buf, sizeof buf, ".version 4294967296.0%s", tail);
+    expect_refused(buf, 1, 10, "out of range");
+    snprintf(buf, sizeof buf, ".version 12.0%s", tail);
+    expect_refused(buf, 1, 10, "unsupported PTX ISA version 12.0");
+    snprintf(buf, sizeof buf, ".version 9.0%s", tail);
+    expect_accepted(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_target_known_to_ptxas),
         cmocka_unit_test(test_entry_parameter_space),
+        cmocka_unit_test(test_version_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
