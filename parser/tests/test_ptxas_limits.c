@@ -151,12 +151,46 @@ static void test_version_out_of_range(void **state)
     expect_accepted(buf);
 }
 
+/* 100000 nested parentheses in a constant expression: the error (bison's
+ * "memory exhausted" before) names the nesting limit and sits on line 3,
+ * inside the parentheses. */
+static void test_nested_parentheses_message(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    const char *pre = ".version 9.0\n.target sm_90\n.global .u32 y = ";
+    size_t cap = strlen(pre) + 2 * N + 16;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    size_t len = (size_t)snprintf(t, cap, "%s", pre);
+    memset(t + len, '(', N);
+    len += N;
+    t[len++] = '1';
+    memset(t + len, ')', N);
+    len += N;
+    snprintf(t + len, cap - len, ";\n");
+    uint32_t col0 = (uint32_t)strlen(".global .u32 y = ") + 1;
+    ptx_diags d = {0};
+    ptx_module *m = ptx_parse_string(t, strlen(t), "limits.ptx", &d);
+    free(t);
+    assert_null(m);
+    assert_true(d.count > 0);
+    const ptx_diag *e = &d.items[0];
+    if (e->line != 3 || e->col < col0 || e->col > col0 + N ||
+        !strstr(e->message, "nested too deeply") || !strstr(e->message, "nesting limit is 10000")) {
+        print_message("got %u:%u: %s\n", e->line, e->col, e->message);
+        fail();
+    }
+    ptx_diags_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_target_known_to_ptxas),
         cmocka_unit_test(test_entry_parameter_space),
         cmocka_unit_test(test_version_out_of_range),
+        cmocka_unit_test(test_nested_parentheses_message),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
