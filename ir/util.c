@@ -2,6 +2,7 @@
 #include "ir/util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,14 +95,20 @@ char *ptx_format(const char *fmt, ...)
     return s;
 }
 
-/* Read all of f into a buffer of cap bytes (grown as needed). */
-static char *read_stream(FILE *f, size_t cap, size_t *size)
+/* Read all of f into a buffer of cap bytes (grown as needed); NULL with errno
+ * EFBIG once more than max bytes come, so an endless stream (/dev/zero) stops. */
+static char *read_stream(FILE *f, size_t cap, size_t max, size_t *size)
 {
     size_t n = 0;
     char *buf = ptx_alloc_large(cap); /* big inputs get huge pages */
     for (;;) {
-        if (n + PTX_READ_PADDING >= cap) {
-            cap *= 2;
+        if (n > max) {
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
+        if (n + PTX_READ_PADDING >= cap) { /* room for one byte past max, no more */
+            cap = cap > (max + PTX_READ_PADDING + 1) / 2 ? max + PTX_READ_PADDING + 1 : cap * 2;
             buf = ptx_xrealloc(buf, cap);
         }
         size_t got = fread(buf + n, 1, cap - n - PTX_READ_PADDING, f);
@@ -114,22 +121,49 @@ static char *read_stream(FILE *f, size_t cap, size_t *size)
     return buf;
 }
 
-char *ptx_read_file(const char *path, size_t *size)
+char *ptx_read_file_max(const char *path, size_t max, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     struct stat st;
+    bool sized = fstat(fileno(f), &st) == 0;
+    if (sized && S_ISDIR(st.st_mode)) { /* fopen succeeds on a directory on Linux */
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
+    if (sized && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+        fclose(f);
+        errno = EFBIG;
+        return NULL;
+    }
     /* a regular file is read into a buffer of its exact size (plus padding) */
-    size_t cap = (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    size_t cap = (sized && S_ISREG(st.st_mode) && st.st_size > 0)
                      ? (size_t)st.st_size + PTX_READ_PADDING + 1 : 1 << 16;
-    char *buf = read_stream(f, cap, size);
-    int err = ferror(f);
+    char *buf = read_stream(f, cap, max, size);
+    int err = buf ? ferror(f) : 0;
+    int saved = errno;
     fclose(f);
     if (err) {
         free(buf);
         errno = EIO;
         return NULL;
     }
+    errno = saved;
     return buf;
+}
+
+char *ptx_read_file(const char *path, size_t *size)
+{
+    return ptx_read_file_max(path, PTX_READ_MAX, size);
+}
+
+const char *ptx_read_error(int err)
+{
+    if (err == EFBIG)
+        return "larger than 4 GiB, the most simtlab reads (or an endless stream)";
+    if (err == EISDIR)
+        return "is a directory, not a PTX or CUDA binary file";
+    return strerror(err);
 }

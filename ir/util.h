@@ -35,4 +35,15 @@ char *ptx_vformat(const char *fmt, va_list ap);
  * the PTX_READ_PADDING NUL bytes always appended. */
 char *ptx_read_file(const char *path, size_t *size);
 
+/* The most bytes ptx_read_file reads: 4 GiB. A larger file, or a stream that
+ * does not end (/dev/zero), fails with errno EFBIG instead of growing memory. */
+#define PTX_READ_MAX ((size_t)4 << 30)
+
+/* ptx_read_file with a limit of max bytes. */
+char *ptx_read_file_max(const char *path, size_t max, size_t *size);
+
+/* What to print for errno err after ptx_read_file fails: strerror(err),
+ * except for the limit (EFBIG) and a directory (EISDIR), which say so plainly. */
+const char *ptx_read_error(int err);
+
 #endif

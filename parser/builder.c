@@ -139,41 +139,71 @@ void ptxb_version(ptx_builder *b, uint32_t text, ptxb_loc at)
         return;
     }
     const char *s = ptxb_str(b, text);
-    unsigned major = 0, minor = 0;
-    int n = 0;
-    if (sscanf(s, "%u.%u%n", &major, &minor, &n) != 2 || s[n] != '\0') {
+    uint64_t major = 0, minor = 0;
+    bool too_big = false;
+    const char *p = s;
+    for (uint64_t *part = &major; part; part = part == &major ? &minor : NULL) {
+        if (*p < '0' || *p > '9') {
+            ptxb_error(b, at, "malformed .version '%s' (expected MAJOR.MINOR)", s);
+            return;
+        }
+        for (; *p >= '0' && *p <= '9'; p++) {
+            *part = *part * 10 + (uint64_t)(*p - '0');
+            if (*part > UINT32_MAX) { /* keep reading the digits; say so below */
+                too_big = true;
+                *part = UINT32_MAX;
+            }
+        }
+        if (part == &major && *p++ != '.') {
+            ptxb_error(b, at, "malformed .version '%s' (expected MAJOR.MINOR)", s);
+            return;
+        }
+    }
+    if (*p != '\0') {
         ptxb_error(b, at, "malformed .version '%s' (expected MAJOR.MINOR)", s);
+        return;
+    }
+    if (too_big) {
+        ptxb_error(b, at, ".version '%s' is out of range (simtlab reads 1.0 to 9.x)", s);
         return;
     }
     if (b->m->version_major)
         ptxb_error(b, at, "duplicate .version directive");
     if (major < 1 || major > 9)
-        ptxb_error(b, at, "unsupported PTX ISA version %u.%u (simtlab reads 1.0 to 9.x)", major, minor);
-    b->m->version_major = major;
-    b->m->version_minor = minor;
+        ptxb_error(b, at, "unsupported PTX ISA version %s (simtlab reads 1.0 to 9.x)", s);
+    b->m->version_major = (uint32_t)major;
+    b->m->version_minor = (uint32_t)minor;
 }
 
-/* Known .target words: sm_XX / sm_XXa / sm_XXf / compute_XX and the options. */
+/* Known .target words: the options, and sm_XX / compute_XX (with the a or f suffix
+ * where it exists) for exactly the architectures ptxas 13 accepts in a .target
+ * directive; any other number (sm_54, sm_999) is refused there as "Unsupported .target". */
 static bool valid_target(const char *s)
 {
     static const char *const options[] = {"texmode_unified", "texmode_independent",
                                           "debug", "map_f64_to_f32"};
+    static const char *const archs[] = {
+        "10", "11", "12", "13", "20", "21", "30", "32", "35", "37", "50", "52", "53",
+        "60", "61", "62", "70", "72", "75", "80", "82", "86", "87", "88", "89", "90", "90a",
+        "100", "100a", "100f", "101", "101a", "101f", "103", "103a", "103f",
+        "110", "110a", "110f", "120", "120a", "120f", "121", "121a", "121f"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(s, options[i]) == 0)
             return true;
     const char *p = strncmp(s, "sm_", 3) == 0 ? s + 3 : strncmp(s, "compute_", 8) == 0 ? s + 8 : NULL;
-    if (!p || *p < '1' || *p > '9')
+    if (!p)
         return false;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return *p == '\0' || ((*p == 'a' || *p == 'f') && p[1] == '\0');
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (strcmp(p, archs[i]) == 0)
+            return true;
+    return false;
 }
 
 void ptxb_target(ptx_builder *b, uint32_t name, ptxb_loc at)
 {
     if (!valid_target(ptxb_str(b, name)))
-        ptxb_error(b, at, "unknown .target '%s' (expected sm_XX, sm_XXa, sm_XXf, compute_XX, "
-                          "texmode_*, debug or map_f64_to_f32)", ptxb_str(b, name));
+        ptxb_error(b, at, "unknown .target '%s' (expected an architecture ptxas knows, sm_10 to "
+                          "sm_121f or compute_*, or texmode_*, debug or map_f64_to_f32)", ptxb_str(b, name));
     ptx_module *m = b->m;
     PTX_GROW(m->targets, b->cap_targets, m->ntargets + 1);
     m->targets[m->ntargets++] = name;
@@ -781,6 +811,7 @@ void ptxb_func_begin(ptx_builder *b, ptx_func_kind kind, ptxb_loc at)
 #undef X
     b->ctx = kind == PTX_FUNC_FUNC ? CTX_FUNC_RET : CTX_FUNC_ARG;
     b->nperf = 0;
+    b->entry_param_bytes = 0;
     b->fn_linkage = b->attrs.linkage; /* applied when the name is known */
     if (b->attrs.space >= 0 || b->attrs.type)
         ptxb_error(b, at, "a function takes only linkage directives before .entry/.func");
@@ -819,6 +850,34 @@ void ptxb_func_name(ptx_builder *b, uint32_t name, ptxb_loc at)
     f->symbol = s;
     if (b->ctx == CTX_FUNC_RET)
         b->ctx = CTX_FUNC_ARG;
+}
+
+/* The most bytes of parameters a kernel may take: ptxas 13 refuses one more
+ * ("Entry function 'k' uses too much parameter space (0x8000 bytes, 0x7ffc max)"). */
+enum { PTX_ENTRY_PARAM_MAX = 0x7ffc };
+
+/* Lays the .entry parameter s out after the ones before it (each at a multiple
+ * of its alignment: its .align, else its element size) and reports, once, the
+ * parameter that takes the kernel past ptxas's limit on parameter space. */
+static void count_entry_param(ptx_builder *b, const ptx_symbol *s, ptxb_loc at)
+{
+    if (b->entry_param_bytes > PTX_ENTRY_PARAM_MAX)
+        return; /* already reported */
+    uint64_t align = s->align ? s->align
+                              : (uint64_t)s->vec * ((ptx_type_bits((ptx_type)s->type) + 7) / 8);
+    uint64_t off = b->entry_param_bytes;
+    if (align > 1)
+        off = (off + align - 1) / align * align;
+    uint64_t size = 1;
+    for (unsigned i = 0; i < s->ndims && size <= PTX_ENTRY_PARAM_MAX; i++)
+        size = s->dims[i] > PTX_ENTRY_PARAM_MAX ? PTX_ENTRY_PARAM_MAX + 1 : size * s->dims[i];
+    if (size <= PTX_ENTRY_PARAM_MAX)
+        size = ptx_symbol_size(s);
+    b->entry_param_bytes = off + size;
+    if (b->entry_param_bytes > PTX_ENTRY_PARAM_MAX)
+        ptxb_error(b, at, "kernel parameters take more than %u (0x%x) bytes, the most ptxas "
+                          "allows for an .entry",
+                   (unsigned)PTX_ENTRY_PARAM_MAX, (unsigned)PTX_ENTRY_PARAM_MAX);
 }
 
 void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
@@ -868,6 +927,8 @@ void ptxb_param(ptx_builder *b, uint32_t name, ptxb_loc at)
         f->rets[f->nrets++] = id;
         break;
     case CTX_FUNC_ARG:
+        if (f->kind == PTX_FUNC_ENTRY)
+            count_entry_param(b, s, at);
         PTX_GROW(f->params, b->fcap_params, f->nparams + 1);
         f->params[f->nparams++] = id;
         break;

@@ -96,6 +96,7 @@ struct ptx_builder {
     uint32_t cap_label_ref, cap_label_depth;
     uint32_t perf[3]; uint32_t nperf;
     uint32_t proto_first_ret, proto_first_arg;
+    uint64_t entry_param_bytes; /* the .entry's parameter space so far, laid out as ptxas does */
 
     /* instruction being parsed */
     uint32_t guard; bool guard_neg;

@@ -63,7 +63,7 @@ ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags)
     size_t size = 0;
     char *buf = ptx_read_file(path, &size);
     if (!buf) {
-        ptx_diag_add(diags, PTX_DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
+        ptx_diag_add(diags, PTX_DIAG_ERROR, path, 0, 0, "cannot read: %s", ptx_read_error(errno));
         return NULL;
     }
     ptx_module *m;

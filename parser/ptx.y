@@ -33,6 +33,12 @@ typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
 }
 
 %code {
+/* The parser's stack depth: each nested '(', '{' or unary operator of an
+ * expression or initializer takes one or two entries. Past it, bison reports
+ * "memory exhausted", which ptx_yyerror turns into a nesting error. */
+#define YYMAXDEPTH 10000
+#include <string.h>
+
 int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
 static void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, ptx_builder *b, const char *msg);
 
@@ -426,7 +432,12 @@ cexpr
 static void ptx_yyerror(PTX_YYLTYPE *lloc, void *scanner, ptx_builder *b, const char *msg)
 {
     (void)scanner;
-    ptxb_error(b, AT(*lloc), "%s", msg);
+    if (strcmp(msg, "memory exhausted") == 0)
+        ptxb_error(b, AT(*lloc), "expression or initializer nested too deeply: the nesting "
+                                 "limit is %d parser stack entries (one or two per nested "
+                                 "'(', '{' or unary operator)", YYMAXDEPTH);
+    else
+        ptxb_error(b, AT(*lloc), "%s", msg);
 }
 
 /* "syntax error: unexpected X, expecting A, B or C" at the offending token.

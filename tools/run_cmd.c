@@ -299,7 +299,7 @@ static bool parse_arg(const char *cmd, const char *spec, run_arg *a)
     a->data = read_all(rest, &a->size);
     if (!a->data) {
         fprintf(stderr, "simtlab %s: cannot read '%s' for --arg '%s': %s\n", cmd, rest, spec,
-                strerror(errno));
+                ptx_read_error(errno));
         return false;
     }
     return true;

@@ -264,7 +264,7 @@ static int cmd_extract(const options *o)
     size_t size = 0;
     char *buf = ptx_read_file(o->file, &size);
     if (!buf) {
-        fprintf(stderr, "%s: error: cannot read: %s\n", o->file, strerror(errno));
+        fprintf(stderr, "%s: error: cannot read: %s\n", o->file, ptx_read_error(errno));
         return EXIT_USER;
     }
     ptx_container c;
