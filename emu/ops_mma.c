@@ -150,6 +150,18 @@ static bool whole_warp(sim_cta *c, const sim_inst *in, const sim_group *g, const
     return false;
 }
 
+/* whole_warp, then the warp's threads by lane into by_lane (ldmatrix,
+ * stmatrix, movmatrix exchange data between lanes). */
+static bool warp_by_lane(sim_cta *c, const sim_inst *in, const sim_group *g, const sim_lanes *L, sim_step *s,
+                         const char *what, uint32_t by_lane[32])
+{
+    if (!whole_warp(c, in, g, L, s, what))
+        return false;
+    for (uint32_t i = 0; i < L->n; i++)
+        by_lane[L->k[i]] = L->t[i];
+    return true;
+}
+
 /* The address of element (r, col) in memory for thread t. */
 static uint64_t elem_addr(const sim_cta *c, const sim_inst *in, const frag *f, uint32_t t, unsigned r,
                           unsigned col, uint64_t stride)
@@ -287,12 +299,10 @@ HANDLER(op_wmma_mma)
 HANDLER(op_ldmatrix)
 {
     (void)O; (void)D;
-    if (!whole_warp(c, in, g, L, s, "ldmatrix"))
+    uint32_t by_lane[32];
+    if (!warp_by_lane(c, in, g, L, s, "ldmatrix", by_lane))
         return;
     const frag *f = frag_of(c, in, 0);
-    uint32_t by_lane[32];
-    for (uint32_t i = 0; i < L->n; i++)
-        by_lane[L->k[i]] = L->t[i];
     uint16_t e[4][8][8];
     for (unsigned mtx = 0; mtx < f->nregs; mtx++)
         for (unsigned r = 0; r < 8; r++) {
@@ -321,12 +331,10 @@ HANDLER(op_ldmatrix)
 HANDLER(op_stmatrix)
 {
     (void)O; (void)D;
-    if (!whole_warp(c, in, g, L, s, "stmatrix"))
+    uint32_t by_lane[32];
+    if (!warp_by_lane(c, in, g, L, s, "stmatrix", by_lane))
         return;
     const frag *f = frag_of(c, in, 0);
-    uint32_t by_lane[32];
-    for (uint32_t i = 0; i < L->n; i++)
-        by_lane[L->k[i]] = L->t[i];
     uint16_t e[4][8][8];
     for (unsigned mtx = 0; mtx < f->nregs; mtx++)
         for (unsigned lane = 0; lane < 32; lane++) {
@@ -361,11 +369,9 @@ HANDLER(op_stmatrix)
  * fragment of its transpose, as ldmatrix .trans would load it. */
 HANDLER(op_movmatrix)
 {
-    if (!whole_warp(c, in, g, L, s, "movmatrix"))
-        return;
     uint32_t by_lane[32];
-    for (uint32_t i = 0; i < L->n; i++)
-        by_lane[L->k[i]] = L->t[i];
+    if (!warp_by_lane(c, in, g, L, s, "movmatrix", by_lane))
+        return;
     uint16_t e[8][8];
     for (unsigned lane = 0; lane < 32; lane++) {
         uint64_t v = SRC(0, by_lane[lane]);
