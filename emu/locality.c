@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ir/util.h"
 
@@ -62,6 +64,43 @@ static const ptx_function *find_entry(const ptx_module *m, const char *name)
     return NULL;
 }
 
+/* Bytes every block of a launch costs the graphs before it reads a single
+ * address: its read and write sets (analysis/locality.h), and the builder's
+ * per-block position and block-list entries. */
+#define BYTES_PER_TB (2 * sizeof(struct ptx_addr_vec) + sizeof(uint64_t) + 2 * sizeof(uint32_t))
+
+/* Memory this process may use: the machine's physical memory, or less
+ * when an address-space or data limit says so. */
+static uint64_t usable_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+    const int limits[] = {RLIMIT_AS, RLIMIT_DATA};
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        struct rlimit rl;
+        if (getrlimit(limits[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (uint64_t)rl.rlim_cur < bytes)
+            bytes = (uint64_t)rl.rlim_cur;
+    }
+    return bytes;
+}
+
+/* Refuse a launch whose per-block bookkeeping alone exceeds the memory
+ * there is, before allocating any of it: the message gives the need and
+ * the most blocks that fit (fewer the more addresses each block reads). */
+static int check_graph_size(uint64_t ntbs, const sim_launch_config *cfg, char *err, size_t errlen)
+{
+    uint64_t need = ntbs * BYTES_PER_TB, have = usable_memory();
+    if (need <= have)
+        return 0;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    snprintf(err, errlen, "a launch of %llu thread blocks (grid %u,%u,%u) is too large for a locality graph: its "
+             "blocks' address sets alone need %.1f GiB (%zu bytes a block) and %.1f GiB of memory is available, "
+             "so at most %llu blocks fit (fewer the more addresses each reads)", (unsigned long long)ntbs,
+             cfg->grid.x, cfg->grid.y, cfg->grid.z, (double)need / gib, BYTES_PER_TB, (double)have / gib,
+             (unsigned long long)(have / BYTES_PER_TB));
+    return -1;
+}
+
 /* What the trees need to know about the launch besides the grid. */
 static int describe_launch(sim_program *p, const ptx_module *m, const char *name, const sim_launch_config *cfg,
                            const void *params, uint32_t param_bytes, ptx_st_launch *l, char *err, size_t errlen)
@@ -111,6 +150,8 @@ int sim_locality_launch(sim_device *d, sim_program *p, const ptx_module *m, cons
                  (unsigned long long)ntbs);
         return -1;
     }
+    if (check_graph_size(ntbs, cfg, err, errlen) != 0)
+        return -1;
     ptx_st_launch l;
     if (describe_launch(p, m, name, cfg, params, param_bytes, &l, err, errlen) != 0)
         return -1;

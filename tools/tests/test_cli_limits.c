@@ -1,0 +1,86 @@
+/* test_cli_limits.c — simtlab commands given inputs too large or of the
+ * wrong kind: they stop with exit status 1 and a message saying what is
+ * wrong and what is allowed, never run out of memory (exit 2) or read
+ * without end.
+ *
+ * Expected sizes come from the inputs themselves (65535 x 65535 blocks is
+ * 4294836225), expected kinds from what the files are (/dev/zero is a
+ * character device, a fifo made by mkfifo(3) is a pipe). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+typedef struct run_result {
+    int status;
+    char *out; /* stdout and stderr together */
+} run_result;
+
+/* Run the shell command line `pre simtlab args` from the testdata
+ * directory, capturing its output and exit status. */
+static run_result simtlab(const char *pre, const char *args)
+{
+    const char *build = getenv("SIMTLAB_BUILDDIR"), *data = getenv("SIMTLAB_TESTDATA");
+    if (!build || !data)
+        fail_msg("SIMTLAB_BUILDDIR and SIMTLAB_TESTDATA must be set (run through meson test)");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s/tools/simtlab' %s 2>&1", data, pre, build, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0, got;
+    run_result r = {-1, malloc(cap)};
+    while ((got = fread(r.out + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (n + 1 == cap)
+            r.out = realloc(r.out, cap *= 2);
+    }
+    r.out[n] = '\0';
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+/* `pre simtlab args` exits with status and prints every string of want
+ * (NULL-terminated). */
+static void expect(const char *pre, const char *args, int status, const char *const *want)
+{
+    run_result r = simtlab(pre, args);
+    bool ok = r.status == status;
+    for (const char *const *w = want; ok && *w; w++)
+        ok = strstr(r.out, *w) != NULL;
+    if (!ok) {
+        print_message("simtlab %s: exit %d (want %d), output:\n%s\n", args, r.status, status, r.out);
+        for (const char *const *w = want; *w; w++)
+            print_message("  want: %s\n", *w);
+        fail();
+    }
+    free(r.out);
+}
+
+/* A 65535 x 65535 grid would need 80 bytes per block (read and write sets,
+ * graph bookkeeping) of 4294836225 blocks, 320 GiB, before any address:
+ * refused up front with the need and the largest launch that fits, not an
+ * out-of-memory exit (the test assumes a machine with less than 320 GiB). */
+static void test_locality_too_large(void **state)
+{
+    (void)state;
+    const char *want[] = {"4294836225 thread blocks", "too large for a locality graph", "320.0 GiB",
+                          "80 bytes a block", "at most ", NULL};
+    expect("", "locality ptx/locality.sm_80.O3.ptx -k mm --grid 65535,65535 --block 16,16 --arg buf:zero:16 "
+           "--arg buf:zero:16 --arg buf:zero:16 --arg s32:2 --static-only", 1, want);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_locality_too_large),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
