@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ir/arena.h"
 
@@ -121,6 +122,23 @@ static char *read_stream(FILE *f, size_t cap, size_t max, size_t *size)
     return buf;
 }
 
+/* Refuse what is not data to read whole (errno set, false): a directory,
+ * a device other than a terminal (/dev/zero never ends, a disk is not
+ * PTX). A regular file, a pipe or fifo (`... | simtlab parse /dev/stdin`)
+ * and a terminal are read. */
+static bool readable_kind(FILE *f, const struct stat *st)
+{
+    if (S_ISDIR(st->st_mode)) /* fopen succeeds on a directory on Linux */
+        errno = EISDIR;
+    else if (S_ISCHR(st->st_mode) && !isatty(fileno(f)))
+        errno = ENODEV;
+    else if (S_ISBLK(st->st_mode))
+        errno = ENOTBLK; /* the message says "a block device" */
+    else
+        return true;
+    return false;
+}
+
 char *ptx_read_file_max(const char *path, size_t max, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -128,20 +146,23 @@ char *ptx_read_file_max(const char *path, size_t max, size_t *size)
         return NULL;
     struct stat st;
     bool sized = fstat(fileno(f), &st) == 0;
-    if (sized && S_ISDIR(st.st_mode)) { /* fopen succeeds on a directory on Linux */
+    if (sized && !readable_kind(f, &st)) {
+        int saved = errno;
         fclose(f);
-        errno = EISDIR;
+        errno = saved;
         return NULL;
     }
-    if (sized && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+    bool regular = sized && S_ISREG(st.st_mode);
+    if (regular && (uint64_t)st.st_size > max) {
         fclose(f);
         errno = EFBIG;
         return NULL;
     }
-    /* a regular file is read into a buffer of its exact size (plus padding) */
-    size_t cap = (sized && S_ISREG(st.st_mode) && st.st_size > 0)
-                     ? (size_t)st.st_size + PTX_READ_PADDING + 1 : 1 << 16;
-    char *buf = read_stream(f, cap, max, size);
+    /* a regular file is read into a buffer of its exact size (plus padding);
+     * a stream, whose size is unknown, up to the smaller stream limit */
+    size_t cap = (regular && st.st_size > 0) ? (size_t)st.st_size + PTX_READ_PADDING + 1 : 1 << 16;
+    size_t limit = regular || max < PTX_STREAM_READ_MAX ? max : PTX_STREAM_READ_MAX;
+    char *buf = read_stream(f, cap, limit, size);
     int err = buf ? ferror(f) : 0;
     int saved = errno;
     fclose(f);
@@ -150,7 +171,7 @@ char *ptx_read_file_max(const char *path, size_t max, size_t *size)
         errno = EIO;
         return NULL;
     }
-    errno = saved;
+    errno = !buf && saved == EFBIG && !regular ? ENOBUFS : saved;
     return buf;
 }
 
@@ -161,9 +182,14 @@ char *ptx_read_file(const char *path, size_t *size)
 
 const char *ptx_read_error(int err)
 {
-    if (err == EFBIG)
-        return "larger than 4 GiB, the most simtlab reads (or an endless stream)";
-    if (err == EISDIR)
-        return "is a directory, not a PTX or CUDA binary file";
-    return strerror(err);
+    switch (err) {
+    case EFBIG: return "larger than 4 GiB, the most simtlab reads";
+    case ENOBUFS: return "the pipe or terminal sent more than 1 GiB, the most simtlab reads from a stream "
+                         "(save the data to a file: files are read up to 4 GiB)";
+    case EISDIR: return "is a directory, not a PTX or CUDA binary file";
+    case ENODEV: return "is a character device (such as /dev/zero), not a file: give a regular file, or pipe "
+                        "the data to /dev/stdin";
+    case ENOTBLK: return "is a block device, not a PTX or CUDA binary file";
+    default: return strerror(err);
+    }
 }

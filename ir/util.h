@@ -35,15 +35,22 @@ char *ptx_vformat(const char *fmt, va_list ap);
  * the PTX_READ_PADDING NUL bytes always appended. */
 char *ptx_read_file(const char *path, size_t *size);
 
-/* The most bytes ptx_read_file reads: 4 GiB. A larger file, or a stream that
- * does not end (/dev/zero), fails with errno EFBIG instead of growing memory. */
+/* The most bytes ptx_read_file reads from a regular file: 4 GiB; a larger
+ * file fails with errno EFBIG before anything is read. */
 #define PTX_READ_MAX ((size_t)4 << 30)
+/* The most bytes read from a pipe, fifo or terminal, whose size is not
+ * known in advance: 1 GiB; past it the read stops with errno ENOBUFS. */
+#define PTX_STREAM_READ_MAX ((size_t)1 << 30)
 
-/* ptx_read_file with a limit of max bytes. */
+/* ptx_read_file with a limit of max bytes (streams: the smaller of max and
+ * PTX_STREAM_READ_MAX). A directory fails with EISDIR, a character device
+ * other than a terminal (/dev/zero, /dev/null) with ENODEV, a block device
+ * with ENOTBLK, without reading. */
 char *ptx_read_file_max(const char *path, size_t max, size_t *size);
 
 /* What to print for errno err after ptx_read_file fails: strerror(err),
- * except for the limit (EFBIG) and a directory (EISDIR), which say so plainly. */
+ * except for the limits (EFBIG, ENOBUFS) and the kinds of file refused
+ * (EISDIR, ENODEV, ENOTBLK), which say so plainly. */
 const char *ptx_read_error(int err);
 
 #endif

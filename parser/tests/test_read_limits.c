@@ -1,8 +1,9 @@
 /* test_read_limits.c — reading input files: a directory is named as one (the
  * read(2) of a directory fails with EISDIR, which the old message hid as an
- * input/output error), and a stream that never ends (/dev/zero, which the
- * kernel serves without end) or a file past the limit stops with an error
- * naming the limit instead of growing memory without bound. */
+ * input/output error), a character device (/dev/zero, which the kernel
+ * serves without end) is refused as one, and a pipe that never ends or a
+ * file past the limit stops with an error naming the limit instead of
+ * growing memory without bound; a pipe of PTX is read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ir/ir.h"
@@ -36,17 +41,75 @@ static void test_directory_is_named(void **state)
     ptx_diags_free(&d);
 }
 
-/* An endless stream stops at the limit with EFBIG, and the message names
- * the 4 GiB limit ptx_read_file applies. */
-static void test_endless_stream_stops(void **state)
+/* A character device is refused before reading, named as one: /dev/zero
+ * would never end and /dev/null is no PTX file. */
+static void test_character_device_refused(void **state)
 {
     (void)state;
     size_t n = 0;
     errno = 0;
     char *buf = ptx_read_file_max("/dev/zero", (size_t)1 << 20, &n);
     assert_null(buf);
-    assert_int_equal(errno, EFBIG);
-    assert_non_null(strstr(ptx_read_error(EFBIG), "4 GiB"));
+    assert_int_equal(errno, ENODEV);
+    assert_non_null(strstr(ptx_read_error(ENODEV), "character device"));
+    ptx_diags d = {0};
+    assert_null(ptx_load_file("/dev/null", 0, &d));
+    assert_true(d.errors > 0);
+    assert_non_null(strstr(d.items[0].message, "is a character device"));
+    ptx_diags_free(&d);
+}
+
+/* A child process that writes `text` (len bytes) into the fifo at path,
+ * `repeat` times, or until the reader goes away (SIGPIPE ends it). */
+static pid_t fifo_writer(const char *path, const char *text, size_t len, long repeat)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(path, O_WRONLY);
+        for (long i = 0; fd >= 0 && i < repeat; i++)
+            if (write(fd, text, len) != (ssize_t)len)
+                break;
+        _exit(0);
+    }
+    return pid;
+}
+
+/* A pipe is read (PTX through /dev/stdin is legitimate); one that does not
+ * end stops at the stream limit with ENOBUFS, whose message names the
+ * stream limit and what to do instead. */
+static void test_pipe_read_and_limited(void **state)
+{
+    (void)state;
+    char dir[] = "read_limits_fifo_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/f", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    const char ptx[] = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
+    pid_t pid = fifo_writer(path, ptx, strlen(ptx), 1);
+    ptx_diags d = {0};
+    ptx_module *m = ptx_load_file(path, 0, &d);
+    waitpid(pid, NULL, 0);
+    assert_non_null(m);
+    assert_int_equal(m->nfunctions, 1);
+    ptx_module_free(m);
+    ptx_diags_free(&d);
+
+    char block[4096];
+    memset(block, '\n', sizeof block);
+    pid = fifo_writer(path, block, sizeof block, 1L << 30);
+    size_t n = 0;
+    errno = 0;
+    char *buf = ptx_read_file_max(path, (size_t)1 << 20, &n);
+    int err = errno;
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    unlink(path);
+    rmdir(dir);
+    assert_null(buf);
+    assert_int_equal(err, ENOBUFS);
+    assert_non_null(strstr(ptx_read_error(ENOBUFS), "1 GiB"));
 }
 
 /* A regular file one byte past the limit is refused; one at the limit reads. */
@@ -77,7 +140,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_directory_is_named),
-        cmocka_unit_test(test_endless_stream_stops),
+        cmocka_unit_test(test_character_device_refused),
+        cmocka_unit_test(test_pipe_read_and_limited),
         cmocka_unit_test(test_regular_file_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,10 +77,27 @@ static void test_locality_too_large(void **state)
            "--arg buf:zero:16 --arg buf:zero:16 --arg s32:2 --static-only", 1, want);
 }
 
+/* /dev/zero as a PTX file or as a buffer argument is refused at once as a
+ * character device (it used to be read until memory ran out); PTX piped
+ * to /dev/stdin is read. */
+static void test_input_kinds(void **state)
+{
+    (void)state;
+    const char *chr[] = {"cannot read", "is a character device", NULL};
+    expect("", "parse /dev/zero", 1, chr);
+    expect("", "run ptx/locality.sm_80.O3.ptx -k mm --grid 1 --block 1 --arg buf:/dev/zero --arg buf:zero:4 "
+           "--arg buf:zero:4 --arg s32:1", 1, chr);
+    const char *dir[] = {"is a directory", NULL};
+    expect("", "parse ptx", 1, dir);
+    const char *piped[] = {"/dev/stdin: PTX", "kernel mm", NULL};
+    expect("cat ptx/locality.sm_80.O3.ptx |", "parse /dev/stdin", 0, piped);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locality_too_large),
+        cmocka_unit_test(test_input_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
