@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cudart/runtime.h"
+#include "cudart/watchdog.h"
 #include "emu/locality.h"
 #include "ir/util.h"
 
@@ -130,6 +131,19 @@ static int launch_with_locality(cudart *rt, rt_kernel *k, sim_program *p, const 
     return rc;
 }
 
+/* The warp instructions a launch may run: SIMTLAB_MAX_INSTRUCTIONS (simtlab
+ * exec --max-instructions), read at each launch, else the default; 0 is no
+ * limit. A value that is no number fails the launch and says so. */
+static cudaError_t instruction_budget(cudart *rt, uint64_t *budget)
+{
+    const char *s = getenv(SIMTLAB_MAX_INSTRUCTIONS_ENV);
+    *budget = SIMTLAB_DEFAULT_MAX_INSTRUCTIONS;
+    if (s && *s && !simtlab_parse_budget(s, budget))
+        return rt_report(rt, cudaErrorInvalidValue, "%s=%s is not a number of warp instructions per launch "
+                         "(0: no limit)", SIMTLAB_MAX_INSTRUCTIONS_ENV, s);
+    return cudaSuccess;
+}
+
 /* Launch func over grid x block with args (lock held), in clusters of
  * `cluster` blocks (0,0,0: the kernel's own, else one). */
 static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
@@ -147,6 +161,9 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
         return rt_error(rt, cudaErrorInvalidResourceHandle);
     if ((e = check_launch(rt, k, k->mod, &a, grid, block, shared, cooperative)) != cudaSuccess)
         return e;
+    uint64_t budget;
+    if ((e = instruction_budget(rt, &budget)) != cudaSuccess)
+        return e;
     char err[1024];
     uint32_t nparams, bytes;
     const sim_param_info *params = sim_kernel_params(p, k->name, &nparams, &bytes, err, sizeof err);
@@ -158,7 +175,7 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
         .dynamic_shared = (uint32_t)shared, .host_threads = rt->host_threads,
         .stack_bytes = rt->stack_limit > 8192 ? (uint32_t)rt->stack_limit : 0,
         .printf_out = rt->printf_out, .independent_scheduling = rt->its, .cooperative = cooperative,
-        .cluster = {cluster.x, cluster.y, cluster.z}};
+        .cluster = {cluster.x, cluster.y, cluster.z}, .max_instructions = budget};
     sim_stats st;
     int rc = rt->locality_dir ? launch_with_locality(rt, k, p, &cfg, buf, bytes, &st, err, sizeof err)
                               : sim_launch(rt->dev, p, k->name, &cfg, buf, bytes, &st, err, sizeof err);
@@ -173,7 +190,13 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
     bool sticky;
     e = map_error(st.error, &sticky);
     rt_flush_printf(rt);
-    rt_report(rt, e, "%s: %s (%s)", k->name, err, rt_error_name(e));
+    if (st.error == SIM_ERR_LIMIT) /* the watchdog: say how to let the kernel run longer */
+        rt_report(rt, e, "watchdog: %s; the budget is %llu warp instructions per launch (PTX lines as simtlab "
+                  "extract writes the program's PTX): raise it with simtlab exec --max-instructions N or %s=N, "
+                  "0 for no limit (%s)", err, (unsigned long long)budget, SIMTLAB_MAX_INSTRUCTIONS_ENV,
+                  rt_error_name(e));
+    else
+        rt_report(rt, e, "%s: %s (%s)", k->name, err, rt_error_name(e));
     if (sticky)
         rt->sticky_error = e;
     return sticky ? cudaSuccess : e; /* a GPU reports a fault at the next call */

@@ -257,6 +257,38 @@ static uint64_t cluster_cta(const grid_run *run, uint64_t k, uint32_t r)
     return x + g->x * (y + (uint64_t)g->y * z);
 }
 
+/* Append to c's instruction-limit fault where its unfinished warps stood:
+ * the PTX lines of the instructions they would have run next (each line
+ * once, the first eight), which is where an endless loop spins. */
+static void limit_fault_lines(sim_cta *c, bool its)
+{
+    uint32_t lines[8], n = 0, more = 0;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        const sim_warp *w = &c->warps[i];
+        const sim_func *fn = w->nframes ? w->frames[w->nframes - 1].fn : c->kernel_fn;
+        for (uint32_t lane = 0; lane < (its ? w->n : 1); lane++) { /* PDOM: the warp's top entry */
+            uint32_t pc = its ? w->tpc[lane] : w->depth ? w->stack[w->depth - 1].pc : UINT32_MAX;
+            if ((its && (w->exited >> lane & 1)) || pc >= fn->ninstrs)
+                continue;
+            uint32_t line = fn->code[pc].line, k = 0;
+            while (k < n && lines[k] != line)
+                k++;
+            if (k < n)
+                continue;
+            if (n < sizeof lines / sizeof *lines)
+                lines[n++] = line;
+            else
+                more++;
+        }
+    }
+    size_t len = strlen(c->fault);
+    for (uint32_t k = 0; k < n && len < sizeof c->fault; k++)
+        len += (size_t)snprintf(c->fault + len, sizeof c->fault - len, "%s%u", k ? ", " : n > 1 ? "; its warps were at PTX lines " : "; its warps were at PTX line ",
+                                lines[k]);
+    if (more && len < sizeof c->fault)
+        snprintf(c->fault + len, sizeof c->fault - len, " and %u more", more);
+}
+
 /* One host thread's loop over groups of CTAs that run together: a
  * cluster (of one CTA when the launch has none), or the whole grid of a
  * cooperative launch, each CTA in its own cluster. */
@@ -303,6 +335,7 @@ static void *worker(void *arg)
                     used += ctas[r].warp_instructions;
                 ctas[bad].faulted = false;
                 sim_limit_fault(&ctas[bad], used);
+                limit_fault_lines(&ctas[bad], cfg->independent_scheduling);
             }
         }
         for (uint32_t r = 0; r < n; r++)

@@ -4,7 +4,7 @@
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
  * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY. */
+ * SIMTLAB_LOCALITY, SIMTLAB_MAX_INSTRUCTIONS (cudart/watchdog.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -17,9 +17,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cudart/watchdog.h"
 #include "tools/exec_cmd.h"
 
 enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_CANNOT_RUN = 127 };
+
+/* The help of --max-instructions (SIMTLAB_MAX_INSTRUCTIONS). */
+static void exec_budget_usage(FILE *out)
+{
+    fprintf(out, "  --max-instructions N  stop a kernel launch after N warp instructions (an endless\n"
+            "                 loop): the launch fails with cudaErrorLaunchTimeout (702) and a watchdog\n"
+            "                 message on stderr. Default %llu (the emulator runs 7 M to 45 M\n"
+            "                 warp instructions a second: a few minutes); 0 = no limit. Also\n"
+            "                 SIMTLAB_MAX_INSTRUCTIONS=N in the environment\n",
+            SIMTLAB_DEFAULT_MAX_INSTRUCTIONS);
+}
 
 static void exec_usage(FILE *out)
 {
@@ -36,6 +48,7 @@ static void exec_usage(FILE *out)
           "                 static and profiled, to DIR/NNNN-KERNEL.json (see simtlab locality)\n"
           "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n",
           out);
+    exec_budget_usage(out);
 }
 
 /* Directory holding simtlab's libcudart.so.13: $SIMTLAB_CUDART_DIR, the
@@ -168,6 +181,14 @@ int simtlab_exec(int argc, char **argv)
             setenv("SIMTLAB_ITS", "1", 1);
         } else if (strcmp(a, "--stats") == 0) {
             setenv("SIMTLAB_STATS", "1", 1);
+        } else if (strcmp(a, "--max-instructions") == 0 && i + 1 < argc) {
+            uint64_t budget;
+            if (!simtlab_parse_budget(argv[++i], &budget)) {
+                fprintf(stderr, "simtlab exec: --max-instructions needs a number of warp instructions (0: no "
+                        "limit), not '%s'\n", argv[i]);
+                return EXIT_USER;
+            }
+            setenv(SIMTLAB_MAX_INSTRUCTIONS_ENV, argv[i], 1);
         } else if (strcmp(a, "--locality") == 0 && i + 1 < argc) {
             const char *dir = argv[++i];
             struct stat sb;
