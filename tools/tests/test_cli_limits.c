@@ -93,11 +93,26 @@ static void test_input_kinds(void **state)
     expect("cat ptx/locality.sm_80.O3.ptx |", "parse /dev/stdin", 0, piped);
 }
 
+/* simtlab exec --max-instructions takes a number of warp instructions (0:
+ * no limit) and says so otherwise; its help gives the default. */
+static void test_exec_budget_option(void **state)
+{
+    (void)state;
+    const char *bad[] = {"--max-instructions needs a number of warp instructions", "not '1e9'", NULL};
+    expect("", "exec --max-instructions 1e9 -- true", 1, bad);
+    const char *neg[] = {"not '-1'", NULL};
+    expect("", "exec --max-instructions -1 -- true", 1, neg);
+    const char *help[] = {"--max-instructions N", "Default 2000000000", "0 = no limit", "SIMTLAB_MAX_INSTRUCTIONS",
+                          NULL};
+    expect("", "exec --help", 0, help);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locality_too_large),
         cmocka_unit_test(test_input_kinds),
+        cmocka_unit_test(test_exec_budget_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
