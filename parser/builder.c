@@ -231,8 +231,9 @@ void ptxb_file(ptx_builder *b, ptxb_int num, uint32_t name, bool extra, ptxb_int
     add_top(b, PTX_TOP_FILE, m->nfiles++);
 }
 
-void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text)
+void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text, ptxb_loc body)
 {
+    ptxb_section_check(b, name, ptxb_str(b, text), strtab_ent(&b->st, text)->len, body);
     ptx_module *m = b->m;
     PTX_GROW(m->sections, b->cap_sections, m->nsections + 1);
     m->sections[m->nsections] = (ptx_section){name, text};
@@ -1329,6 +1330,7 @@ void ptxb_loc_directive(ptx_builder *b, uint32_t file, uint32_t line, uint32_t c
 
 static void builder_free(ptx_builder *b)
 {
+    ptx_u64map_free(&b->section_labels);
     /* a function left unfinished (after an error) holds the live buffers */
     ptx_function *f = b->fn != PTX_NONE ? &b->m->functions[b->fn] : NULL;
 #define X(a, n)                                  \

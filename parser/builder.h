@@ -47,7 +47,8 @@ void ptxb_target(ptx_builder *b, uint32_t name, ptxb_loc at);
 void ptxb_address_size(ptx_builder *b, ptxb_int v, ptxb_loc at);
 void ptxb_file(ptx_builder *b, ptxb_int num, uint32_t name, bool extra, ptxb_int ts,
                ptxb_int size, ptxb_loc at);
-void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text);
+/* A .section: its name, its body's text and where the body starts. */
+void ptxb_section(ptx_builder *b, uint32_t name, uint32_t text, ptxb_loc body);
 void ptxb_dwarf(ptx_builder *b, uint32_t text);
 void ptxb_pragma(ptx_builder *b, uint32_t text, ptxb_loc at);
 void ptxb_alias(ptx_builder *b, uint32_t alias, uint32_t target, ptxb_loc at);

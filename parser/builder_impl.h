@@ -4,6 +4,7 @@
 #ifndef SIMTLAB_BUILDER_IMPL_H
 #define SIMTLAB_BUILDER_IMPL_H
 
+#include "ir/u64map.h"
 #include "parser/builder.h"
 #include "parser/strtab.h"
 
@@ -108,7 +109,13 @@ struct ptx_builder {
     uint32_t cap_form_shape_ok;
 
     bool syntax_failed;
+
+    ptx_u64map section_labels; /* label defined in a .section -> its line << 32 | column */
 };
+
+/* section.c: check the body of section `name`, text[0..len), which starts
+ * at `body` (just after its '{'), as ptxas reads it. */
+void ptxb_section_check(ptx_builder *b, uint32_t name, const char *text, size_t len, ptxb_loc body);
 
 /* builder.c */
 const char *ptxb_str(const ptx_builder *b, uint32_t id);

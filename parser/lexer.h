@@ -25,6 +25,7 @@ typedef struct ptx_lexer_ctx {
     const char *line_start;  /* (in-place) input: token columns follow */
     uint32_t sec_name;       /* .section being read: its name and position */
     ptxb_loc sec_at;
+    ptxb_loc sec_body;       /* where its body starts (after the '{') */
     ptxb_loc comment_at;     /* where the open block comment starts */
     char *raw;               /* its body text so far */
     size_t nraw, cap_raw;

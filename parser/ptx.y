@@ -28,7 +28,7 @@ typedef struct PTX_YYLTYPE { int first_line, first_column; } PTX_YYLTYPE;
     ptxb_int num;
     ptxb_float flt;
     uint32_t count;
-    struct { uint32_t name, text, line, col; } sec;
+    struct { uint32_t name, text, line, col, body_line, body_col; } sec;
     struct { uint32_t file, line, col, extra; } loc;
 }
 
@@ -106,7 +106,7 @@ top
     | T_ADDRESS_SIZE T_INT                  { ptxb_address_size(b, $2, AT(@2)); }
     | T_FILE T_INT T_STRING                 { ptxb_int z = {0, false}; ptxb_file(b, $2, $3, false, z, z, AT(@1)); }
     | T_FILE T_INT T_STRING ',' T_INT ',' T_INT { ptxb_file(b, $2, $3, true, $5, $7, AT(@1)); }
-    | T_SECTION                             { ptxb_section(b, $1.name, $1.text); }
+    | T_SECTION                             { ptxb_section(b, $1.name, $1.text, (ptxb_loc){$1.body_line, $1.body_col}); }
     | T_DWARF                               { ptxb_dwarf(b, $1); }
     | T_PRAGMA ';'                          { ptxb_pragma(b, $1, AT(@1)); }
     | T_ALIAS T_WORD ',' T_WORD ';'         { ptxb_alias(b, $2, $4, AT(@2)); }
