@@ -282,9 +282,9 @@ static void limit_fault_lines(sim_cta *c, bool its)
         }
     }
     size_t len = strlen(c->fault);
+    const char *lead = n > 1 ? "; its warps were at PTX lines " : "; its warps were at PTX line ";
     for (uint32_t k = 0; k < n && len < sizeof c->fault; k++)
-        len += (size_t)snprintf(c->fault + len, sizeof c->fault - len, "%s%u", k ? ", " : n > 1 ? "; its warps were at PTX lines " : "; its warps were at PTX line ",
-                                lines[k]);
+        len += (size_t)snprintf(c->fault + len, sizeof c->fault - len, "%s%u", k ? ", " : lead, lines[k]);
     if (more && len < sizeof c->fault)
         snprintf(c->fault + len, sizeof c->fault - len, " and %u more", more);
 }
