@@ -73,7 +73,7 @@ static int ptxas_accepts(const char *ptxas, const char *text)
 {
     if (!ptxas)
         return -1;
-    char tmp[] = "/tmp/simtlab-sections-XXXXXX.ptx";
+    char tmp[] = "debug_sections_XXXXXX.ptx"; /* in the test's working directory */
     int fd = mkstemps(tmp, 4);
     assert_true(fd >= 0);
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
