@@ -38,6 +38,8 @@ static const section_case cases[] = {
     {".byte 1\n.4byte 2\n.quad $L__f0\n.b32 4294967296", true, NULL, 0, 0},
     {"x: .b8 1 .b8 2\ny :\n.b64 x + 0x10\n.b32 y+4U\n.b64 nosuch", true, NULL, 0, 0},
     {".b8\n1\n,\n2 // comment\n.b64 x\n+\n4 /* comment */", true, NULL, 0, 0},
+    /* a '}' inside a comment does not end the section */
+    {".b8 1 // }\n.b8 2 /* } */ .b8 3 /* }\n*/ .b8 4", true, NULL, 0, 0},
     /* the issue's example: a letter inside a number */
     {".b8 97,100,100,114,101l115", false, "malformed integer '101l115'", 12, 20},
     {".b8 256", false, "value 256 is out of range for .b8 (-128..255)", 12, 5},
@@ -66,6 +68,7 @@ static const section_case cases[] = {
     {"x: .b8 1\nx: .b8 2", false, "duplicate definition of label 'x' (first at line 12)", 13, 1},
     {"x .b8 1", false, "'x' is neither a label definition (NAME:) nor a data directive", 12, 1},
     {".b8 1 /* open", false, "unterminated /* comment", 12, 7},
+    {".b8 1 /* } */ 2", false, "separate a list's values with ','", 12, 15},
 };
 
 /* ptxas's verdict on text, or -1 without ptxas. */
