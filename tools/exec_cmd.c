@@ -4,7 +4,7 @@
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
  * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY. */
+ * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -24,7 +24,7 @@ enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_CANNOT_RUN = 127 };
 static void exec_usage(FILE *out)
 {
     fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--locality DIR] [--sim CONFIG]\n"
-          "                    -- PROGRAM [ARGS...]\n"
+          "                    [--memcheck] -- PROGRAM [ARGS...]\n"
           "Runs a CUDA program built with nvcc -cudart shared (and PTX embedded:\n"
           "-gencode arch=compute_XX,code=compute_XX) on simtlab's emulator, through\n"
           "simtlab's libcudart.so.13. Its output and exit status are its own.\n"
@@ -34,7 +34,12 @@ static void exec_usage(FILE *out)
           "  --gpu NAME     the virtual device's limits: h100 (default), a100, l40s, b200\n"
           "  --locality DIR write the thread-block locality graphs of every kernel launch,\n"
           "                 static and profiled, to DIR/NNNN-KERNEL.json (see simtlab locality)\n"
-          "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n",
+          "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n"
+          "  --memcheck     every global access outside a live allocation is an error\n"
+          "                 (cudaErrorIllegalAddress), as under compute-sanitizer; without it\n"
+          "                 an access outside the allocations but inside a mapped 2 MiB region\n"
+          "                 (where a GPU performs it) proceeds with a warning, once per PTX\n"
+          "                 line (the environment variable SIMTLAB_MEMCHECK=1 does the same)\n",
           out);
 }
 
@@ -168,6 +173,8 @@ int simtlab_exec(int argc, char **argv)
             setenv("SIMTLAB_ITS", "1", 1);
         } else if (strcmp(a, "--stats") == 0) {
             setenv("SIMTLAB_STATS", "1", 1);
+        } else if (strcmp(a, "--memcheck") == 0) {
+            setenv("SIMTLAB_MEMCHECK", "1", 1);
         } else if (strcmp(a, "--locality") == 0 && i + 1 < argc) {
             const char *dir = argv[++i];
             struct stat sb;
