@@ -88,7 +88,7 @@ int sim_device_set_global_window(sim_device *d, uint64_t bytes, char *err, size_
         d->window = bytes;
     pthread_mutex_unlock(&d->lock);
     if (!empty)
-        return sim_fail(err, errlen, "the global address window can only change before the first allocation");
+        return sim_fail(err, errlen, "the global address window can only change while no allocation is live");
     return 0;
 }
 

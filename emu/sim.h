@@ -69,7 +69,7 @@ void sim_device_free(sim_device *d);
 
 /* The global window's size in bytes (a multiple of 2 MiB, at most
  * SIM_GLOBAL_WINDOW_MAX, the default): tests shrink it to show reuse and a full
- * window. Only before the first allocation. */
+ * window. Only while no allocation is live. */
 int sim_device_set_global_window(sim_device *d, uint64_t bytes, char *err, size_t errlen);
 /* Memory checking (off by default): every global access outside a live
  * allocation is an error (SIM_ERR_ADDRESS), also inside a mapped region.

@@ -209,8 +209,8 @@ full:
                     " (no free range of %" PRIu64 " bytes for a new region)", d->live_bytes, d->window, size);
 }
 
-/* Map a new region of size bytes holding an allocation of need bytes;
- * its index, or -1 and err. */
+/* Map a new region of size bytes (a multiple of the granule) with zeroed
+ * storage; its index in the table, or -1 and err. */
 static long new_region(sim_device *d, uint64_t size, bool mapped, char *err, size_t errlen)
 {
     uint64_t at = 0;
