@@ -208,9 +208,9 @@ static void test_pinned_apart_from_device(void **state)
     (void)state;
     emu e;
     emu_open_module(&e, ptx_test_parse(overrun_ptx));
+    sim_program_free(e.p); /* the program again, on a device with a small window */
     sim_device_free(e.d);
     e.d = device_with_window(8 * MIB);
-    sim_program_free(e.p);
     e.p = sim_program_new(e.d, e.m, e.err, sizeof e.err);
     assert_non_null(e.p);
     void *h;
