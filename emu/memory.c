@@ -365,7 +365,7 @@ static uint8_t *outside_allocations(sim_cta *c, const sim_inst *in, uint32_t t, 
         fprintf(stderr, "simtlab: warning: kernel %s, PTX line %u: %s %s of size %u at 0x%" PRIx64
                 " is outside every live allocation%s, by %s; it lies in a mapped 2 MiB region of device "
                 "memory, where a GPU performs it, so it proceeds (reported once per line; memory "
-                "checking makes it an error)\n", c->kernel, in->line, space, kind_name(kind), size, addr,
+                "checking, --memcheck, makes it an error)\n", c->kernel, in->line, space, kind_name(kind), size, addr,
                 near, who);
     }
     return r->data + (addr - r->base);

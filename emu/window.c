@@ -29,7 +29,10 @@
  * reservation stays until the device is freed, so a stale pointer into it
  * never meets host memory and a later region reuses the range. A full
  * window or an exhausted host address space (ulimit -v) is an error
- * message, never an exit. */
+ * message, never an exit. Under AddressSanitizer (x86-64) the window lies
+ * in its high application memory: above the shadow (which ends at
+ * 0x10007fff8000) and its allocator (0x600000000000 to 0x640000000000),
+ * below the host's libraries and stack. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
