@@ -110,10 +110,16 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
         return rt_return(rt, cudaErrorInvalidValue);
     *ptr = NULL;
     uint64_t addr;
+    char err[256];
     if (size == 0)
         return rt_return(rt, cudaSuccess);
-    if (size > rt->prop.totalGlobalMem || sim_malloc(rt->dev, size, "cudaMalloc", &addr, NULL, 0) != 0)
+    if (size > rt->prop.totalGlobalMem)
         return rt_return(rt, cudaErrorMemoryAllocation);
+    if (sim_malloc(rt->dev, size, "cudaMalloc", &addr, err, sizeof err) != 0) {
+        cudaError_t e = rt_report(rt, cudaErrorMemoryAllocation, "cudaMalloc of %zu bytes: %s", size, err);
+        rt_unlock(rt);
+        return e;
+    }
     *ptr = (void *)(uintptr_t)addr;
     return rt_return(rt, cudaSuccess);
 }
@@ -128,10 +134,11 @@ static cudaError_t alloc_mapped(cudart *rt, void **ptr, size_t size, enum cudaMe
         return rt_error(rt, cudaSuccess);
     char err[256];
     void *h;
-    if (size > rt->prop.totalGlobalMem ||
-        sim_malloc_mapped(rt->dev, size, type == cudaMemoryTypeManaged ? "cudaMallocManaged" : "cudaMallocHost", &h,
-                          err, sizeof err) != 0)
+    const char *who = type == cudaMemoryTypeManaged ? "cudaMallocManaged" : "cudaMallocHost";
+    if (size > rt->prop.totalGlobalMem)
         return rt_error(rt, cudaErrorMemoryAllocation);
+    if (sim_malloc_mapped(rt->dev, size, who, &h, err, sizeof err) != 0)
+        return rt_report(rt, cudaErrorMemoryAllocation, "%s of %zu bytes: %s", who, size, err);
     PTX_GROW(rt->mapped, rt->cap_mapped, (uint64_t)rt->nmapped + 1);
     rt->mapped[rt->nmapped++] = (rt_mapped){h, size, type};
     *ptr = h;

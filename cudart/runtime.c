@@ -1,6 +1,7 @@
 /* runtime.c — the process-wide runtime object: creation from the
  * environment, the lock, error bookkeeping, held-back printf output, the
  * handle and registration tables, and the --stats report at exit. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,9 +31,42 @@ static uint32_t env_uint(const char *name, uint32_t def)
     return s && *s && !*end && v <= UINT32_MAX ? (uint32_t)v : def;
 }
 
+/* A fresh device with the memory options read at start-up. */
+static sim_device *new_device(const cudart *rt)
+{
+    sim_device *d = sim_device_new();
+    sim_device_set_memcheck(d, rt->memcheck);
+    if (rt->global_window)
+        sim_device_set_global_window(d, rt->global_window, NULL, 0); /* checked at start-up */
+    return d;
+}
+
+/* SIMTLAB_GLOBAL_WINDOW: the bytes of the device's global address window
+ * (tests shrink it to see reuse and a full window); 0 when unset. Exits
+ * with a message when it is not a size the emulator takes. */
+static uint64_t env_global_window(void)
+{
+    const char *s = getenv("SIMTLAB_GLOBAL_WINDOW");
+    if (!s || !*s)
+        return 0;
+    char *end, why[256];
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    sim_device *probe = sim_device_new();
+    int rc = *end || errno || s[0] == '-' ? -1 : sim_device_set_global_window(probe, v, why, sizeof why);
+    sim_device_free(probe);
+    if (rc != 0) {
+        fprintf(stderr, "simtlab: SIMTLAB_GLOBAL_WINDOW=%s: %s\n", s,
+                *end || errno || s[0] == '-' ? "not a number of bytes" : why);
+        exit(1);
+    }
+    return v;
+}
+
 /* First use: the device and the options simtlab exec passes in
- * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU and
- * SIMTLAB_LOCALITY.
+ * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
+ * SIMTLAB_LOCALITY and SIMTLAB_MEMCHECK (with SIMTLAB_GLOBAL_WINDOW, for
+ * tests).
  * SIMTLAB_SIM (a timing-simulator configuration) is the switch to the
  * timing simulator; until that exists the program stops rather than
  * silently running on the emulator instead. */
@@ -45,7 +79,9 @@ static void init_runtime(void)
                 "available yet; unset it to run on the functional emulator\n", sim);
         exit(1);
     }
-    rt->dev = sim_device_new();
+    rt->memcheck = env_uint("SIMTLAB_MEMCHECK", 0) != 0;
+    rt->global_window = env_global_window();
+    rt->dev = new_device(rt);
     rt->host_threads = env_uint("SIMTLAB_THREADS", 1);
     rt->its = env_uint("SIMTLAB_ITS", 0) != 0;
     rt->stats = env_uint("SIMTLAB_STATS", 0) != 0;
@@ -193,7 +229,7 @@ void rt_reset_device(cudart *rt)
         rt->modules[i]->p = NULL;
     }
     sim_device_free(rt->dev);
-    rt->dev = sim_device_new();
+    rt->dev = new_device(rt);
     for (uint32_t i = 0; i < rt->nhandles; i++)
         free(rt->handles[i]);
     rt->nhandles = rt->nmapped = rt->nconfigs = 0;

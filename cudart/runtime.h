@@ -85,6 +85,8 @@ typedef struct cudart {
     /* options from the environment (simtlab exec sets them) */
     uint32_t host_threads;
     bool its, stats;
+    bool memcheck;          /* SIMTLAB_MEMCHECK: accesses outside live allocations fault */
+    uint64_t global_window; /* SIMTLAB_GLOBAL_WINDOW: bytes of the device's address window (0: all) */
     const char *locality_dir; /* SIMTLAB_LOCALITY: write each launch's locality graphs there */
     uint32_t locality_launches;
     /* registered code and data */

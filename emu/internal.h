@@ -34,6 +34,29 @@ typedef struct sim_alloc {
     bool mapped;       /* sim_malloc_mapped: host and guest share the address */
 } sim_alloc;
 
+/* A mapped region of the global window (window.c): SIM_REGION_BYTES
+ * granules that allocations of one kind are carved from, as the CUDA
+ * driver carves cudaMalloc memory from 2 MiB pages. */
+typedef struct sim_region {
+    uint64_t base, size; /* guest range, a multiple of SIM_REGION_BYTES */
+    uint8_t *data;       /* host storage of the whole range (== base when mapped) */
+    uint32_t live;       /* live allocations carved from it */
+    bool mapped;         /* host and guest share the addresses (pinned, managed) */
+    uint64_t no_fit;     /* a size that found no hole since the last free (UINT64_MAX: none) */
+} sim_region;
+
+/* A guest range reserved in the host address space (window.c). */
+typedef struct sim_range {
+    uint64_t lo, end;
+} sim_range;
+
+/* A PTX line of a program that already had its warning about an access
+ * outside every live allocation (memory.c). */
+typedef struct sim_noted_line {
+    const void *program;
+    uint32_t line;
+} sim_noted_line;
+
 /* A texture or surface object (texture.c). */
 enum { SIM_IMAGE_NONE, SIM_IMAGE_TEXTURE, SIM_IMAGE_SURFACE };
 typedef struct sim_image {
@@ -46,7 +69,14 @@ typedef struct sim_image {
 struct sim_device {
     sim_alloc *allocs; /* live allocations, ascending base */
     uint32_t nallocs, cap;
-    uint64_t next;     /* next base address (never reused) */
+    sim_region *regions; /* mapped regions, ascending base (window.c) */
+    uint32_t nregions, cap_regions;
+    sim_range *reserved; /* guest ranges held in the host address space, ascending,
+                            coalesced; kept until the device is freed */
+    uint32_t nreserved, cap_reserved;
+    uint64_t window;     /* bytes of the global window: [SIM_GLOBAL_BASE, + window) */
+    uint64_t live_bytes; /* sum of the live allocations' sizes */
+    bool memcheck;       /* every access outside a live allocation faults */
     pthread_mutex_t lock; /* allocation table, device heap and global atomics */
     /* the device heap of malloc/free in kernels: one allocation made before
      * a launch that needs it, carved by bumping (freed blocks are not
@@ -54,6 +84,11 @@ struct sim_device {
     uint64_t heap_base, heap_size, heap_used;
     sim_image *images; /* texture and surface objects: handle - base - 1 */
     uint32_t nimages, cap_images;
+    /* PTX lines warned about (accesses in a region outside every
+     * allocation), under their own lock: atomics hold `lock` */
+    pthread_mutex_t notes_lock;
+    sim_noted_line *noted;
+    uint32_t nnoted, cap_noted;
 };
 
 /* Make sure the device heap exists (before a launch; host side only). */
@@ -68,6 +103,33 @@ int sim_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 sim_alloc *sim_find_alloc(sim_device *d, uint64_t addr, uint64_t size);
 /* The allocation nearest to addr (for reports), or NULL when none exist. */
 const sim_alloc *sim_nearest_alloc(const sim_device *d, uint64_t addr);
+/* Index of the first live allocation whose base is above addr. */
+uint32_t sim_alloc_upper_bound(const sim_device *d, uint64_t addr);
+/* Forget the PTX lines of program p already warned about (p is freed). */
+void sim_forget_notes(sim_device *d, const void *p);
+
+/* ---- the global window (window.c) -------------------------------------- */
+
+/* Granule of mapped regions, and the gap kept on both sides of every
+ * allocation inside its region (running off one lands in unallocated
+ * space of the region, never in the next allocation). */
+#define SIM_REGION_BYTES (2ull << 20)
+#define SIM_ALLOC_GAP 4096u
+#define SIM_ALLOC_ALIGN 256u
+
+/* Choose the guest address of a new allocation of size bytes (mapped: one
+ * that host code uses at the same address) and its zeroed host storage;
+ * counts it in its region and in live_bytes. The caller holds the lock
+ * and adds the allocation to the table. -1 and err when nothing fits. */
+int sim_window_place(sim_device *d, uint64_t size, bool mapped, uint64_t *base, uint8_t **data,
+                     char *err, size_t errlen);
+/* The allocation of size bytes at base is gone (already out of the
+ * table): uncount it; its region is unmapped when it was the last. */
+void sim_window_release(sim_device *d, uint64_t base, uint64_t size);
+/* The mapped region holding all of [addr, addr + size), or NULL. */
+const sim_region *sim_find_region(const sim_device *d, uint64_t addr, uint64_t size);
+/* Give back every region's storage and every reservation. */
+void sim_window_free(sim_device *d);
 
 /* ---- decoded program --------------------------------------------------- */
 

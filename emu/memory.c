@@ -1,18 +1,22 @@
 /* memory.c — the device: global allocations, guest address resolution and
- * fault reports (see sim.h for the address layout). */
+ * fault reports (see sim.h for the address layout).
+ *
+ * Allocations are placed by the global window (window.c): carved from
+ * mapped regions of 2 MiB granules, freed ranges reused, every guest
+ * range reserved in the host address space so that no host memory ever
+ * lies at a guest address. An access resolves to the live allocation
+ * holding it; one outside every allocation but inside a mapped region
+ * proceeds on the region's storage with a warning (once per PTX line), as
+ * a GPU lets it, unless the device checks memory (sim_device_set_memcheck,
+ * compute-sanitizer's behaviour); one outside every region faults. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "emu/internal.h"
 #include "ir/util.h"
-
-/* Gap left between allocations so that running off one never lands in the
- * next. */
-#define SIM_ALLOC_GAP 4096u
 
 int sim_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -25,18 +29,7 @@ int sim_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
-/* Give back an allocation's storage and label. */
-static void release(sim_alloc *a)
-{
-    if (a->mapped)
-        munmap(a->data, a->size ? a->size : 1);
-    else
-        free(a->data);
-    free(a->label);
-}
-
-/* Index of the first allocation whose base is above addr (bases ascend). */
-static uint32_t upper_bound(const sim_device *d, uint64_t addr)
+uint32_t sim_alloc_upper_bound(const sim_device *d, uint64_t addr)
 {
     uint32_t lo = 0, hi = d->nallocs;
     while (lo < hi) {
@@ -52,7 +45,7 @@ static uint32_t upper_bound(const sim_device *d, uint64_t addr)
 /* Add a to the table at its place in base order (caller holds the lock). */
 static void insert_alloc(sim_device *d, sim_alloc a)
 {
-    uint32_t at = upper_bound(d, a.base);
+    uint32_t at = sim_alloc_upper_bound(d, a.base);
     PTX_GROW(d->allocs, d->cap, (uint64_t)d->nallocs + 1);
     memmove(&d->allocs[at + 1], &d->allocs[at], (d->nallocs - at) * sizeof *d->allocs);
     d->allocs[at] = a;
@@ -62,8 +55,9 @@ static void insert_alloc(sim_device *d, sim_alloc a)
 sim_device *sim_device_new(void)
 {
     sim_device *d = ptx_xcalloc(1, sizeof *d);
-    d->next = SIM_GLOBAL_BASE;
+    d->window = SIM_GLOBAL_WINDOW_MAX;
     pthread_mutex_init(&d->lock, NULL);
+    pthread_mutex_init(&d->notes_lock, NULL);
     return d;
 }
 
@@ -72,52 +66,71 @@ void sim_device_free(sim_device *d)
     if (!d)
         return;
     for (uint32_t i = 0; i < d->nallocs; i++)
-        release(&d->allocs[i]);
+        free(d->allocs[i].label);
     free(d->allocs);
+    sim_window_free(d);
     free(d->images);
+    free(d->noted);
+    pthread_mutex_destroy(&d->notes_lock);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
 
-int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
-               size_t errlen)
+int sim_device_set_global_window(sim_device *d, uint64_t bytes, char *err, size_t errlen)
+{
+    if (bytes < SIM_REGION_BYTES || bytes > SIM_GLOBAL_WINDOW_MAX || bytes % SIM_REGION_BYTES)
+        return sim_fail(err, errlen, "a global address window of %" PRIu64 " bytes: it must be a multiple of "
+                        "2 MiB (%llu) from 2 MiB to 8 TiB (%llu)", bytes, SIM_REGION_BYTES,
+                        SIM_GLOBAL_WINDOW_MAX);
+    pthread_mutex_lock(&d->lock);
+    bool empty = d->nregions == 0;
+    if (empty)
+        d->window = bytes;
+    pthread_mutex_unlock(&d->lock);
+    if (!empty)
+        return sim_fail(err, errlen, "the global address window can only change while no allocation is live");
+    return 0;
+}
+
+void sim_device_set_memcheck(sim_device *d, bool on)
+{
+    d->memcheck = on;
+}
+
+/* Place an allocation of size bytes (mapped or not) and enter it in the
+ * table. */
+static int allocate(sim_device *d, uint64_t size, bool mapped, const char *label, uint64_t *addr, char *err,
+                    size_t errlen)
 {
     if (size > (1ull << 40))
-        return sim_fail(err, errlen, "cannot allocate %" PRIu64 " bytes of device memory", size);
-    uint8_t *data = calloc(size ? size : 1, 1);
-    if (!data)
-        return sim_fail(err, errlen, "out of host memory allocating %" PRIu64 " bytes", size);
+        return sim_fail(err, errlen, "cannot allocate %" PRIu64 " bytes of %s memory (more than 1 TiB)", size,
+                        mapped ? "mapped" : "device");
     pthread_mutex_lock(&d->lock);
-    uint64_t base = d->next;
-    d->next = (base + size + SIM_ALLOC_GAP + 255) & ~255ull;
-    insert_alloc(d, (sim_alloc){base, size, data, ptx_strdup(label ? label : "cudaMalloc"), false});
+    uint64_t base;
+    uint8_t *data;
+    if (sim_window_place(d, size, mapped, &base, &data, err, errlen) != 0) {
+        pthread_mutex_unlock(&d->lock);
+        return -1;
+    }
+    insert_alloc(d, (sim_alloc){base, size, data, ptx_strdup(label), mapped});
     pthread_mutex_unlock(&d->lock);
     *addr = base;
     return 0;
 }
 
+int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
+               size_t errlen)
+{
+    return allocate(d, size, false, label ? label : "cudaMalloc", addr, err, errlen);
+}
+
 int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
                       size_t errlen)
 {
-    if (size > (1ull << 40))
-        return sim_fail(err, errlen, "cannot allocate %" PRIu64 " bytes of mapped memory", size);
-    uint64_t len = size ? size : 1;
-    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return sim_fail(err, errlen, "out of host memory mapping %" PRIu64 " bytes", size);
-    uint64_t base = (uint64_t)(uintptr_t)m;
-    pthread_mutex_lock(&d->lock);
-    uint32_t at = upper_bound(d, base + len - 1);
-    bool clash = at > 0 && d->allocs[at - 1].base + (d->allocs[at - 1].size ? d->allocs[at - 1].size : 1) > base;
-    if (base < SIM_GLOBAL_BASE || base + len > SIM_GLOBAL_BASE + SIM_WINDOW_SIZE || clash) {
-        pthread_mutex_unlock(&d->lock);
-        munmap(m, len);
-        return sim_fail(err, errlen, "the host mapped %" PRIu64 " bytes at %p, outside the device's "
-                        "global address range", size, m);
-    }
-    insert_alloc(d, (sim_alloc){base, size, m, ptx_strdup(label ? label : "cudaMallocManaged"), true});
-    pthread_mutex_unlock(&d->lock);
-    *host = m;
+    uint64_t a;
+    if (allocate(d, size, true, label ? label : "cudaMallocManaged", &a, err, errlen) != 0)
+        return -1;
+    *host = (void *)(uintptr_t)a;
     return 0;
 }
 
@@ -134,7 +147,7 @@ void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n)
  * ascend, so a binary search finds it). */
 static long find_index(const sim_device *d, uint64_t addr)
 {
-    uint32_t lo = upper_bound(d, addr);
+    uint32_t lo = sim_alloc_upper_bound(d, addr);
     if (lo == 0)
         return -1;
     const sim_alloc *a = &d->allocs[lo - 1];
@@ -152,7 +165,11 @@ uint64_t sim_allocation_size(sim_device *d, uint64_t addr)
 
 bool sim_device_range(const sim_device *d, uint64_t addr)
 {
-    return addr >= SIM_GLOBAL_BASE && addr < d->next;
+    bool held = false;
+    for (uint32_t i = 0; i < d->nreserved && !held; i++)
+        held = addr - d->reserved[i].lo < d->reserved[i].end - d->reserved[i].lo;
+    const sim_region *r = held ? sim_find_region(d, addr, 1) : NULL;
+    return held && !(r && r->mapped);
 }
 
 int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
@@ -163,9 +180,11 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
         pthread_mutex_unlock(&d->lock);
         return sim_fail(err, errlen, "free of 0x%" PRIx64 ", which is not an allocation", addr);
     }
-    release(&d->allocs[i]);
+    uint64_t size = d->allocs[i].size;
+    free(d->allocs[i].label);
     memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - (uint32_t)i - 1) * sizeof *d->allocs);
     d->nallocs--;
+    sim_window_release(d, addr, size);
     pthread_mutex_unlock(&d->lock);
     return 0;
 }
@@ -295,6 +314,63 @@ static uint8_t *bad_access(sim_cta *c, const sim_inst *in, uint32_t t, const cha
     return NULL;
 }
 
+/* Whether this is the first time (program, line) asks; remembers it. */
+static bool first_note(sim_device *d, const void *program, uint32_t line)
+{
+    pthread_mutex_lock(&d->notes_lock);
+    bool first = true;
+    for (uint32_t i = 0; i < d->nnoted && first; i++)
+        first = !(d->noted[i].program == program && d->noted[i].line == line);
+    if (first) {
+        PTX_GROW(d->noted, d->cap_noted, (uint64_t)d->nnoted + 1);
+        d->noted[d->nnoted++] = (sim_noted_line){program, line};
+    }
+    pthread_mutex_unlock(&d->notes_lock);
+    return first;
+}
+
+void sim_forget_notes(sim_device *d, const void *p)
+{
+    pthread_mutex_lock(&d->notes_lock);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->nnoted; i++)
+        if (d->noted[i].program != p)
+            d->noted[n++] = d->noted[i];
+    d->nnoted = n;
+    pthread_mutex_unlock(&d->notes_lock);
+}
+
+/* A global access of size bytes at addr that no live allocation holds.
+ * Inside a mapped region a GPU performs it: so do we, on the region's
+ * storage (zeroed when mapped, writes kept), with a warning the first
+ * time its PTX line does it; with memcheck, and outside every region, it
+ * is a fault. */
+static uint8_t *outside_allocations(sim_cta *c, const sim_inst *in, uint32_t t, const char *space,
+                                    uint64_t addr, uint32_t size, int kind)
+{
+    const sim_region *r = sim_find_region(c->dev, addr, size);
+    if (!r)
+        return bad_access(c, in, t, space, addr, size, kind, "");
+    if (c->dev->memcheck)
+        return bad_access(c, in, t, space, addr, size, kind,
+                          " (outside every live allocation, inside a mapped region; memory checking is on)");
+    if (first_note(c->dev, c->prog, in->line)) {
+        char who[96], near[160] = "";
+        sim_thread_coords(c, t, who, sizeof who);
+        const sim_alloc *a = sim_nearest_alloc(c->dev, addr);
+        if (a)
+            snprintf(near, sizeof near, " (nearest allocation: %s, 0x%" PRIx64 "..0x%" PRIx64 ", %" PRIu64
+                     " bytes)", a->label, a->base, a->base + a->size, a->size);
+        fflush(stdout);
+        fprintf(stderr, "simtlab: warning: kernel %s, PTX line %u: %s %s of size %u at 0x%" PRIx64
+                " is outside every live allocation%s, by %s; it lies in a mapped 2 MiB region of device "
+                "memory, where a GPU performs it, so it proceeds (reported once per line; memory "
+                "checking, --memcheck, makes it an error)\n", c->kernel, in->line, space, kind_name(kind), size, addr,
+                near, who);
+    }
+    return r->data + (addr - r->base);
+}
+
 /* Whether size bytes at shared offset addr lie inside what the CTA's
  * kernel may reach: one of its static variables' ranges (its own and its
  * callees'; the module-wide layout places other kernels' variables around
@@ -334,8 +410,8 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
             return c->cache_data + off;
         sim_alloc *a = sim_find_alloc(c->dev, addr, size);
         if (!a)
-            return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : "__global__", addr,
-                              size, kind, "");
+            return outside_allocations(c, in, t, space == PTX_SPACE_NONE ? "generic" : "__global__", addr,
+                                       size, kind);
         c->cache_base = a->base;
         c->cache_size = a->size;
         c->cache_data = a->data;

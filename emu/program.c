@@ -827,6 +827,7 @@ void sim_program_free(sim_program *p)
     }
     for (uint32_t i = 0; i < p->nglobal_allocs; i++)
         sim_free(p->dev, p->global_allocs[i], NULL, 0);
+    sim_forget_notes(p->dev, p);
     free(p->global_allocs);
     free(p->kernels);
     free(p->funcs);

@@ -15,7 +15,23 @@
  *   constant bank (module .const variables)            SIM_CONST_WINDOW + offset
  *   kernel parameters                                  SIM_PARAM_WINDOW + offset
  *   functions (what `mov.u64 %rd, func` gives)         SIM_CODE_WINDOW + 16 * index
- * Address 0 and everything outside these ranges is invalid. */
+ * Address 0 and everything outside these ranges is invalid.
+ *
+ * The global window [SIM_GLOBAL_BASE, + 8 TiB, or less with
+ * sim_device_set_global_window) holds every global allocation, device
+ * memory and mapped host memory alike. As the CUDA driver does, they are
+ * carved from mapped regions of 2 MiB granules (small ones share a
+ * region, a large one spans several), 256-byte aligned with 4 KiB free on
+ * both sides; freed ranges are reused (first fit), and a region is
+ * unmapped when its last allocation is freed. Each region's guest range
+ * is reserved in the host address space at that very address, so host
+ * memory never lies at a guest address: a kernel reaches only its
+ * device's regions. Device memory has its storage elsewhere (a host
+ * dereference of a device address crashes, as on a GPU); mapped memory is
+ * host memory at its guest address. An access inside a mapped region but
+ * outside every live allocation proceeds, as on a GPU, with a warning on
+ * stderr once per PTX line; with memory checking on it is an error, as
+ * under compute-sanitizer. An access outside every region is an error. */
 #ifndef SIMTLAB_SIM_H
 #define SIMTLAB_SIM_H
 
@@ -33,6 +49,11 @@
 #define SIM_PARAM_WINDOW 0x0000300000000000ull
 #define SIM_CODE_WINDOW 0x0000200000000000ull /* function addresses: + 16 * index */
 #define SIM_WINDOW_SIZE 0x0000100000000000ull
+/* Global allocations are placed in the lower half of the global window
+ * (at most: sim_device_set_global_window): the upper half, up to the top
+ * of a 47-bit user address space, is where Linux puts the host's own
+ * mappings and stack. */
+#define SIM_GLOBAL_WINDOW_MAX (SIM_WINDOW_SIZE / 2)
 
 typedef struct sim_device sim_device;
 typedef struct sim_program sim_program;
@@ -46,15 +67,26 @@ typedef struct sim_dim3 {
 sim_device *sim_device_new(void);
 void sim_device_free(sim_device *d);
 
-/* Allocate size bytes of zeroed global memory (256-byte aligned; addresses
- * are never reused, so a stale pointer stays invalid); label names it in
- * error reports. */
+/* The global window's size in bytes (a multiple of 2 MiB, at most
+ * SIM_GLOBAL_WINDOW_MAX, the default): tests shrink it to show reuse and a full
+ * window. Only while no allocation is live. */
+int sim_device_set_global_window(sim_device *d, uint64_t bytes, char *err, size_t errlen);
+/* Memory checking (off by default): every global access outside a live
+ * allocation is an error (SIM_ERR_ADDRESS), also inside a mapped region.
+ * Set it between launches. */
+void sim_device_set_memcheck(sim_device *d, bool on);
+
+/* Allocate size bytes of zeroed global memory (256-byte aligned; freed
+ * ranges are reused); label names it in error reports. Fails with
+ * "device address window full: N bytes live of M" when no range fits, or
+ * when the host has no memory or address space left. */
 int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, char *err,
                size_t errlen);
 /* Allocate size bytes of zeroed memory that host and kernels share at the
  * same address (managed and mapped host memory): *host is both the host
- * pointer and the guest address. Fails when the host places it outside
- * the global range. Freed with sim_free. */
+ * pointer and the guest address, placed in the global window like
+ * sim_malloc's (never within 2 MiB of device memory). Freed with
+ * sim_free. */
 int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
                       size_t errlen);
 int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
@@ -63,8 +95,10 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
 void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n);
 /* Bytes of the live allocation that starts at addr (0: none starts there). */
 uint64_t sim_allocation_size(sim_device *d, uint64_t addr);
-/* Does addr lie where sim_malloc places allocations (live or freed)? Such
- * addresses have no host storage behind them. */
+/* Does addr lie in the guest address space this device holds, outside
+ * its mapped (host-shared) regions: device memory, live or freed? Such
+ * addresses have no host storage behind them. Host side, between
+ * allocations. */
 bool sim_device_range(const sim_device *d, uint64_t addr);
 /* Copy between host memory and global memory; the whole range must lie in
  * one live allocation. */

@@ -4,7 +4,7 @@
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
  * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY, SIMTLAB_MAX_INSTRUCTIONS (cudart/watchdog.h). */
+ * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_MAX_INSTRUCTIONS (cudart/watchdog.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -36,7 +36,7 @@ static void exec_budget_usage(FILE *out)
 static void exec_usage(FILE *out)
 {
     fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--locality DIR] [--sim CONFIG]\n"
-          "                    -- PROGRAM [ARGS...]\n"
+          "                    [--memcheck] [--max-instructions N] -- PROGRAM [ARGS...]\n"
           "Runs a CUDA program built with nvcc -cudart shared (and PTX embedded:\n"
           "-gencode arch=compute_XX,code=compute_XX) on simtlab's emulator, through\n"
           "simtlab's libcudart.so.13. Its output and exit status are its own.\n"
@@ -46,7 +46,12 @@ static void exec_usage(FILE *out)
           "  --gpu NAME     the virtual device's limits: h100 (default), a100, l40s, b200\n"
           "  --locality DIR write the thread-block locality graphs of every kernel launch,\n"
           "                 static and profiled, to DIR/NNNN-KERNEL.json (see simtlab locality)\n"
-          "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n",
+          "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n"
+          "  --memcheck     every global access outside a live allocation is an error\n"
+          "                 (cudaErrorIllegalAddress), as under compute-sanitizer; without it\n"
+          "                 an access outside the allocations but inside a mapped 2 MiB region\n"
+          "                 (where a GPU performs it) proceeds with a warning, once per PTX\n"
+          "                 line (the environment variable SIMTLAB_MEMCHECK=1 does the same)\n",
           out);
     exec_budget_usage(out);
 }
@@ -189,6 +194,8 @@ int simtlab_exec(int argc, char **argv)
                 return EXIT_USER;
             }
             setenv(SIMTLAB_MAX_INSTRUCTIONS_ENV, argv[i], 1);
+        } else if (strcmp(a, "--memcheck") == 0) {
+            setenv("SIMTLAB_MEMCHECK", "1", 1);
         } else if (strcmp(a, "--locality") == 0 && i + 1 < argc) {
             const char *dir = argv[++i];
             struct stat sb;

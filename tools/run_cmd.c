@@ -4,7 +4,7 @@
  *   simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
  *               [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]
  *               [--its] [--threads N] [--max-instructions N] [--cluster X[,Y[,Z]]]
- *               [--arch sm_XX]
+ *               [--memcheck] [--arch sm_XX]
  *
  * One --arg per kernel parameter, in order: a scalar TYPE:VALUE, or a
  * buffer (the parameter receives its device address): buf:PATH,
@@ -54,6 +54,7 @@ typedef struct run_opts {
     run_out *prints, *dumps;
     uint32_t nprints, ndumps, cap_prints, cap_dumps;
     bool stats;
+    bool memcheck; /* every access outside a live allocation is an error */
 } run_opts;
 
 static void run_usage(FILE *out)
@@ -61,7 +62,7 @@ static void run_usage(FILE *out)
     fputs("usage: simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]\n"
           "                   [--its] [--threads N] [--max-instructions N] [--cluster X[,Y[,Z]]]\n"
-          "                   [--arch sm_XX]\n"
+          "                   [--memcheck] [--arch sm_XX]\n"
           "Emulates one launch of KERNEL from FILE (PTX or a CUDA binary with PTX).\n"
           "  --arg SPEC        one per kernel parameter, in order:\n"
           "                      TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64),\n"
@@ -83,6 +84,10 @@ static void run_usage(FILE *out)
           "  --max-instructions N   stop after N warp instructions (endless loops)\n"
           "  --cluster X[,Y[,Z]]    blocks per thread block cluster (default: the kernel's\n"
           "                    .reqnctapercluster, else 1)\n"
+          "  --memcheck        every global access outside a live allocation is an error, as\n"
+          "                    under compute-sanitizer; without it an access outside the\n"
+          "                    allocations but inside a mapped 2 MiB region (where a GPU\n"
+          "                    performs it) proceeds with a warning, once per PTX line\n"
           "Exit status: 0 success, 1 bad input or a failed launch, 2 internal error.\n",
           out);
 }
@@ -354,6 +359,10 @@ static int parse_run_opts(const char *cmd, int argc, char **argv, run_opts *o)
             o->cfg.independent_scheduling = true;
             continue;
         }
+        if (strcmp(a, "--memcheck") == 0) {
+            o->memcheck = true;
+            continue;
+        }
         if (a[0] == '-' && !v) {
             fprintf(stderr, "simtlab %s: %s needs a value\n", o->cmd, a);
             return EXIT_USER;
@@ -584,6 +593,7 @@ static int run_main(const char *cmd, int argc, char **argv)
         } else {
             char err[1024];
             sim_device *d = sim_device_new();
+            sim_device_set_memcheck(d, o.memcheck);
             sim_program *p = sim_program_new(d, m, err, sizeof err);
             uint8_t *params = NULL;
             uint32_t bytes = 0;

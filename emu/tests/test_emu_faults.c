@@ -81,6 +81,10 @@ static void test_global_out_of_bounds(void **state)
     char line[32];
     open_text(&e, &t, "", "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
                           "ld.global.u32 %r3, [%rd3];\nst.global.u32 [%rd3], %r3;\nret;");
+    /* bounds of each allocation: what memory checking enforces (without
+     * it, reads just past a buffer stay in its 2 MiB region and proceed,
+     * as on a GPU: test_emu_device_window) */
+    sim_device_set_memcheck(e.d, true);
     uint64_t buf = emu_buf(&e, NULL, 40); /* 10 ints; 16 threads read */
     expect_fault(&e, emu_cfg(1, 1, 16, 1), buf, 0, "invalid __global__ read of size 4 at 0x",
                  "nearest allocation: test buffer", "40 bytes", "by thread (10,0,0) block (0,0,0)",
@@ -89,6 +93,7 @@ static void test_global_out_of_bounds(void **state)
     /* a write past the end, and no allocation at all */
     emu_close(&e);
     open_body(&e, "", "st.global.u8 [%rd1+100], %r2;\nret;");
+    sim_device_set_memcheck(e.d, true);
     buf = emu_buf(&e, NULL, 8);
     expect_fault(&e, emu_cfg(1, 1, 1, 1), buf, 0, "invalid __global__ write of size 1", NULL);
     expect_fault(&e, emu_cfg(1, 1, 1, 1), 0, 0, "invalid __global__ write of size 1 at 0x64", NULL);
@@ -294,6 +299,7 @@ static void test_lowest_cta_and_threads(void **state)
     emu e;
     open_body(&e, "", "mov.u32 %r3, %ctaid.x;\nsetp.ge.u32 %p1, %r3, 5;\n@!%p1 bra OK;\n"
                       "st.global.u32 [%rd1+4096], %r3;\nOK:\nret;");
+    sim_device_set_memcheck(e.d, true); /* 4096 bytes past the buffer: inside its region */
     uint64_t buf = emu_buf(&e, NULL, 16);
     for (uint32_t th = 1; th <= 4; th += 3) {
         sim_launch_config cfg = emu_cfg(64, 1, 32, 1);
