@@ -42,7 +42,8 @@ typedef struct grid_run {
     uint64_t nctas;
     sim_dim3 cluster;            /* blocks per cluster */
     uint64_t workspace;          /* grid synchronization words (cooperative launches) or 0 */
-    atomic_uint_fast64_t next;   /* next cluster to start */
+    sim_order order;             /* hands out the groups of CTAs in order (order.c) */
+    bool ordered;                /* several host threads: groups wait at their first ordered point */
     atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
     atomic_bool stop;
     pthread_mutex_t lock;        /* guards the fields below */
@@ -276,16 +277,17 @@ static void *worker(void *arg)
         cl->n = per_cluster;
         ctas[r].cluster = cl;
         ctas[r].cluster_rank = r % per_cluster;
+        ctas[r].order = run->ordered ? &run->order : NULL;
         order[r] = &ctas[r];
     }
-    for (;;) {
-        if (atomic_load(&run->stop))
-            break;
-        uint64_t k = atomic_fetch_add(&run->next, 1);
-        if (k >= run->nctas / n)
-            break;
-        for (uint32_t r = 0; r < n; r++)
+    uint32_t slot = sim_order_join(&run->order);
+    uint64_t k;
+    while (!atomic_load(&run->stop) && sim_order_take(&run->order, slot, run->nctas / n, &k)) {
+        for (uint32_t r = 0; r < n; r++) {
             cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
+            ctas[r].order_group = k;
+            ctas[r].order_passed = !run->ordered; /* one host thread: nothing to wait for */
+        }
         /* the limit is the launch's: what earlier blocks used is gone, and
          * a block starting with nothing left stops before it runs */
         uint64_t used = atomic_load(&run->used), limit = 0;
@@ -307,6 +309,7 @@ static void *worker(void *arg)
         }
         for (uint32_t r = 0; r < n; r++)
             cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
+        sim_order_finish(&run->order, slot, !ok, ctas[bad].fault_kind); /* after the report it may decide */
     }
     for (uint32_t r = 0; r < n; r++)
         cta_free(run, &ctas[r]);
@@ -415,7 +418,6 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
                     .cluster = cluster_dims(fn, cfg), .workspace = workspace,
                     .fault_cta = UINT64_MAX};
-    atomic_init(&run.next, 0);
     atomic_init(&run.used, 0);
     atomic_init(&run.stop, false);
     pthread_mutex_init(&run.lock, NULL);
@@ -425,6 +427,9 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     uint64_t nclusters = cfg->cooperative ? 1 : run.nctas / ((uint64_t)run.cluster.x * run.cluster.y * run.cluster.z);
     if (nthreads > nclusters)
         nthreads = (uint32_t)nclusters;
+    sim_order_init(&run.order, nthreads);
+    nthreads = run.order.nslots;
+    run.ordered = nthreads > 1;
     if (nthreads <= 1) {
         worker(&run);
     } else {
@@ -440,7 +445,18 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
         free(th);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    sim_order_free(&run.order);
     pthread_mutex_destroy(&run.lock);
+    if (cfg->max_instructions && run.fault_cta == UINT64_MAX && run.warp_instructions > cfg->max_instructions) {
+        /* blocks running side by side each had what the finished ones had
+         * left, so together they may pass the limit where one host thread
+         * stops: the launch fails the same */
+        run.fault_cta = run.nctas;
+        run.fault_kind = SIM_ERR_LIMIT;
+        snprintf(run.fault, sizeof run.fault, "kernel %s stopped after %" PRIu64 " warp instructions (the "
+                 "instruction limit; an endless loop?), blocks running on several host threads", name,
+                 run.warp_instructions);
+    }
     if (workspace)
         sim_free(d, workspace, NULL, 0);
     if (run.ntexts)
