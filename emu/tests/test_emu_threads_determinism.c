@@ -284,6 +284,31 @@ static void test_volatile_flag_chain(void **state)
     }
 }
 
+/* Collatz step counts of 1..BLOCKS*128 (first = 1), each thread adding
+ * its count to a 64-bit total at its end: the total is the CPU's. */
+static void test_compute_then_atomic(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 64 };
+    uint64_t want = 0;
+    for (uint64_t i = 1; i <= BLOCKS * 128; i++)
+        for (uint64_t n = i; n != 1; want++)
+            n = n & 1 ? 3 * n + 1 : n >> 1;
+    for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++) {
+        emu e;
+        emu_open(&e, PTX_FILE("sm_80"));
+        uint32_t first = 1;
+        uint64_t dtotal = emu_buf(&e, NULL, 8), total;
+        const void *args[] = {&first, &dtotal};
+        sim_launch_config cfg = emu_cfg(BLOCKS, 1, 128, 1);
+        cfg.host_threads = thread_counts[k];
+        emu_run(&e, "_Z16collatz_then_addjPy", cfg, args);
+        emu_read(&e, &total, dtotal, 8);
+        assert_int_equal(total, want);
+        emu_close(&e);
+    }
+}
+
 /* A grid.sync() kernel launched cooperatively (all blocks together, one
  * group) with several host threads: the results of coop_groups.cu's
  * cg_grid_sync as its test in test_emu_corpus_sync computes them. */
@@ -394,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_printf_tickets),
         cmocka_unit_test(test_malloc_addresses),
         cmocka_unit_test(test_volatile_flag_chain),
+        cmocka_unit_test(test_compute_then_atomic),
         cmocka_unit_test(test_cooperative_launch),
         cmocka_unit_test(test_lower_block_faults_while_others_wait),
         cmocka_unit_test(test_lower_block_limit_while_others_wait),

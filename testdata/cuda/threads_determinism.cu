@@ -5,7 +5,9 @@
 // every thread plus one atomicInc ticket per block, the "last block"
 // reduction with __threadfence() (the CUDA samples' threadFenceReduction),
 // printf of a ticket, in-kernel malloc, a chain of blocks each spinning on
-// a volatile flag of the block before it, and a cluster kernel.
+// a volatile flag of the block before it, a cluster kernel, and a
+// compute-bound kernel whose only atomic comes at its end (what several
+// host threads still gain: `simtlab run ... --threads N`).
 #include <cstdio>
 
 // Every thread adds its value to *sum; thread 0 of each block takes a
@@ -97,4 +99,17 @@ __global__ void CLUSTER_OF_TWO cluster_sum_and_ticket(const float *v, float *sum
     atomicAdd(sum, v[i]);
     if (threadIdx.x == 0)
         order[atomicInc(ticket, 0xffffffffu)] = blockIdx.x;
+}
+
+// Each thread counts the Collatz steps of first + its index, then adds
+// them to *total: all the work comes before the one atomic.
+__global__ void collatz_then_add(unsigned first, unsigned long long *total)
+{
+    unsigned long long n = first + blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned steps = 0;
+    while (n != 1) {
+        n = (n & 1) ? 3 * n + 1 : n >> 1;
+        steps++;
+    }
+    atomicAdd(total, (unsigned long long)steps);
 }
