@@ -508,9 +508,9 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
          * stops: the launch fails the same */
         run.fault_cta = run.nctas;
         run.fault_kind = SIM_ERR_LIMIT;
-        snprintf(run.fault, sizeof run.fault, "kernel %s stopped after %" PRIu64 " warp instructions (the "
-                 "instruction limit; an endless loop?), blocks running on several host threads", name,
-                 run.warp_instructions);
+        snprintf(run.fault, sizeof run.fault, "kernel %s ran %" PRIu64 " warp instructions, past the instruction "
+                 "limit of %" PRIu64 " (an endless loop?), in blocks run side by side on several host threads",
+                 name, run.warp_instructions, cfg->max_instructions);
     }
     if (workspace)
         sim_free(d, workspace, NULL, 0);

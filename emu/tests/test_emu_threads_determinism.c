@@ -309,6 +309,39 @@ static void test_compute_then_atomic(void **state)
     }
 }
 
+/* The instruction limit decides the same for any number of host threads:
+ * a limit one below what the launch needs (its count on one host thread)
+ * stops it, the exact count lets it finish. Blocks running side by side
+ * each start with what the finished ones left, so the check must also be
+ * made on the launch's total. */
+static void test_instruction_limit_any_threads(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 64 };
+    emu e;
+    emu_open(&e, PTX_FILE("sm_80"));
+    uint32_t first = 1;
+    uint64_t dtotal = emu_buf(&e, NULL, 8);
+    const void *args[] = {&first, &dtotal};
+    sim_launch_config cfg = emu_cfg(BLOCKS, 1, 128, 1);
+    emu_run(&e, "_Z16collatz_then_addjPy", cfg, args);
+    uint64_t need = e.stats.warp_instructions;
+    for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++)
+        for (int rep = 0; rep < REPEAT; rep++) {
+            cfg.host_threads = thread_counts[k];
+            cfg.max_instructions = need - 1;
+            if (emu_try(&e, "_Z16collatz_then_addjPy", cfg, args) == 0)
+                fail_msg("%u host threads: a launch needing %llu warp instructions finished under a limit of %llu",
+                         thread_counts[k], (unsigned long long)need, (unsigned long long)need - 1);
+            assert_int_equal(e.stats.error, SIM_ERR_LIMIT);
+            if (!strstr(e.err, "instruction limit"))
+                fail_msg("error '%s' does not name the instruction limit", e.err);
+            cfg.max_instructions = need;
+            emu_run(&e, "_Z16collatz_then_addjPy", cfg, args);
+        }
+    emu_close(&e);
+}
+
 /* A grid.sync() kernel launched cooperatively (all blocks together, one
  * group) with several host threads: the results of coop_groups.cu's
  * cg_grid_sync as its test in test_emu_corpus_sync computes them. */
@@ -420,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_malloc_addresses),
         cmocka_unit_test(test_volatile_flag_chain),
         cmocka_unit_test(test_compute_then_atomic),
+        cmocka_unit_test(test_instruction_limit_any_threads),
         cmocka_unit_test(test_cooperative_launch),
         cmocka_unit_test(test_lower_block_faults_while_others_wait),
         cmocka_unit_test(test_lower_block_limit_while_others_wait),
