@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "emu/internal.h"
 #include "emu/tests/emu_test.h"
 
 #define PTX_FILE(arch) "ptx/threads_determinism." arch ".O3.ptx"
@@ -443,9 +444,105 @@ static void test_higher_block_faults_while_lower_waits(void **state)
         assert_int_equal(run_fault_kernel(thread_counts[k], 3, 200000, 0, SIM_ERR_ADDRESS, "block (3,0,0)"), 3 * 32);
 }
 
+/* Ordered points as the decoder marks them (SIM_IF_ORDERED), against
+ * the PTX ISA's memory model: kernel `ordered` holds only instructions
+ * whose effect or result can depend on another block (global and generic
+ * atomics and reductions, whatever their scope; strong global or generic
+ * accesses at .gpu/.sys scope, .volatile and .mmio; .gpu/.sys fences and
+ * membar.gl/.sys; device malloc and free) besides the .param stores of
+ * its calls; kernel `plain` holds none: weak and .nc loads, strong
+ * accesses scoped to the CTA or cluster, shared memory (private to a
+ * block or its cluster), CTA and cluster fences, proxy fences, barriers,
+ * printf. ptxas accepts the module (sm_100, for the global red.async and
+ * st.async forms). */
+static const char *const ordered_ptx =
+    ".version 9.0\n"
+    ".target sm_100\n"
+    ".address_size 64\n"
+    ".extern .func (.param .b64 r) malloc (.param .b64 n);\n"
+    ".extern .func free (.param .b64 p);\n"
+    ".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n"
+    ".visible .entry ordered()\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .f32 %f<8>;\n"
+    "atom.global.add.u32 %r1, [%rd1], 1;\n"
+    "atom.add.u32 %r1, [%rd1], 1;\n"
+    "atom.global.cta.add.u32 %r1, [%rd1], 1;\n"
+    "red.global.add.f32 [%rd1], %f1;\n"
+    "atom.global.v2.f32.add {%f1, %f2}, [%rd1], {%f3, %f4};\n"
+    "red.async.release.gpu.global.add.u32 [%rd1], %r1;\n"
+    "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r2], 16;\n"
+    "ld.volatile.global.u32 %r1, [%rd1];\n"
+    "ld.relaxed.gpu.global.u32 %r1, [%rd1];\n"
+    "ld.acquire.sys.u32 %r1, [%rd1];\n"
+    "st.release.gpu.global.u32 [%rd1], %r1;\n"
+    "st.volatile.u32 [%rd1], %r1;\n"
+    "ld.mmio.relaxed.sys.global.u32 %r1, [%rd1];\n"
+    "st.async.release.gpu.global.u32 [%rd1], %r1;\n"
+    "fence.sc.gpu;\n"
+    "fence.acq_rel.sys;\n"
+    "membar.gl;\n"
+    "membar.sys;\n"
+    "{ .param .b64 n; .param .b64 r; st.param.b64 [n], 16; call.uni (r), malloc, (n); }\n"
+    "{ .param .b64 p; st.param.b64 [p], %rd1; call.uni free, (p); }\n"
+    "ret;\n"
+    "}\n"
+    ".visible .entry plain()\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .f32 %f<8>;\n"
+    ".shared .b32 s;\n"
+    "ld.global.u32 %r1, [%rd1];\n"
+    "st.global.u32 [%rd1], %r1;\n"
+    "ld.u32 %r1, [%rd1];\n"
+    "ld.global.nc.u32 %r1, [%rd1];\n"
+    "ld.relaxed.cta.global.u32 %r1, [%rd1];\n"
+    "st.release.cluster.global.u32 [%rd1], %r1;\n"
+    "ld.volatile.shared.u32 %r1, [s];\n"
+    "atom.shared.add.u32 %r1, [s], 1;\n"
+    "atom.shared::cluster.add.u32 %r1, [%r2], 1;\n"
+    "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r2], %r1, [%r3];\n"
+    "fence.sc.cta;\n"
+    "fence.acq_rel.cluster;\n"
+    "membar.cta;\n"
+    "fence.proxy.alias;\n"
+    "bar.sync 0;\n"
+    "{ .param .b64 f; .param .b64 a; .param .b32 r; st.param.b64 [f], %rd1; st.param.b64 [a], %rd2; call.uni (r), vprintf, (f, a); }\n"
+    "ret;\n"
+    "}\n";
+
+static void test_decoder_marks_ordered_points(void **state)
+{
+    (void)state;
+    emu_test_assemble(ordered_ptx, "sm_100", true);
+    emu e;
+    emu_open_module(&e, ptx_test_parse(ordered_ptx));
+    const char *const kernels[] = {"ordered", "plain"};
+    for (int k = 0; k < 2; k++) {
+        const sim_func *fn = sim_program_kernel(e.p, kernels[k]);
+        assert_non_null(fn);
+        assert_true(fn->ninstrs > 10);
+        for (uint32_t pc = 0; pc + 1 < fn->ninstrs; pc++) { /* all but the closing ret */
+            const sim_inst *in = &fn->code[pc];
+            if (in->fn == sim_op_unsupported)
+                fail_msg("%s: PTX line %u is not decoded", kernels[k], in->line);
+            const ptx_form *form = ptx_instr_form(e.m, &fn->f->instrs[pc]);
+            ptx_opcode op = (ptx_opcode)form->opcode;
+            bool param = form->nspaces && form->space[0] == PTX_SPACE_PARAM; /* st.param: a call's argument */
+            bool want = k == 0 && !param, got = (in->flags & SIM_IF_ORDERED) != 0;
+            if (got != want)
+                fail_msg("%s: PTX line %u (%s) is %san ordered point", kernels[k], in->line, ptx_opcode_name(op),
+                         got ? "" : "not ");
+            if (got)
+                assert_true(in->flags & SIM_IF_GENERAL); /* sim_exec's common path does not look */
+        }
+    }
+    emu_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decoder_marks_ordered_points),
         cmocka_unit_test(test_float_sum_and_tickets),
         cmocka_unit_test(test_cluster_sum_and_tickets),
         cmocka_unit_test(test_last_block_reduction),
