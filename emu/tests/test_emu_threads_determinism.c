@@ -66,7 +66,7 @@ static uint32_t float_bits(float f)
 /* sum_and_ticket (or its cluster form) over `blocks` blocks of 128
  * threads with `threads` host threads: the sum must be the block-order,
  * thread-order float sum, and block b must get ticket b. */
-static void check_sum_and_ticket(const char *file, const char *kernel, uint32_t blocks, uint32_t threads,
+static void check_sum_and_ticket(const char *file, const char *kernel, uint32_t blocks, uint32_t threads, bool its,
                                  const float *v, float want)
 {
     emu e;
@@ -77,6 +77,7 @@ static void check_sum_and_ticket(const char *file, const char *kernel, uint32_t 
     const void *args[] = {&dv, &dsum, &dticket, &dorder};
     sim_launch_config cfg = emu_cfg(blocks, 1, 128, 1);
     cfg.host_threads = threads;
+    cfg.independent_scheduling = its;
     emu_run(&e, kernel, cfg, args);
     float sum;
     uint32_t ticket, *order = malloc(blocks * sizeof *order);
@@ -112,8 +113,8 @@ static void test_float_sum_and_tickets(void **state)
     assert_true(float_bits(reversed) != float_bits(want));
     for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++)
         for (int rep = 0; rep < (thread_counts[k] > 1 ? REPEAT : 1); rep++)
-            check_sum_and_ticket(PTX_FILE("sm_80"), "_Z14sum_and_ticketPKfPfPjS2_", BLOCKS, thread_counts[k], v,
-                                 want);
+            check_sum_and_ticket(PTX_FILE("sm_80"), "_Z14sum_and_ticketPKfPfPjS2_", BLOCKS, thread_counts[k], false,
+                                 v, want);
 }
 
 /* The same in clusters of two blocks (sm_90's __cluster_dims__): a
@@ -130,7 +131,24 @@ static void test_cluster_sum_and_tickets(void **state)
     for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++)
         for (int rep = 0; rep < (thread_counts[k] > 1 ? REPEAT : 1); rep++)
             check_sum_and_ticket(PTX_FILE("sm_90"), "_Z22cluster_sum_and_ticketPKfPfPjS2_", BLOCKS,
-                                 thread_counts[k], v, want);
+                                 thread_counts[k], false, v, want);
+}
+
+/* The same with independent thread scheduling (--its): a warp issues
+ * for the lanes that share a pc, and no branch precedes the atomic, so
+ * each warp's lanes reach it together and add in lane order, warps in
+ * turn (emu/its.c): block order, thread order again. */
+static void test_its_sum_and_tickets(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 512 };
+    static float v[BLOCKS * 128];
+    random_floats(v, BLOCKS * 128, 4242);
+    float want = ordered_sum(v, BLOCKS * 128);
+    for (size_t k = 0; k < sizeof thread_counts / sizeof *thread_counts; k++)
+        for (int rep = 0; rep < (thread_counts[k] > 1 ? REPEAT : 1); rep++)
+            check_sum_and_ticket(PTX_FILE("sm_80"), "_Z14sum_and_ticketPKfPfPjS2_", BLOCKS, thread_counts[k], true,
+                                 v, want);
 }
 
 /* The CUDA samples' threadFenceReduction pattern: each block stores its
@@ -545,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_decoder_marks_ordered_points),
         cmocka_unit_test(test_float_sum_and_tickets),
         cmocka_unit_test(test_cluster_sum_and_tickets),
+        cmocka_unit_test(test_its_sum_and_tickets),
         cmocka_unit_test(test_last_block_reduction),
         cmocka_unit_test(test_printf_tickets),
         cmocka_unit_test(test_malloc_addresses),
