@@ -111,8 +111,8 @@ static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool 
     return L;
 }
 
-/* sim_exec's general case: a guard, a warp-synchronous instruction, a
- * memory trace or taint tracking. */
+/* sim_exec's general case: a guard, a warp-synchronous instruction, an
+ * ordered point, a memory trace or taint tracking. */
 static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, const sim_inst *in, const sim_group *g,
                                                    sim_step *s)
 {
@@ -132,6 +132,12 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
     if (in->guard != PTX_NONE)
         lanes = guard_lanes(g, sim_row(c, in->guard), in->guard_neg, &L);
     if (in->sync_src >= 0 && !members_here(c, in, g, lanes)) {
+        s->event = SIM_EV_FAULT;
+        return;
+    }
+    /* an ordered point that does something: the first one waits for the
+     * blocks before this one (several host threads; order.c) */
+    if ((in->flags & SIM_IF_ORDERED) && !c->order_passed && lanes->n && !sim_order_pass(c, in)) {
         s->event = SIM_EV_FAULT;
         return;
     }

@@ -253,8 +253,13 @@ enum sim_inst_flags {
     SIM_IF_STORE = 1u << 9,   /* st */
     SIM_IF_INTERNAL = 1u << 10, /* bar: the emulator's own barrier id (barrier.cluster.wait) */
     SIM_IF_ATOMIC = 1u << 11,   /* atom / red */
-    SIM_IF_GENERAL = 1u << 12   /* a guard, a member mask to check or r + imm sources: sim_exec's
+    SIM_IF_GENERAL = 1u << 12,  /* a guard, a member mask to check or r + imm sources: sim_exec's
                                    general path (set by the decoder for every handler) */
+    SIM_IF_ORDERED = 1u << 13   /* an ordered point (order.c): its effect or result may depend on
+                                   the order of blocks; with several host threads a block waits
+                                   there, once, until every lower-numbered block has finished
+                                   (set with SIM_IF_GENERAL, so sim_exec's common path never
+                                   looks at it) */
 };
 
 /* A range [lo, end) of shared-memory offsets. */
@@ -570,6 +575,12 @@ typedef struct sim_cta {
     uint32_t printf_len, printf_cap;
     sim_cluster *cluster;     /* its cluster (one CTA when the launch has none) */
     uint32_t cluster_rank;
+    /* block order (order.c): the launch's gate (NULL on one host thread),
+     * the number of the group of CTAs (cluster) this one runs in, and
+     * whether it has passed its first ordered point */
+    struct sim_order *order;
+    uint64_t order_group;
+    bool order_passed;
 } sim_cta;
 
 /* Shared-space addresses name the running CTA's shared memory, or, with
@@ -679,6 +690,41 @@ uint32_t sim_pdom_absent(const sim_cta *c, const struct sim_warp *w, uint32_t ma
 /* Cut the CTA's threads into warps (cta.c). */
 void sim_form_warps(sim_cta *c);
 
+/* ---- block order (order.c) --------------------------------------------- */
+
+/* The gate of a launch run on several host threads: groups of CTAs (a
+ * cluster, or one CTA) are handed out in increasing order, and a group at
+ * its first ordered point waits until every lower-numbered group has
+ * finished (see order.c for why that makes results those of one host
+ * thread). */
+typedef struct sim_order {
+    pthread_mutex_t lock;
+    pthread_cond_t finished;  /* signalled when a group finishes and someone waits */
+    uint64_t next;            /* the next group to hand out */
+    uint64_t *running;        /* per worker slot: the group it runs, UINT64_MAX when none */
+    uint64_t one_slot;        /* `running` when no memory could be had for more */
+    uint32_t nslots, joined;  /* slots (the host threads to start: 1 when none could be had) */
+    uint32_t waiting;         /* groups waiting at an ordered point */
+    uint64_t fault_group;     /* the lowest group that failed, UINT64_MAX when none */
+    sim_error fault_kind;
+} sim_order;
+
+/* A gate for `workers` host threads (sim_order_free releases it). */
+void sim_order_init(sim_order *o, uint32_t workers);
+void sim_order_free(sim_order *o);
+/* A worker's slot in the gate (once per worker, before sim_order_take). */
+uint32_t sim_order_join(sim_order *o);
+/* Hand the next of `ngroups` groups to the worker in `slot` (*group);
+ * false when none is left. */
+bool sim_order_take(sim_order *o, uint32_t slot, uint64_t ngroups, uint64_t *group);
+/* The worker in `slot` finished its group (failed: with this fault),
+ * after reporting it: groups waiting for it may go on. */
+void sim_order_finish(sim_order *o, uint32_t slot, bool failed, sim_error kind);
+/* sim_exec's hook before c's first ordered point: wait until every group
+ * below c's has finished. False (after recording a fault) when one of
+ * them failed: c's results no longer matter and it stops. */
+bool sim_order_pass(sim_cta *c, const sim_inst *in);
+
 /* ---- texture unit (texture.c) ------------------------------------------ */
 
 /* The object behind a handle, if it is live and of this kind. */
@@ -749,6 +795,9 @@ static inline ptx_modifier sim_dec_mod(const sim_decoder *d, ptx_modcat cat)
 {
     return (ptx_modifier)d->form->mod[cat];
 }
+
+/* Is the decoded instruction an ordered point (order.c)? */
+bool sim_order_dependent(const sim_decoder *d);
 
 sim_fn sim_pick_int(sim_decoder *d);
 sim_fn sim_pick_float(sim_decoder *d);

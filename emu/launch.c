@@ -1,12 +1,67 @@
 /* launch.c — kernel launches: configuration checks, per-CTA state, and
  * running the grid's CTAs one after another or on several host threads.
  *
- * Each host thread owns one CTA state (registers, shared and local memory,
- * warps) and takes CTAs in increasing linear order from a shared counter.
- * Registers, shared and local memory start zeroed in every CTA, so results
- * never depend on leftovers. After a fault no new CTA starts, and the error
- * reported is that of the lowest-numbered faulting CTA, whatever the number
- * of host threads. */
+ * The CTAs run in groups: a cluster (one CTA when the launch has none), or
+ * the whole grid of a cooperative launch (a single group, so one host
+ * thread runs it). Each host thread owns the state of one group
+ * (registers, shared and local memory, warps) and takes groups in
+ * increasing order, group k being cluster k. Registers, shared and local
+ * memory start zeroed in every CTA, so results never depend on leftovers.
+ * After a fault no new group starts, and the error reported is that of the
+ * lowest-numbered faulting CTA.
+ *
+ * Block order: several host threads give the results of one.
+ * One host thread runs groups 0, 1, 2, ... each to its end: that run, S,
+ * is the reference. With N threads a group runs freely until its first
+ * ordered point (order.c lists them: global atomics and reductions,
+ * strong global accesses beyond cluster scope, .gpu/.sys fences, device
+ * malloc/free), waits there until every lower-numbered group has finished,
+ * and then runs freely to its end. Call P_g the part of group g before its
+ * first ordered point and Q_g the rest.
+ *  - Progress: groups are handed out in order, so the lowest unfinished
+ *    group is running and waits for nobody; a group waits only for lower
+ *    ones. A group that faults or reaches the instruction limit finishes
+ *    like any other, and a group woken after a lower one failed stops (its
+ *    results no longer matter: the launch reports the lower failure).
+ *  - A group's execution (its warp schedule, lane order, barriers, cluster
+ *    barriers) depends only on the values its reads return: cta.c and its.c
+ *    schedule by instruction counts, never by time.
+ *  - Claim: if no plain access (one that is not an ordered point) in some
+ *    P_h conflicts with an access of a group below h (the same bytes, one
+ *    of the two a write), every read of every group returns the value it
+ *    returns in S, so memory, atomic results, tickets, malloc addresses and
+ *    printf output (buffered per CTA, printed in CTA order) equal S's.
+ *    Proof: Q_g starts after every group below g has finished, and no group
+ *    above g has started its Q while g runs. So two operations of
+ *    different groups happen in the opposite order to S only when the
+ *    earlier one belongs to P_h and the later one to a group below h.
+ *    Take the first read, in the order the host performs memory operations
+ *    (atomics and the heap under the device lock), that returns a value
+ *    other than in S; everything before it agreed with S, so each group
+ *    did what it does in S so far. The write it reads from, or the write
+ *    it should have read from, is then out of S's order with the read,
+ *    which makes one of the two an access of some P_h conflicting with an
+ *    access of a lower group: excluded. (The same excludes two host
+ *    threads touching the same bytes at once.)
+ *  - Which programs satisfy it: the data-race-free ones. The accesses of
+ *    P_h are preceded in group h by no operation that could synchronize
+ *    with another group (every acquiring operation across groups is an
+ *    ordered point), so nothing orders a conflicting pair of P_h and a
+ *    lower group: under the PTX memory model it is a data race between
+ *    blocks (a GPU may run the blocks in any order or at once). So every
+ *    program whose conflicting accesses between blocks are ordered by
+ *    synchronization (atomics, fences, strong gpu-scope accesses) — and
+ *    every program that shares nothing between blocks but through atomics
+ *    — gets S's results. What may still differ: programs with plain-access
+ *    races between blocks, such as a plain load polling a flag another
+ *    block sets with a plain store, or two blocks storing to the same word
+ *    with plain stores; and, for a launch that fails, the statistics and
+ *    the memory left behind (the error itself is S's: every group below
+ *    the first failing one runs as in S). The instruction limit counts
+ *    the blocks that have finished: a launch passing it fails for any
+ *    number of host threads, though the block named may differ.
+ * One host thread (--threads 1, the default) is deterministic for every
+ * program. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -42,7 +97,8 @@ typedef struct grid_run {
     uint64_t nctas;
     sim_dim3 cluster;            /* blocks per cluster */
     uint64_t workspace;          /* grid synchronization words (cooperative launches) or 0 */
-    atomic_uint_fast64_t next;   /* next cluster to start */
+    sim_order order;             /* hands out the groups of CTAs in order (order.c) */
+    bool ordered;                /* several host threads: groups wait at their first ordered point */
     atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
     atomic_bool stop;
     pthread_mutex_t lock;        /* guards the fields below */
@@ -308,16 +364,17 @@ static void *worker(void *arg)
         cl->n = per_cluster;
         ctas[r].cluster = cl;
         ctas[r].cluster_rank = r % per_cluster;
+        ctas[r].order = run->ordered ? &run->order : NULL;
         order[r] = &ctas[r];
     }
-    for (;;) {
-        if (atomic_load(&run->stop))
-            break;
-        uint64_t k = atomic_fetch_add(&run->next, 1);
-        if (k >= run->nctas / n)
-            break;
-        for (uint32_t r = 0; r < n; r++)
+    uint32_t slot = sim_order_join(&run->order);
+    uint64_t k;
+    while (!atomic_load(&run->stop) && sim_order_take(&run->order, slot, run->nctas / n, &k)) {
+        for (uint32_t r = 0; r < n; r++) {
             cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
+            ctas[r].order_group = k;
+            ctas[r].order_passed = !run->ordered; /* one host thread: nothing to wait for */
+        }
         /* the limit is the launch's: what earlier blocks used is gone, and
          * a block starting with nothing left stops before it runs */
         uint64_t used = atomic_load(&run->used), limit = 0;
@@ -340,6 +397,7 @@ static void *worker(void *arg)
         }
         for (uint32_t r = 0; r < n; r++)
             cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
+        sim_order_finish(&run->order, slot, !ok, ctas[bad].fault_kind); /* after the report it may decide */
     }
     for (uint32_t r = 0; r < n; r++)
         cta_free(run, &ctas[r]);
@@ -448,7 +506,6 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
                     .cluster = cluster_dims(fn, cfg), .workspace = workspace,
                     .fault_cta = UINT64_MAX};
-    atomic_init(&run.next, 0);
     atomic_init(&run.used, 0);
     atomic_init(&run.stop, false);
     pthread_mutex_init(&run.lock, NULL);
@@ -458,6 +515,9 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     uint64_t nclusters = cfg->cooperative ? 1 : run.nctas / ((uint64_t)run.cluster.x * run.cluster.y * run.cluster.z);
     if (nthreads > nclusters)
         nthreads = (uint32_t)nclusters;
+    sim_order_init(&run.order, nthreads);
+    nthreads = run.order.nslots;
+    run.ordered = nthreads > 1;
     if (nthreads <= 1) {
         worker(&run);
     } else {
@@ -473,7 +533,18 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
         free(th);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    sim_order_free(&run.order);
     pthread_mutex_destroy(&run.lock);
+    if (cfg->max_instructions && run.fault_cta == UINT64_MAX && run.warp_instructions > cfg->max_instructions) {
+        /* blocks running side by side each had what the finished ones had
+         * left, so together they may pass the limit where one host thread
+         * stops: the launch fails the same */
+        run.fault_cta = run.nctas;
+        run.fault_kind = SIM_ERR_LIMIT;
+        snprintf(run.fault, sizeof run.fault, "kernel %s ran %" PRIu64 " warp instructions, past the instruction "
+                 "limit of %" PRIu64 " (an endless loop?), in blocks run side by side on several host threads",
+                 name, run.warp_instructions, cfg->max_instructions);
+    }
     if (workspace)
         sim_free(d, workspace, NULL, 0);
     if (run.ntexts)

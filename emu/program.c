@@ -578,6 +578,8 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     in->fn = fn;
     if (in->guard != PTX_NONE || in->sync_src >= 0 || in->nregimm)
         in->flags |= SIM_IF_GENERAL;
+    if (fn != sim_op_unsupported && sim_order_dependent(&d)) /* sim_exec's general path waits there */
+        in->flags |= SIM_IF_ORDERED | SIM_IF_GENERAL;
 }
 
 /* Mark in `named` (per symbol) the shared variables function fi names,
