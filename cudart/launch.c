@@ -25,6 +25,10 @@ static cudaError_t map_error(sim_error e, bool *sticky)
     case SIM_ERR_CONFIG: *sticky = false; return cudaErrorInvalidConfiguration;
     case SIM_ERR_RESOURCES: *sticky = false; return cudaErrorInvalidValue;
     case SIM_ERR_UNSUPPORTED: *sticky = false; return cudaErrorNotSupported;
+    /* the launch did not run (or stopped for want of host memory, which
+     * spoils nothing on the device): the context stays usable */
+    case SIM_ERR_OUT_OF_MEMORY: *sticky = false; return cudaErrorMemoryAllocation;
+    case SIM_ERR_OUT_OF_RESOURCES: *sticky = false; return cudaErrorLaunchOutOfResources;
     case SIM_ERR_ADDRESS: return cudaErrorIllegalAddress;
     case SIM_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
     case SIM_ERR_TRAP: return cudaErrorLaunchFailure;
