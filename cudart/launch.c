@@ -160,7 +160,8 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
     sim_launch_config cfg = {
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_shared = (uint32_t)shared, .host_threads = rt->host_threads,
-        .stack_bytes = rt->stack_limit > 8192 ? (uint32_t)rt->stack_limit : 0,
+        /* at most 512 KiB (cudaDeviceSetLimit); below 8 KiB, the emulator's default */
+        .stack_bytes = rt->limits[cudaLimitStackSize] > 8192 ? (uint32_t)rt->limits[cudaLimitStackSize] : 0,
         .printf_out = rt->printf_out, .independent_scheduling = rt->its, .cooperative = cooperative,
         .cluster = {cluster.x, cluster.y, cluster.z}};
     sim_stats st;

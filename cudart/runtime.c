@@ -52,8 +52,6 @@ static void init_runtime(void)
     rt->locality_dir = getenv("SIMTLAB_LOCALITY") && *getenv("SIMTLAB_LOCALITY") ? getenv("SIMTLAB_LOCALITY") : NULL;
     rt_init_device(rt, getenv("SIMTLAB_GPU"));
     rt->printf_out = open_memstream(&rt->printf_text, &rt->printf_len);
-    rt->heap_limit = 8u << 20;
-    rt->stack_limit = 1024;
     atexit(print_stats_at_exit);
 }
 

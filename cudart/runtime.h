@@ -108,7 +108,9 @@ typedef struct cudart {
     size_t printf_len;
     FILE *printf_out;
     double device_ms;          /* the device clock (see stream.c) */
-    size_t heap_limit, stack_limit;
+    /* cudaDeviceSetLimit's values by cudaLimit (the heap's is the
+     * device's: sim_heap_get_size) */
+    size_t limits[cudaLimitPersistingL2CacheSize + 1];
 } cudart;
 
 /* The name of error code e, "cudaErrorIllegalAddress" (errors.c). */
