@@ -427,6 +427,41 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
     return 0;
 }
 
+/* Whether kernel fn, or a function it calls, calls the device malloc or
+ * free: CUDA makes the heap at the first launch of such a kernel (and
+ * refuses a new heap size after it), not at a launch of another kernel of
+ * the module. An indirect call counts as one, as it may reach any
+ * function; only asked of programs that call malloc somewhere. */
+static bool kernel_uses_heap(const sim_program *p, const sim_func *fn)
+{
+    uint32_t nf = p->m->nfunctions, n = 0;
+    uint32_t *todo = ptx_xmalloc(((size_t)nf + 1) * sizeof *todo);
+    uint8_t *seen = ptx_xcalloc(nf + 1, 1);
+    bool uses = false;
+    todo[n++] = fn->index;
+    seen[fn->index] = 1;
+    while (n && !uses) {
+        const sim_func *g = &p->funcs[todo[--n]];
+        for (uint32_t pc = 0; pc < g->ninstrs && !uses; pc++) {
+            if (ptx_instr_form(p->m, &g->f->instrs[pc])->opcode != PTX_OP_CALL)
+                continue;
+            uint32_t t = g->code[pc].target;
+            if (t >= nf) { /* indirect */
+                uses = true;
+            } else if (!p->funcs[t].code) { /* no body: malloc, free, vprintf... */
+                const char *name = ptx_function_name(p->m, p->funcs[t].f);
+                uses = strcmp(name, "malloc") == 0 || strcmp(name, "free") == 0;
+            } else if (!seen[t]) {
+                seen[t] = 1;
+                todo[n++] = t;
+            }
+        }
+    }
+    free(todo);
+    free(seen);
+    return uses;
+}
+
 /* Each thread's local memory for a launch of fn: the module's .local
  * variables and the kernel's frame, then room for calls (the
  * configuration's stack, else SIM_DEFAULT_STACK), the whole capped at
@@ -479,7 +514,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
         return -1;
     }
     stats->error = SIM_ERR_OUT_OF_MEMORY; /* device memory the launch needs */
-    if (p->uses_heap && sim_heap_reserve(d, err, errlen) != 0)
+    if (p->uses_heap && kernel_uses_heap(p, fn) && sim_heap_reserve(d, err, errlen) != 0)
         return -1;
     uint64_t workspace = 0;
     if (cfg->cooperative && sim_malloc(d, 64, "grid synchronization workspace", &workspace, err, errlen) != 0)
