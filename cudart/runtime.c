@@ -14,7 +14,9 @@ static pthread_once_t the_once = PTHREAD_ONCE_INIT;
 
 static void print_stats_at_exit(void)
 {
-    cudart *rt = rt_lock();
+    cudart *rt = rt_lock_at_exit();
+    if (!rt)
+        return;
     rt_flush_printf(rt);
     if (rt->stats)
         rt_print_stats(rt);
@@ -45,6 +47,13 @@ static void init_runtime(void)
                 "available yet; unset it to run on the functional emulator\n", sim);
         exit(1);
     }
+    /* an error-checking lock: a thread locking it again is told so
+     * (rt_lock_at_exit) instead of waiting for itself */
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&rt->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
     rt->dev = sim_device_new();
     rt->host_threads = env_uint("SIMTLAB_THREADS", 1);
     rt->its = env_uint("SIMTLAB_ITS", 0) != 0;
@@ -60,6 +69,12 @@ cudart *rt_lock(void)
     pthread_once(&the_once, init_runtime);
     pthread_mutex_lock(&the_runtime.lock);
     return &the_runtime;
+}
+
+cudart *rt_lock_at_exit(void)
+{
+    pthread_once(&the_once, init_runtime);
+    return pthread_mutex_lock(&the_runtime.lock) == 0 ? &the_runtime : NULL;
 }
 
 void rt_unlock(cudart *rt)

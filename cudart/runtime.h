@@ -119,6 +119,11 @@ const char *rt_error_name(cudaError_t e);
 /* The runtime, locked; rt_unlock releases it. */
 cudart *rt_lock(void);
 void rt_unlock(cudart *rt);
+/* rt_lock for the work done at exit (the --stats report, fatbin
+ * unregistration): NULL, and nothing to do, when the calling thread holds
+ * the lock already, which happens only when the process ends from inside
+ * a runtime call (an internal error): waiting would hang it forever. */
+cudart *rt_lock_at_exit(void);
 
 /* Record e as the last error and return it (the sticky error, once a
  * device fault has happened, wins over everything). */
