@@ -129,17 +129,27 @@ cudaError_t cudaInitDevice(int d, unsigned device_flags, unsigned flags)
     return cudaSetDevice(d);
 }
 
+/* Flags are kept for cudaGetDeviceFlags (none changes how the emulator
+ * runs); unknown bits, or more than one scheduling policy, are
+ * cudaErrorInvalidValue (driver_types.h: cudaDeviceMask, the schedule
+ * values 0, 1, 2 and 4 under cudaDeviceScheduleMask). */
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
-    return cudaSuccess;
+    cudart *rt = rt_lock();
+    unsigned schedule = flags & 0x07u;
+    if ((flags & ~0xffu) || (schedule & (schedule - 1)))
+        return rt_return(rt, cudaErrorInvalidValue);
+    rt->device_flags = flags;
+    return rt_return(rt, cudaSuccess);
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {
+    cudart *rt = rt_lock();
     if (!flags)
-        return cudaErrorInvalidValue;
-    *flags = 0;
-    return cudaSuccess;
+        return rt_return(rt, cudaErrorInvalidValue);
+    *flags = rt->device_flags;
+    return rt_return(rt, cudaSuccess);
 }
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d)
@@ -323,23 +333,33 @@ cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
     return rt_return(rt, cudaSuccess);
 }
 
-/* Cache configuration preferences change nothing in the emulator. */
+/* Cache configuration preferences change nothing in the emulator; the
+ * preference set is the one cudaDeviceGetCacheConfig reports. A value
+ * that is no cudaFuncCache (0 to 3) is cudaErrorInvalidValue. */
 cudaError_t cudaDeviceSetCacheConfig(int config)
 {
-    return cudaSuccess;
+    cudart *rt = rt_lock();
+    if (config < 0 || config > 3)
+        return rt_return(rt, cudaErrorInvalidValue);
+    rt->cache_config = config;
+    return rt_return(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceGetCacheConfig(int *config)
 {
+    cudart *rt = rt_lock();
     if (!config)
-        return cudaErrorInvalidValue;
-    *config = 0;
-    return cudaSuccess;
+        return rt_return(rt, cudaErrorInvalidValue);
+    *config = rt->cache_config;
+    return rt_return(rt, cudaSuccess);
 }
 
+/* Bank sizes are not configurable on the devices simtlab models; a value
+ * that is no cudaSharedMemConfig (0 to 2) is cudaErrorInvalidValue. */
 cudaError_t cudaDeviceSetSharedMemConfig(int config)
 {
-    return cudaSuccess;
+    cudart *rt = rt_lock();
+    return rt_return(rt, config < 0 || config > 2 ? cudaErrorInvalidValue : cudaSuccess);
 }
 
 cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int peer)

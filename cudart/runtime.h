@@ -111,6 +111,8 @@ typedef struct cudart {
     /* cudaDeviceSetLimit's values by cudaLimit (the heap's is the
      * device's: sim_heap_get_size) */
     size_t limits[cudaLimitPersistingL2CacheSize + 1];
+    unsigned device_flags; /* cudaSetDeviceFlags */
+    int cache_config;      /* cudaDeviceSetCacheConfig (a preference) */
 } cudart;
 
 /* The name of error code e, "cudaErrorIllegalAddress" (errors.c). */
