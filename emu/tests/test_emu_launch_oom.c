@@ -104,6 +104,48 @@ static void test_huge_local_frames(void **state)
     }
 }
 
+/* A kernel calling rec(k_p0), which opens a 64 KiB frame and calls
+ * rec(n - 1) until n is 0: n + 1 frames of 65536 bytes and its parameter
+ * slot. */
+static ptx_module *recursion_kernel(void)
+{
+    return ptx_test_parse_body(".func rec(.param .b32 n)\n{\n"
+                               ".local .align 16 .b8 buf[65536];\n"
+                               ".reg .b32 %a<4>;\n.reg .b64 %b<2>;\n.reg .pred %q<2>;\n"
+                               "ld.param.b32 %a1, [n];\n"
+                               "mov.u64 %b1, buf;\n"
+                               "st.local.u32 [%b1], %a1;\n"
+                               "setp.eq.u32 %q1, %a1, 0;\n"
+                               "@%q1 ret;\n"
+                               "sub.u32 %a2, %a1, 1;\n"
+                               "{\n.param .b32 p;\nst.param.b32 [p], %a2;\ncall rec, (p);\n}\n"
+                               "ret;\n}\n",
+                               "ld.param.u64 %rd1, [k_p0];\n"
+                               "cvt.u32.u64 %r1, %rd1;\n"
+                               "{\n.param .b32 p;\nst.param.b32 [p], %r1;\ncall rec, (p);\n}\n"
+                               "ret;");
+}
+
+/* A stack asked for beyond the cap (1 MiB) gives a thread 512 KiB in all:
+ * seven 64 KiB frames fit, the eighth overflows the stack. */
+static void test_stack_capped(void **state)
+{
+    (void)state;
+    emu e;
+    emu_open_module(&e, recursion_kernel());
+    sim_launch_config cfg = emu_cfg(1, 1, 32, 1);
+    cfg.stack_bytes = 1u << 20;
+    uint64_t depth = 6;
+    const void *args[] = {&depth};
+    emu_run(&e, "k", cfg, args);
+    depth = 7;
+    assert_int_equal(emu_try(&e, "k", cfg, args), -1);
+    assert_int_equal(e.stats.error, SIM_ERR_ADDRESS);
+    if (!strstr(e.err, "stack overflow") || !strstr(e.err, "of 524288 per thread"))
+        fail_msg("unclear message: %s", e.err);
+    emu_close(&e);
+}
+
 /* Bytes of address space the process has mapped now. */
 static uint64_t mapped_now(void)
 {
@@ -258,6 +300,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_local_memory_cap),
         cmocka_unit_test(test_huge_local_frames),
+        cmocka_unit_test(test_stack_capped),
         cmocka_unit_test(test_launch_out_of_memory),
         cmocka_unit_test(test_call_out_of_memory),
         cmocka_unit_test(test_heap_size),
