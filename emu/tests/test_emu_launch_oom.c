@@ -146,6 +146,7 @@ static void test_stack_capped(void **state)
     emu_close(&e);
 }
 
+#ifndef UNDER_ASAN
 /* Bytes of address space the process has mapped now. */
 static uint64_t mapped_now(void)
 {
@@ -157,6 +158,8 @@ static uint64_t mapped_now(void)
         fclose(f);
     return pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
+
+#endif
 
 /* Run body in a child whose address space may grow by only `room` bytes;
  * the child must exit 0 within 60 s (a hang or a crash fails). */
