@@ -514,7 +514,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
         return -1;
     }
     stats->error = SIM_ERR_OUT_OF_MEMORY; /* device memory the launch needs */
-    if (p->uses_heap && kernel_uses_heap(p, fn) && sim_heap_reserve(d, err, errlen) != 0)
+    if (p->uses_heap && !d->heap_base && kernel_uses_heap(p, fn) && sim_heap_reserve(d, err, errlen) != 0)
         return -1;
     uint64_t workspace = 0;
     if (cfg->cooperative && sim_malloc(d, 64, "grid synchronization workspace", &workspace, err, errlen) != 0)
