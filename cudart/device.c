@@ -92,6 +92,12 @@ void rt_init_device(cudart *rt, const char *gpu)
     p->reservedSharedMemPerBlock = 1024;
     p->clusterLaunch = g->major >= 9;
     p->hostNumaId = -1;
+    /* CUDA's defaults: a 1 KiB stack, a 1 MiB printf FIFO, a sync depth
+     * of two grids, 2048 pending launches */
+    rt->limits[cudaLimitStackSize] = 1024;
+    rt->limits[cudaLimitPrintfFifoSize] = 1u << 20;
+    rt->limits[cudaLimitDevRuntimeSyncDepth] = 2;
+    rt->limits[cudaLimitDevRuntimePendingLaunchCount] = 2048;
     rt->clock_khz = g->clock_khz;
     rt->mem_clock_khz = g->mem_clock_khz;
 }
@@ -123,17 +129,27 @@ cudaError_t cudaInitDevice(int d, unsigned device_flags, unsigned flags)
     return cudaSetDevice(d);
 }
 
+/* Flags are kept for cudaGetDeviceFlags (none changes how the emulator
+ * runs); unknown bits, or more than one scheduling policy, are
+ * cudaErrorInvalidValue (driver_types.h: cudaDeviceMask, the schedule
+ * values 0, 1, 2 and 4 under cudaDeviceScheduleMask). */
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
-    return cudaSuccess;
+    cudart *rt = rt_lock();
+    unsigned schedule = flags & 0x07u;
+    if ((flags & ~0xffu) || (schedule & (schedule - 1)))
+        return rt_return(rt, cudaErrorInvalidValue);
+    rt->device_flags = flags;
+    return rt_return(rt, cudaSuccess);
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {
+    cudart *rt = rt_lock();
     if (!flags)
-        return cudaErrorInvalidValue;
-    *flags = 0;
-    return cudaSuccess;
+        return rt_return(rt, cudaErrorInvalidValue);
+    *flags = rt->device_flags;
+    return rt_return(rt, cudaSuccess);
 }
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d)
@@ -253,16 +269,56 @@ cudaError_t cudaRuntimeGetVersion(int *v)
     return cudaSuccess;
 }
 
+/* cudaDeviceSetLimit as cuda_runtime_api.h documents it. The stack is per
+ * thread and capped at 512 KiB, the most local memory a thread has
+ * (SIM_MAX_LOCAL_PER_THREAD): a larger value is cudaErrorInvalidValue,
+ * never truncated. The malloc heap is the device's, made by the first
+ * launch that calls malloc: setting it after that is
+ * cudaErrorInvalidValue ("must not be performed after launching any
+ * kernel that uses the malloc() or free() device system calls"), and a
+ * heap larger than the device's memory cudaErrorMemoryAllocation. The
+ * device runtime's sync depth is cudaErrorUnsupportedLimit from compute
+ * capability 9.0; the L2 fetch granularity (0 to 128 bytes) and the
+ * persisting L2 size (at most persistingL2CacheMaxSize, 0 here) are hints,
+ * clamped as the documentation allows, so cudaDeviceGetLimit says what
+ * holds. The printf FIFO and the pending launch count are kept (the
+ * emulator's printf keeps every line; it has no device runtime). */
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
     cudart *rt = rt_lock();
-    if (limit == cudaLimitStackSize)
-        rt->stack_limit = value;
-    else if (limit == cudaLimitMallocHeapSize)
-        rt->heap_limit = value;
-    else if (limit != cudaLimitPrintfFifoSize)
-        return rt_return(rt, cudaErrorInvalidValue);
-    return rt_return(rt, cudaSuccess);
+    char err[256];
+    cudaError_t e = cudaSuccess;
+    switch (limit) {
+    case cudaLimitStackSize:
+        if (value > SIM_MAX_LOCAL_PER_THREAD)
+            e = rt_report(rt, cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitStackSize, %zu): a thread has at "
+                          "most %u bytes of local memory", value, SIM_MAX_LOCAL_PER_THREAD);
+        break;
+    case cudaLimitMallocHeapSize:
+        if (value > rt->prop.totalGlobalMem)
+            e = rt_report(rt, cudaErrorMemoryAllocation, "cudaDeviceSetLimit(cudaLimitMallocHeapSize, %zu): more than "
+                          "the device's %zu bytes of memory", value, rt->prop.totalGlobalMem);
+        else if (sim_heap_set_size(rt->dev, value, err, sizeof err) != 0)
+            e = rt_report(rt, cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitMallocHeapSize, %zu): %s", value, err);
+        break;
+    case cudaLimitDevRuntimeSyncDepth:
+        e = rt->prop.major >= 9 ? cudaErrorUnsupportedLimit : value > 24 ? cudaErrorInvalidValue : cudaSuccess;
+        break;
+    case cudaLimitMaxL2FetchGranularity:
+        value = value < 128 ? value : 128;
+        break;
+    case cudaLimitPersistingL2CacheSize:
+        value = value < (size_t)rt->prop.persistingL2CacheMaxSize ? value : (size_t)rt->prop.persistingL2CacheMaxSize;
+        break;
+    case cudaLimitPrintfFifoSize:
+    case cudaLimitDevRuntimePendingLaunchCount:
+        break;
+    default:
+        e = cudaErrorUnsupportedLimit;
+    }
+    if (e == cudaSuccess)
+        rt->limits[limit] = value;
+    return rt_return(rt, e);
 }
 
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
@@ -270,34 +326,40 @@ cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
     cudart *rt = rt_lock();
     if (!value)
         return rt_return(rt, cudaErrorInvalidValue);
-    if (limit == cudaLimitStackSize)
-        *value = rt->stack_limit;
-    else if (limit == cudaLimitMallocHeapSize)
-        *value = rt->heap_limit;
-    else if (limit == cudaLimitPrintfFifoSize)
-        *value = 1u << 20;
-    else
-        return rt_return(rt, cudaErrorInvalidValue);
+    if ((unsigned)limit > cudaLimitPersistingL2CacheSize ||
+        (limit == cudaLimitDevRuntimeSyncDepth && rt->prop.major >= 9))
+        return rt_return(rt, cudaErrorUnsupportedLimit);
+    *value = limit == cudaLimitMallocHeapSize ? (size_t)sim_heap_get_size(rt->dev) : rt->limits[limit];
     return rt_return(rt, cudaSuccess);
 }
 
-/* Cache configuration preferences change nothing in the emulator. */
+/* Cache configuration preferences change nothing in the emulator; the
+ * preference set is the one cudaDeviceGetCacheConfig reports. A value
+ * that is no cudaFuncCache (0 to 3) is cudaErrorInvalidValue. */
 cudaError_t cudaDeviceSetCacheConfig(int config)
 {
-    return cudaSuccess;
+    cudart *rt = rt_lock();
+    if (config < 0 || config > 3)
+        return rt_return(rt, cudaErrorInvalidValue);
+    rt->cache_config = config;
+    return rt_return(rt, cudaSuccess);
 }
 
 cudaError_t cudaDeviceGetCacheConfig(int *config)
 {
+    cudart *rt = rt_lock();
     if (!config)
-        return cudaErrorInvalidValue;
-    *config = 0;
-    return cudaSuccess;
+        return rt_return(rt, cudaErrorInvalidValue);
+    *config = rt->cache_config;
+    return rt_return(rt, cudaSuccess);
 }
 
+/* Bank sizes are not configurable on the devices simtlab models; a value
+ * that is no cudaSharedMemConfig (0 to 2) is cudaErrorInvalidValue. */
 cudaError_t cudaDeviceSetSharedMemConfig(int config)
 {
-    return cudaSuccess;
+    cudart *rt = rt_lock();
+    return rt_return(rt, config < 0 || config > 2 ? cudaErrorInvalidValue : cudaSuccess);
 }
 
 cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int peer)

@@ -26,6 +26,10 @@ static cudaError_t map_error(sim_error e, bool *sticky)
     case SIM_ERR_CONFIG: *sticky = false; return cudaErrorInvalidConfiguration;
     case SIM_ERR_RESOURCES: *sticky = false; return cudaErrorInvalidValue;
     case SIM_ERR_UNSUPPORTED: *sticky = false; return cudaErrorNotSupported;
+    /* the launch did not run (or stopped for want of host memory, which
+     * spoils nothing on the device): the context stays usable */
+    case SIM_ERR_OUT_OF_MEMORY: *sticky = false; return cudaErrorMemoryAllocation;
+    case SIM_ERR_OUT_OF_RESOURCES: *sticky = false; return cudaErrorLaunchOutOfResources;
     case SIM_ERR_ADDRESS: return cudaErrorIllegalAddress;
     case SIM_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
     case SIM_ERR_TRAP: return cudaErrorLaunchFailure;
@@ -173,7 +177,8 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
     sim_launch_config cfg = {
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_shared = (uint32_t)shared, .host_threads = rt->host_threads,
-        .stack_bytes = rt->stack_limit > 8192 ? (uint32_t)rt->stack_limit : 0,
+        /* at most 512 KiB (cudaDeviceSetLimit); below 8 KiB, the emulator's default */
+        .stack_bytes = rt->limits[cudaLimitStackSize] > 8192 ? (uint32_t)rt->limits[cudaLimitStackSize] : 0,
         .printf_out = rt->printf_out, .independent_scheduling = rt->its, .cooperative = cooperative,
         .cluster = {cluster.x, cluster.y, cluster.z}, .max_instructions = budget};
     sim_stats st;

@@ -75,6 +75,11 @@ static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src
 {
     if (width > dpitch || width > spitch)
         return rt_error(rt, cudaErrorInvalidPitchValue);
+    if (width == 0 || height == 0) /* nothing to copy, however many rows */
+        return rt_error(rt, cudaSuccess);
+    if (height - 1 > (SIZE_MAX - width) / dpitch || height - 1 > (SIZE_MAX - width) / spitch)
+        return rt_report(rt, cudaErrorInvalidValue, "cudaMemcpy2D of %zu rows of %zu bytes: the rows do not fit in "
+                         "the address space", height, width);
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = copy(rt, (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind,
                              "cudaMemcpy2D");
@@ -89,6 +94,11 @@ static cudaError_t fill(cudart *rt, void *p, size_t pitch, int value, size_t wid
 {
     if (width > pitch && height > 1)
         return rt_error(rt, cudaErrorInvalidPitchValue);
+    if (width == 0 || height == 0) /* nothing to set, however many rows */
+        return rt_error(rt, cudaSuccess);
+    if (height > 1 && height - 1 > (SIZE_MAX - width) / pitch)
+        return rt_report(rt, cudaErrorInvalidValue, "cudaMemset2D of %zu rows of %zu bytes: the rows do not fit in "
+                         "the address space", height, width);
     for (size_t r = 0; r < height; r++) {
         void *h;
         enum side s = locate(rt, (char *)p + r * pitch, width, &h);
@@ -166,12 +176,29 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags)
     return cudaMallocHost(ptr, size);
 }
 
+/* Rows of width bytes padded to 512 (the texture alignment). A row or a
+ * whole that does not fit in size_t is more memory than any device has:
+ * cudaErrorMemoryAllocation, one of the two errors the function documents
+ * (cudaErrorInvalidValue is for missing pointers), and what cudaMalloc
+ * says of any size over the device's memory; *ptr is NULL then. */
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
 {
-    if (!pitch)
-        return cudaErrorInvalidValue;
-    *pitch = (width + 511) & ~(size_t)511;
-    return cudaMalloc(ptr, *pitch * height);
+    if (!ptr || !pitch) {
+        cudart *rt = rt_lock();
+        return rt_return(rt, cudaErrorInvalidValue);
+    }
+    *ptr = NULL;
+    *pitch = 0;
+    if (width > SIZE_MAX - 511 || (height && ((width + 511) & ~(size_t)511) > SIZE_MAX / height)) {
+        cudart *rt = rt_lock();
+        return rt_return(rt, rt_report(rt, cudaErrorMemoryAllocation, "cudaMallocPitch of %zu rows of %zu bytes: "
+                                       "more memory than the device has", height, width));
+    }
+    size_t p = (width + 511) & ~(size_t)511;
+    cudaError_t e = cudaMalloc(ptr, p * height);
+    if (e == cudaSuccess)
+        *pitch = p;
+    return e;
 }
 
 /* Free device or mapped memory at p of the expected kind (lock held). */

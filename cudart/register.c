@@ -137,7 +137,9 @@ void __cudaRegisterFatBinaryEnd(void **handle)
 
 void __cudaUnregisterFatBinary(void **handle)
 {
-    cudart *rt = rt_lock();
+    cudart *rt = rt_lock_at_exit();
+    if (!rt)
+        return;
     rt_flush_printf(rt);
     rt_module *mod = (rt_module *)handle;
     for (uint32_t i = 0; i < rt->nmodules; i++)

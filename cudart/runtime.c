@@ -15,7 +15,9 @@ static pthread_once_t the_once = PTHREAD_ONCE_INIT;
 
 static void print_stats_at_exit(void)
 {
-    cudart *rt = rt_lock();
+    cudart *rt = rt_lock_at_exit();
+    if (!rt)
+        return;
     rt_flush_printf(rt);
     if (rt->stats)
         rt_print_stats(rt);
@@ -79,6 +81,13 @@ static void init_runtime(void)
                 "available yet; unset it to run on the functional emulator\n", sim);
         exit(1);
     }
+    /* an error-checking lock: a thread locking it again is told so
+     * (rt_lock_at_exit) instead of waiting for itself */
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&rt->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
     rt->memcheck = env_uint("SIMTLAB_MEMCHECK", 0) != 0;
     rt->global_window = env_global_window();
     rt->dev = new_device(rt);
@@ -88,8 +97,6 @@ static void init_runtime(void)
     rt->locality_dir = getenv("SIMTLAB_LOCALITY") && *getenv("SIMTLAB_LOCALITY") ? getenv("SIMTLAB_LOCALITY") : NULL;
     rt_init_device(rt, getenv("SIMTLAB_GPU"));
     rt->printf_out = open_memstream(&rt->printf_text, &rt->printf_len);
-    rt->heap_limit = 8u << 20;
-    rt->stack_limit = 1024;
     atexit(print_stats_at_exit);
 }
 
@@ -98,6 +105,12 @@ cudart *rt_lock(void)
     pthread_once(&the_once, init_runtime);
     pthread_mutex_lock(&the_runtime.lock);
     return &the_runtime;
+}
+
+cudart *rt_lock_at_exit(void)
+{
+    pthread_once(&the_once, init_runtime);
+    return pthread_mutex_lock(&the_runtime.lock) == 0 ? &the_runtime : NULL;
 }
 
 void rt_unlock(cudart *rt)

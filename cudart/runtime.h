@@ -110,7 +110,11 @@ typedef struct cudart {
     size_t printf_len;
     FILE *printf_out;
     double device_ms;          /* the device clock (see stream.c) */
-    size_t heap_limit, stack_limit;
+    /* cudaDeviceSetLimit's values by cudaLimit (the heap's is the
+     * device's: sim_heap_get_size) */
+    size_t limits[cudaLimitPersistingL2CacheSize + 1];
+    unsigned device_flags; /* cudaSetDeviceFlags */
+    int cache_config;      /* cudaDeviceSetCacheConfig (a preference) */
 } cudart;
 
 /* The name of error code e, "cudaErrorIllegalAddress" (errors.c). */
@@ -119,6 +123,11 @@ const char *rt_error_name(cudaError_t e);
 /* The runtime, locked; rt_unlock releases it. */
 cudart *rt_lock(void);
 void rt_unlock(cudart *rt);
+/* rt_lock for the work done at exit (the --stats report, fatbin
+ * unregistration): NULL, and nothing to do, when the calling thread holds
+ * the lock already, which happens only when the process ends from inside
+ * a runtime call (an internal error): waiting would hang it forever. */
+cudart *rt_lock_at_exit(void);
 
 /* Record e as the last error and return it (the sticky error, once a
  * device fault has happened, wins over everything). */

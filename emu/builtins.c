@@ -6,8 +6,9 @@
  * printf output goes to the CTA's buffer; the launch prints the buffers in
  * CTA order when it ends, so output is the same for any number of host
  * threads. Within a CTA lines appear in execution order (warps round-robin,
- * lanes in order). malloc carves the device heap (8 MiB, reserved before a
- * launch whose program calls malloc); free accepts heap addresses and
+ * lanes in order). malloc carves the device heap (8 MiB unless
+ * sim_heap_set_size says otherwise, made before the first launch of a
+ * kernel that calls malloc or free); free accepts heap addresses and
  * does not recycle them. */
 #include <inttypes.h>
 #include <stdarg.h>

@@ -154,8 +154,18 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
     PTX_GROW(w->frames, w->cap_frames, (uint64_t)w->nframes + 1);
     sim_frame *f = &w->frames[w->nframes];
     size_t nrows = sim_func_rows(callee);
+    /* the callee's registers for 32 lanes: as many as its PTX declares, so
+     * the host may not have them; that stops the launch, not the process
+     * (a host limit, which the device would not have: out of memory) */
+    size_t bytes = nrows * 32 * sizeof *f->rows + (c->kernel_taint ? nrows * 32 : 0);
     f->fn = callee;
-    f->rows = ptx_xcalloc(nrows * 32 * sizeof *f->rows + (c->kernel_taint ? nrows * 32 : 0), 1);
+    f->rows = calloc(bytes, 1);
+    if (!f->rows) {
+        sim_fault(c, SIM_ERR_OUT_OF_MEMORY, "out of memory allocating %zu bytes for the registers of a call of %s "
+                  "(call depth %u), kernel %s, PTX line %u", bytes, ptx_function_name(p->m, cf), w->nframes + 1,
+                  c->kernel, in->line);
+        return false;
+    }
     f->taint = c->kernel_taint ? (uint8_t *)(f->rows + nrows * 32) : NULL;
     f->sp = (uint32_t)sp;
     f->simt_base = w->depth;

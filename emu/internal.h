@@ -82,6 +82,8 @@ struct sim_device {
      * a launch that needs it, carved by bumping (freed blocks are not
      * reused), so the allocation table never changes while CTAs run */
     uint64_t heap_base, heap_size, heap_used;
+    uint64_t heap_request; /* sim_heap_set_size's bytes, valid when heap_requested */
+    bool heap_requested;
     sim_image *images; /* texture and surface objects: handle - base - 1 */
     uint32_t nimages, cap_images;
     /* PTX lines warned about (accesses in a region outside every

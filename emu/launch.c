@@ -104,6 +104,7 @@ typedef struct grid_run {
     pthread_mutex_t lock;        /* guards the fields below */
     uint64_t fault_cta;          /* lowest faulting CTA, UINT64_MAX when none */
     sim_error fault_kind;
+    bool setup_failed;           /* the fault is setup_failed's */
     char fault[512];
     uint64_t warp_instructions, thread_instructions, divergent_branches, ctas;
     struct cta_text { uint64_t cta; char *text; } *texts; /* printf output per CTA */
@@ -194,8 +195,29 @@ static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
     }
 }
 
-/* Set up CTA state c for the launch (buffers sized for its CTAs). */
-static void cta_alloc(const grid_run *run, sim_cta *c)
+/* n bytes (zeroed when zero is set) of CTA c's state, or NULL with c
+ * faulted, the message naming the kernel, the bytes and what they were
+ * for. Every buffer whose size the guest chooses (block size, registers,
+ * shared and local memory) comes from here, so that a launch the host
+ * cannot hold fails instead of ending the process. */
+static void *cta_buffer(sim_cta *c, uint64_t n, bool zero, const char *what)
+{
+    void *p = n < SIZE_MAX ? (zero ? calloc(n + !n, 1) : malloc(n + !n)) : NULL;
+    if (!p)
+        sim_fault(c, SIM_ERR_OUT_OF_MEMORY, "launch of %s: out of memory allocating %" PRIu64 " bytes for %s of a "
+                  "block of %u threads", c->kernel, n, what, c->nthreads);
+    return p;
+}
+
+/* Set up CTA state c for the launch (buffers sized for its CTAs); false
+ * with c faulted (SIM_ERR_OUT_OF_MEMORY) when the host has not the memory.
+ * On a GPU that is the device memory behind the threads' local memory,
+ * which the driver reserves at launch and reports as out of memory
+ * (cudaErrorMemoryAllocation) when it cannot; registers and shared memory
+ * are on-chip there and cannot run out once the launch's configuration
+ * is accepted, so the same error is the only honest one for them too.
+ * Buffers already allocated are left to cta_free. */
+static bool cta_alloc(const grid_run *run, sim_cta *c)
 {
     const sim_launch_config *cfg = run->cfg;
     c->dev = run->dev;
@@ -211,21 +233,40 @@ static void cta_alloc(const grid_run *run, sim_cta *c)
     c->dynamic_shared = cfg->dynamic_shared;
     c->local_bytes = run->stack_bytes;
     c->workspace = run->workspace;
-    size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
-    c->kernel_rows = ptx_xcalloc(rows, sizeof *c->kernel_rows); /* special rows nobody reads stay 0 */
-    c->sink = ptx_xmalloc(((size_t)c->nthreads + 32) * sizeof *c->sink);
-    c->shared = ptx_xmalloc(c->shared_bytes ? c->shared_bytes : 1);
-    c->local = ptx_xmalloc((size_t)c->nthreads * c->local_bytes + 1);
-    c->nwarps = (c->nthreads + 31) / 32;
-    c->warps = ptx_xcalloc(c->nwarps, sizeof *c->warps);
     c->permutation_seed = cfg->warp_permutation_seed;
-    c->profile = cfg->profile ? sim_profile_like(cfg->profile) : NULL;
     c->trace = cfg->trace;
     c->trace_ctx = cfg->trace_ctx;
-    if (c->profile) { /* dynamic taint for the divergence classes */
-        c->kernel_taint = ptx_xmalloc(rows);
-        c->local_taint = ptx_xmalloc((size_t)c->nthreads * c->local_bytes + 1);
+    uint64_t rows = (uint64_t)sim_func_rows(run->fn) * c->nthreads, local = (uint64_t)c->nthreads * c->local_bytes;
+    /* special rows nobody reads stay 0 */
+    if (!(c->kernel_rows = cta_buffer(c, rows * sizeof *c->kernel_rows, true, "the registers")) ||
+        !(c->sink = cta_buffer(c, ((uint64_t)c->nthreads + 32) * sizeof *c->sink, false, "the discarded results")) ||
+        !(c->shared = cta_buffer(c, c->shared_bytes, false, "the shared memory")) ||
+        !(c->local = cta_buffer(c, local + 1, false, "the local memory (the threads' stacks)")) ||
+        !(c->warps = cta_buffer(c, (uint64_t)(c->nthreads + 31) / 32 * sizeof *c->warps, true, "the warps")))
+        return false;
+    c->nwarps = (c->nthreads + 31) / 32;
+    if (cfg->profile) { /* dynamic taint for the divergence classes */
+        c->profile = sim_profile_like(cfg->profile);
+        if (!(c->kernel_taint = cta_buffer(c, rows, false, "the register taint")) ||
+            !(c->local_taint = cta_buffer(c, local + 1, false, "the local memory taint")))
+            return false;
     }
+    return true;
+}
+
+/* The launch fails before its blocks run: the host has not the memory
+ * for the state of blocks that run together (message in why). It is the
+ * launch's error whatever blocks ran or faulted meanwhile on other host
+ * threads, and no further block starts. */
+static void setup_failed(grid_run *run, const char *why)
+{
+    pthread_mutex_lock(&run->lock);
+    run->fault_cta = 0;
+    run->fault_kind = SIM_ERR_OUT_OF_MEMORY;
+    run->setup_failed = true;
+    snprintf(run->fault, sizeof run->fault, "%s", why);
+    atomic_store(&run->stop, true);
+    pthread_mutex_unlock(&run->lock);
 }
 
 /* Make c CTA number id: zeroed registers, shared memory and kernel frame,
@@ -270,7 +311,7 @@ static void cta_report(grid_run *run, sim_cta *c, uint64_t id, bool faulted)
         run->texts[run->ntexts++] = (struct cta_text){id, ptx_strndup(c->printf_buf, c->printf_len)};
         c->printf_len = 0;
     }
-    if (faulted && id < run->fault_cta) {
+    if (faulted && id < run->fault_cta && !run->setup_failed) {
         run->fault_cta = id;
         snprintf(run->fault, sizeof run->fault, "%s", c->fault);
         run->fault_kind = c->fault_kind;
@@ -282,7 +323,7 @@ static void cta_report(grid_run *run, sim_cta *c, uint64_t id, bool faulted)
 /* Release c's buffers (merging its profile into the launch's). */
 static void cta_free(grid_run *run, sim_cta *c)
 {
-    for (uint32_t i = 0; i < c->nwarps; i++) {
+    for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
         while (c->warps[i].nframes)
             free(c->warps[i].frames[--c->warps[i].nframes].rows);
         free(c->warps[i].frames);
@@ -354,11 +395,20 @@ static void *worker(void *arg)
     const sim_launch_config *cfg = run->cfg;
     uint32_t per_cluster = run->cluster.x * run->cluster.y * run->cluster.z;
     uint32_t n = cfg->cooperative ? (uint32_t)run->nctas : per_cluster;
-    sim_cta *ctas = ptx_xcalloc(n, sizeof *ctas);
-    sim_cta **order = ptx_xmalloc(n * sizeof *order);
-    sim_cluster *clusters = ptx_xcalloc(n / per_cluster, sizeof *clusters);
-    for (uint32_t r = 0; r < n; r++) {
-        cta_alloc(run, &ctas[r]);
+    sim_cta *ctas = calloc(n, sizeof *ctas);
+    sim_cta **order = malloc(n * sizeof *order);
+    sim_cluster *clusters = calloc(n / per_cluster, sizeof *clusters);
+    if (!ctas || !order || !clusters) {
+        char why[256];
+        snprintf(why, sizeof why, "launch of %s: out of memory allocating the state of %u blocks that run together",
+                 run->name, n);
+        setup_failed(run, why);
+    }
+    for (uint32_t r = 0; ctas && order && clusters && r < n; r++) {
+        if (!cta_alloc(run, &ctas[r])) {
+            setup_failed(run, ctas[r].fault);
+            break;
+        }
         sim_cluster *cl = &clusters[r / per_cluster];
         cl->ctas = order + r / per_cluster * per_cluster;
         cl->n = per_cluster;
@@ -399,7 +449,7 @@ static void *worker(void *arg)
             cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
         sim_order_finish(&run->order, slot, !ok, ctas[bad].fault_kind); /* after the report it may decide */
     }
-    for (uint32_t r = 0; r < n; r++)
+    for (uint32_t r = 0; ctas && r < n; r++)
         cta_free(run, &ctas[r]);
     free(ctas);
     free(order);
@@ -468,6 +518,61 @@ static int check_config(const sim_func *fn, const char *name, const sim_launch_c
     return 0;
 }
 
+/* Whether kernel fn, or a function it calls, calls the device malloc or
+ * free: CUDA makes the heap at the first launch of such a kernel (and
+ * refuses a new heap size after it), not at a launch of another kernel of
+ * the module. An indirect call counts as one, as it may reach any
+ * function; only asked of programs that call malloc somewhere. */
+static bool kernel_uses_heap(const sim_program *p, const sim_func *fn)
+{
+    uint32_t nf = p->m->nfunctions, n = 0;
+    uint32_t *todo = ptx_xmalloc(((size_t)nf + 1) * sizeof *todo);
+    uint8_t *seen = ptx_xcalloc(nf + 1, 1);
+    bool uses = false;
+    todo[n++] = fn->index;
+    seen[fn->index] = 1;
+    while (n && !uses) {
+        const sim_func *g = &p->funcs[todo[--n]];
+        for (uint32_t pc = 0; pc < g->ninstrs && !uses; pc++) {
+            if (ptx_instr_form(p->m, &g->f->instrs[pc])->opcode != PTX_OP_CALL)
+                continue;
+            uint32_t t = g->code[pc].target;
+            if (t >= nf) { /* indirect */
+                uses = true;
+            } else if (!p->funcs[t].code) { /* no body: malloc, free, vprintf... */
+                const char *name = ptx_function_name(p->m, p->funcs[t].f);
+                uses = strcmp(name, "malloc") == 0 || strcmp(name, "free") == 0;
+            } else if (!seen[t]) {
+                seen[t] = 1;
+                todo[n++] = t;
+            }
+        }
+    }
+    free(todo);
+    free(seen);
+    return uses;
+}
+
+/* Each thread's local memory for a launch of fn: the module's .local
+ * variables and the kernel's frame, then room for calls (the
+ * configuration's stack, else SIM_DEFAULT_STACK), the whole capped at
+ * SIM_MAX_LOCAL_PER_THREAD. A kernel whose frame alone is over the cap
+ * cannot run on a GPU: ptxas compiles it, but the per-thread local memory
+ * of the hardware cannot hold it, so the launch fails for want of
+ * resources (cudaErrorLaunchOutOfResources), not of memory, whatever the
+ * memory free; the message is worded as ptxas words its own limits. */
+static int local_per_thread(const sim_program *p, const sim_func *fn, const char *name, const sim_launch_config *cfg,
+                            uint64_t *bytes, char *err, size_t errlen)
+{
+    uint64_t frame = (uint64_t)p->module_local + fn->local_bytes;
+    if (frame > SIM_MAX_LOCAL_PER_THREAD)
+        return sim_fail(err, errlen, "launch of %s: it uses too much local data (%" PRIu64 " bytes per thread, "
+                        "at most %u)", name, frame, SIM_MAX_LOCAL_PER_THREAD);
+    uint64_t calls = cfg->stack_bytes ? cfg->stack_bytes : SIM_DEFAULT_STACK;
+    *bytes = frame + (calls < SIM_MAX_LOCAL_PER_THREAD - frame ? calls : SIM_MAX_LOCAL_PER_THREAD - frame);
+    return 0;
+}
+
 int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
                const void *params, uint32_t param_bytes, sim_stats *stats, char *err,
                size_t errlen)
@@ -494,15 +599,20 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
                     "%u dynamic); at most %u", name, used, fn->shared_used, cfg->dynamic_shared,
                     SIM_MAX_SHARED);
     uint64_t shared = (fn->shared_dynamic ? p->shared_static : fn->shared_end) + (uint64_t)cfg->dynamic_shared;
-    if (p->uses_heap && sim_heap_reserve(d, err, errlen) != 0)
+    uint64_t stack_bytes = 0;
+    if (local_per_thread(p, fn, name, cfg, &stack_bytes, err, errlen) != 0) {
+        stats->error = SIM_ERR_OUT_OF_RESOURCES;
+        return -1;
+    }
+    stats->error = SIM_ERR_OUT_OF_MEMORY; /* device memory the launch needs */
+    if (p->uses_heap && !d->heap_base && kernel_uses_heap(p, fn) && sim_heap_reserve(d, err, errlen) != 0)
         return -1;
     uint64_t workspace = 0;
     if (cfg->cooperative && sim_malloc(d, 64, "grid synchronization workspace", &workspace, err, errlen) != 0)
         return -1;
     grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
                     .param_bytes = param_bytes, .shared_bytes = (uint32_t)shared,
-                    .stack_bytes = p->module_local + fn->local_bytes +
-                                   (cfg->stack_bytes ? cfg->stack_bytes : SIM_DEFAULT_STACK),
+                    .stack_bytes = (uint32_t)stack_bytes,
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
                     .cluster = cluster_dims(fn, cfg), .workspace = workspace,
                     .fault_cta = UINT64_MAX};

@@ -236,18 +236,33 @@ int sim_memcpy_from_device(sim_device *d, void *dst, uint64_t src, uint64_t n, c
     return 0;
 }
 
-/* Bytes of the device heap (CUDA's default cudaLimitMallocHeapSize). */
-#define SIM_HEAP_BYTES (8u << 20)
-
+/* The heap exists once heap_base is set (sim_malloc never returns 0). */
 int sim_heap_reserve(sim_device *d, char *err, size_t errlen)
 {
-    if (d->heap_size)
+    if (d->heap_base)
         return 0;
-    if (sim_malloc(d, SIM_HEAP_BYTES, "device heap (malloc in kernels)", &d->heap_base, err,
-                   errlen) != 0)
+    uint64_t bytes = sim_heap_get_size(d);
+    if (sim_malloc(d, bytes, "device heap (malloc in kernels)", &d->heap_base, err, errlen) != 0)
         return -1;
-    d->heap_size = SIM_HEAP_BYTES;
+    d->heap_size = bytes;
     return 0;
+}
+
+int sim_heap_set_size(sim_device *d, uint64_t bytes, char *err, size_t errlen)
+{
+    if (d->heap_base)
+        return sim_fail(err, errlen, "the device heap (%" PRIu64 " bytes) was made by an earlier launch that "
+                        "calls malloc; its size can no longer change", d->heap_size);
+    d->heap_request = bytes;
+    d->heap_requested = true;
+    return 0;
+}
+
+uint64_t sim_heap_get_size(const sim_device *d)
+{
+    if (d->heap_base)
+        return d->heap_size;
+    return d->heap_requested ? d->heap_request : SIM_DEFAULT_HEAP_BYTES;
 }
 
 uint64_t sim_heap_alloc(sim_device *d, uint64_t size)

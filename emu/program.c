@@ -154,7 +154,8 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
             module_local += ptx_symbol_size(s);
         }
     }
-    p->module_local = (uint32_t)align_up(module_local, 16);
+    /* frames of 4 GiB or more saturate: any frame over 512 KiB fails to launch */
+    p->module_local = (uint32_t)(module_local < UINT32_MAX - 15 ? align_up(module_local, 16) : UINT32_MAX);
     for (uint32_t i = 0; i < m->nsymbols; i++)
         if (m->symbols[i].kind == PTX_SYM_FUNC && m->symbols[i].func != PTX_NONE)
             p->sym_value[i] = SIM_CODE_WINDOW + 16ull * m->symbols[i].func;
@@ -225,7 +226,7 @@ static int layout_variables(sim_program *p, char *err, size_t errlen)
     p->const_bytes = (uint32_t)cbank;
     p->const_bank = ptx_xcalloc(cbank ? cbank : 1, 1);
     for (uint32_t fi = 0; fi < m->nfunctions; fi++)
-        p->funcs[fi].local_bytes = (uint32_t)align_up(frame[fi], 16);
+        p->funcs[fi].local_bytes = (uint32_t)(frame[fi] < UINT32_MAX - 15 ? align_up(frame[fi], 16) : UINT32_MAX);
     free(frame);
     /* pass 2: initializers */
     for (uint32_t i = 0; i < m->nsymbols; i++) {

@@ -90,6 +90,25 @@ int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, 
 int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
                       size_t errlen);
 int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
+
+/* The most local memory (kernel frame and call stack) a thread may have:
+ * 512 KiB, "Maximum amount of local memory per thread" for every compute
+ * capability in the CUDA C++ Programming Guide's table of technical
+ * specifications per compute capability. A launch of a kernel whose frame
+ * is larger fails with SIM_ERR_OUT_OF_RESOURCES. */
+#define SIM_MAX_LOCAL_PER_THREAD (512u * 1024u)
+
+/* The default size of the device heap of malloc/free in kernels (CUDA's
+ * cudaLimitMallocHeapSize default, 8 MiB). */
+#define SIM_DEFAULT_HEAP_BYTES (8ull << 20)
+
+/* Set the size of the device heap that in-kernel malloc carves. The heap
+ * is made at the first launch of a program that calls malloc; after that
+ * its size can no longer change and this fails (as CUDA refuses
+ * cudaLimitMallocHeapSize then). */
+int sim_heap_set_size(sim_device *d, uint64_t bytes, char *err, size_t errlen);
+/* The size of the device heap: the one made, else the one it will have. */
+uint64_t sim_heap_get_size(const sim_device *d);
 /* Host storage of the n bytes at guest address addr, or NULL unless they
  * lie in one live allocation. Valid until that allocation is freed. */
 void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n);
@@ -271,7 +290,8 @@ typedef struct sim_launch_config {
     uint64_t warp_permutation_seed;
     /* Bytes of each thread's stack for the frames of called functions
      * (.local variables, parameters); 0: 8 KiB. Deeper calls fault with
-     * "stack overflow". */
+     * "stack overflow". The kernel's frame and this together are capped at
+     * SIM_MAX_LOCAL_PER_THREAD. */
     uint32_t stack_bytes;
     /* Where device printf output goes when the launch ends (CTA by CTA, in
      * order); NULL: stdout. */
@@ -307,7 +327,13 @@ typedef enum sim_error {
     SIM_ERR_LIMIT,       /* the instruction limit was reached */
     SIM_ERR_INVALID_PC,  /* a bad indirect call or branch target */
     SIM_ERR_ILLEGAL,     /* an instruction used illegally (bad member mask, operand) */
-    SIM_ERR_UNSUPPORTED  /* an instruction or feature simtlab does not emulate */
+    SIM_ERR_UNSUPPORTED, /* an instruction or feature simtlab does not emulate */
+    /* the memory a launch needs (per-thread stacks, registers of the CTAs
+     * or of a call) could not be allocated; the device stays usable */
+    SIM_ERR_OUT_OF_MEMORY,
+    /* the kernel needs more per-thread local memory than a GPU has
+     * (SIM_MAX_LOCAL_PER_THREAD) */
+    SIM_ERR_OUT_OF_RESOURCES
 } sim_error;
 
 typedef struct sim_stats {

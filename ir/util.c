@@ -12,11 +12,16 @@
 #include "ir/arena.h"
 
 /* Out of memory is reported once and ends the process with the
- * internal-error status; callers never see NULL. */
+ * internal-error status; callers never see NULL. The process ends with
+ * _exit after flushing its output, not exit: it may be anywhere, holding
+ * any lock (the CUDA runtime's, while a host thread runs blocks), and exit
+ * would run the atexit handlers and destructors (the fatbin unregistration
+ * of a CUDA program, the --stats report) that wait on that lock forever. */
 static void out_of_memory(size_t n)
 {
     fprintf(stderr, "simtlab: out of memory (allocating %zu bytes)\n", n);
-    exit(2);
+    fflush(NULL);
+    _exit(2);
 }
 
 void *ptx_xmalloc(size_t n)

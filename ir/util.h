@@ -1,6 +1,8 @@
 /* util.h — small allocation and formatting helpers shared by every layer.
  * Allocation failure is not recoverable in simtlab: the helpers report it and
- * exit with status 2 (internal error) instead of returning NULL. */
+ * end the process with status 2 (internal error, _exit: no exit handlers)
+ * instead of returning NULL. Allocations whose size the guest program
+ * chooses during a launch are checked where they are made instead. */
 #ifndef SIMTLAB_UTIL_H
 #define SIMTLAB_UTIL_H
 
