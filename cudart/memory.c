@@ -123,8 +123,14 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     char err[256];
     if (size == 0)
         return rt_return(rt, cudaSuccess);
-    if (size > rt->prop.totalGlobalMem)
-        return rt_return(rt, cudaErrorMemoryAllocation);
+    uint64_t used = sim_device_bytes_in_use(rt->dev);
+    if (size > rt->prop.totalGlobalMem - (used < rt->prop.totalGlobalMem ? used : rt->prop.totalGlobalMem)) {
+        cudaError_t e = rt_report(rt, cudaErrorMemoryAllocation, "cudaMalloc of %zu bytes: the device has %zu "
+                                  "bytes of memory and %llu are in use", size, rt->prop.totalGlobalMem,
+                                  (unsigned long long)used);
+        rt_unlock(rt);
+        return e;
+    }
     if (sim_malloc(rt->dev, size, "cudaMalloc", &addr, err, sizeof err) != 0) {
         cudaError_t e = rt_report(rt, cudaErrorMemoryAllocation, "cudaMalloc of %zu bytes: %s", size, err);
         rt_unlock(rt);
@@ -275,8 +281,9 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
     cudart *rt = rt_lock();
+    uint64_t used = sim_device_bytes_in_use(rt->dev);
     if (free_bytes)
-        *free_bytes = rt->prop.totalGlobalMem;
+        *free_bytes = used < rt->prop.totalGlobalMem ? rt->prop.totalGlobalMem - used : 0;
     if (total)
         *total = rt->prop.totalGlobalMem;
     return rt_return(rt, cudaSuccess);

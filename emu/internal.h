@@ -76,6 +76,7 @@ struct sim_device {
     uint32_t nreserved, cap_reserved;
     uint64_t window;     /* bytes of the global window: [SIM_GLOBAL_BASE, + window) */
     uint64_t live_bytes; /* sum of the live allocations' sizes */
+    uint64_t device_bytes; /* the part of live_bytes that is device (not mapped) memory */
     bool memcheck;       /* every access outside a live allocation faults */
     pthread_mutex_t lock; /* allocation table, device heap and global atomics */
     /* the device heap of malloc/free in kernels: one allocation made before

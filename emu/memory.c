@@ -163,6 +163,14 @@ uint64_t sim_allocation_size(sim_device *d, uint64_t addr)
     return n;
 }
 
+uint64_t sim_device_bytes_in_use(sim_device *d)
+{
+    pthread_mutex_lock(&d->lock);
+    uint64_t n = d->device_bytes;
+    pthread_mutex_unlock(&d->lock);
+    return n;
+}
+
 bool sim_device_range(const sim_device *d, uint64_t addr)
 {
     bool held = false;

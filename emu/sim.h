@@ -114,6 +114,9 @@ uint64_t sim_heap_get_size(const sim_device *d);
 void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n);
 /* Bytes of the live allocation that starts at addr (0: none starts there). */
 uint64_t sim_allocation_size(sim_device *d, uint64_t addr);
+/* Bytes of device memory in use: the live allocations that are not mapped
+ * host memory (cudaMalloc, module variables, the device heap). */
+uint64_t sim_device_bytes_in_use(sim_device *d);
 /* Does addr lie in the guest address space this device holds, outside
  * its mapped (host-shared) regions: device memory, live or freed? Such
  * addresses have no host storage behind them. Host side, between

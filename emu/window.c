@@ -258,6 +258,7 @@ int sim_window_place(sim_device *d, uint64_t size, bool mapped, uint64_t *base, 
         memset(*data, 0, need);
         r->live++;
         d->live_bytes += size;
+        d->device_bytes += mapped ? 0 : size;
         return 0;
     }
     long i = new_region(d, round_up(need + 2ull * SIM_ALLOC_GAP, SIM_REGION_BYTES), mapped, err, errlen);
@@ -268,6 +269,7 @@ int sim_window_place(sim_device *d, uint64_t size, bool mapped, uint64_t *base, 
     *data = r->data + SIM_ALLOC_GAP;
     r->live++;
     d->live_bytes += size;
+    d->device_bytes += mapped ? 0 : size;
     return 0;
 }
 
@@ -291,6 +293,7 @@ void sim_window_release(sim_device *d, uint64_t base, uint64_t size)
     uint32_t i = region_upper_bound(d, base) - 1;
     sim_region *r = &d->regions[i];
     d->live_bytes -= size;
+    d->device_bytes -= r->mapped ? 0 : size;
     r->no_fit = UINT64_MAX;
     if (--r->live == 0)
         unmap_region(d, i);
