@@ -112,7 +112,10 @@ static cudaError_t check_launch(cudart *rt, const rt_kernel *k, const rt_module 
 
 /* The launch with an access trace, its static and profiled locality
  * graphs written to SIMTLAB_LOCALITY/NNNN-KERNEL.json (simtlab exec
- * --locality); sim_launch's result. */
+ * --locality); sim_launch's result. When the graphs cannot be made before
+ * the kernel runs (a grid too large for them, a kernel the static
+ * evaluation cannot follow), the kernel still runs, without graphs, and
+ * stderr says why: the program's results never depend on --locality. */
 static int launch_with_locality(cudart *rt, rt_kernel *k, sim_program *p, const sim_launch_config *cfg,
                                 const void *params, uint32_t bytes, sim_stats *st, char *err, size_t errlen)
 {
@@ -132,6 +135,11 @@ static int launch_with_locality(cudart *rt, rt_kernel *k, sim_program *p, const 
         free(path);
     }
     sim_locality_free(&l);
+    if (rc != 0 && st->error == SIM_OK) { /* stopped before the kernel ran */
+        fprintf(stderr, "simtlab: no locality graphs for launch %u of %s: %s; the kernel runs without them\n",
+                rt->locality_launches++, k->name, err);
+        return sim_launch(rt->dev, p, k->name, cfg, params, bytes, st, err, errlen);
+    }
     return rc;
 }
 

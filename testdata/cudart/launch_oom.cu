@@ -44,8 +44,9 @@ int main()
     if (preload && strstr(preload, "asan")) {
         // the sanitizer's shadow memory needs more address space than any
         // such limit allows
-        fprintf(stderr, "launch_oom: the address-space limit is skipped under the address sanitizer\n");
-        return finish("launch_oom");
+        fprintf(stderr, "launch_oom: SKIP: the address-space limit cannot be lowered under the address "
+                "sanitizer\n");
+        return 77; // the test harness reports a skip
     }
     struct rlimit old;
     getrlimit(RLIMIT_AS, &old);
