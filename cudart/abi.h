@@ -96,6 +96,11 @@ enum cudaMemoryType {
 
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocMapped 0x02
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
 
 enum cudaLimit {
     cudaLimitStackSize = 0x00,

@@ -76,6 +76,8 @@ void rt_init_device(cudart *rt, const char *gpu)
     p->concurrentKernels = 1;
     p->asyncEngineCount = 2;
     p->unifiedAddressing = 1;
+    /* cudaHostRegister maps host memory at its own address (read-only too) */
+    p->hostRegisterSupported = p->canUseHostPointerForRegisteredMem = p->hostRegisterReadOnlySupported = 1;
     p->memoryBusWidth = g->bus_bits;
     p->l2CacheSize = (int)g->l2;
     p->maxThreadsPerMultiProcessor = g->threads_per_sm;
@@ -223,15 +225,16 @@ static long long attribute(const cudart *rt, int a)
     case 88: return 0;
     case 89: return p->concurrentManagedAccess;
     case 90: return 1;
-    case 91: return 0;
+    case 91: return p->canUseHostPointerForRegisteredMem;
     case 95: return p->cooperativeLaunch;
     case 97: return (long long)p->sharedMemPerBlockOptin;
     case 98: return 0;
-    case 99: return 1;
+    case 99: return p->hostRegisterSupported;
     case 100: return 0;
     case 101: return p->directManagedMemAccessFromHost;
     case 106: return p->maxBlocksPerMultiProcessor;
     case 111: return (long long)p->reservedSharedMemPerBlock;
+    case 113: return p->hostRegisterReadOnlySupported;
     case 115: return 0;
     case 120: return p->clusterLaunch;
     case 134: return p->hostNumaId;

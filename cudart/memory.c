@@ -3,8 +3,11 @@
  * cudaMalloc memory lives in the emulator's device (guest addresses that
  * the host cannot dereference, as on a GPU). Pinned host memory
  * (cudaMallocHost, cudaHostAlloc) and managed memory are mapped: host and
- * kernels use one address, as with unified addressing. Copies find each
- * side's storage: a device allocation, or plain host memory. */
+ * kernels use one address, as with unified addressing. So is host memory
+ * the program registers (cudaHostRegister): the emulator's allocation
+ * table names it at its own address, borrowed, until cudaHostUnregister.
+ * Copies find each side's storage: a device allocation, or plain host
+ * memory. */
 #include <string.h>
 
 #include "cudart/runtime.h"
@@ -156,7 +159,7 @@ static cudaError_t alloc_mapped(cudart *rt, void **ptr, size_t size, enum cudaMe
     if (sim_malloc_mapped(rt->dev, size, who, &h, err, sizeof err) != 0)
         return rt_report(rt, cudaErrorMemoryAllocation, "%s of %zu bytes: %s", who, size, err);
     PTX_GROW(rt->mapped, rt->cap_mapped, (uint64_t)rt->nmapped + 1);
-    rt->mapped[rt->nmapped++] = (rt_mapped){h, size, type};
+    rt->mapped[rt->nmapped++] = (rt_mapped){h, size, type, cudaHostAllocMapped, false};
     *ptr = h;
     return rt_error(rt, cudaSuccess);
 }
@@ -213,6 +216,9 @@ static cudaError_t release(cudart *rt, void *p, bool host)
     if (!p)
         return rt_error(rt, cudaSuccess);
     rt_mapped *m = rt_find_mapped(rt, p);
+    if (m && m->registered)
+        return rt_report(rt, cudaErrorInvalidValue, "%s(%p): registered host memory, which cudaHostUnregister "
+                         "releases", host ? "cudaFreeHost" : "cudaFree", p);
     if (host ? !m || m->type != cudaMemoryTypeHost || m->ptr != p
              : (m && (m->type != cudaMemoryTypeManaged || m->ptr != p)))
         return rt_report(rt, cudaErrorInvalidValue, "%s(%p): not an allocation it can free", host ? "cudaFreeHost"
@@ -241,10 +247,13 @@ cudaError_t cudaFreeHost(void *p)
     return e;
 }
 
+/* Mapped and registered memory has one address for host and kernels (as
+ * under unified addressing with cudaDevAttrCanUseHostPointerForRegisteredMem);
+ * flags "must be set to 0 for now". */
 cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
 {
     cudart *rt = rt_lock();
-    if (!dev || !rt_find_mapped(rt, host))
+    if (!dev || flags || !rt_find_mapped(rt, host))
         return rt_return(rt, cudaErrorInvalidValue);
     *dev = host;
     return rt_return(rt, cudaSuccess);
@@ -253,9 +262,10 @@ cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
 cudaError_t cudaHostGetFlags(unsigned *flags, void *host)
 {
     cudart *rt = rt_lock();
-    if (!flags || !rt_find_mapped(rt, host))
+    rt_mapped *m = flags ? rt_find_mapped(rt, host) : NULL;
+    if (!m)
         return rt_return(rt, cudaErrorInvalidValue);
-    *flags = cudaHostAllocMapped;
+    *flags = m->flags;
     return rt_return(rt, cudaSuccess);
 }
 
@@ -289,18 +299,64 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     return rt_return(rt, cudaSuccess);
 }
 
-/* Page-locking changes nothing here; kernels cannot reach such memory
- * (cudaHostGetDevicePointer says so). */
-cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags)
+/* The mapped or registered range that [p, p + size) overlaps, or NULL
+ * (lock held). */
+static rt_mapped *overlapping_mapped(cudart *rt, const void *p, size_t size)
 {
-    cudart *rt = rt_lock();
-    return rt_return(rt, p && size ? cudaSuccess : cudaErrorInvalidValue);
+    uintptr_t lo = (uintptr_t)p;
+    for (uint32_t i = 0; i < rt->nmapped; i++) {
+        uintptr_t b = (uintptr_t)rt->mapped[i].ptr;
+        if (b < lo + size && lo < b + (rt->mapped[i].size ? rt->mapped[i].size : 1))
+            return &rt->mapped[i];
+    }
+    return NULL;
 }
 
+/* Page-locking changes nothing here, but kernels can reach the range
+ * from now on: the emulator's allocation table names it at its own
+ * address (mapped and portable whatever the flags, as under unified
+ * addressing). Flags outside the documented ones are cudaErrorInvalidValue;
+ * IoMemory is taken as ordinary memory; with ReadOnly a kernel's write
+ * there is an illegal address (700), as a GPU's write to a read-only
+ * mapping faults. */
+cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags)
+{
+    const unsigned known = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |
+                           cudaHostRegisterReadOnly;
+    cudart *rt = rt_lock();
+    if (!p || !size || (flags & ~known))
+        return rt_return(rt, rt_report(rt, cudaErrorInvalidValue, "cudaHostRegister(%p, %zu, 0x%x): %s", p, size,
+                                       flags, !p ? "a null pointer" : !size ? "an empty range" : "unknown flags"));
+    if (size > UINTPTR_MAX - (uintptr_t)p)
+        return rt_return(rt, rt_report(rt, cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): the range runs past "
+                                       "the address space", p, size));
+    if (overlapping_mapped(rt, p, size))
+        return rt_return(rt, cudaErrorHostMemoryAlreadyRegistered);
+    char err[256];
+    if (sim_register_host(rt->dev, p, size, flags & cudaHostRegisterReadOnly, "cudaHostRegister", err,
+                          sizeof err) != 0)
+        return rt_return(rt, rt_report(rt, cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): %s", p, size, err));
+    PTX_GROW(rt->mapped, rt->cap_mapped, (uint64_t)rt->nmapped + 1);
+    rt->mapped[rt->nmapped++] = (rt_mapped){p, size, cudaMemoryTypeHost, flags, true};
+    return rt_return(rt, cudaSuccess);
+}
+
+/* "The base address must be the same one specified to cudaHostRegister()":
+ * anything else is cudaErrorHostMemoryNotRegistered. */
 cudaError_t cudaHostUnregister(void *p)
 {
     cudart *rt = rt_lock();
-    return rt_return(rt, p ? cudaSuccess : cudaErrorInvalidValue);
+    if (!p)
+        return rt_return(rt, cudaErrorInvalidValue);
+    rt_mapped *m = rt_find_mapped(rt, p);
+    if (!m || !m->registered || m->ptr != p)
+        return rt_return(rt, cudaErrorHostMemoryNotRegistered);
+    rt_flush_printf(rt);
+    char err[256];
+    if (sim_unregister_host(rt->dev, p, err, sizeof err) != 0)
+        return rt_return(rt, rt_report(rt, cudaErrorHostMemoryNotRegistered, "cudaHostUnregister(%p): %s", p, err));
+    *m = rt->mapped[--rt->nmapped];
+    return rt_return(rt, cudaSuccess);
 }
 
 /* Managed memory is always where both sides can read it: prefetches and

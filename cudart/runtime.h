@@ -63,6 +63,8 @@ typedef struct rt_mapped {
     void *ptr;
     uint64_t size;
     enum cudaMemoryType type; /* cudaMemoryTypeHost or cudaMemoryTypeManaged */
+    unsigned flags;           /* what cudaHostGetFlags reports */
+    bool registered;          /* cudaHostRegister'd: the program's own memory */
 } rt_mapped;
 
 typedef struct rt_event {

@@ -32,6 +32,8 @@ typedef struct sim_alloc {
     uint8_t *data;     /* the host storage (at address base itself when mapped) */
     char *label;
     bool mapped;       /* sim_malloc_mapped: host and guest share the address */
+    bool borrowed;     /* sim_register_host: the caller's memory, never freed here */
+    bool read_only;    /* registered read-only: a kernel's write or atomic faults */
 } sim_alloc;
 
 /* A mapped region of the global window (window.c): SIM_REGION_BYTES
@@ -119,6 +121,14 @@ void sim_forget_notes(sim_device *d, const void *p);
 #define SIM_REGION_BYTES (2ull << 20)
 #define SIM_ALLOC_GAP 4096u
 #define SIM_ALLOC_ALIGN 256u
+
+/* The part of the shared, local, constant, parameter and code windows
+ * that their addresses take (shared offsets are 32-bit, cluster ranks
+ * included; the others are far smaller). A generic address beyond it is
+ * a global address, as registered host memory may lie there (a heap at
+ * 0x55..., ASan's at 0x60...), and no host range in it can be
+ * registered. */
+#define SIM_SPACE_WINDOW_BYTES (1ull << 32)
 
 /* Choose the guest address of a new allocation of size bytes (mapped: one
  * that host code uses at the same address) and its zeroed host storage;

@@ -8,7 +8,11 @@
  * holding it; one outside every allocation but inside a mapped region
  * proceeds on the region's storage with a warning (once per PTX line), as
  * a GPU lets it, unless the device checks memory (sim_device_set_memcheck,
- * compute-sanitizer's behaviour); one outside every region faults. */
+ * compute-sanitizer's behaviour); one outside every region faults.
+ * Registered host memory (sim_register_host) is a table entry outside the
+ * window whose storage is the caller's, at guest address == host
+ * address: reached like any allocation, never freed or unmapped here,
+ * and kept out of every window so that its addresses mean nothing else. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,7 +116,7 @@ static int allocate(sim_device *d, uint64_t size, bool mapped, const char *label
         pthread_mutex_unlock(&d->lock);
         return -1;
     }
-    insert_alloc(d, (sim_alloc){base, size, data, ptx_strdup(label), mapped});
+    insert_alloc(d, (sim_alloc){base, size, data, ptx_strdup(label), mapped, false, false});
     pthread_mutex_unlock(&d->lock);
     *addr = base;
     return 0;
@@ -134,15 +138,6 @@ int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **ho
     return 0;
 }
 
-void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n)
-{
-    pthread_mutex_lock(&d->lock);
-    sim_alloc *a = sim_find_alloc(d, addr, n);
-    void *h = a ? a->data + (addr - a->base) : NULL;
-    pthread_mutex_unlock(&d->lock);
-    return h;
-}
-
 /* Index of the live allocation whose range holds addr, or -1 (bases
  * ascend, so a binary search finds it). */
 static long find_index(const sim_device *d, uint64_t addr)
@@ -152,6 +147,85 @@ static long find_index(const sim_device *d, uint64_t addr)
         return -1;
     const sim_alloc *a = &d->allocs[lo - 1];
     return addr - a->base < (a->size ? a->size : 1) ? (long)(lo - 1) : -1;
+}
+
+/* Does [lo, end) meet a guest address range the device gives a meaning
+ * of its own: the global window (at its largest, as it may grow while
+ * only registered memory is live) or the part of a space's window that
+ * generic addresses of that space take? */
+static bool meets_guest_windows(uint64_t lo, uint64_t end)
+{
+    static const uint64_t spaces[] = {SIM_CODE_WINDOW, SIM_PARAM_WINDOW, SIM_CONST_WINDOW, SIM_LOCAL_WINDOW,
+                                      SIM_SHARED_WINDOW};
+    if (lo < SIM_GLOBAL_BASE + SIM_GLOBAL_WINDOW_MAX && SIM_GLOBAL_BASE < end)
+        return true;
+    for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++)
+        if (lo < spaces[i] + SIM_SPACE_WINDOW_BYTES && spaces[i] < end)
+            return true;
+    return false;
+}
+
+/* The live allocation that [lo, end) overlaps, or NULL (allocations are
+ * disjoint and ascend: only the last one starting below end can). */
+static const sim_alloc *overlapping_alloc(const sim_device *d, uint64_t lo, uint64_t end)
+{
+    uint32_t i = sim_alloc_upper_bound(d, end - 1);
+    if (i == 0)
+        return NULL;
+    const sim_alloc *a = &d->allocs[i - 1];
+    return a->base + (a->size ? a->size : 1) > lo ? a : NULL;
+}
+
+int sim_register_host(sim_device *d, void *host, uint64_t size, bool read_only, const char *label, char *err,
+                      size_t errlen)
+{
+    uint64_t lo = (uint64_t)(uintptr_t)host;
+    if (!host || size == 0 || size > UINT64_MAX - lo)
+        return sim_fail(err, errlen, "cannot register %" PRIu64 " bytes of host memory at 0x%" PRIx64 ": %s",
+                        size, lo, !host ? "a null pointer" : size == 0 ? "an empty range"
+                                                                       : "the range runs past the address space");
+    uint64_t end = lo + size;
+    if (meets_guest_windows(lo, end))
+        return sim_fail(err, errlen, "cannot register host memory 0x%" PRIx64 "..0x%" PRIx64 ": it lies in the "
+                        "device's own address windows", lo, end);
+    pthread_mutex_lock(&d->lock);
+    const sim_alloc *a = overlapping_alloc(d, lo, end);
+    if (a) {
+        int r = sim_fail(err, errlen, "cannot register host memory 0x%" PRIx64 "..0x%" PRIx64 ": it overlaps "
+                         "%s, 0x%" PRIx64 "..0x%" PRIx64, lo, end, a->label, a->base, a->base + a->size);
+        pthread_mutex_unlock(&d->lock);
+        return r;
+    }
+    insert_alloc(d, (sim_alloc){lo, size, host, ptx_strdup(label ? label : "cudaHostRegister"), true, true,
+                                read_only});
+    pthread_mutex_unlock(&d->lock);
+    return 0;
+}
+
+int sim_unregister_host(sim_device *d, void *host, char *err, size_t errlen)
+{
+    uint64_t addr = (uint64_t)(uintptr_t)host;
+    pthread_mutex_lock(&d->lock);
+    long i = find_index(d, addr);
+    if (i < 0 || d->allocs[i].base != addr || !d->allocs[i].borrowed) {
+        pthread_mutex_unlock(&d->lock);
+        return sim_fail(err, errlen, "unregister of 0x%" PRIx64 ", which is not the start of registered host "
+                        "memory", addr);
+    }
+    free(d->allocs[i].label); /* the storage is the caller's: it stays */
+    memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - (uint32_t)i - 1) * sizeof *d->allocs);
+    d->nallocs--;
+    pthread_mutex_unlock(&d->lock);
+    return 0;
+}
+
+void *sim_host_pointer(sim_device *d, uint64_t addr, uint64_t n)
+{
+    pthread_mutex_lock(&d->lock);
+    sim_alloc *a = sim_find_alloc(d, addr, n);
+    void *h = a ? a->data + (addr - a->base) : NULL;
+    pthread_mutex_unlock(&d->lock);
+    return h;
 }
 
 uint64_t sim_allocation_size(sim_device *d, uint64_t addr)
@@ -187,6 +261,11 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
     if (i < 0 || d->allocs[i].base != addr) {
         pthread_mutex_unlock(&d->lock);
         return sim_fail(err, errlen, "free of 0x%" PRIx64 ", which is not an allocation", addr);
+    }
+    if (d->allocs[i].borrowed) { /* the caller's memory: only sim_unregister_host lets it go */
+        pthread_mutex_unlock(&d->lock);
+        return sim_fail(err, errlen, "free of 0x%" PRIx64 ", which is registered host memory (unregister it)",
+                        addr);
     }
     uint64_t size = d->allocs[i].size;
     free(d->allocs[i].label);
@@ -418,13 +497,15 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
                           addr, size, kind, " (misaligned)");
     switch (space) {
     case PTX_SPACE_NONE:
-        if (addr - SIM_SHARED_WINDOW < SIM_WINDOW_SIZE)
+        /* beyond what a space's generic addresses take, a window's
+         * addresses are global ones (registered host memory may lie there) */
+        if (addr - SIM_SHARED_WINDOW < SIM_SPACE_WINDOW_BYTES)
             return sim_mem(c, in, t, PTX_SPACE_SHARED, addr - SIM_SHARED_WINDOW, size, kind);
-        if (addr - SIM_LOCAL_WINDOW < SIM_WINDOW_SIZE)
+        if (addr - SIM_LOCAL_WINDOW < SIM_SPACE_WINDOW_BYTES)
             return sim_mem(c, in, t, PTX_SPACE_LOCAL, addr - SIM_LOCAL_WINDOW, size, kind);
-        if (addr - SIM_CONST_WINDOW < SIM_WINDOW_SIZE)
+        if (addr - SIM_CONST_WINDOW < SIM_SPACE_WINDOW_BYTES)
             return sim_mem(c, in, t, PTX_SPACE_CONST, addr - SIM_CONST_WINDOW, size, kind);
-        if (addr - SIM_PARAM_WINDOW < SIM_WINDOW_SIZE)
+        if (addr - SIM_PARAM_WINDOW < SIM_SPACE_WINDOW_BYTES)
             return sim_mem(c, in, t, PTX_SPACE_PARAM, addr - SIM_PARAM_WINDOW, size, kind);
         __attribute__((fallthrough)); /* anything else is a global address */
     case PTX_SPACE_GLOBAL: {
@@ -435,6 +516,12 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
         if (!a)
             return outside_allocations(c, in, t, space == PTX_SPACE_NONE ? "generic" : "__global__", addr,
                                        size, kind);
+        if (a->read_only) { /* never cached: every access is checked here */
+            if (kind != 1)
+                return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : "__global__", addr, size, kind,
+                                  " (host memory registered read-only)");
+            return a->data + (addr - a->base);
+        }
         c->cache_base = a->base;
         c->cache_size = a->size;
         c->cache_data = a->data;

@@ -379,8 +379,8 @@ HANDLER(op_cvta)
     }
     EACH_LANE(t) {
         uint64_t a = SRC(0, t);
-        if (base)
-            PUT(0, t, a - base < SIM_WINDOW_SIZE);
+        if (base) /* the part of the window the space's addresses take */
+            PUT(0, t, a - base < SIM_SPACE_WINDOW_BYTES);
         else /* global: outside every window and a live allocation */
             PUT(0, t, sim_find_alloc(c->dev, a, 1) != NULL);
     }

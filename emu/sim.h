@@ -31,7 +31,10 @@
  * host memory at its guest address. An access inside a mapped region but
  * outside every live allocation proceeds, as on a GPU, with a warning on
  * stderr once per PTX line; with memory checking on it is an error, as
- * under compute-sanitizer. An access outside every region is an error. */
+ * under compute-sanitizer. An access outside every region is an error.
+ * Host memory the caller registers (sim_register_host) is the one global
+ * allocation outside the window: the table names it at its own host
+ * address, so a kernel reaches that memory and no other host memory. */
 #ifndef SIMTLAB_SIM_H
 #define SIMTLAB_SIM_H
 
@@ -89,7 +92,25 @@ int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, 
  * sim_free. */
 int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
                       size_t errlen);
+/* Free an allocation by its address (not registered host memory). */
 int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
+/* Enter the caller's host memory [host, host + size) in the allocation
+ * table at guest address == host address (cudaHostRegister under unified
+ * addressing): kernels reach it like any global allocation, atomics
+ * included, and only through the table. The storage is borrowed: neither
+ * sim_free nor sim_device_free releases it, and it must stay valid until
+ * sim_unregister_host (or the device is freed). With read_only a kernel's
+ * write or atomic there is an invalid-address fault (SIM_ERR_ADDRESS), as
+ * a GPU's write to memory mapped read-only is; host copies still write.
+ * Refused with a message when the range is empty, runs past the address
+ * space, overlaps a live allocation (registered memory included) or lies
+ * in the device's own address windows (the global window, or the part
+ * of another space's window its addresses take). */
+int sim_register_host(sim_device *d, void *host, uint64_t size, bool read_only, const char *label, char *err,
+                      size_t errlen);
+/* Take registered host memory out of the table by its start (the memory
+ * itself is left alone); later kernel accesses there fault. */
+int sim_unregister_host(sim_device *d, void *host, char *err, size_t errlen);
 
 /* The most local memory (kernel frame and call stack) a thread may have:
  * 512 KiB, "Maximum amount of local memory per thread" for every compute
