@@ -25,7 +25,8 @@
 /* k(p, n): thread i < n adds i to p[i] through a global access and 1
  * through a generic one, and atomically adds i to p[n]. w(p): thread 0
  * stores 7 to p[0]. a(p): thread 0 atomically adds 1 to p[0]. r(p, q):
- * thread 0 copies p[1] to q[0]. */
+ * thread 0 copies p[1] to q[0]. s(p, q): q[0..2] = isspacep.global,
+ * .local and .shared of p. */
 static const char *kernels_ptx =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".visible .entry k(.param .u64 p, .param .u32 n)\n{\n"
@@ -44,7 +45,13 @@ static const char *kernels_ptx =
     "  ld.param.u64 %rd1, [p];\n  atom.global.add.u32 %r2, [%rd1], 1;\n  ret;\n}\n"
     ".visible .entry r(.param .u64 p, .param .u64 q)\n{\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<3>;\n"
     "  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [q];\n  ld.global.u32 %r1, [%rd1+4];\n"
-    "  st.global.u32 [%rd2], %r1;\n  ret;\n}\n";
+    "  st.global.u32 [%rd2], %r1;\n  ret;\n}\n"
+    ".visible .entry s(.param .u64 p, .param .u64 q)\n{\n  .reg .pred %p<4>;\n  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [p];\n  ld.param.u64 %rd2, [q];\n"
+    "  isspacep.global %p1, %rd1;\n  isspacep.local %p2, %rd1;\n  isspacep.shared %p3, %rd1;\n"
+    "  selp.u32 %r1, 1, 0, %p1;\n  selp.u32 %r2, 1, 0, %p2;\n  selp.u32 %r3, 1, 0, %p3;\n"
+    "  st.global.u32 [%rd2], %r1;\n  st.global.u32 [%rd2+4], %r2;\n  st.global.u32 [%rd2+8], %r3;\n"
+    "  ret;\n}\n";
 
 #define N 96
 
@@ -98,6 +105,19 @@ static void test_heap_and_stack(void **state)
     assert_int_equal(sim_memcpy_to_device(e.d, (uint64_t)(uintptr_t)&heap[3], &v, 4, e.err, sizeof e.err), 0);
     assert_int_equal(heap[3], 123456);
     assert_ptr_equal(sim_host_pointer(e.d, (uint64_t)(uintptr_t)&stack[2], 8), &stack[2]);
+    /* both are global memory to isspacep (PTX ISA, isspacep), wherever
+     * the host put them (a heap may lie where the local or shared window
+     * would be, beyond the part those spaces' addresses take) */
+    uint64_t q = emu_buf(&e, NULL, 12);
+    uint32_t *bufs[] = {heap, stack};
+    for (int b = 0; b < 2; b++) {
+        uint64_t p = (uint64_t)(uintptr_t)bufs[b];
+        const void *sargs[] = {&p, &q};
+        emu_run(&e, "s", emu_cfg(1, 1, 1, 1), sargs);
+        uint32_t got[3], want[3] = {1, 0, 0};
+        emu_read(&e, got, q, sizeof got);
+        assert_memory_equal(got, want, sizeof got);
+    }
     emu_close(&e); /* with both still registered: neither may be freed */
     heap[0] = stack[0] = 1;
     assert_int_equal(heap[0] + stack[0], 2);
