@@ -165,6 +165,30 @@ static bool meets_guest_windows(uint64_t lo, uint64_t end)
     return false;
 }
 
+/* Is all of [lo, end) mapped in this process, readable, and writable
+ * unless read_only, as page-locking needs (a GPU's driver refuses to
+ * register anything else; here a kernel would crash the host)? The
+ * mappings of /proc/self/maps ascend. */
+static bool host_range_usable(uint64_t lo, uint64_t end, bool read_only)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return false;
+    uint64_t x = lo;
+    char line[512];
+    while (x < end && fgets(line, sizeof line, f)) {
+        unsigned long long a, b;
+        char perms[5];
+        if (sscanf(line, "%llx-%llx %4s", &a, &b, perms) != 3 || b <= x)
+            continue;
+        if (a > x || perms[0] != 'r' || (!read_only && perms[1] != 'w'))
+            break; /* a hole, or a mapping it may not use */
+        x = b;
+    }
+    fclose(f);
+    return x >= end;
+}
+
 /* The live allocation that [lo, end) overlaps, or NULL (allocations are
  * disjoint and ascend: only the last one starting below end can). */
 static const sim_alloc *overlapping_alloc(const sim_device *d, uint64_t lo, uint64_t end)
@@ -188,6 +212,9 @@ int sim_register_host(sim_device *d, void *host, uint64_t size, bool read_only, 
     if (meets_guest_windows(lo, end))
         return sim_fail(err, errlen, "cannot register host memory 0x%" PRIx64 "..0x%" PRIx64 ": it lies in the "
                         "device's own address windows", lo, end);
+    if (!host_range_usable(lo, end, read_only))
+        return sim_fail(err, errlen, "cannot register host memory 0x%" PRIx64 "..0x%" PRIx64 ": not all of it is "
+                        "mapped %s in this process", lo, end, read_only ? "readable" : "readable and writable");
     pthread_mutex_lock(&d->lock);
     const sim_alloc *a = overlapping_alloc(d, lo, end);
     if (a) {

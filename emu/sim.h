@@ -103,7 +103,8 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen);
  * write or atomic there is an invalid-address fault (SIM_ERR_ADDRESS), as
  * a GPU's write to memory mapped read-only is; host copies still write.
  * Refused with a message when the range is empty, runs past the address
- * space, overlaps a live allocation (registered memory included) or lies
+ * space, is not all mapped in the process (readable, and writable unless
+ * read_only), overlaps a live allocation (registered memory included) or lies
  * in the device's own address windows (the global window, or the part
  * of another space's window its addresses take). */
 int sim_register_host(sim_device *d, void *host, uint64_t size, bool read_only, const char *label, char *err,

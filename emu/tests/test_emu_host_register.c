@@ -3,8 +3,9 @@
  * buffer and a stack array at their host addresses with global, generic
  * and atomic accesses; the storage is borrowed (never freed by the
  * emulator: AddressSanitizer reports a free of a stack or already freed
- * heap buffer); ranges that are empty, overflow, overlap a live
- * allocation or lie in the device's own windows are refused; after
+ * heap buffer); ranges that are empty, overflow, are not all mapped
+ * (writable unless read-only), overlap a live allocation or lie in the
+ * device's own windows are refused; after
  * unregistering a kernel access faults; read-only registrations refuse
  * kernel writes and atomics.
  *
@@ -17,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -175,6 +178,39 @@ static void test_refusals(void **state)
     free(buf);
 }
 
+/* Only memory the process has mapped can be registered (page-locking
+ * needs it, and a kernel must never touch a hole): a range with an
+ * unmapped page is refused, and a read-only page only as read-only. */
+static void test_unmapped_refused(void **state)
+{
+    (void)state;
+    emu e;
+    open_kernels(&e);
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    assert_int_equal(munmap(m + pg, pg), 0);
+    assert_int_equal(sim_register_host(e.d, m, 3 * pg, false, NULL, e.err, sizeof e.err), -1);
+    assert_non_null(strstr(e.err, "not all of it is mapped"));
+    assert_int_equal(sim_register_host(e.d, m + pg - 4, 8, true, NULL, e.err, sizeof e.err), -1);
+    uint8_t *ro = m + 2 * pg;
+    ro[4] = 9; /* what the kernel reads (bytes 4..7: 9 little-endian) */
+    assert_int_equal(mprotect(ro, pg, PROT_READ), 0);
+    assert_int_equal(sim_register_host(e.d, ro, pg, false, NULL, e.err, sizeof e.err), -1);
+    assert_non_null(strstr(e.err, "readable and writable"));
+    must_register(&e, ro, pg, true);
+    uint64_t p = (uint64_t)(uintptr_t)ro, q = emu_buf(&e, NULL, 4);
+    const void *args[] = {&p, &q};
+    emu_run(&e, "r", emu_cfg(1, 1, 1, 1), args);
+    uint32_t got = 0;
+    emu_read(&e, &got, q, 4);
+    assert_int_equal(got, 9);
+    must_register(&e, m, pg, false);
+    emu_close(&e);
+    munmap(m, pg);
+    munmap(ro, pg);
+}
+
 /* After unregistering, a kernel access through the old pointer is an
  * invalid address and the memory keeps its values. */
 static void test_unregistered_faults(void **state)
@@ -234,6 +270,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heap_and_stack),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_unmapped_refused),
         cmocka_unit_test(test_unregistered_faults),
         cmocka_unit_test(test_read_only),
     };
