@@ -56,6 +56,15 @@ static void insert_alloc(sim_device *d, sim_alloc a)
     d->nallocs++;
 }
 
+/* Take entry i out of the table (caller holds the lock; its storage is
+ * the caller's business). */
+static void remove_alloc(sim_device *d, uint32_t i)
+{
+    free(d->allocs[i].label);
+    memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - i - 1) * sizeof *d->allocs);
+    d->nallocs--;
+}
+
 sim_device *sim_device_new(void)
 {
     sim_device *d = ptx_xcalloc(1, sizeof *d);
@@ -177,6 +186,9 @@ static bool host_range_usable(uint64_t lo, uint64_t end, bool read_only)
     uint64_t x = lo;
     char line[512];
     while (x < end && fgets(line, sizeof line, f)) {
+        if (!strchr(line, '\n')) /* a long path: the rest of its line is not a mapping */
+            for (int ch = 0; ch != EOF && ch != '\n';)
+                ch = fgetc(f);
         unsigned long long a, b;
         char perms[5];
         if (sscanf(line, "%llx-%llx %4s", &a, &b, perms) != 3 || b <= x)
@@ -239,9 +251,7 @@ int sim_unregister_host(sim_device *d, void *host, char *err, size_t errlen)
         return sim_fail(err, errlen, "unregister of 0x%" PRIx64 ", which is not the start of registered host "
                         "memory", addr);
     }
-    free(d->allocs[i].label); /* the storage is the caller's: it stays */
-    memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - (uint32_t)i - 1) * sizeof *d->allocs);
-    d->nallocs--;
+    remove_alloc(d, (uint32_t)i); /* the storage is the caller's: it stays */
     pthread_mutex_unlock(&d->lock);
     return 0;
 }
@@ -295,9 +305,7 @@ int sim_free(sim_device *d, uint64_t addr, char *err, size_t errlen)
                         addr);
     }
     uint64_t size = d->allocs[i].size;
-    free(d->allocs[i].label);
-    memmove(&d->allocs[i], &d->allocs[i + 1], (d->nallocs - (uint32_t)i - 1) * sizeof *d->allocs);
-    d->nallocs--;
+    remove_alloc(d, (uint32_t)i);
     sim_window_release(d, addr, size);
     pthread_mutex_unlock(&d->lock);
     return 0;
