@@ -305,42 +305,57 @@ static int pick_alloc(program *pr)
     return pr->nallocs ? (int)(i % pr->nallocs) : -1;
 }
 
-/* A pointer on the device side of a call: into or past a live device
- * allocation, a freed one, NULL, or an address in one of the emulator's
- * windows that holds no allocation. Never a host address: *a is the
- * allocation it lies in (NULL: none) and *room the bytes from it to that
- * allocation's end. */
+/* Index of the live allocation that holds address p, and in *room the
+ * bytes from p to its end; -1 (and 0) when none does. Expectations come from this
+ * lookup, not from how a pointer was made: a freed range may be given out
+ * again, and the end of one allocation may be the start of the next. */
+static int find_live(const program *pr, const unsigned char *p, size_t *room)
+{
+    *room = 0;
+    for (unsigned i = 0; i < pr->nallocs; i++) {
+        const alloc *a = &pr->allocs[i];
+        if (a->live && (uintptr_t)p >= (uintptr_t)a->ptr && (uintptr_t)p - (uintptr_t)a->ptr < a->size) {
+            *room = a->size - (size_t)((uintptr_t)p - (uintptr_t)a->ptr);
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* A pointer on the device side of a call: into or past a device
+ * allocation (live or freed), into live mapped memory, NULL, or an
+ * address in one of the emulator's windows that holds no allocation.
+ * Never other host memory. *a is the live allocation it lies in (NULL:
+ * none) and *room the bytes from it to that allocation's end. */
 static unsigned char *pick_device_ptr(program *pr, const alloc **a, size_t *room)
 {
-    *a = NULL;
-    *room = 0;
     uint8_t how = (uint8_t)take(pr, 1);
     int i = pick_alloc(pr);
     const alloc *al = i >= 0 ? &pr->allocs[i] : NULL;
     bool device = al && (al->kind == A_DEVICE || al->kind == A_PITCH);
+    unsigned char *p = NULL;
     switch (how % 8) {
     case 0: case 1: case 2: case 3: /* in it (live or freed) */
-        if (!al || (!al->live && !device))
-            return NULL;
-        {
+        if (al && (al->live || device)) {
             size_t off = al->size ? (size_t)take(pr, 2) % al->size : 0;
-            if (how % 8 == 0)
-                off = 0;
-            if (al->live && al->size) {
-                *a = al;
-                *room = al->size - off;
-            }
-            return al->ptr + off;
+            p = al->ptr + (how % 8 == 0 ? 0 : off);
         }
+        break;
     case 4: /* just past its end */
-        return device ? al->ptr + al->size : NULL;
+        p = device ? al->ptr + al->size : NULL;
+        break;
     case 5:
-        return NULL;
+        break;
     case 6: /* where kernels see parameters, constants, local or shared memory */
-        return (unsigned char *)(uintptr_t)(SIM_PARAM_WINDOW + SIM_WINDOW_SIZE / 8 * (take(pr, 1) % 32));
+        p = (unsigned char *)(uintptr_t)(SIM_PARAM_WINDOW + SIM_WINDOW_SIZE / 8 * (take(pr, 1) % 32));
+        break;
     default: /* a device address far beyond the allocations */
-        return (unsigned char *)(uintptr_t)(SIM_GLOBAL_BASE + ((uint64_t)1 << 43) + take(pr, 4));
+        p = (unsigned char *)(uintptr_t)(SIM_GLOBAL_BASE + ((uint64_t)1 << 43) + take(pr, 4));
+        break;
     }
+    int live = find_live(pr, p, room);
+    *a = live >= 0 ? &pr->allocs[live] : NULL;
+    return p;
 }
 
 /* A stream argument: the default, legacy or per-thread stream, one made
@@ -409,6 +424,19 @@ static bool rows_allocated(const program *pr, const unsigned char *p, size_t pit
     return true;
 }
 
+/* Does [p, p + n) overlap host memory the program owns: its buffers or
+ * its stack? Device memory must never (issue 14, item 2). */
+static bool overlaps_host(const program *pr, const unsigned char *p, size_t n)
+{
+    unsigned char here;
+    uintptr_t a = (uintptr_t)p, stack = (uintptr_t)&here;
+    const unsigned char *buffers[2] = {pr->host, pr->check};
+    for (int k = 0; k < 2; k++)
+        if (a < (uintptr_t)buffers[k] + HOST_BYTES && (uintptr_t)buffers[k] < a + n)
+            return true;
+    return a < stack + 4096 && stack - 65536 < a + n;
+}
+
 /* ---- checks through other calls --------------------------------------------- */
 
 /* Read n bytes of device memory at p back into pr->check; false (after
@@ -471,6 +499,8 @@ static bool step_malloc(program *pr, enum alloc_kind kind)
         broken(pr, "returned success and NULL for %zu bytes", size);
     if (overlaps_live(pr, p, size, NULL))
         broken(pr, "returned %p for %zu bytes, which overlaps a live allocation", p, size);
+    if (kind == A_DEVICE && overlaps_host(pr, p, size))
+        broken(pr, "returned %p for %zu bytes, which overlaps the program's own host memory", p, size);
     add_alloc(pr, p, size, kind);
     check_usable(pr, p, size, kind != A_DEVICE);
     return true;
@@ -521,7 +551,10 @@ static bool step_free(program *pr, bool host)
         return true; /* freed host memory is the host's again: not a device pointer */
     const char *call = host ? "cudaFreeHost" : "cudaFree";
     cudaError_t e = result(pr, call, host ? cudaFreeHost(p) : cudaFree(p));
-    bool owner = a && a->live && p == a->ptr && (host ? a->kind == A_HOST : a->kind != A_HOST);
+    size_t room;
+    int i_live = find_live(pr, p, &room);
+    alloc *live = i_live >= 0 ? &pr->allocs[i_live] : NULL;
+    bool owner = live && p == live->ptr && (host ? live->kind == A_HOST : live->kind != A_HOST);
     if (!p) {
         if (!host)
             must_succeed(pr, e, "cudaFree(NULL) does nothing");
@@ -530,7 +563,7 @@ static bool step_free(program *pr, bool host)
     if (owner) {
         must_succeed(pr, e, "it frees a live allocation of its kind");
         if (!e)
-            a->live = false;
+            live->live = false;
     } else if (!e) {
         broken(pr, "freed %p, which is not a live allocation of its kind", (void *)p);
     }
@@ -716,6 +749,8 @@ static bool step_limit(program *pr)
     size_t value = take(pr, 1) % 2 ? pick_size(pr) : (size_t)take(pr, 3);
     if (limit == cudaLimitStackSize && value > 2048)
         value = 2048; /* each thread's stack is host memory: issue 14, items 1 and 4 */
+    if (limit != cudaLimitStackSize && too_big_to_try(value >> 6))
+        return true; /* a heap or FIFO a GPU gives, but more than the fuzzer may allocate */
     cudaError_t e = result(pr, "cudaDeviceSetLimit", cudaDeviceSetLimit((enum cudaLimit)limit, value));
     if (limit == 7 && !e)
         broken(pr, "accepted limit %u, which does not exist", limit);

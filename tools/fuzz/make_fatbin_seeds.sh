@@ -25,5 +25,8 @@ nvcc -c $ptx -frandom-seed=1 k.cu -o host_object.o
 nvcc -c -rdc=true $ptx -frandom-seed=1 k.cu -o host_object_rdc.o
 nvcc -cubin -arch=sm_80 k.cu -o device.cubin
 mkdir -p "$out"
-cp ./*.fatbin ./*.o device.cubin "$out/"
+cp ./*.fatbin device.cubin "$out/"
+for o in ./*.o; do # named .elf, as the repository ignores *.o
+    cp "$o" "$out/$(basename "$o" .o).elf"
+done
 echo "make_fatbin_seeds: $(ls "$out" | wc -l) seeds in $out"
