@@ -145,6 +145,8 @@ static void register_fill(void)
     __cudaRegisterFatBinaryEnd(h);
 }
 
+/* libFuzzer calls this once before the first input; every input calls
+ * it too, so that a driver without this hook (tests/replay.c) works. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -254,7 +256,7 @@ static cudaError_t result(program *pr, const char *call, cudaError_t e)
         fprintf(stderr, "fuzz_runtime: step %u: %s -> %d\n", pr->step, call, e);
     if (!cuda_code(e))
         broken(pr, "returned %d, which is not a CUDA error code", e);
-    if (e >= 700 && e <= 719 && e != 701 && e != 720)
+    if (e >= 700 && e <= 719 && e != 701) /* cudaErrorIllegalAddress to cudaErrorLaunchFailure */
         pr->spoiled = true;
     return e;
 }
@@ -306,9 +308,10 @@ static int pick_alloc(program *pr)
 }
 
 /* Index of the live allocation that holds address p, and in *room the
- * bytes from p to its end; -1 (and 0) when none does. Expectations come from this
- * lookup, not from how a pointer was made: a freed range may be given out
- * again, and the end of one allocation may be the start of the next. */
+ * bytes from p to its end; -1 (and 0) when none does. Expectations come
+ * from this lookup, not from how a pointer was made: a freed range may be
+ * given out again, and the end of one allocation may be the start of the
+ * next. */
 static int find_live(const program *pr, const unsigned char *p, size_t *room)
 {
     *room = 0;
@@ -754,9 +757,7 @@ static bool step_limit(program *pr)
     cudaError_t e = result(pr, "cudaDeviceSetLimit", cudaDeviceSetLimit((enum cudaLimit)limit, value));
     if (limit == 7 && !e)
         broken(pr, "accepted limit %u, which does not exist", limit);
-    if (limit > 2)
-        return true;
-    if (e)
+    if (limit > 2 || e)
         return true;
     size_t got = 0;
     e = result(pr, "cudaDeviceGetLimit", cudaDeviceGetLimit(&got, (enum cudaLimit)limit));
@@ -970,8 +971,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 10: go = step_handles(&pr); break;
         default: go = step_launch(&pr); break;
         }
-        cudaError_t e = result(&pr, "cudaGetLastError", cudaGetLastError());
-        (void)e;
+        result(&pr, "cudaGetLastError", cudaGetLastError());
     }
     finish(&pr);
     return 0;
