@@ -78,9 +78,11 @@ static void read_as_file(const uint8_t *data, size_t size)
 }
 
 /* Register the input as a program's fatbin. The wrapper carries no
- * length: a program's fatbin is as long as its header says, so a header
- * that claims more than the input is cut down to it (in a copy, as the
- * runtime keeps pointing at the fatbin until it is unregistered). */
+ * length: a program's fatbin is as long as its header says (header size
+ * plus payload size), so a header that claims more than the input is cut
+ * down to it, in a copy (the runtime keeps pointing at the fatbin until it
+ * is unregistered). A sum that wraps around 2^64 to no more than the
+ * input is left as it is. */
 static void register_as_program(const uint8_t *data, size_t size)
 {
     uint32_t magic;
@@ -97,7 +99,7 @@ static void register_as_program(const uint8_t *data, size_t size)
     if (!copy)
         return;
     memcpy(copy, data, size);
-    if (payload > size - header) {
+    if ((uint64_t)(header + payload) > size) { /* the runtime reads the sum, wrapped at 2^64 */
         payload = size - header;
         memcpy((char *)copy + 8, &payload, 8);
     }
