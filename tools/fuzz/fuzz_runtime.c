@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cudart/abi.h"
 #include "emu/sim.h"
@@ -131,11 +132,20 @@ static void build_fatbin(unsigned long long *words)
     memcpy(e + 64, fill_ptx, sizeof fill_ptx);
 }
 
+/* Where broken() reports: the process's stderr as it was at start-up.
+ * libFuzzer's -close_fd_mask=2 (which hides the runtime's messages) points
+ * descriptor 2 at /dev/null after LLVMFuzzerInitialize. Set once. */
+static int report_fd = 2;
+
 /* Register fill once per process, as nvcc's host code registers a
  * program's kernels before main. The runtime is process-wide, so the
- * fatbin and its wrapper live as long as the process does. */
-static void register_fill(void)
+ * fatbin and its wrapper live as long as the process does. Also keep a
+ * descriptor of stderr for reports. */
+static void start_up(void)
 {
+    int fd = dup(2);
+    if (fd >= 0)
+        report_fd = fd;
     static unsigned long long fatbin[FATBIN_BYTES / 8];
     static fatbin_wrapper wrapper;
     build_fatbin(fatbin);
@@ -150,7 +160,7 @@ static void register_fill(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, register_fill);
+    pthread_once(&once, start_up);
     return 0;
 }
 
@@ -199,12 +209,12 @@ static uint64_t take(program *pr, int n)
 static void broken(const program *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void broken(const program *pr, const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "fuzz_runtime: step %u, %s: ", pr->step, pr->call);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    dprintf(report_fd, "fuzz_runtime: step %u, %s: %s\n", pr->step, pr->call, msg);
     abort();
 }
 
@@ -382,19 +392,25 @@ static cudaStream_t pick_stream(program *pr, bool *valid)
     }
 }
 
-/* Record a new allocation (the oldest freed slot is reused when full). */
-static void add_alloc(program *pr, void *p, size_t size, enum alloc_kind kind)
+/* The slot a new allocation is recorded in (a freed one once all are
+ * used), or -1 when all hold live allocations: then the harness allocates
+ * nothing, as it must know every live allocation to judge a call. */
+static int free_slot(const program *pr)
 {
-    unsigned i = pr->nallocs;
-    if (i == MAX_ALLOCS) {
-        for (i = 0; i < MAX_ALLOCS && pr->allocs[i].live; i++)
-            ;
-        if (i == MAX_ALLOCS)
-            return; /* all live: it stays allocated until the reset */
-    } else {
+    if (pr->nallocs < MAX_ALLOCS)
+        return (int)pr->nallocs;
+    for (unsigned i = 0; i < MAX_ALLOCS; i++)
+        if (!pr->allocs[i].live)
+            return (int)i;
+    return -1;
+}
+
+/* Record a new allocation in the slot free_slot gave. */
+static void add_alloc(program *pr, int slot, void *p, size_t size, enum alloc_kind kind)
+{
+    if ((unsigned)slot == pr->nallocs)
         pr->nallocs++;
-    }
-    pr->allocs[i] = (alloc){p, size, kind, true};
+    pr->allocs[slot] = (alloc){p, size, kind, true};
 }
 
 /* Does [p, p + n) overlap a live allocation other than self? */
@@ -484,7 +500,8 @@ static bool step_malloc(program *pr, enum alloc_kind kind)
     size_t size = pick_size(pr);
     void *p = (void *)1;
     const char *call = kind == A_DEVICE ? "cudaMalloc" : kind == A_HOST ? "cudaMallocHost" : "cudaMallocManaged";
-    if (too_big_to_try(size))
+    int slot = free_slot(pr);
+    if (too_big_to_try(size) || slot < 0)
         return true;
     cudaError_t e = result(pr, call, kind == A_DEVICE ? cudaMalloc(&p, size)
                                      : kind == A_HOST ? cudaMallocHost(&p, size)
@@ -504,7 +521,7 @@ static bool step_malloc(program *pr, enum alloc_kind kind)
         broken(pr, "returned %p for %zu bytes, which overlaps a live allocation", p, size);
     if (kind == A_DEVICE && overlaps_host(pr, p, size))
         broken(pr, "returned %p for %zu bytes, which overlaps the program's own host memory", p, size);
-    add_alloc(pr, p, size, kind);
+    add_alloc(pr, slot, p, size, kind);
     check_usable(pr, p, size, kind != A_DEVICE);
     return true;
 }
@@ -517,6 +534,9 @@ static bool step_malloc_pitch(program *pr)
         height = pick_size(pr);
     void *p = (void *)1;
     size_t pitch = 0;
+    int slot = free_slot(pr);
+    if (slot < 0)
+        return true;
     bool overflow = width > SIZE_MAX - 511 || (height && ((width + 511) & ~(size_t)511) > SIZE_MAX / height);
     if (overflow && !pr->run_known_bugs)
         return true; /* issue 14, item 4: success with a NULL pointer (see README) */
@@ -536,7 +556,7 @@ static bool step_malloc_pitch(program *pr)
         broken(pr, "pitch %zu and pointer %p for a width of %zu bytes", pitch, p, width);
     if (overlaps_live(pr, p, pitch * height, NULL))
         broken(pr, "returned %p for %zu bytes, which overlaps a live allocation", p, pitch * height);
-    add_alloc(pr, p, pitch * height, A_PITCH);
+    add_alloc(pr, slot, p, pitch * height, A_PITCH);
     check_usable(pr, p, pitch * height, false);
     return true;
 }
