@@ -13,7 +13,7 @@
  *   - the result is one of CUDA's error codes (cudart/errors.def);
  *   - a call that must succeed on a GPU does (a small allocation, an
  *     in-bounds copy, a launch within the device limits), unless a device
- *     fault earlier in the input has spoiled the context;
+ *     fault has spoiled the context (the program stops after that step);
  *   - a call that returns success did its job: new memory is usable over
  *     its whole size, a memset or copy reads back, a launch wrote what the
  *     kernel writes, a limit reads back at least what was set;
@@ -958,7 +958,10 @@ static void finish(program *pr)
 }
 
 /* One fuzz input: a fresh device with the default limits, then up to
- * MAX_STEPS steps while the input lasts. */
+ * MAX_STEPS steps while the input lasts, and until a device fault spoils
+ * the context: after one a program can only reset the device, as calls
+ * report the fault whether or not they did their work (a cudaFreeHost
+ * that returns cudaErrorIllegalAddress has freed the memory). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     LLVMFuzzerInitialize(NULL, NULL);
@@ -978,7 +981,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cudaDeviceSetLimit(cudaLimitMallocHeapSize, 8 << 20);
     cudaGetLastError();
     bool go = true;
-    for (pr.step = 0; go && pr.left && pr.step < MAX_STEPS; pr.step++) {
+    for (pr.step = 0; go && !pr.spoiled && pr.left && pr.step < MAX_STEPS; pr.step++) {
         switch (take(&pr, 1) % 12) {
         case 0: case 1: go = step_malloc(&pr, A_DEVICE); break;
         case 2: go = step_malloc(&pr, take(&pr, 1) % 2 ? A_HOST : A_MANAGED); break;
