@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run simtlab's whole test suite: the unit and end-to-end tests in a normal
 # build and again under AddressSanitizer + UndefinedBehaviorSanitizer, then
-# the parser fuzzer for a bounded time. Installs missing dependencies first.
+# the three fuzzers (PTX, fatbin/ELF decoding, CUDA runtime calls) for a
+# bounded time each. Installs missing dependencies first.
 set -euo pipefail
 cd "$(dirname "$0")"
 tools/deps.sh
@@ -36,6 +37,10 @@ echo "== tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_suite build-asan -Db_sanitize=address,undefined -Db_lundef=false
 echo "== parser fuzzing (${SIMTLAB_FUZZ_SECONDS:-60} s)"
-tools/fuzz/run.sh "${SIMTLAB_FUZZ_SECONDS:-60}"
+tools/fuzz/run.sh parse "${SIMTLAB_FUZZ_SECONDS:-60}"
+echo "== fatbin and ELF decoding fuzzing (${SIMTLAB_FUZZ_SECONDS_FATBIN:-45} s)"
+tools/fuzz/run.sh fatbin "${SIMTLAB_FUZZ_SECONDS_FATBIN:-45}"
+echo "== CUDA runtime call fuzzing (${SIMTLAB_FUZZ_SECONDS_RUNTIME:-45} s)"
+tools/fuzz/run.sh runtime "${SIMTLAB_FUZZ_SECONDS_RUNTIME:-45}"
 echo "== all tests passed"
 echo "$passed passed, $failed failed"

@@ -135,6 +135,10 @@ void __cudaRegisterFatBinaryEnd(void **handle)
     rt_unlock(rt);
 }
 
+/* The fatbin's code is gone (a program's exit, or dlclose of a library):
+ * free its decoded program and parsed PTX, keeping only the record that
+ * its kernels and variables point to. Programs unregister in reverse
+ * order, so the search starts from the newest module. */
 void __cudaUnregisterFatBinary(void **handle)
 {
     cudart *rt = rt_lock_at_exit();
@@ -142,13 +146,16 @@ void __cudaUnregisterFatBinary(void **handle)
         return;
     rt_flush_printf(rt);
     rt_module *mod = (rt_module *)handle;
-    for (uint32_t i = 0; i < rt->nmodules; i++)
+    for (uint32_t i = rt->nmodules; i-- > 0;)
         if (rt->modules[i] == mod) {
             sim_program_free(mod->p);
             mod->p = NULL;
-            if (!mod->error)
-                mod->error = ptx_strdup("the module was unregistered");
+            ptx_module_free(mod->m);
+            mod->m = NULL;
+            free(mod->error);
+            mod->error = ptx_strdup("the module was unregistered");
             mod->reported = true;
+            break;
         }
     rt_unlock(rt);
 }

@@ -13,7 +13,7 @@
  * Tests of known parser bugs are kept here but skipped (each says "known
  * bug: ..."); set SIMTLAB_RUN_KNOWN_BUGS=1 to run them once the parser is
  * fixed, then drop the known_bug() call. The inputs that made the fuzzer
- * (tools/fuzz) fail are replayed from tools/fuzz/regressions/. */
+ * (tools/fuzz) fail are replayed from tools/fuzz/regressions/parse/. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1201,7 +1201,7 @@ static int is_known_fuzz_bug(const char *name)
     return 0;
 }
 
-/* Replays every input in tools/fuzz/regressions/ as the fuzz harness does
+/* Replays every input in tools/fuzz/regressions/parse/ as the fuzz harness does
  * (in a child process, so a crash is a failure, not an abort of the test
  * program). Files listed as known bugs run only with SIMTLAB_RUN_KNOWN_BUGS;
  * while any is listed the test ends as skipped. */
@@ -1211,7 +1211,7 @@ static void test_fuzz_regressions(void **state)
     const char *td = getenv("SIMTLAB_TESTDATA");
     assert_non_null(td);
     char dirpath[4096];
-    snprintf(dirpath, sizeof dirpath, "%s/../tools/fuzz/regressions", td);
+    snprintf(dirpath, sizeof dirpath, "%s/../tools/fuzz/regressions/parse", td);
     DIR *dir = opendir(dirpath);
     if (!dir)
         fail_msg("cannot open %s", dirpath);
