@@ -72,6 +72,16 @@ static cudaError_t copy(cudart *rt, void *dst, const void *src, uint64_t n, enum
     return rt_error(rt, cudaSuccess);
 }
 
+/* Does a 2D region of `height` rows of `width` bytes, `pitch` apart from
+ * base, run past the end of the address space (or start at NULL)? Checked
+ * on integers, before any pointer arithmetic on it. */
+static bool rows_wrap(const void *base, size_t pitch, size_t width, size_t height)
+{
+    uintptr_t b = (uintptr_t)base;
+    return !b || (height - 1 && height - 1 > (UINTPTR_MAX - width) / (pitch ? pitch : 1)) ||
+           (height - 1) * pitch + width > UINTPTR_MAX - b;
+}
+
 /* Rows of a 2D copy (lock held). */
 static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                            size_t height, enum cudaMemcpyKind kind)
@@ -80,9 +90,9 @@ static cudaError_t copy_2d(cudart *rt, void *dst, size_t dpitch, const void *src
         return rt_error(rt, cudaErrorInvalidPitchValue);
     if (width == 0 || height == 0) /* nothing to copy, however many rows */
         return rt_error(rt, cudaSuccess);
-    if (height - 1 > (SIZE_MAX - width) / dpitch || height - 1 > (SIZE_MAX - width) / spitch)
-        return rt_report(rt, cudaErrorInvalidValue, "cudaMemcpy2D of %zu rows of %zu bytes: the rows do not fit in "
-                         "the address space", height, width);
+    if (rows_wrap(dst, dpitch, width, height) || rows_wrap(src, spitch, width, height))
+        return rt_report(rt, cudaErrorInvalidValue, "cudaMemcpy2D of %zu rows of %zu bytes: the rows are not in "
+                         "the address space (NULL, or past its end)", height, width);
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = copy(rt, (char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind,
                              "cudaMemcpy2D");
@@ -99,9 +109,9 @@ static cudaError_t fill(cudart *rt, void *p, size_t pitch, int value, size_t wid
         return rt_error(rt, cudaErrorInvalidPitchValue);
     if (width == 0 || height == 0) /* nothing to set, however many rows */
         return rt_error(rt, cudaSuccess);
-    if (height > 1 && height - 1 > (SIZE_MAX - width) / pitch)
-        return rt_report(rt, cudaErrorInvalidValue, "cudaMemset2D of %zu rows of %zu bytes: the rows do not fit in "
-                         "the address space", height, width);
+    if (rows_wrap(p, pitch, width, height))
+        return rt_report(rt, cudaErrorInvalidValue, "%s of %zu rows of %zu bytes: the rows are not in the address "
+                         "space (NULL, or past its end)", height > 1 ? "cudaMemset2D" : "cudaMemset", height, width);
     for (size_t r = 0; r < height; r++) {
         void *h;
         enum side s = locate(rt, (char *)p + r * pitch, width, &h);

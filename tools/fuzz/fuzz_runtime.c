@@ -22,9 +22,7 @@
  * The host side of every copy is honest (the harness's own buffer, or live
  * mapped memory, with room for the copy), as a GPU cannot protect a
  * program from its own host pointers. Every input starts on a reset
- * device. Calls that trigger known runtime bugs (avoid_known_bug,
- * known_bug) are left out or tolerated unless SIMTLAB_RUN_KNOWN_BUGS is
- * set; SIMTLAB_FUZZ_TRACE=1 prints each call and its result. Built with -Dfuzz=true;
+ * device. SIMTLAB_FUZZ_TRACE=1 prints each call and its result. Built with -Dfuzz=true;
  * tests/replay.c runs the same function over the seeds and regression
  * inputs in every build. See README.md. */
 #include <pthread.h>
@@ -189,7 +187,6 @@ typedef struct program {
     unsigned char *host;  /* HOST_BYTES of the harness's own memory */
     unsigned char *check; /* HOST_BYTES to read results back into */
     bool spoiled;         /* a device fault happened: calls may all fail */
-    bool run_known_bugs;  /* SIMTLAB_RUN_KNOWN_BUGS */
     bool trace;           /* SIMTLAB_FUZZ_TRACE: print each call and its result */
     unsigned step;
     const char *call;     /* the call being checked, for messages */
@@ -216,32 +213,6 @@ static void broken(const program *pr, const char *fmt, ...)
     va_end(ap);
     dprintf(report_fd, "fuzz_runtime: step %u, %s: %s\n", pr->step, pr->call, msg);
     abort();
-}
-
-/* A failure the runtime is known to have (named in the README's list of
- * open bugs): fatal only with SIMTLAB_RUN_KNOWN_BUGS. Returns false so
- * that the caller stops using a state it can no longer trust. */
-static bool known_bug(const program *pr, const char *what)
-{
-    if (pr->run_known_bugs)
-        broken(pr, "known bug: %s", what);
-    return false;
-}
-
-/* Would a call trigger one of the known bugs (see known_bug)? Then it is
- * left out, unless SIMTLAB_RUN_KNOWN_BUGS asks for it. */
-static bool avoid_known_bug(const program *pr, bool triggers)
-{
-    return triggers && !pr->run_known_bugs;
-}
-
-/* Would rows [0, height) of pitch bytes from p run past the end of the
- * address space (or start at NULL)? cudart/memory.c computes each row's
- * address with pointer arithmetic, which is then undefined (known bug). */
-static bool rows_wrap(const void *p, size_t pitch, size_t height)
-{
-    uintptr_t a = (uintptr_t)p;
-    return !p || (height > 1 && pitch && (height - 1) > (UINTPTR_MAX - a) / pitch);
 }
 
 /* Is e one of CUDA's error codes? */
@@ -538,8 +509,6 @@ static bool step_malloc_pitch(program *pr)
     if (slot < 0)
         return true;
     bool overflow = width > SIZE_MAX - 511 || (height && ((width + 511) & ~(size_t)511) > SIZE_MAX / height);
-    if (overflow && !pr->run_known_bugs)
-        return true; /* issue 14, item 4: success with a NULL pointer (see README) */
     if (!overflow && too_big_to_try(((width + 511) & ~(size_t)511) * height))
         return true;
     cudaError_t e = result(pr, "cudaMallocPitch", cudaMallocPitch(&p, &pitch, width, height));
@@ -549,7 +518,7 @@ static bool step_malloc_pitch(program *pr)
         return true;
     }
     if (overflow || hostile(width) || hostile(height) || hostile(width * height))
-        return known_bug(pr, "cudaMallocPitch succeeds for a width and height no GPU can hold");
+        broken(pr, "cudaMallocPitch succeeds for a width and height no GPU can hold");
     if (!width || !height)
         return true;
     if (pitch < width || !p)
@@ -620,8 +589,6 @@ static bool step_memset(program *pr)
     int value = (int)take(pr, 4);
     bool async = take(pr, 1) & 1, stream_ok = true;
     cudaStream_t s = async ? pick_stream(pr, &stream_ok) : NULL;
-    if (avoid_known_bug(pr, !p))
-        return true;
     cudaError_t e = result(pr, async ? "cudaMemsetAsync" : "cudaMemset",
                            async ? cudaMemsetAsync(p, value, n, s) : cudaMemset(p, value, n));
     bool fits = n == 0 || (a && n <= room);
@@ -725,10 +692,6 @@ static bool step_2d(program *pr)
     bool nothing = !width || !height;
     bool rows_in = da && width <= droom && (height <= 1 || (dpitch && (height - 1) <= (droom - width) / dpitch));
     bool fits = width <= dpitch && (nothing || rows_in);
-    /* memory.c walks every row, even empty ones: 2^32 rows of 0 bytes
-     * take minutes (known bug) */
-    if (avoid_known_bug(pr, rows_wrap(dst, dpitch, height) || (!width && height > 1 << 16)))
-        return true;
     if (memset2d) {
         cudaError_t e = result(pr, "cudaMemset2D", cudaMemset2D(dst, dpitch, 7, width, height));
         if (fits)
@@ -783,7 +746,7 @@ static bool step_limit(program *pr)
     e = result(pr, "cudaDeviceGetLimit", cudaDeviceGetLimit(&got, (enum cudaLimit)limit));
     must_succeed(pr, e, "the limit was just set");
     if (!e && got < value)
-        return known_bug(pr, "cudaDeviceGetLimit reads less than cudaDeviceSetLimit accepted");
+        broken(pr, "cudaDeviceGetLimit reads %zu, less than the %zu cudaDeviceSetLimit accepted", got, (size_t)value);
     return true;
 }
 
@@ -965,10 +928,8 @@ static void finish(program *pr)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     LLVMFuzzerInitialize(NULL, NULL);
-    const char *known = getenv("SIMTLAB_RUN_KNOWN_BUGS");
     const char *trace = getenv("SIMTLAB_FUZZ_TRACE");
-    program pr = {.in = data, .left = size, .run_known_bugs = known && *known && strcmp(known, "0") != 0,
-                  .trace = trace && *trace && strcmp(trace, "0") != 0};
+    program pr = {.in = data, .left = size, .trace = trace && *trace && strcmp(trace, "0") != 0};
     pr.host = calloc(1, HOST_BYTES);
     pr.check = calloc(1, HOST_BYTES);
     if (!pr.host || !pr.check) {

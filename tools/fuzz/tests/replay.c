@@ -1,11 +1,10 @@
 /* replay.c — run a fuzz harness's LLVMFuzzerTestOneInput over files
  * without libFuzzer, so that every build replays the seed and regression
- * inputs: replay [--known-bugs] PATH... (files, or directories whose
- * files are replayed in name order). Each input runs in a child process,
- * so that a crash, abort or sanitizer report fails it without stopping
- * the others. Exit status 0 when all pass, 1 when any fails, 77 (skipped)
- * with --known-bugs unless SIMTLAB_RUN_KNOWN_BUGS is set: inputs of known
- * bugs are replayed only on request. A missing directory holds nothing. */
+ * inputs: replay PATH... (files, or directories whose files are replayed
+ * in name order). Each input runs in a child process, so that a crash,
+ * abort or sanitizer report fails it without stopping the others. Exit
+ * status 0 when all pass, 1 when any fails. A missing directory holds
+ * nothing. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -107,17 +106,8 @@ static void replay_path(const char *path, unsigned *runs, unsigned *failures)
 
 int main(int argc, char **argv)
 {
-    int first = 1;
-    if (argc > 1 && strcmp(argv[1], "--known-bugs") == 0) {
-        const char *run = getenv("SIMTLAB_RUN_KNOWN_BUGS");
-        if (!run || !*run || strcmp(run, "0") == 0) {
-            printf("replay: inputs of known bugs are replayed only with SIMTLAB_RUN_KNOWN_BUGS=1\n");
-            return 77;
-        }
-        first = 2;
-    }
     unsigned runs = 0, failures = 0;
-    for (int i = first; i < argc; i++)
+    for (int i = 1; i < argc; i++)
         replay_path(argv[i], &runs, &failures);
     printf("replay: %u inputs, %u failed\n", runs, failures);
     return failures ? 1 : 0;
