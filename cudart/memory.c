@@ -208,11 +208,15 @@ cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t heig
     }
     *ptr = NULL;
     *pitch = 0;
-    if (width > SIZE_MAX - 511 || (height && ((width + 511) & ~(size_t)511) > SIZE_MAX / height)) {
-        cudart *rt = rt_lock();
+    cudart *rt = rt_lock();
+    /* Either dimension alone larger than the device's memory is refused even
+     * when the other is zero: no GPU holds a row that wide or that many rows,
+     * and a zero-byte success would hide the caller's bug. */
+    size_t total = rt->prop.totalGlobalMem;
+    if (width > total || height > total || ((width + 511) & ~(size_t)511) > SIZE_MAX / (height ? height : 1))
         return rt_return(rt, rt_report(rt, cudaErrorMemoryAllocation, "cudaMallocPitch of %zu rows of %zu bytes: "
                                        "more memory than the device has", height, width));
-    }
+    rt_unlock(rt);
     size_t p = (width + 511) & ~(size_t)511;
     cudaError_t e = cudaMalloc(ptr, p * height);
     if (e == cudaSuccess)
