@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parser/isa.h"
+#include "ir/isa.h"
 
 /* A growing register list: the CSR reads or writes being built. */
 typedef struct reglist {

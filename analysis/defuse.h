@@ -1,7 +1,7 @@
 /* defuse.h — which registers each instruction reads and writes.
  *
  * Operand roles follow the ISA tables: an opcode whose operand shape starts
- * with a destination ('d', parser/isa.h) writes the registers of its first
+ * with a destination ('d', ir/isa.h) writes the registers of its first
  * operand (a register, the registers of a vector or of a d|p pair; "_"
  * writes nothing); every other register occurrence is a read — operands,
  * vector elements, address bases, the guard predicate. A guarded

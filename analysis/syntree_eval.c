@@ -41,7 +41,7 @@ static unsigned type_width(uint8_t ty)
     return ty == PTX_TYPE_PRED ? 1 : ptx_type_bits((ptx_type)ty) ? ptx_type_bits((ptx_type)ty) : 64;
 }
 
-/* Signed or unsigned w-bit division as GPUs give it (see emu/ops_int.c):
+/* Signed or unsigned w-bit division as GPUs give it (see emulator/ops_int.c):
  * by zero, all ones and the dividend; MIN / -1, MIN and 0. */
 static uint64_t divide(uint64_t a, uint64_t b, unsigned w, bool sg, bool rem)
 {

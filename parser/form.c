@@ -13,7 +13,7 @@
 
 #include "ir/util.h"
 #include "parser/builder_impl.h"
-#include "parser/isa.h"
+#include "ir/isa.h"
 
 static const char *category_name(ptx_modcat c)
 {

@@ -9,7 +9,7 @@
 
 #include "ir/util.h"
 #include "parser/builder_impl.h"
-#include "parser/isa.h"
+#include "ir/isa.h"
 
 /* Resolve a register name: an exact scalar declaration or a member of a
  * %name<N> range, whichever was declared innermost (for a vector register,

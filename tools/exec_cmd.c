@@ -4,7 +4,7 @@
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
  * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_MAX_INSTRUCTIONS (cudart/watchdog.h). */
+ * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_MAX_INSTRUCTIONS (tools/cudart/watchdog.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cudart/watchdog.h"
+#include "tools/cudart/watchdog.h"
 #include "tools/exec_cmd.h"
 
 enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_CANNOT_RUN = 127 };
@@ -78,7 +78,7 @@ static char *find_cudart_dir(void)
         char *slash = strrchr(self, '/');
         if (slash) {
             *slash = 0;
-            snprintf(cand, sizeof cand, "%s/../cudart/libcudart.so.13", self);
+            snprintf(cand, sizeof cand, "%s/cudart/libcudart.so.13", self);
             if (access(cand, R_OK) == 0) {
                 cand[strlen(cand) - strlen("/libcudart.so.13")] = 0;
                 return realpath(cand, NULL);

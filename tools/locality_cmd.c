@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/locality.h"
+#include "emulator/locality.h"
 #include "ir/util.h"
 
 enum { EXIT_OK = 0, EXIT_USER = 1 };

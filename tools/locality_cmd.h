@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "emu/sim.h"
+#include "emulator/sim.h"
 
 typedef struct locality_opts {
     bool enabled;          /* the command is simtlab locality */

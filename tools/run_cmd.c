@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu/sim.h"
+#include "emulator/sim.h"
 #include "ir/util.h"
 #include "parser/parser.h"
 #include "tools/locality_cmd.h"

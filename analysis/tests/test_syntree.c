@@ -1,6 +1,6 @@
 /* test_syntree.c — address syntax trees: their shape on nvcc's matrix
  * multiply (the values are checked against the emulator in
- * emu/tests/test_emu_locality.c), and well-formed trees for every function
+ * emulator/tests/test_emu_locality.c), and well-formed trees for every function
  * of the corpus. */
 #include <setjmp.h>
 #include <stdarg.h>

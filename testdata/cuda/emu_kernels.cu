@@ -1,4 +1,4 @@
-// Kernels for the emulator's conformance tests (emu/tests/test_emu_kernels.c):
+// Kernels for the emulator's conformance tests (emulator/tests/test_emu_kernels.c):
 // each has a CPU reference in that test. extern "C" keeps the names plain.
 #include <stdint.h>
 

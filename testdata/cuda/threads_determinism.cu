@@ -1,7 +1,7 @@
 // threads_determinism.cu: kernels whose results depend on the order in
 // which blocks reach their global atomics, device malloc and printf; the
 // emulator must give the same results with any number of host threads
-// (emu/tests/test_emu_threads_determinism.c). Covers a float atomicAdd by
+// (emulator/tests/test_emu_threads_determinism.c). Covers a float atomicAdd by
 // every thread plus one atomicInc ticket per block, the "last block"
 // reduction with __threadfence() (the CUDA samples' threadFenceReduction),
 // printf of a ticket, in-kernel malloc, a chain of blocks each spinning on

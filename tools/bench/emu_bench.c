@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emu/sim.h"
+#include "emulator/sim.h"
 #include "parser/parser.h"
 
 static double now(void)

@@ -24,7 +24,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What nvcc's host code calls (cudart/register.c); the prototypes are
+/* What nvcc's host code calls (tools/cudart/register.c); the prototypes are
  * those of the toolkit's crt/host_runtime.h. */
 void **__cudaRegisterFatBinary(void *fat_cubin);
 void __cudaRegisterFatBinaryEnd(void **handle);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "emu/sim.h"
+#include "emulator/sim.h"
 #include "ir/ir.h"
 #include "parser/diag.h"
 #include "parser/parser.h"

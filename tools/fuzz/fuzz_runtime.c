@@ -10,7 +10,7 @@
  * ones, NULL and addresses in the emulator's windows; sizes include values
  * near 2^32 and 2^64. After every call the harness checks:
  *   - no crash, hang, leak or sanitizer report (the fuzzer's own checks);
- *   - the result is one of CUDA's error codes (cudart/errors.def);
+ *   - the result is one of CUDA's error codes (tools/cudart/errors.def);
  *   - a call that must succeed on a GPU does (a small allocation, an
  *     in-bounds copy, a launch within the device limits), unless a device
  *     fault has spoiled the context (the program stops after that step);
@@ -35,8 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cudart/abi.h"
-#include "emu/sim.h"
+#include "tools/cudart/abi.h"
+#include "emulator/sim.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -220,7 +220,7 @@ static bool cuda_code(cudaError_t e)
 {
     switch (e) {
 #define X(code, name, text) case code:
-#include "cudart/errors.def"
+#include "tools/cudart/errors.def"
 #undef X
         return true;
     default:

@@ -11,7 +11,7 @@ the corrections listed in OVERRIDES / EXTRA_FORMS_SPEC below, and writes:
 
   ir/opcodes.def          X(ENUM, "name") for every opcode, in enum order
   ir/modifiers.def        X(ENUM, "text", PTX_MODCAT_x, value)
-  parser/isa_table.inc    per-opcode allowed modifiers, required categories,
+  ir/isa_table.inc    per-opcode allowed modifiers, required categories,
                           operand shapes, and name-sorted lookup indexes
   testdata/isa/forms.txt  concrete instruction instances of every form
   testdata/isa/bad_forms.txt  instructions that must be rejected
@@ -760,7 +760,7 @@ def emit(root, data, mods, typenames, typeenum):
     # isa_table.inc
     idx = {m: i + 1 for i, m in enumerate(mods)}
     out = [HEADER_C.rstrip("\n"),
-           "/* Data of parser/isa_table.c: per-opcode allowed modifiers (ascending",
+           "/* Data of ir/isa_table.c: per-opcode allowed modifiers (ascending",
            " * ptx_modifier), required categories, operand shapes; name indexes. */",
            ""]
     for o in OPCODES:
