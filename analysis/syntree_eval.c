@@ -8,10 +8,10 @@
  * trees, and each access whose guard holds is passed on. Loops therefore
  * run exactly as many iterations as the thread's exit predicates say, and
  * threads that skip an access (idle threads at the matrix edge) never
- * report it. Integer semantics are the PTX ISA's, as the emulator
- * implements them: values are held as register bits, sources extended
- * from the operation's width by its signedness, results masked to the
- * destination register's width. A branch on an unknown value sends the
+ * report it. Integer semantics are the PTX ISA's, with the rules the
+ * emulator uses too (ir/int_semantics.h): values are held as register
+ * bits, sources extended from the operation's width by its signedness,
+ * results masked to the destination register's width. A branch on an unknown value sends the
  * thread to the branch's immediate post-dominator, skipping the region it
  * decides about (the trees mark such accesses inexact). */
 #include "analysis/syntree.h"
@@ -21,18 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "ir/int_semantics.h"
 #include "ir/util.h"
-
-static inline uint64_t mask_bits(uint64_t v, unsigned w) { return w >= 64 ? v : v & ((1ull << w) - 1); }
-
-/* v's low w bits extended to 64 by signedness. */
-static inline uint64_t ext(uint64_t v, unsigned w, bool sg)
-{
-    if (w >= 64)
-        return v;
-    v &= (1ull << w) - 1;
-    return sg && (v >> (w - 1)) & 1 ? v | ~((1ull << w) - 1) : v;
-}
 
 static inline bool type_signed(uint8_t ty) { return ptx_type_class((ptx_type)ty) == 's'; }
 
@@ -41,72 +31,58 @@ static unsigned type_width(uint8_t ty)
     return ty == PTX_TYPE_PRED ? 1 : ptx_type_bits((ptx_type)ty) ? ptx_type_bits((ptx_type)ty) : 64;
 }
 
-/* Signed or unsigned w-bit division as GPUs give it (see emulator/ops_int.c):
- * by zero, all ones and the dividend; MIN / -1, MIN and 0. */
-static uint64_t divide(uint64_t a, uint64_t b, unsigned w, bool sg, bool rem)
-{
-    if (b == 0)
-        return rem ? a : ~0ull;
-    if (!sg)
-        return rem ? a % b : a / b;
-    int64_t x = (int64_t)a, y = (int64_t)b;
-    if (y == -1)
-        return rem ? 0 : w == 64 && x == INT64_MIN ? a : (uint64_t)-x;
-    return (uint64_t)(rem ? x % y : x / y);
-}
-
 /* The value of OP node n over argument values v[]. */
 static uint64_t apply(const ptx_st_node *n, const uint64_t *v)
 {
     unsigned w = n->width;
     bool sg = n->sgn;
-    uint64_t a = ext(v[0], w, sg), b = n->nargs > 1 ? ext(v[1], w, sg) : 0, r = 0;
+    uint64_t a = ptx_ext(v[0], w, sg), b = n->nargs > 1 ? ptx_ext(v[1], w, sg) : 0, r = 0;
     switch ((ptx_st_op)n->op) {
     case PTX_STOP_MOV: r = v[0]; break;
-    case PTX_STOP_ADD: r = ext(a + b, w, sg); break;
-    case PTX_STOP_SUB: r = ext(a - b, w, sg); break;
-    case PTX_STOP_MUL_LO: r = ext(a * b, w, sg); break;
-    case PTX_STOP_MAD_LO: r = ext(a * b + v[2], w, sg); break;
+    case PTX_STOP_ADD: r = ptx_ext(a + b, w, sg); break;
+    case PTX_STOP_SUB: r = ptx_ext(a - b, w, sg); break;
+    case PTX_STOP_MUL_LO: r = ptx_ext(a * b, w, sg); break;
+    case PTX_STOP_MAD_LO: r = ptx_ext(a * b + v[2], w, sg); break;
     case PTX_STOP_MUL_HI: case PTX_STOP_MAD_HI: {
         __int128 p = sg ? (__int128)(int64_t)a * (int64_t)b : (__int128)((unsigned __int128)a * b);
-        r = ext((uint64_t)(p >> w), w, sg);
+        r = ptx_ext((uint64_t)(p >> w), w, sg);
         if (n->op == PTX_STOP_MAD_HI)
-            r = ext(r + v[2], w, sg);
+            r = ptx_ext(r + v[2], w, sg);
         break;
     }
-    case PTX_STOP_MUL_WIDE: r = ext(a * b, 2 * w, sg); break;
-    case PTX_STOP_MAD_WIDE: r = ext(a * b + v[2], 2 * w, sg); break;
-    case PTX_STOP_DIV: r = ext(divide(a, b, w, sg, false), w, sg); break;
-    case PTX_STOP_REM: r = ext(divide(a, b, w, sg, true), w, sg); break;
+    case PTX_STOP_MUL_WIDE: r = ptx_ext(a * b, 2 * w, sg); break;
+    case PTX_STOP_MAD_WIDE: r = ptx_ext(a * b + v[2], 2 * w, sg); break;
+    case PTX_STOP_DIV: r = ptx_int_div(a, b, w, sg, false); break;
+    case PTX_STOP_REM: r = ptx_int_div(a, b, w, sg, true); break;
     case PTX_STOP_SHL: {
         uint32_t s = (uint32_t)v[1];
-        r = s >= w ? 0 : ext(a << s, w, sg);
+        r = s >= w ? 0 : ptx_ext(a << s, w, sg);
         break;
     }
     case PTX_STOP_SHR: {
         uint32_t s = (uint32_t)v[1];
         if (sg)
-            r = ext((uint64_t)((int64_t)a >> (s >= w ? 63 : s)), w, sg);
+            r = ptx_ext((uint64_t)((int64_t)a >> (s >= w ? 63 : s)), w, sg);
         else
-            r = s >= w ? 0 : mask_bits(a, w) >> s;
+            r = s >= w ? 0 : ptx_zext(a, w) >> s;
         break;
     }
     case PTX_STOP_AND: r = a & b; break;
     case PTX_STOP_OR: r = a | b; break;
     case PTX_STOP_XOR: r = a ^ b; break;
     case PTX_STOP_NOT: r = ~a; break;
-    case PTX_STOP_NEG: r = ext(0 - a, w, sg); break;
-    case PTX_STOP_ABS: r = ext((int64_t)a < 0 ? 0 - a : a, w, sg); break;
-    case PTX_STOP_MIN: r = sg ? ((int64_t)a < (int64_t)b ? a : b) : (mask_bits(a, w) < mask_bits(b, w) ? a : b); break;
-    case PTX_STOP_MAX: r = sg ? ((int64_t)a > (int64_t)b ? a : b) : (mask_bits(a, w) > mask_bits(b, w) ? a : b); break;
+    case PTX_STOP_NEG: r = ptx_ext(0 - a, w, sg); break;
+    case PTX_STOP_ABS: r = ptx_ext((int64_t)a < 0 ? 0 - a : a, w, sg); break;
+    case PTX_STOP_MIN: r = sg ? ((int64_t)a < (int64_t)b ? a : b) : (ptx_zext(a, w) < ptx_zext(b, w) ? a : b); break;
+    case PTX_STOP_MAX: r = sg ? ((int64_t)a > (int64_t)b ? a : b) : (ptx_zext(a, w) > ptx_zext(b, w) ? a : b); break;
     case PTX_STOP_CVT: {
         uint8_t from = n->type2;
-        r = ext(ext(v[0], type_width(from), type_signed(from)), w, sg);
+        r = ptx_ext(ptx_ext(v[0], type_width(from), type_signed(from)), w, sg);
         break;
     }
     case PTX_STOP_SELP: r = (v[2] & 1) ? v[0] : v[1]; break;
     case PTX_STOP_SETP: {
-        uint64_t x = mask_bits(a, w), y = mask_bits(b, w);
+        uint64_t x = ptx_zext(a, w), y = ptx_zext(b, w);
         bool lt = sg ? (int64_t)a < (int64_t)b : x < y;
         bool eq = x == y;
         switch ((ptx_st_cmp)n->cmp) {
@@ -122,7 +98,7 @@ static uint64_t apply(const ptx_st_node *n, const uint64_t *v)
     case PTX_STOP_GUARD: r = ((v[0] & 1) != n->neg) ? v[1] : v[2]; break;
     case PTX_STOP_COUNT: break;
     }
-    return mask_bits(r, n->dst_bits);
+    return ptx_zext(r, n->dst_bits);
 }
 
 /* The evaluator's state. Threads are walked in groups of up to 32
@@ -190,7 +166,7 @@ static int set_leaves(evaluator *e, char *err, size_t errlen)
             }
             v = 0;
             memcpy(&v, l->params + at, bytes);
-            v = ext(v, bytes * 8, type_signed(n->type));
+            v = ptx_ext(v, bytes * 8, type_signed(n->type));
         } else {
             if (n->kind == PTX_ST_SREG)
                 e->sregs[e->nsregs++] = i;
@@ -286,7 +262,7 @@ static uint32_t lane_next(evaluator *e, const ptx_st_block *sb, uint32_t k, bool
     case PTX_STT_EXIT: return PTX_NONE;
     case PTX_STT_COND: return (V(e, sb->cond, k) & 1) != sb->cond_neg ? sb->taken : sb->fall;
     case PTX_STT_INDIRECT: {
-        uint64_t x = mask_bits(V(e, sb->cond, k), 32);
+        uint64_t x = ptx_zext(V(e, sb->cond, k), 32);
         if (x >= sb->ntargets) { /* the emulator faults here */
             *stop = true;
             return PTX_NONE;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emulator/internal.h"
+#include "ir/int_semantics.h"
 
 /* A source operand resolved once per instruction: a register row (reg:
  * the value for thread t is p[t]) or a value shared by every thread (v);
@@ -170,14 +171,6 @@ static inline void lanes_gather(const sim_lanes *L, const opnd *o, uint64_t *buf
 
 /* Unused handler arguments. */
 #define UNUSED_ARGS ((void)c, (void)in, (void)g, (void)L, (void)s, (void)O, (void)D)
-
-/* Value v truncated to w bits (w <= 64). */
-static inline uint64_t zx(uint64_t v, unsigned w) { return w >= 64 ? v : v & ((1ull << w) - 1); }
-/* Value v sign-extended from w bits. */
-static inline int64_t sx(uint64_t v, unsigned w)
-{
-    return w >= 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
-}
 
 /* Width in bits of the instruction's first type (32 when it has none). */
 static inline unsigned type_bits(uint8_t type)

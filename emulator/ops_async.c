@@ -21,7 +21,7 @@
 
 #define MB_PENDING(v) ((v) & 0xfffffull)
 #define MB_EXPECTED(v) (((v) >> 20) & 0xfffffull)
-#define MB_TX(v) sx((v) >> 40, 22)
+#define MB_TX(v) ptx_sext((v) >> 40, 22)
 #define MB_PARITY(v) ((v) >> 63)
 #define MB_MAKE(pending, expected, tx, parity)                                                  \
     ((uint64_t)(pending) | (uint64_t)(expected) << 20 | ((uint64_t)(tx) & 0x3fffffull) << 40 |  \

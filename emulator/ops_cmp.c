@@ -63,7 +63,7 @@ static inline bool compare(const sim_inst *in, const opnd *O, uint32_t t, cmp_mo
     case CM_F64:
         return fcompare(in->op, f64_of(x), f64_of(y));
     case CM_SIGNED: {
-        int64_t a = sx(x, w), b = sx(y, w);
+        int64_t a = ptx_sext(x, w), b = ptx_sext(y, w);
         switch (in->op) {
         case C_EQ: return a == b;
         case C_NE: return a != b;
@@ -74,7 +74,7 @@ static inline bool compare(const sim_inst *in, const opnd *O, uint32_t t, cmp_mo
         }
     }
     default: {
-        uint64_t a = zx(x, w), b = zx(y, w);
+        uint64_t a = ptx_zext(x, w), b = ptx_zext(y, w);
         switch (in->op) {
         case C_EQ: return a == b;
         case C_NE: return a != b;
@@ -109,8 +109,8 @@ static inline bool combine(const sim_inst *in, const opnd *O, uint32_t t, bool r
     case C_GT: MAP_LANES(2, (uint64_t)(READ(0) > READ(1))); break;                        \
     default: MAP_LANES(2, (uint64_t)(READ(0) >= READ(1))); break;                         \
     }
-#define READ_S(k) sx(ARG(k), w)
-#define READ_U(k) zx(ARG(k), w)
+#define READ_S(k) ptx_sext(ARG(k), w)
+#define READ_U(k) ptx_zext(ARG(k), w)
 #define READ_F(k) f32_of(ARG(k))
 #define NE_INT(a, b) ((a) != (b))
 #define NE_ORDERED(a, b) ((a) < (b) || (a) > (b)) /* false when either is NaN */
@@ -176,7 +176,7 @@ HANDLER(op_slct)
                 f = 0.0f;
             ge = f >= 0.0f; /* -0 >= 0 holds; NaN does not */
         } else {
-            ge = sx(cv, 32) >= 0;
+            ge = ptx_sext(cv, 32) >= 0;
         }
         PUT(0, t, ge ? SRC(0, t) : SRC(1, t));
     }
@@ -218,7 +218,7 @@ HANDLER(op_copysign)
 #define LEAN_CMP(name, OP)                                                                   \
     static inline uint64_t lean_##name(uint64_t a, uint64_t b, unsigned w, bool sg)          \
     {                                                                                        \
-        return sg ? (uint64_t)(sx(a, w) OP sx(b, w)) : (uint64_t)(zx(a, w) OP zx(b, w));     \
+        return sg ? (uint64_t)(ptx_sext(a, w) OP ptx_sext(b, w)) : (uint64_t)(ptx_zext(a, w) OP ptx_zext(b, w));     \
     }                                                                                        \
     LEAN_WIDTHS(setp_##name, lean_##name)
 LEAN_CMP(eq, ==)

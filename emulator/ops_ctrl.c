@@ -34,7 +34,7 @@ HANDLER(op_brx)
     s->indirect = true;
     s->taken = lane_mask(L);
     for (uint32_t i = 0; i < L->n; i++) {
-        uint64_t ix = zx(SRC(0, L->t[i]), 32);
+        uint64_t ix = ptx_zext(SRC(0, L->t[i]), 32);
         if (ix >= in->ntargets) {
             char who[96];
             sim_thread_coords(c, L->t[i], who, sizeof who);

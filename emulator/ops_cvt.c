@@ -85,7 +85,7 @@ static uint64_t to_float(const sim_inst *in, double x, uint8_t ty)
 /* An integer (held in 64 bits) to a float: rounded by the mode. */
 static uint64_t int_to_float(const sim_inst *in, uint64_t v, bool sg, uint8_t ty)
 {
-    if (ty == PTX_TYPE_F64 && (sg ? (sx(v, 64) > (1ll << 53) || sx(v, 64) < -(1ll << 53)) : v > (1ull << 53))) {
+    if (ty == PTX_TYPE_F64 && (sg ? (ptx_sext(v, 64) > (1ll << 53) || ptx_sext(v, 64) < -(1ll << 53)) : v > (1ull << 53))) {
         int old = fegetround();
         fesetround(in->rnd == 2 ? FE_TOWARDZERO : in->rnd == 3 ? FE_DOWNWARD
                    : in->rnd == 4 ? FE_UPWARD : FE_TONEAREST);
@@ -95,7 +95,7 @@ static uint64_t int_to_float(const sim_inst *in, uint64_t v, bool sg, uint8_t ty
     }
     /* the value fits a double exactly when |v| <= 2^53; otherwise for
      * narrower targets round in two exact steps: split v = hi + lo */
-    if (sg ? (sx(v, 64) <= (1ll << 53) && sx(v, 64) >= -(1ll << 53)) : v <= (1ull << 53))
+    if (sg ? (ptx_sext(v, 64) <= (1ll << 53) && ptx_sext(v, 64) >= -(1ll << 53)) : v <= (1ull << 53))
         return to_float(in, sg ? (double)(int64_t)v : (double)v, ty);
     /* |v| > 2^53 for an f32/f16 target: keep a sticky bit so one rounding
      * of the truncated double gives the right result */
@@ -116,12 +116,12 @@ HANDLER(op_cvt)
     EACH_LANE(t) {
         uint64_t v = SRC(0, t), r;
         if (!dfl && !sfl) { /* integer to integer */
-            int64_t x = ssg ? sx(v, sw) : (int64_t)zx(v, sw);
+            int64_t x = ssg ? ptx_sext(v, sw) : (int64_t)ptx_zext(v, sw);
             if (in->sat) {
                 if (type_signed(dt)) {
                     int64_t lo = dw >= 64 ? INT64_MIN : -((int64_t)1 << (dw - 1));
                     int64_t hi = dw >= 64 ? INT64_MAX : ((int64_t)1 << (dw - 1)) - 1;
-                    if (!ssg && zx(v, sw) > (uint64_t)hi)
+                    if (!ssg && ptx_zext(v, sw) > (uint64_t)hi)
                         x = hi;
                     else
                         x = x < lo ? lo : x > hi ? hi : x;
@@ -133,16 +133,16 @@ HANDLER(op_cvt)
                         x = (int64_t)hi;
                 }
             }
-            r = type_signed(dt) ? (uint64_t)sx((uint64_t)x, dw) : zx((uint64_t)x, dw);
+            r = type_signed(dt) ? (uint64_t)ptx_sext((uint64_t)x, dw) : ptx_zext((uint64_t)x, dw);
         } else if (!sfl) { /* integer to float */
-            r = int_to_float(in, ssg ? (uint64_t)sx(v, sw) : zx(v, sw), ssg, dt);
+            r = int_to_float(in, ssg ? (uint64_t)ptx_sext(v, sw) : ptx_zext(v, sw), ssg, dt);
         } else if (!dfl) { /* float to integer */
             double x = float_value(st, v, in->ftz);
             double n = isnan(x) || isinf(x) ? x : sim_round_mag(fabs(x), in->rnd, signbit(x) != 0);
             if (!isnan(x) && !isinf(x))
                 n = copysign(n, x);
             r = float_to_int(n, dt, st);
-            r = type_signed(dt) ? (uint64_t)sx(r, dw) : r;
+            r = type_signed(dt) ? (uint64_t)ptx_sext(r, dw) : r;
         } else { /* float to float */
             double x = float_value(st, v, in->ftz);
             if (in->op) { /* .rni .rzi .rmi .rpi: integral value */
@@ -180,14 +180,14 @@ HANDLER(op_mov)
         EACH_LANE(t) {
             uint64_t r = 0;
             for (unsigned k = 0; k < in->nsrc; k++)
-                r |= zx(SRC(k, t), in->op2) << (k * in->op2);
+                r |= ptx_zext(SRC(k, t), in->op2) << (k * in->op2);
             PUT(0, t, r);
         }
     } else {
         EACH_LANE(t) {
             uint64_t v = SRC(0, t);
             for (unsigned k = 0; k < in->ndst; k++)
-                PUT(k, t, zx(v >> (k * in->op2), in->op2));
+                PUT(k, t, ptx_zext(v >> (k * in->op2), in->op2));
         }
     }
 }
@@ -204,13 +204,13 @@ HANDLER(op_cvt_pack)
     int64_t lo = sg ? -((int64_t)1 << (w - 1)) : 0;
     int64_t hi = sg ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
     EACH_LANE(t) {
-        int64_t a = sx(SRC(0, t), 32), b = sx(SRC(1, t), 32);
+        int64_t a = ptx_sext(SRC(0, t), 32), b = ptx_sext(SRC(1, t), 32);
         a = a < lo ? lo : a > hi ? hi : a;
         b = b < lo ? lo : b > hi ? hi : b;
-        uint64_t r = zx((uint64_t)a, w) << w | zx((uint64_t)b, w);
+        uint64_t r = ptx_zext((uint64_t)a, w) << w | ptx_zext((uint64_t)b, w);
         if (w < 16)
             r |= SRC(2, t) << (2 * w);
-        PUT(0, t, zx(r, 32));
+        PUT(0, t, ptx_zext(r, 32));
     }
 }
 

@@ -7,13 +7,9 @@
  * only on the low w bits of the operands (add, sub, mul.lo, logic, shl)
  * one handler serves every width.
  *
- * Division by zero, which the ISA leaves unspecified, gives what NVIDIA
- * GPUs give: all ones for the quotient and the dividend for the remainder;
- * the most negative value divided by -1 gives itself, remainder 0. */
+ * The extension and division rules are shared with the analyzer
+ * (ir/int_semantics.h). */
 #include "emulator/ops.h"
-
-/* Extend a w-bit result to 64 bits by the type's signedness. */
-static inline uint64_t ext(uint64_t v, unsigned w, bool sgn) { return sgn ? (uint64_t)sx(v, w) : zx(v, w); }
 
 /* Saturate a signed 64-bit value to 32 bits. */
 static inline int64_t sat32(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v; }
@@ -33,7 +29,7 @@ HANDLER(op_add)
     else if (w == 32)
         MAP_LANES(2, (uint32_t)(ARG(0) + ARG(1)));
     else
-        EACH_LANE(t) PUT(0, t, ext(SRC(0, t) + SRC(1, t), w, sg));
+        EACH_LANE(t) PUT(0, t, ptx_ext(SRC(0, t) + SRC(1, t), w, sg));
 }
 
 HANDLER(op_sub)
@@ -41,7 +37,7 @@ HANDLER(op_sub)
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type);
-    EACH_LANE(t) PUT(0, t, ext(SRC(0, t) - SRC(1, t), w, sg));
+    EACH_LANE(t) PUT(0, t, ptx_ext(SRC(0, t) - SRC(1, t), w, sg));
 }
 
 /* add.sat.s32 / sub.sat.s32: clamp to the s32 range. */
@@ -50,7 +46,7 @@ HANDLER(op_add_sat)
     (void)g; (void)s;
     bool sub = in->op;
     EACH_LANE(t) {
-        int64_t a = sx(SRC(0, t), 32), b = sx(SRC(1, t), 32);
+        int64_t a = ptx_sext(SRC(0, t), 32), b = ptx_sext(SRC(1, t), 32);
         PUT(0, t, (uint64_t)sat32(sub ? a - b : a + b));
     }
 }
@@ -70,12 +66,12 @@ HANDLER(op_add_carry)
     bool sub = in->op, cin = in->op2, cout = (in->flags & SIM_IF_CC) != 0;
     uint64_t *cc = sim_row(c, CC_ROW);
     EACH_LANE(t) {
-        uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+        uint64_t a = ptx_zext(SRC(0, t), w), b = ptx_zext(SRC(1, t), w);
         uint64_t cf = cin ? cc[t] & 1 : sub; /* sub.cc: the + 1 of the two's complement */
         if (sub)
-            b = zx(~b, w);
+            b = ptx_zext(~b, w);
         unsigned __int128 r = (unsigned __int128)a + b + cf;
-        PUT(0, t, ext((uint64_t)r, w, type_signed(in->type)));
+        PUT(0, t, ptx_ext((uint64_t)r, w, type_signed(in->type)));
         if (cout)
             cc[t] = (uint64_t)(r >> w) & 1; /* the carry out of bit w - 1 */
     }
@@ -85,8 +81,8 @@ HANDLER(op_add_carry)
 static inline unsigned __int128 wide_mul(uint64_t a, uint64_t b, unsigned w, bool sg)
 {
     if (sg)
-        return (unsigned __int128)((__int128)sx(a, w) * (__int128)sx(b, w));
-    return (unsigned __int128)zx(a, w) * zx(b, w);
+        return (unsigned __int128)((__int128)ptx_sext(a, w) * (__int128)ptx_sext(b, w));
+    return (unsigned __int128)ptx_zext(a, w) * ptx_zext(b, w);
 }
 
 /* mul.lo and mad.lo without carry or saturation (op: 1 mad): the low w
@@ -97,9 +93,9 @@ HANDLER(op_mul_lo)
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type);
     if (in->op) {
-        EACH_LANE(t) PUT(0, t, ext(SRC(0, t) * SRC(1, t) + SRC(2, t), w, sg));
+        EACH_LANE(t) PUT(0, t, ptx_ext(SRC(0, t) * SRC(1, t) + SRC(2, t), w, sg));
     } else {
-        EACH_LANE(t) PUT(0, t, ext(SRC(0, t) * SRC(1, t), w, sg));
+        EACH_LANE(t) PUT(0, t, ptx_ext(SRC(0, t) * SRC(1, t), w, sg));
     }
 }
 
@@ -109,13 +105,13 @@ HANDLER(op_mul_wide)
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     if (in->op && type_signed(in->type)) /* mad.wide */
-        MAP_LANES(3, (uint64_t)(sx(ARG(0), w) * sx(ARG(1), w)) + ARG(2));
+        MAP_LANES(3, (uint64_t)(ptx_sext(ARG(0), w) * ptx_sext(ARG(1), w)) + ARG(2));
     else if (in->op)
-        MAP_LANES(3, zx(ARG(0), w) * zx(ARG(1), w) + ARG(2));
+        MAP_LANES(3, ptx_zext(ARG(0), w) * ptx_zext(ARG(1), w) + ARG(2));
     else if (type_signed(in->type))
-        MAP_LANES(2, (uint64_t)(sx(ARG(0), w) * sx(ARG(1), w)));
+        MAP_LANES(2, (uint64_t)(ptx_sext(ARG(0), w) * ptx_sext(ARG(1), w)));
     else
-        MAP_LANES(2, zx(ARG(0), w) * zx(ARG(1), w));
+        MAP_LANES(2, ptx_zext(ARG(0), w) * ptx_zext(ARG(1), w));
 }
 
 /* The other mul/mad forms: .hi, saturation (mad.hi.sat.s32) and carries
@@ -132,17 +128,17 @@ HANDLER(op_mul)
         unsigned __int128 p = wide_mul(SRC(0, t), SRC(1, t), w, sg);
         uint64_t part = hi ? (uint64_t)(p >> w) : (uint64_t)p;
         if (!mad) {
-            PUT(0, t, ext(part, w, sg));
+            PUT(0, t, ptx_ext(part, w, sg));
             continue;
         }
         if (in->sat) { /* mad.hi.sat.s32: the 64-bit sum saturated */
-            int64_t r = sx(part, 32) + sx(SRC(2, t), 32);
+            int64_t r = ptx_sext(part, 32) + ptx_sext(SRC(2, t), 32);
             PUT(0, t, (uint64_t)sat32(r));
             continue;
         }
         uint64_t cf = cin ? cc[t] & 1 : 0;
-        unsigned __int128 r = (unsigned __int128)zx(part, w) + zx(SRC(2, t), w) + cf;
-        PUT(0, t, ext((uint64_t)r, w, sg));
+        unsigned __int128 r = (unsigned __int128)ptx_zext(part, w) + ptx_zext(SRC(2, t), w) + cf;
+        PUT(0, t, ptx_ext((uint64_t)r, w, sg));
         if (cout)
             cc[t] = (uint64_t)(r >> w) & 1;
     }
@@ -156,15 +152,15 @@ HANDLER(op_mul24)
     (void)g; (void)s;
     bool sg = type_signed(in->type), mad = in->op, hi = in->flags & SIM_IF_HI;
     EACH_LANE(t) {
-        int64_t a = sg ? sx(SRC(0, t), 24) : (int64_t)zx(SRC(0, t), 24);
-        int64_t b = sg ? sx(SRC(1, t), 24) : (int64_t)zx(SRC(1, t), 24);
+        int64_t a = sg ? ptx_sext(SRC(0, t), 24) : (int64_t)ptx_zext(SRC(0, t), 24);
+        int64_t b = sg ? ptx_sext(SRC(1, t), 24) : (int64_t)ptx_zext(SRC(1, t), 24);
         uint64_t p = (uint64_t)(a * b);
         uint64_t r = hi ? p >> 16 : p;
         if (in->sat)
-            r = (uint64_t)sat32(sx(r, 32) + sx(SRC(2, t), 32));
+            r = (uint64_t)sat32(ptx_sext(r, 32) + ptx_sext(SRC(2, t), 32));
         else if (mad)
             r += SRC(2, t);
-        PUT(0, t, ext(r, 32, sg));
+        PUT(0, t, ptx_ext(r, 32, sg));
     }
 }
 
@@ -177,39 +173,23 @@ HANDLER(op_sad)
     EACH_LANE(t) {
         uint64_t d;
         if (sg) {
-            int64_t a = sx(SRC(0, t), w), b = sx(SRC(1, t), w);
+            int64_t a = ptx_sext(SRC(0, t), w), b = ptx_sext(SRC(1, t), w);
             d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
         } else {
-            uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+            uint64_t a = ptx_zext(SRC(0, t), w), b = ptx_zext(SRC(1, t), w);
             d = a > b ? a - b : b - a;
         }
-        PUT(0, t, ext(SRC(2, t) + d, w, sg));
+        PUT(0, t, ptx_ext(SRC(2, t) + d, w, sg));
     }
 }
 
-/* div / rem (op: 1 rem). */
+/* div / rem (op: 1 rem): ir/int_semantics.h has the rules. */
 HANDLER(op_div)
 {
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type), rem = in->op;
-    EACH_LANE(t) {
-        uint64_t r;
-        if (sg) {
-            int64_t a = sx(SRC(0, t), w), b = sx(SRC(1, t), w);
-            int64_t min = w >= 64 ? INT64_MIN : -((int64_t)1 << (w - 1));
-            if (b == 0)
-                r = rem ? (uint64_t)a : ~0ull;
-            else if (a == min && b == -1)
-                r = rem ? 0 : (uint64_t)a;
-            else
-                r = (uint64_t)(rem ? a % b : a / b);
-        } else {
-            uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
-            r = b == 0 ? (rem ? a : ~0ull) : rem ? a % b : a / b;
-        }
-        PUT(0, t, ext(r, w, sg));
-    }
+    EACH_LANE(t) PUT(0, t, ptx_int_div(SRC(0, t), SRC(1, t), w, sg, rem));
 }
 
 /* abs / neg (op: 1 neg) on integers; the most negative value maps to
@@ -220,9 +200,9 @@ HANDLER(op_abs_neg)
     unsigned w = type_bits(in->type);
     bool neg = in->op;
     EACH_LANE(t) {
-        int64_t a = sx(SRC(0, t), w);
+        int64_t a = ptx_sext(SRC(0, t), w);
         uint64_t r = neg ? 0 - (uint64_t)a : a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
-        PUT(0, t, ext(r, w, true));
+        PUT(0, t, ptx_ext(r, w, true));
     }
 }
 
@@ -235,13 +215,13 @@ HANDLER(op_minmax)
     EACH_LANE(t) {
         uint64_t r;
         if (sg) {
-            int64_t a = sx(SRC(0, t), w), b = sx(SRC(1, t), w);
+            int64_t a = ptx_sext(SRC(0, t), w), b = ptx_sext(SRC(1, t), w);
             r = (uint64_t)(max ? (a > b ? a : b) : (a < b ? a : b));
         } else {
-            uint64_t a = zx(SRC(0, t), w), b = zx(SRC(1, t), w);
+            uint64_t a = ptx_zext(SRC(0, t), w), b = ptx_zext(SRC(1, t), w);
             r = max ? (a > b ? a : b) : (a < b ? a : b);
         }
-        PUT(0, t, ext(r, w, sg));
+        PUT(0, t, ptx_ext(r, w, sg));
     }
 }
 
@@ -252,11 +232,11 @@ HANDLER(op_logic)
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     switch (in->op) { /* a loop per operation */
-    case 0: MAP_LANES(2, zx(ARG(0) & ARG(1), w)); break;
-    case 1: MAP_LANES(2, zx(ARG(0) | ARG(1), w)); break;
-    case 2: MAP_LANES(2, zx(ARG(0) ^ ARG(1), w)); break;
-    case 3: MAP_LANES(1, zx(~ARG(0), w)); break;
-    default: EACH_LANE(t) PUT(0, t, zx(SRC(0, t), w) == 0); break;
+    case 0: MAP_LANES(2, ptx_zext(ARG(0) & ARG(1), w)); break;
+    case 1: MAP_LANES(2, ptx_zext(ARG(0) | ARG(1), w)); break;
+    case 2: MAP_LANES(2, ptx_zext(ARG(0) ^ ARG(1), w)); break;
+    case 3: MAP_LANES(1, ptx_zext(~ARG(0), w)); break;
+    default: EACH_LANE(t) PUT(0, t, ptx_zext(SRC(0, t), w) == 0); break;
     }
 }
 
@@ -268,14 +248,14 @@ HANDLER(op_shift)
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type), right = in->op;
     EACH_LANE(t) {
-        uint64_t n = zx(SRC(1, t), 32), r;
+        uint64_t n = ptx_zext(SRC(1, t), 32), r;
         if (!right)
             r = n >= w ? 0 : SRC(0, t) << n;
         else if (sg)
-            r = (uint64_t)(sx(SRC(0, t), w) >> (n >= w ? w - 1 : n));
+            r = (uint64_t)(ptx_sext(SRC(0, t), w) >> (n >= w ? w - 1 : n));
         else
-            r = n >= w ? 0 : zx(SRC(0, t), w) >> n;
-        PUT(0, t, ext(r, w, sg));
+            r = n >= w ? 0 : ptx_zext(SRC(0, t), w) >> n;
+        PUT(0, t, ptx_ext(r, w, sg));
     }
 }
 
@@ -287,7 +267,7 @@ HANDLER(op_bits)
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type);
     EACH_LANE(t) {
-        uint64_t a = zx(SRC(0, t), w), r = 0;
+        uint64_t a = ptx_zext(SRC(0, t), w), r = 0;
         switch (in->op) {
         case 0: r = (uint64_t)__builtin_popcountll(a); break;
         case 1: r = a == 0 ? w : (uint64_t)__builtin_clzll(a) - (64 - w); break;
@@ -297,7 +277,7 @@ HANDLER(op_bits)
             break;
         default: {
             /* the most significant non-sign bit; 0xffffffff when none */
-            uint64_t v = sg && (a >> (w - 1)) ? zx(~a, w) : a;
+            uint64_t v = sg && (a >> (w - 1)) ? ptx_zext(~a, w) : a;
             if (v == 0)
                 r = 0xffffffffu;
             else {
@@ -307,7 +287,7 @@ HANDLER(op_bits)
             break;
         }
         }
-        PUT(0, t, in->op == 2 ? r : zx(r, 32));
+        PUT(0, t, in->op == 2 ? r : ptx_zext(r, 32));
     }
 }
 
@@ -320,7 +300,7 @@ HANDLER(op_bfe)
     unsigned w = type_bits(in->type);
     bool sg = type_signed(in->type);
     EACH_LANE(t) {
-        uint64_t a = zx(SRC(0, t), w);
+        uint64_t a = ptx_zext(SRC(0, t), w);
         unsigned pos = (unsigned)(SRC(1, t) & 0xff), len = (unsigned)(SRC(2, t) & 0xff);
         uint64_t r = 0;
         bool sbit = false;
@@ -332,7 +312,7 @@ HANDLER(op_bfe)
             uint64_t bit = i < len && pos + i < w ? (a >> (pos + i)) & 1 : sbit;
             r |= bit << i;
         }
-        PUT(0, t, ext(r, w, sg));
+        PUT(0, t, ptx_ext(r, w, sg));
     }
 }
 
@@ -342,7 +322,7 @@ HANDLER(op_bfi)
     (void)g; (void)s;
     unsigned w = type_bits(in->type);
     EACH_LANE(t) {
-        uint64_t a = SRC(0, t), r = zx(SRC(1, t), w);
+        uint64_t a = SRC(0, t), r = ptx_zext(SRC(1, t), w);
         unsigned pos = (unsigned)(SRC(2, t) & 0xff), len = (unsigned)(SRC(3, t) & 0xff);
         for (unsigned i = 0; i < len && pos + i < w; i++)
             r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
@@ -355,7 +335,7 @@ HANDLER(op_prmt)
 {
     (void)g; (void)s;
     EACH_LANE(t) {
-        uint64_t a = zx(SRC(0, t), 32), b = zx(SRC(1, t), 32), sel = SRC(2, t);
+        uint64_t a = ptx_zext(SRC(0, t), 32), b = ptx_zext(SRC(1, t), 32), sel = SRC(2, t);
         uint64_t x = b << 32 | a; /* bytes 0..7 */
         uint8_t byte[8];
         for (int i = 0; i < 8; i++)
@@ -411,7 +391,7 @@ HANDLER(op_lop3)
                 uint64_t m = ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? cc : ~cc);
                 r |= m;
             }
-        r = zx(r, 32);
+        r = ptx_zext(r, 32);
         PUT(0, t, r);
         if (in->op2) {
             bool q = SRC(4, t) != 0;
@@ -426,11 +406,11 @@ HANDLER(op_shf)
 {
     (void)g; (void)s;
     EACH_LANE(t) {
-        uint64_t x = zx(SRC(1, t), 32) << 32 | zx(SRC(0, t), 32);
-        uint64_t n = zx(SRC(2, t), 32);
+        uint64_t x = ptx_zext(SRC(1, t), 32) << 32 | ptx_zext(SRC(0, t), 32);
+        uint64_t n = ptx_zext(SRC(2, t), 32);
         n = in->op2 ? n & 31 : (n > 32 ? 32 : n);
         uint64_t r = in->op ? x >> n : (x << n) >> 32;
-        PUT(0, t, zx(r, 32));
+        PUT(0, t, ptx_zext(r, 32));
     }
 }
 
@@ -442,23 +422,23 @@ HANDLER(op_dp)
     bool sa = type_signed(in->type), sb = type_signed(in->type2);
     EACH_LANE(t) {
         uint64_t a = SRC(0, t), b = SRC(1, t);
-        int64_t acc = (sa || sb) ? sx(SRC(2, t), 32) : (int64_t)zx(SRC(2, t), 32);
+        int64_t acc = (sa || sb) ? ptx_sext(SRC(2, t), 32) : (int64_t)ptx_zext(SRC(2, t), 32);
         if (!in->op) {
             for (int i = 0; i < 4; i++) {
-                int64_t x = sa ? sx(a >> (8 * i), 8) : (int64_t)zx(a >> (8 * i), 8);
-                int64_t y = sb ? sx(b >> (8 * i), 8) : (int64_t)zx(b >> (8 * i), 8);
+                int64_t x = sa ? ptx_sext(a >> (8 * i), 8) : (int64_t)ptx_zext(a >> (8 * i), 8);
+                int64_t y = sb ? ptx_sext(b >> (8 * i), 8) : (int64_t)ptx_zext(b >> (8 * i), 8);
                 acc += x * y;
             }
         } else {
             unsigned base = in->op2 ? 2 : 0;
             for (int i = 0; i < 2; i++) {
-                int64_t x = sa ? sx(a >> (16 * i), 16) : (int64_t)zx(a >> (16 * i), 16);
-                int64_t y = sb ? sx(b >> (8 * (base + (unsigned)i)), 8)
-                               : (int64_t)zx(b >> (8 * (base + (unsigned)i)), 8);
+                int64_t x = sa ? ptx_sext(a >> (16 * i), 16) : (int64_t)ptx_zext(a >> (16 * i), 16);
+                int64_t y = sb ? ptx_sext(b >> (8 * (base + (unsigned)i)), 8)
+                               : (int64_t)ptx_zext(b >> (8 * (base + (unsigned)i)), 8);
                 acc += x * y;
             }
         }
-        PUT(0, t, zx((uint64_t)acc, 32));
+        PUT(0, t, ptx_zext((uint64_t)acc, 32));
     }
 }
 
@@ -540,23 +520,23 @@ HANDLER(op_szext)
 /* The lean forms (ops.h, LEAN_WIDTHS) of add, sub, mul.lo, and, or, xor,
  * shl and shr: the same results as op_add, op_sub, op_mul_lo, op_logic
  * and op_shift at a fixed width and signedness. */
-static inline uint64_t lean_add(uint64_t a, uint64_t b, unsigned w, bool sg) { return ext(a + b, w, sg); }
-static inline uint64_t lean_sub(uint64_t a, uint64_t b, unsigned w, bool sg) { return ext(a - b, w, sg); }
-static inline uint64_t lean_mul(uint64_t a, uint64_t b, unsigned w, bool sg) { return ext(a * b, w, sg); }
-static inline uint64_t lean_and(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, zx(a & b, w); }
-static inline uint64_t lean_or(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, zx(a | b, w); }
-static inline uint64_t lean_xor(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, zx(a ^ b, w); }
+static inline uint64_t lean_add(uint64_t a, uint64_t b, unsigned w, bool sg) { return ptx_ext(a + b, w, sg); }
+static inline uint64_t lean_sub(uint64_t a, uint64_t b, unsigned w, bool sg) { return ptx_ext(a - b, w, sg); }
+static inline uint64_t lean_mul(uint64_t a, uint64_t b, unsigned w, bool sg) { return ptx_ext(a * b, w, sg); }
+static inline uint64_t lean_and(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, ptx_zext(a & b, w); }
+static inline uint64_t lean_or(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, ptx_zext(a | b, w); }
+static inline uint64_t lean_xor(uint64_t a, uint64_t b, unsigned w, bool sg) { return (void)sg, ptx_zext(a ^ b, w); }
 static inline uint64_t lean_shl(uint64_t a, uint64_t b, unsigned w, bool sg)
 {
-    uint64_t n = zx(b, 32);
-    return n >= w ? 0 : ext(a << n, w, sg);
+    uint64_t n = ptx_zext(b, 32);
+    return n >= w ? 0 : ptx_ext(a << n, w, sg);
 }
 static inline uint64_t lean_shr(uint64_t a, uint64_t b, unsigned w, bool sg)
 {
-    uint64_t n = zx(b, 32);
+    uint64_t n = ptx_zext(b, 32);
     if (sg)
-        return ext((uint64_t)(sx(a, w) >> (n >= w ? w - 1 : n)), w, sg);
-    return n >= w ? 0 : zx(a, w) >> n;
+        return ptx_ext((uint64_t)(ptx_sext(a, w) >> (n >= w ? w - 1 : n)), w, sg);
+    return n >= w ? 0 : ptx_zext(a, w) >> n;
 }
 LEAN_WIDTHS(add, lean_add)
 LEAN_WIDTHS(sub, lean_sub)

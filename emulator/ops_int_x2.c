@@ -16,7 +16,7 @@ static inline uint64_t half_op(uint8_t op, bool sg, bool relu, uint64_t a, uint6
 {
     if (op == X2_ADD)
         return (a + b) & 0xffff; /* the sum wraps in 16 bits */
-    int64_t x = sg ? sx(a, 16) : (int64_t)a, y = sg ? sx(b, 16) : (int64_t)b;
+    int64_t x = sg ? ptx_sext(a, 16) : (int64_t)a, y = sg ? ptx_sext(b, 16) : (int64_t)b;
     int64_t r = (x < y) == (op == X2_MIN) ? x : y;
     if (relu && r < 0)
         r = 0;
@@ -40,7 +40,7 @@ HANDLER(op_minmax_relu)
 {
     (void)g; (void)s;
     EACH_LANE(t) {
-        int64_t a = sx(SRC(0, t), 32), b = sx(SRC(1, t), 32);
+        int64_t a = ptx_sext(SRC(0, t), 32), b = ptx_sext(SRC(1, t), 32);
         int64_t r = (a < b) == (in->op == X2_MIN) ? a : b;
         PUT(0, t, (uint64_t)(r < 0 ? 0 : r));
     }

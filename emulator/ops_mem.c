@@ -128,7 +128,7 @@ HANDLER(op_ld)
         }
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = load_n(p + k * size, size);
-            v = (sg ? (uint64_t)sx(v, size * 8) : v) & D->m[k];
+            v = (sg ? (uint64_t)ptx_sext(v, size * 8) : v) & D->m[k];
             uint64_t *d = D->p[k];
             if (L->contig)
                 for (uint32_t i = 0; i < L->n; i++)
@@ -152,7 +152,7 @@ HANDLER(op_ld)
         }
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = load_n(p + k * size, size);
-            PUT(k, t, sg ? (uint64_t)sx(v, size * 8) : v);
+            PUT(k, t, sg ? (uint64_t)ptx_sext(v, size * 8) : v);
         }
     }
 }
@@ -236,8 +236,8 @@ static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
     case A_OR: return old | b;
     case A_XOR: return old ^ b;
     case A_EXCH: return b;
-    case A_INC: return zx(old, w) >= zx(b, w) ? 0 : old + 1;
-    case A_DEC: return zx(old, w) == 0 || zx(old, w) > zx(b, w) ? b : old - 1;
+    case A_INC: return ptx_zext(old, w) >= ptx_zext(b, w) ? 0 : old + 1;
+    case A_DEC: return ptx_zext(old, w) == 0 || ptx_zext(old, w) > ptx_zext(b, w) ? b : old - 1;
     case A_ADD:
         if (ty == PTX_TYPE_F16 || ty == PTX_TYPE_BF16 || ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2) {
             /* each 16-bit half rounded to nearest (.noftz: subnormals kept) */
@@ -261,10 +261,10 @@ static uint64_t atomic_apply(uint8_t op, uint8_t ty, uint64_t old, uint64_t b)
         if (ty == PTX_TYPE_F16 || ty == PTX_TYPE_BF16 || ty == PTX_TYPE_F16X2 || ty == PTX_TYPE_BF16X2)
             return half_minmax(ty, old, b, max);
         if (type_signed(ty)) {
-            int64_t x = sx(old, w), y = sx(b, w);
+            int64_t x = ptx_sext(old, w), y = ptx_sext(b, w);
             return (uint64_t)(max ? (x > y ? x : y) : (x < y ? x : y));
         }
-        uint64_t x = zx(old, w), y = zx(b, w);
+        uint64_t x = ptx_zext(old, w), y = ptx_zext(b, w);
         return max ? (x > y ? x : y) : (x < y ? x : y);
     }
     }
@@ -292,10 +292,10 @@ HANDLER(op_atom)
         for (unsigned k = 0; k < n; k++) {
             uint64_t old = load_n(p + k * size, size), b = SRC(k, t);
             uint64_t nv = in->op != A_CAS ? atomic_apply(in->op, in->type, old, b)
-                          : old == zx(b, size * 8) ? SRC(1, t) : old; /* cas: compare b, store c */
+                          : old == ptx_zext(b, size * 8) ? SRC(1, t) : old; /* cas: compare b, store c */
             store_n(p + k * size, nv, size);
             if (!red)
-                PUT(k, t, type_signed(in->type) ? (uint64_t)sx(old, size * 8) : old);
+                PUT(k, t, type_signed(in->type) ? (uint64_t)ptx_sext(old, size * 8) : old);
         }
     }
     if (locked)
@@ -373,7 +373,7 @@ HANDLER(op_cvta)
     }
     unsigned w = type_bits(in->type);
     if (in->op < 2) {
-        uint64_t k = in->op == 0 ? base : 0 - base, wm = zx(~0ull, w);
+        uint64_t k = in->op == 0 ? base : 0 - base, wm = ptx_zext(~0ull, w);
         MAP_LANES(1, (ARG(0) + k) & wm);
         return;
     }
@@ -395,7 +395,7 @@ HANDLER(op_mapa)
     bool generic = in->space == PTX_SPACE_NONE;
     uint64_t low = (1ull << SIM_CLUSTER_RANK_SHIFT) - 1;
     EACH_LANE(t) {
-        uint64_t a = SRC(0, t), rank = zx(SRC(1, t), 32), off = generic ? a - SIM_SHARED_WINDOW : a;
+        uint64_t a = SRC(0, t), rank = ptx_zext(SRC(1, t), 32), off = generic ? a - SIM_SHARED_WINDOW : a;
         if (rank >= c->cluster->n || (generic && off >= SIM_WINDOW_SIZE)) {
             char who[96];
             sim_thread_coords(c, t, who, sizeof who);

@@ -190,7 +190,7 @@ static void transfer(sim_cta *c, const sim_inst *in, const sim_group *g, const s
     unsigned rows, cols, size = ebits((etype)f->et) / 8;
     frag_dims(f, &rows, &cols);
     EACH_LANE(t) {
-        uint64_t stride = in->nsrc_used ? zx(SRC(0, t), 32) : (f->col ? rows : cols);
+        uint64_t stride = in->nsrc_used ? ptx_zext(SRC(0, t), 32) : (f->col ? rows : cols);
         for (unsigned i = 0; i < slots(f); i++) {
             unsigned r, col;
             slot_elem(f, L->k[i_], i, &r, &col);

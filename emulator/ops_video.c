@@ -63,7 +63,7 @@ static inline int64_t part(uint64_t x, unsigned code, bool sg)
 {
     uint64_t v = x >> sel_shift(code);
     unsigned w = sel_bits(code);
-    return sg ? sx(v, w) : (int64_t)zx(v, w);
+    return sg ? ptx_sext(v, w) : (int64_t)ptx_zext(v, w);
 }
 
 /* v clamped to the range of a w-bit signed or unsigned integer. */
@@ -118,17 +118,17 @@ HANDLER(op_video_scalar)
             tmp = clamp_to(tmp, dsel ? sel_bits(dsel) : 32, dsg);
         uint64_t r;
         if (in->op2 != SEC_NONE) {
-            int64_t cv = dsg ? sx(SRC(2, t), 32) : (int64_t)zx(SRC(2, t), 32);
+            int64_t cv = dsg ? ptx_sext(SRC(2, t), 32) : (int64_t)ptx_zext(SRC(2, t), 32);
             __int128 v = in->op2 == SEC_ADD ? tmp + cv : in->op2 == SEC_MIN ? (tmp < cv ? tmp : cv)
                                                                              : (tmp > cv ? tmp : cv);
             r = (uint64_t)v;
         } else if (dsel) { /* optMerge: the part at the selector from tmp, the rest from c */
-            uint64_t m = zx(~0ull, sel_bits(dsel)) << sel_shift(dsel);
+            uint64_t m = ptx_zext(~0ull, sel_bits(dsel)) << sel_shift(dsel);
             r = ((uint64_t)tmp << sel_shift(dsel) & m) | (SRC(2, t) & ~m);
         } else {
             r = (uint64_t)tmp;
         }
-        PUT(0, t, zx(r, 32));
+        PUT(0, t, ptx_zext(r, 32));
     }
 }
 
@@ -141,7 +141,7 @@ HANDLER(op_vmad)
     bool signed_final = asg || bsg || (fl & (VF_PNEG | VF_CNEG));
     EACH_LANE(t) {
         int64_t ta = part(SRC(0, t), asel, asg), tb = part(SRC(1, t), bsel, bsg);
-        uint64_t cv = zx(SRC(2, t), 32);
+        uint64_t cv = ptx_zext(SRC(2, t), 32);
         unsigned __int128 tmp = (unsigned __int128)((__int128)ta * tb), lsb = 0;
         if (fl & VF_PO) {
             lsb = 1;
@@ -149,10 +149,10 @@ HANDLER(op_vmad)
             tmp = ~tmp;
             lsb = 1;
         } else if (fl & VF_CNEG) {
-            cv = zx(~cv, 32);
+            cv = ptx_zext(~cv, 32);
             lsb = 1;
         }
-        unsigned __int128 c128 = signed_final ? (unsigned __int128)(__int128)sx(cv, 32) : cv;
+        unsigned __int128 c128 = signed_final ? (unsigned __int128)(__int128)ptx_sext(cv, 32) : cv;
         tmp = tmp + c128 + lsb;
         uint64_t result = (uint64_t)(tmp >> ((fl & VF_SHR7) ? 7 : (fl & VF_SHR15) ? 15 : 0));
         if (in->sat) {
@@ -163,7 +163,7 @@ HANDLER(op_vmad)
                 result = UINT32_MAX;
             }
         }
-        PUT(0, t, zx(result, 32));
+        PUT(0, t, ptx_zext(result, 32));
     }
 }
 
@@ -175,7 +175,7 @@ HANDLER(op_video_simd)
     bool asg = fl & VF_ASIGNED, bsg = fl & VF_BSIGNED, dsg = fl & VF_DSIGNED;
     uint32_t asel = in->target & 0xffff, bsel = in->target >> 16;
     EACH_LANE(t) {
-        uint64_t ab = zx(SRC(1, t), 32) << 32 | zx(SRC(0, t), 32), cv = zx(SRC(2, t), 32);
+        uint64_t ab = ptx_zext(SRC(1, t), 32) << 32 | ptx_zext(SRC(0, t), 32), cv = ptx_zext(SRC(2, t), 32);
         uint64_t r = in->op2 == SEC_ADD ? cv : 0;
         for (unsigned i = 0; i < n; i++) {
             int64_t va = part(ab >> (w * ((asel >> (4 * i)) & 0xf)), w == 8 ? 1 : 5, asg);
@@ -191,9 +191,9 @@ HANDLER(op_video_simd)
             if (in->op2 == SEC_ADD)
                 r += on ? (uint64_t)ti : 0;
             else
-                r |= zx(on ? (uint64_t)ti : cv >> (w * i), w) << (w * i);
+                r |= ptx_zext(on ? (uint64_t)ti : cv >> (w * i), w) << (w * i);
         }
-        PUT(0, t, zx(r, 32));
+        PUT(0, t, ptx_zext(r, 32));
     }
 }
 

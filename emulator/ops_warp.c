@@ -134,7 +134,7 @@ HANDLER(op_match)
     unsigned w = type_bits(in->type);
     uint64_t v[32];
     for (uint32_t i = 0; i < L->n; i++)
-        v[L->k[i]] = zx(SRC(0, L->t[i]), w);
+        v[L->k[i]] = ptx_zext(SRC(0, L->t[i]), w);
     EACH_LANE(t) {
         uint64_t mine = v[L->k[i_]];
         uint32_t same = 0;
@@ -167,19 +167,19 @@ HANDLER(op_redux)
         for (uint32_t i = 0; i < L->n; i++) {
             if (!((members[i_] >> L->k[i]) & 1))
                 continue;
-            uint64_t x = zx(SRC(0, L->t[i]), 32);
+            uint64_t x = ptx_zext(SRC(0, L->t[i]), 32);
             if (first) {
                 acc = x;
                 first = false;
                 continue;
             }
             switch (in->op) {
-            case R_ADD: acc = zx(acc + x, 32); break;
+            case R_ADD: acc = ptx_zext(acc + x, 32); break;
             case R_AND: acc &= x; break;
             case R_OR: acc |= x; break;
             case R_XOR: acc ^= x; break;
-            case R_MIN: acc = sg ? (sx(x, 32) < sx(acc, 32) ? x : acc) : (x < acc ? x : acc); break;
-            default: acc = sg ? (sx(x, 32) > sx(acc, 32) ? x : acc) : (x > acc ? x : acc); break;
+            case R_MIN: acc = sg ? (ptx_sext(x, 32) < ptx_sext(acc, 32) ? x : acc) : (x < acc ? x : acc); break;
+            default: acc = sg ? (ptx_sext(x, 32) > ptx_sext(acc, 32) ? x : acc) : (x > acc ? x : acc); break;
             }
         }
         PUT(0, t, acc);
