@@ -1,0 +1,175 @@
+/* config.h — the timing model's configuration: plain data, read once
+ * (config.c parses GPGPU-Sim gpgpusim.config option lines and simtlab's
+ * own -simtlab_* options into it; presets are such text). Every unit
+ * reads its part from here and nothing else; nothing changes it while a
+ * simulation runs.
+ *
+ * Names follow GPGPU-Sim's options (comments give the option); units are
+ * cycles of the clock domain that runs the unit unless a field says
+ * otherwise. */
+#ifndef SIMTLAB_TIMING_CONFIG_H
+#define SIMTLAB_TIMING_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- caches (-gpgpu_cache:dl1, :dl2, :il1, -gpgpu_const_cache:l1) ------
+ * GPGPU-Sim's cache string:
+ *   <kind>:<nsets>:<line>:<assoc>,<repl>:<write>:<alloc>:<write_alloc>:<set_index>,
+ *   <mshr_kind>:<mshr_entries>:<mshr_max_merge>,<miss_queue>:<result_fifo>[,<data_port_width>]
+ * e.g. QV100's L1D "S:4:128:64,L:T:m:L:L,A:512:8,16:0,32". "none" (or
+ * the option absent) means no cache. */
+typedef enum tm_repl { TM_REPL_LRU, TM_REPL_FIFO } tm_repl;             /* L, F */
+typedef enum tm_write {
+    TM_WRITE_READ_ONLY,      /* R */
+    TM_WRITE_BACK,           /* B */
+    TM_WRITE_THROUGH,        /* T */
+    TM_WRITE_EVICT,          /* E */
+    TM_WRITE_LOCAL_WB_GLOBAL_WT /* L: local write-back, global write-through */
+} tm_write;
+typedef enum tm_alloc { TM_ALLOC_ON_MISS, TM_ALLOC_ON_FILL, TM_ALLOC_STREAMING } tm_alloc; /* m, f, s */
+typedef enum tm_write_alloc {
+    TM_WA_NONE,              /* N: no write allocate */
+    TM_WA_WRITE,             /* W: write allocate */
+    TM_WA_FETCH_ON_WRITE,    /* F */
+    TM_WA_LAZY_FETCH_ON_READ /* L */
+} tm_write_alloc;
+typedef enum tm_set_index {
+    TM_INDEX_LINEAR,         /* L */
+    TM_INDEX_FERMI_HASH,     /* H */
+    TM_INDEX_IPOLY,          /* P */
+    TM_INDEX_XOR             /* X */
+} tm_set_index;
+typedef enum tm_mshr_kind {
+    TM_MSHR_TEX_FIFO,        /* F */
+    TM_MSHR_ASSOC,           /* A */
+    TM_MSHR_SECTOR_ASSOC,    /* S */
+    TM_MSHR_TEX_FIFO_ASSOC   /* T */
+} tm_mshr_kind;
+
+typedef struct tm_cache_config {
+    bool present;            /* false: no such cache (accesses go on below) */
+    bool sectored;           /* S: 32-byte sectors of each line; N: whole lines */
+    uint32_t nsets, line_bytes, assoc;
+    tm_repl repl;
+    tm_write write;
+    tm_alloc alloc;
+    tm_write_alloc write_alloc;
+    tm_set_index set_index;
+    tm_mshr_kind mshr_kind;
+    uint32_t mshr_entries, mshr_max_merge;
+    uint32_t miss_queue, result_fifo;
+    uint32_t data_port_width; /* bytes per cycle of the data port; 0: one line */
+} tm_cache_config;
+
+#define TM_SECTOR_BYTES 32u
+
+/* ---- DRAM (-gpgpu_dram_timing_opt, -gpgpu_mem_addr_mapping) ------------ */
+typedef struct tm_dram_timing {
+    uint32_t nbk;            /* banks per chip */
+    uint32_t tCCD, tRRD, tRCD, tRAS, tRP, tRC, tCL, tWL, tCDLR, tWR;
+    uint32_t nbkgrp;         /* bank groups (1: none) */
+    uint32_t tCCDL, tRTPL;   /* same-bank-group column delay, read to precharge */
+} tm_dram_timing;
+
+/* How a global address splits into DRAM channel (chip), bank, row and
+ * column: one mask per field over the 64 address bits (the letters D, B,
+ * R, C, S of GPGPU-Sim's mapping string; S, the burst offset, goes with
+ * the column), each field's value the masked bits packed together, low
+ * to high. With `dramid@N` the channel is not a bit field: it comes from
+ * the address bits from N up, modulo the number of channels (for channel
+ * counts that are not powers of two), and those bits are removed from
+ * the address before the other fields are taken. */
+typedef struct tm_addrmap {
+    uint64_t chip_mask, bank_mask, row_mask, col_mask, burst_mask;
+    int32_t dramid_bit;      /* N of dramid@N, or -1 */
+} tm_addrmap;
+
+/* ---- functional units and latencies (-ptx_opcode_latency_*, _initiation_*) */
+/* Opcode classes of GPGPU-Sim's latency lists, in their order:
+ * int and fp: ADD, MAX, MUL, MAD, DIV (int also SHFL); dp likewise without
+ * SHFL; sfu and tensor one value each. */
+enum { TM_LAT_ADD, TM_LAT_MAX, TM_LAT_MUL, TM_LAT_MAD, TM_LAT_DIV, TM_LAT_SHFL, TM_LAT_CLASSES };
+typedef struct tm_latency {
+    uint32_t latency[TM_LAT_CLASSES];
+    uint32_t initiation[TM_LAT_CLASSES];
+} tm_latency;
+
+/* Functional unit kinds (pipelines of -gpgpu_pipeline_widths, units of
+ * -gpgpu_num_*_units, collector units of -gpgpu_operand_collector_num_units_*). */
+typedef enum tm_unit {
+    TM_UNIT_SP, TM_UNIT_DP, TM_UNIT_INT, TM_UNIT_SFU, TM_UNIT_TENSOR, TM_UNIT_MEM, TM_UNIT_KINDS
+} tm_unit;
+
+/* ---- warp schedulers (-gpgpu_scheduler) -------------------------------- */
+typedef enum tm_sched {
+    TM_SCHED_LRR,            /* lrr: loose round robin */
+    TM_SCHED_GTO,            /* gto: greedy then oldest */
+    TM_SCHED_OLDEST,         /* old: oldest first */
+    TM_SCHED_TWO_LEVEL       /* two_level_active:<active>:<inner>:<outer> */
+} tm_sched;
+
+typedef enum tm_dram_sched { TM_DRAM_FIFO = 0, TM_DRAM_FRFCFS = 1 } tm_dram_sched;
+
+typedef struct tm_config {
+    const char *name;        /* preset or file name, for reports */
+    /* GPU */
+    uint32_t n_clusters;             /* -gpgpu_n_clusters */
+    uint32_t n_cores_per_cluster;    /* -gpgpu_n_cores_per_cluster */
+    uint32_t n_mem;                  /* -gpgpu_n_mem: DRAM channels (memory partitions) */
+    uint32_t n_sub_partition_per_mchannel; /* -gpgpu_n_sub_partition_per_mchannel: L2 slices per channel */
+    double core_mhz, icnt_mhz, l2_mhz, dram_mhz; /* -gpgpu_clock_domains <core>:<icnt>:<l2>:<dram> */
+    /* SM */
+    uint32_t max_threads_per_core, warp_size; /* -gpgpu_shader_core_pipeline <threads>:<warp size> */
+    uint32_t registers_per_core;     /* -gpgpu_shader_registers */
+    uint32_t max_ctas_per_core;      /* -gpgpu_shader_cta */
+    uint32_t shmem_bytes;            /* -gpgpu_shmem_size */
+    uint32_t shmem_banks;            /* -gpgpu_shmem_num_banks */
+    uint32_t smem_latency;           /* -gpgpu_smem_latency */
+    uint32_t n_schedulers;           /* -gpgpu_num_sched_per_core */
+    tm_sched scheduler;              /* -gpgpu_scheduler */
+    uint32_t two_level_active;       /* two_level_active:<N>:... : warps in the active set */
+    bool sub_core_model;             /* -gpgpu_sub_core_model: warps, units and collectors split among schedulers */
+    uint32_t id_oc[TM_UNIT_KINDS];   /* -gpgpu_pipeline_widths: issue -> collector widths */
+    uint32_t oc_ex[TM_UNIT_KINDS];   /* collector -> execute widths */
+    uint32_t ex_wb;                  /* writeback width */
+    uint32_t n_units[TM_UNIT_KINDS]; /* -gpgpu_num_{sp,dp,int,sfu,tensor_core}_units (MEM: 1) */
+    uint32_t oc_units[TM_UNIT_KINDS];/* -gpgpu_operand_collector_num_units_{sp,dp,int,sfu,tensor_core,mem} */
+    uint32_t oc_units_gen;           /* -gpgpu_operand_collector_num_units_gen */
+    uint32_t reg_banks;              /* -gpgpu_num_reg_banks */
+    bool reg_bank_use_warp_id;       /* -gpgpu_reg_bank_use_warp_id */
+    tm_latency lat_int, lat_fp, lat_dp; /* -ptx_opcode_latency_int/fp/dp, -ptx_opcode_initiation_* */
+    uint32_t lat_sfu, init_sfu;      /* -ptx_opcode_latency_sfu, -ptx_opcode_initiation_sfu */
+    uint32_t lat_tensor, init_tensor;/* -ptx_opcode_latency_tesnor (sic), -ptx_opcode_initiation_tensor */
+    uint32_t inst_buffer_entries;    /* per warp I-buffer slots (-gpgpu_inst_fetch_throughput's buffer: 2) */
+    /* memory hierarchy */
+    tm_cache_config l1i;             /* -gpgpu_cache:il1 */
+    tm_cache_config l1d;             /* -gpgpu_cache:dl1 */
+    tm_cache_config l1c;             /* -gpgpu_const_cache:l1 */
+    tm_cache_config l2;              /* -gpgpu_cache:dl2 (per L2 slice) */
+    bool gmem_skip_l1d;              /* -gpgpu_gmem_skip_L1D */
+    uint32_t l1_latency;             /* -gpgpu_l1_latency */
+    uint32_t l2_rop_latency;         /* -gpgpu_l2_rop_latency (L2 clock) */
+    uint32_t dram_latency;           /* -dram_latency (DRAM clock) */
+    uint32_t icnt_latency;           /* -simtlab_icnt_latency: crossbar traversal (icnt clock) */
+    uint32_t icnt_flit_bytes;        /* -icnt_flit_size */
+    /* DRAM */
+    tm_dram_sched dram_scheduler;    /* -gpgpu_dram_scheduler */
+    uint32_t frfcfs_queue;           /* -gpgpu_frfcfs_dram_sched_queue_size (0: unlimited) */
+    uint32_t dram_buswidth;          /* -gpgpu_dram_buswidth: bytes per chip per transfer */
+    uint32_t dram_burst_length;      /* -gpgpu_dram_burst_length */
+    uint32_t dram_data_command_freq_ratio; /* -dram_data_command_freq_ratio (GDDR5, HBM: data rate / command rate) */
+    uint32_t chips_per_channel;      /* -gpgpu_n_mem_per_ctrlr */
+    tm_dram_timing dram;             /* -gpgpu_dram_timing_opt */
+    tm_addrmap addrmap;              /* -gpgpu_mem_addr_mapping */
+    /* run control */
+    uint64_t max_cycle;              /* -gpgpu_max_cycle (0: none) */
+    uint64_t max_insn;               /* -gpgpu_max_insn (0: none) */
+    uint64_t deadlock_cycles;        /* -gpgpu_deadlock_detect (on): no commit for this many cycles */
+    uint32_t kernel_launch_latency;  /* -gpgpu_kernel_launch_latency (core cycles) */
+    bool perfect_mem;                /* -gpgpu_perfect_mem: every access hits at L1 latency */
+    /* simtlab-only (-simtlab_*) */
+    char simt[32];                   /* -simtlab_simt: the divergence mechanism ("pdom") */
+} tm_config;
+
+#endif
