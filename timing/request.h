@@ -9,6 +9,7 @@
 #define SIMTLAB_TIMING_REQUEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum tm_req_kind {
