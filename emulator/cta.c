@@ -431,8 +431,8 @@ static int run_warp(sim_cta *c, sim_warp *w, uint32_t *arrived, sim_bar_red *red
             break;
         case SIM_EV_CALL:
             top->pc = pc + 1; /* where the caller resumes (lanes not calling wait there) */
-            if (s.exited & mask) /* lanes calling another function: back to the call */
-                push(w, pc, pc + 1, s.exited & mask);
+            if (s.retry & mask) /* lanes calling another function: back to the call */
+                push(w, pc, pc + 1, s.retry & mask);
             if (!call(c, w, pc, s.target, s.taken & mask))
                 return W_FAULT;
             enter_context(c, w, &g);

@@ -121,7 +121,6 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
          * without a lane list (a loop's back edge, typically) */
         c->warp_instructions++;
         c->thread_instructions += g->active.n;
-        c->clock++;
         s->event = SIM_EV_BRANCH;
         s->taken = guard_pass(g, sim_row(c, in->guard), in->guard_neg);
         s->target = in->target;
@@ -145,7 +144,8 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
         sim_trace_access(c, pc, in, lanes);
     c->warp_instructions++;
     c->thread_instructions += g->active.n; /* the lanes of the mask */
-    c->clock++;
+    if (c->record_mem)
+        c->nmem_log = 0;
     if (in->nregimm)
         fill_regimm(c, in, lanes);
     uint8_t src_taint[32];
@@ -154,6 +154,10 @@ static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, cons
     in->fn(c, in, g, lanes, s);
     if (c->taint && !c->faulted)
         sim_taint_after(c, in, lanes, src_taint);
+    if (c->record_mem) {
+        s->mem = c->mem_log;
+        s->nmem = c->nmem_log;
+    }
     if (c->faulted)
         s->event = SIM_EV_FAULT;
 }
@@ -166,14 +170,15 @@ static inline __attribute__((always_inline)) void exec_one(sim_cta *c, uint32_t 
     s->taken = 0;
     s->exited = 0;
     s->indirect = false;
-    s->mem_lanes = 0;
-    if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint) {
+    s->retry = 0;
+    s->mem = NULL;
+    s->nmem = 0;
+    if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint || c->record_mem) {
         exec_general(c, pc, in, g, s);
         return;
     }
     c->warp_instructions++; /* the common case: no guard, nothing to check or record */
     c->thread_instructions += g->active.n;
-    c->clock++;
     in->fn(c, in, g, &g->active, s);
     if (c->faulted)
         s->event = SIM_EV_FAULT;

@@ -20,6 +20,7 @@
 #define SIMTLAB_EMU_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -434,6 +435,25 @@ static inline void sim_group_mask(sim_group *g, uint32_t mask)
     }
 }
 
+/* One memory access of one thread (sim_step.mem): what the timing model's
+ * memory pipeline needs of every instruction that touches memory (ld, st,
+ * atom, red, tex and tld4 texels, suld/sust, cp.async and bulk copies,
+ * ldmatrix, stmatrix, wmma and mma operands, mbarrier words, ...). Every
+ * access goes through sim_mem, which logs it: the instruction handlers
+ * need no code of their own for it. Not logged: call arguments copied
+ * through the local stack (calls.c) and the arguments device printf reads
+ * (builtins.c), which are the emulator's calling convention rather than
+ * the program's accesses. */
+typedef struct sim_mem_access {
+    uint64_t addr;   /* in its space: a global address, or an offset in the shared (cluster
+                        rank bits included), local (per thread), constant or parameter space */
+    uint32_t size;   /* bytes */
+    uint32_t thread; /* CTA-linear thread index */
+    uint8_t kind;    /* 1 read, 2 write, 3 atomic (read-modify-write) */
+    uint8_t space;   /* PTX_SPACE_GLOBAL, _SHARED, _LOCAL, _CONST or _PARAM: generic
+                        addresses as they resolved */
+} sim_mem_access;
+
 enum sim_event {
     SIM_EV_NONE = 0,
     SIM_EV_BRANCH,   /* taken lanes in `taken`, to `target` (brx.idx: per-lane next_pc) */
@@ -441,8 +461,7 @@ enum sim_event {
     SIM_EV_BARRIER,  /* the group arrived at barrier `barrier` expecting `barrier_count` threads (0: all) */
     SIM_EV_FAULT,    /* the CTA's fault was set: stop */
     SIM_EV_CALL,     /* the lanes in `taken` call function `target` (a function index);
-                        those in `exited` must execute the call again (an indirect call
-                        whose lanes name other functions) */
+                        those in `retry` must execute the call again */
     SIM_EV_RET       /* lanes in `exited` return from the running function */
 };
 
@@ -457,10 +476,12 @@ typedef struct sim_step {
     bool barrier_arrive_only; /* bar.arrive: do not wait */
     uint8_t red_op;           /* bar.red: 1 popc, 2 and, 3 or (0: none) */
     uint32_t red_true, red_lanes; /* bar.red: lanes with the predicate true / contributing */
-    /* memory touched (when the CTA traces): per lane address, one size */
-    uint32_t mem_lanes;
-    uint8_t mem_size, mem_kind; /* kind: 1 read, 2 write, 3 atomic */
-    uint64_t mem_addr[32];
+    uint32_t retry;        /* CALL: lanes that must execute the call again (an indirect call
+                              whose lanes name other functions) */
+    /* with sim_cta.record_mem: every memory access the instruction made,
+     * in the order it made them (NULL and 0 otherwise) */
+    const struct sim_mem_access *mem;
+    uint32_t nmem;
 } sim_step;
 
 /* A warp's reconvergence stack entry. */
@@ -561,7 +582,17 @@ typedef struct sim_cta {
     uint32_t param_bytes;
     sim_dim3 ctaid, ntid, nctaid;
     const char *kernel;
-    uint64_t clock;           /* warp instructions issued so far in this CTA */
+    /* what %clock, %clock64 and %globaltimer read (sim_clock): the warp
+     * instructions issued so far in this CTA, unless the caller owns time
+     * (clock_external: the timing model writes the simulated cycle here
+     * before each sim_exec) */
+    uint64_t clock;
+    bool clock_external;
+    /* log every memory access of each sim_exec into mem_log (sim_step.mem);
+     * the log grows as needed and is reused from one instruction to the next */
+    bool record_mem;
+    struct sim_mem_access *mem_log;
+    uint32_t nmem_log, cap_mem_log;
     /* the CTA-uniform special rows as last filled (specials_filled: once
      * filled, with the thread-index rows, only changed rows are rewritten) */
     uint64_t special_last[ROW_COUNT];
@@ -606,11 +637,14 @@ static inline uint64_t *sim_row(const sim_cta *c, uint32_t r) { return c->rows +
 /* The CTA thread behind execution index t (lanes inside a call frame). */
 static inline uint32_t sim_thread(const sim_cta *c, uint32_t t) { return c->tmap ? c->tmap[t] : t; }
 
+/* The value %clock reads now (sim_cta.clock). */
+static inline uint64_t sim_clock(const sim_cta *c) { return c->clock_external ? c->clock : c->warp_instructions; }
+
 /* Value of source operand s for thread t. */
 static inline uint64_t sim_get(const sim_cta *c, const sim_src *s, uint32_t t)
 {
     uint64_t v = s->imm == 0 ? c->rows[(size_t)s->row * c->stride + t]
-                 : s->imm == 1 ? s->value : s->imm == 2 ? c->clock : s->value + c->frame_sp;
+                 : s->imm == 1 ? s->value : s->imm == 2 ? sim_clock(c) : s->value + c->frame_sp;
     return s->neg ? !v : v;
 }
 
@@ -674,9 +708,14 @@ uint32_t sim_exec_run(sim_cta *c, uint32_t pc, uint32_t stop, uint32_t left, con
  * checked. */
 bool sim_misaligned(uint64_t addr, uint32_t size);
 
+/* The state space generic address addr names (PTX_SPACE_SHARED, _LOCAL,
+ * _CONST, _PARAM by their windows, else _GLOBAL) and, in *off, its
+ * address in that space. */
+uint8_t sim_generic_space(uint64_t addr, uint64_t *off);
+
 /* Host pointer for a guest access of `size` bytes at addr in `space` by
  * thread t (kind 1 read, 2 write, 3 atomic), or NULL after recording a
- * fault. */
+ * fault. Logs the access when the CTA records them (record_mem). */
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                  uint32_t size, int kind);
 
@@ -737,6 +776,59 @@ void sim_order_finish(sim_order *o, uint32_t slot, bool failed, sim_error kind);
  * below c's has finished. False (after recording a fault) when one of
  * them failed: c's results no longer matter and it stops. */
 bool sim_order_pass(sim_cta *c, const sim_inst *in);
+
+/* ---- launches (launch.c) ---------------------------------------------- */
+
+/* A launch in progress (launch.c): what the host threads running its
+ * CTAs share. sim_launch runs every CTA itself; a caller that schedules
+ * CTAs on its own (the timing model) opens a grid, makes and begins each
+ * CTA through it, reports and frees them, and closes it for the launch's
+ * statistics and first error, exactly as sim_launch does. */
+typedef struct sim_grid {
+    sim_device *dev;
+    const sim_program *prog;
+    const sim_func *fn;
+    const char *name;
+    const sim_launch_config *cfg;
+    const uint8_t *params;
+    uint32_t param_bytes, shared_bytes, stack_bytes;
+    uint64_t nctas;
+    sim_dim3 cluster;            /* blocks per cluster */
+    uint64_t workspace;          /* grid synchronization words (cooperative launches) or 0 */
+    sim_order order;             /* hands out the groups of CTAs in order (order.c) */
+    bool ordered;                /* several host threads: groups wait at their first ordered point */
+    atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
+    atomic_bool stop;
+    pthread_mutex_t lock;        /* guards the fields below */
+    uint64_t fault_cta;          /* lowest faulting CTA, UINT64_MAX when none */
+    sim_error fault_kind;
+    bool setup_failed;           /* the fault is setup_failed's */
+    char fault[512];
+    uint64_t warp_instructions, thread_instructions, divergent_branches, ctas;
+    struct cta_text { uint64_t cta; char *text; } *texts; /* printf output per CTA */
+    uint32_t ntexts, cap_texts;
+} sim_grid;
+
+/* Check and prepare the launch of kernel `name` as sim_launch does (the
+ * configuration, parameters, resources, the device heap, the grid
+ * synchronization workspace) into g: 0, or -1 with err and *kind set to
+ * the error (sim_stats.error). Closed with sim_grid_close. */
+int sim_grid_open(sim_grid *g, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+                  const void *params, uint32_t param_bytes, sim_error *kind, char *err, size_t errlen);
+/* Set up CTA state c for g (buffers sized for its CTAs); false with c
+ * faulted when the host has not the memory. sim_grid_cta_free releases it
+ * in any case. The caller sets c->cluster (a cluster of one CTA at least). */
+bool sim_grid_cta_alloc(const sim_grid *g, sim_cta *c);
+/* Make c CTA number id (x + y * grid.x + ...): zeroed registers, shared
+ * memory and kernel frame, special registers, counters. */
+void sim_grid_cta_begin(const sim_grid *g, sim_cta *c, uint64_t id);
+/* Add what CTA number id did (counts, printf text, its fault) to g. */
+void sim_grid_cta_report(sim_grid *g, sim_cta *c, uint64_t id, bool faulted);
+/* Release c's buffers (merging its profile into the launch's). */
+void sim_grid_cta_free(sim_grid *g, sim_cta *c);
+/* Finish the launch: print the CTAs' printf output in CTA order, fill
+ * stats (may be NULL); 0, or -1 with the first error in err. */
+int sim_grid_close(sim_grid *g, sim_stats *stats, char *err, size_t errlen);
 
 /* ---- texture unit (texture.c) ------------------------------------------ */
 

@@ -85,31 +85,6 @@
 /* Largest cooperative grid (all its blocks are in memory together). */
 #define SIM_MAX_COOPERATIVE 65536u
 
-/* What every worker shares. */
-typedef struct grid_run {
-    sim_device *dev;
-    const sim_program *prog;
-    const sim_func *fn;
-    const char *name;
-    const sim_launch_config *cfg;
-    const uint8_t *params;
-    uint32_t param_bytes, shared_bytes, stack_bytes;
-    uint64_t nctas;
-    sim_dim3 cluster;            /* blocks per cluster */
-    uint64_t workspace;          /* grid synchronization words (cooperative launches) or 0 */
-    sim_order order;             /* hands out the groups of CTAs in order (order.c) */
-    bool ordered;                /* several host threads: groups wait at their first ordered point */
-    atomic_uint_fast64_t used;   /* warp instructions so far, for the limit */
-    atomic_bool stop;
-    pthread_mutex_t lock;        /* guards the fields below */
-    uint64_t fault_cta;          /* lowest faulting CTA, UINT64_MAX when none */
-    sim_error fault_kind;
-    bool setup_failed;           /* the fault is setup_failed's */
-    char fault[512];
-    uint64_t warp_instructions, thread_instructions, divergent_branches, ctas;
-    struct cta_text { uint64_t cta; char *text; } *texts; /* printf output per CTA */
-    uint32_t ntexts, cap_texts;
-} grid_run;
 
 /* qsort order of printf texts by CTA. */
 static int cmp_text(const void *a, const void *b)
@@ -217,7 +192,7 @@ static void *cta_buffer(sim_cta *c, uint64_t n, bool zero, const char *what)
  * are on-chip there and cannot run out once the launch's configuration
  * is accepted, so the same error is the only honest one for them too.
  * Buffers already allocated are left to cta_free. */
-static bool cta_alloc(const grid_run *run, sim_cta *c)
+bool sim_grid_cta_alloc(const sim_grid *run, sim_cta *c)
 {
     const sim_launch_config *cfg = run->cfg;
     c->dev = run->dev;
@@ -258,7 +233,7 @@ static bool cta_alloc(const grid_run *run, sim_cta *c)
  * for the state of blocks that run together (message in why). It is the
  * launch's error whatever blocks ran or faulted meanwhile on other host
  * threads, and no further block starts. */
-static void setup_failed(grid_run *run, const char *why)
+static void setup_failed(sim_grid *run, const char *why)
 {
     pthread_mutex_lock(&run->lock);
     run->fault_cta = 0;
@@ -271,7 +246,7 @@ static void setup_failed(grid_run *run, const char *why)
 
 /* Make c CTA number id: zeroed registers, shared memory and kernel frame,
  * special registers, counters. */
-static void cta_begin(const grid_run *run, sim_cta *c, uint64_t id)
+void sim_grid_cta_begin(const sim_grid *run, sim_cta *c, uint64_t id)
 {
     size_t rows = (size_t)sim_func_rows(run->fn) * c->nthreads;
     /* the registers (and carry) read before written; fill_specials writes
@@ -298,7 +273,7 @@ static void cta_begin(const grid_run *run, sim_cta *c, uint64_t id)
 
 /* Add what CTA number id did to the run's totals (and its fault, if it is
  * the lowest-numbered one). */
-static void cta_report(grid_run *run, sim_cta *c, uint64_t id, bool faulted)
+void sim_grid_cta_report(sim_grid *run, sim_cta *c, uint64_t id, bool faulted)
 {
     atomic_fetch_add(&run->used, c->warp_instructions);
     pthread_mutex_lock(&run->lock);
@@ -321,7 +296,7 @@ static void cta_report(grid_run *run, sim_cta *c, uint64_t id, bool faulted)
 }
 
 /* Release c's buffers (merging its profile into the launch's). */
-static void cta_free(grid_run *run, sim_cta *c)
+void sim_grid_cta_free(sim_grid *run, sim_cta *c)
 {
     for (uint32_t i = 0; c->warps && i < c->nwarps; i++) {
         while (c->warps[i].nframes)
@@ -341,12 +316,13 @@ static void cta_free(grid_run *run, sim_cta *c)
     free(c->local_taint);
     free(c->kernel_rows);
     free(c->sink);
+    free(c->mem_log);
     free(c->shared);
     free(c->local);
 }
 
 /* The linear number of the CTA of rank r in cluster number k. */
-static uint64_t cluster_cta(const grid_run *run, uint64_t k, uint32_t r)
+static uint64_t cluster_cta(const sim_grid *run, uint64_t k, uint32_t r)
 {
     const sim_dim3 *g = &run->cfg->grid, *d = &run->cluster;
     uint64_t kx = k % (g->x / d->x), ky = k / (g->x / d->x) % (g->y / d->y), kz = k / ((uint64_t)(g->x / d->x) * (g->y / d->y));
@@ -391,7 +367,7 @@ static void limit_fault_lines(sim_cta *c, bool its)
  * cooperative launch, each CTA in its own cluster. */
 static void *worker(void *arg)
 {
-    grid_run *run = arg;
+    sim_grid *run = arg;
     const sim_launch_config *cfg = run->cfg;
     uint32_t per_cluster = run->cluster.x * run->cluster.y * run->cluster.z;
     uint32_t n = cfg->cooperative ? (uint32_t)run->nctas : per_cluster;
@@ -405,7 +381,7 @@ static void *worker(void *arg)
         setup_failed(run, why);
     }
     for (uint32_t r = 0; ctas && order && clusters && r < n; r++) {
-        if (!cta_alloc(run, &ctas[r])) {
+        if (!sim_grid_cta_alloc(run, &ctas[r])) {
             setup_failed(run, ctas[r].fault);
             break;
         }
@@ -421,7 +397,7 @@ static void *worker(void *arg)
     uint64_t k;
     while (!atomic_load(&run->stop) && sim_order_take(&run->order, slot, run->nctas / n, &k)) {
         for (uint32_t r = 0; r < n; r++) {
-            cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
+            sim_grid_cta_begin(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r));
             ctas[r].order_group = k;
             ctas[r].order_passed = !run->ordered; /* one host thread: nothing to wait for */
         }
@@ -446,11 +422,11 @@ static void *worker(void *arg)
             }
         }
         for (uint32_t r = 0; r < n; r++)
-            cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
+            sim_grid_cta_report(run, &ctas[r], cfg->cooperative ? r : cluster_cta(run, k, r), !ok && r == bad);
         sim_order_finish(&run->order, slot, !ok, ctas[bad].fault_kind); /* after the report it may decide */
     }
     for (uint32_t r = 0; ctas && r < n; r++)
-        cta_free(run, &ctas[r]);
+        sim_grid_cta_free(run, &ctas[r]);
     free(ctas);
     free(order);
     free(clusters);
@@ -573,14 +549,10 @@ static int local_per_thread(const sim_program *p, const sim_func *fn, const char
     return 0;
 }
 
-int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
-               const void *params, uint32_t param_bytes, sim_stats *stats, char *err,
-               size_t errlen)
+int sim_grid_open(sim_grid *g, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+                  const void *params, uint32_t param_bytes, sim_error *kind, char *err, size_t errlen)
 {
-    sim_stats local;
-    if (!stats)
-        stats = &local;
-    *stats = (sim_stats){.error = SIM_ERR_CONFIG};
+    *kind = SIM_ERR_CONFIG;
     uint32_t nparams, want;
     if (!sim_kernel_params(p, name, &nparams, &want, err, errlen))
         return -1;
@@ -593,7 +565,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     /* what the kernel uses counts against the limit; what is allocated also
      * covers its variables' places in the module-wide layout */
     uint64_t used = (uint64_t)fn->shared_used + cfg->dynamic_shared;
-    stats->error = SIM_ERR_RESOURCES;
+    *kind = SIM_ERR_RESOURCES;
     if (used > SIM_MAX_SHARED)
         return sim_fail(err, errlen, "launch of %s needs %" PRIu64 " bytes of shared memory (%u static + "
                     "%u dynamic); at most %u", name, used, fn->shared_used, cfg->dynamic_shared,
@@ -601,24 +573,81 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     uint64_t shared = (fn->shared_dynamic ? p->shared_static : fn->shared_end) + (uint64_t)cfg->dynamic_shared;
     uint64_t stack_bytes = 0;
     if (local_per_thread(p, fn, name, cfg, &stack_bytes, err, errlen) != 0) {
-        stats->error = SIM_ERR_OUT_OF_RESOURCES;
+        *kind = SIM_ERR_OUT_OF_RESOURCES;
         return -1;
     }
-    stats->error = SIM_ERR_OUT_OF_MEMORY; /* device memory the launch needs */
+    *kind = SIM_ERR_OUT_OF_MEMORY; /* device memory the launch needs */
     if (p->uses_heap && !d->heap_base && kernel_uses_heap(p, fn) && sim_heap_reserve(d, err, errlen) != 0)
         return -1;
     uint64_t workspace = 0;
     if (cfg->cooperative && sim_malloc(d, 64, "grid synchronization workspace", &workspace, err, errlen) != 0)
         return -1;
-    grid_run run = {.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
+    *g = (sim_grid){.dev = d, .prog = p, .fn = fn, .name = name, .cfg = cfg, .params = params,
                     .param_bytes = param_bytes, .shared_bytes = (uint32_t)shared,
                     .stack_bytes = (uint32_t)stack_bytes,
                     .nctas = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z,
                     .cluster = cluster_dims(fn, cfg), .workspace = workspace,
                     .fault_cta = UINT64_MAX};
-    atomic_init(&run.used, 0);
-    atomic_init(&run.stop, false);
-    pthread_mutex_init(&run.lock, NULL);
+    atomic_init(&g->used, 0);
+    atomic_init(&g->stop, false);
+    pthread_mutex_init(&g->lock, NULL);
+    *kind = SIM_OK;
+    return 0;
+}
+
+int sim_grid_close(sim_grid *g, sim_stats *stats, char *err, size_t errlen)
+{
+    sim_stats local;
+    if (!stats)
+        stats = &local;
+    const sim_launch_config *cfg = g->cfg;
+    pthread_mutex_destroy(&g->lock);
+    if (cfg->max_instructions && g->fault_cta == UINT64_MAX && g->warp_instructions > cfg->max_instructions) {
+        /* blocks running side by side each had what the finished ones had
+         * left, so together they may pass the limit where one host thread
+         * stops: the launch fails the same */
+        g->fault_cta = g->nctas;
+        g->fault_kind = SIM_ERR_LIMIT;
+        snprintf(g->fault, sizeof g->fault, "kernel %s ran %" PRIu64 " warp instructions, past the instruction "
+                 "limit of %" PRIu64 " (an endless loop?), in blocks run side by side on several host threads",
+                 g->name, g->warp_instructions, cfg->max_instructions);
+    }
+    if (g->workspace)
+        sim_free(g->dev, g->workspace, NULL, 0);
+    if (g->ntexts)
+        qsort(g->texts, g->ntexts, sizeof *g->texts, cmp_text);
+    FILE *out = cfg->printf_out ? cfg->printf_out : stdout;
+    for (uint32_t i = 0; i < g->ntexts; i++) {
+        fputs(g->texts[i].text, out);
+        free(g->texts[i].text);
+    }
+    if (g->ntexts)
+        fflush(out);
+    free(g->texts);
+    *stats = (sim_stats){.error = g->fault_cta != UINT64_MAX ? g->fault_kind : SIM_OK,
+                         .warp_instructions = g->warp_instructions,
+                         .thread_instructions = g->thread_instructions,
+                         .divergent_branches = g->divergent_branches,
+                         .ctas = g->ctas,
+                         .threads = g->ctas * cfg->block.x * cfg->block.y * cfg->block.z};
+    if (g->fault_cta != UINT64_MAX)
+        return sim_fail(err, errlen, "%s", g->fault);
+    return 0;
+}
+
+int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+               const void *params, uint32_t param_bytes, sim_stats *stats, char *err,
+               size_t errlen)
+{
+    sim_stats local;
+    if (!stats)
+        stats = &local;
+    sim_grid run;
+    sim_error kind;
+    if (sim_grid_open(&run, d, p, name, cfg, params, param_bytes, &kind, err, errlen) != 0) {
+        *stats = (sim_stats){.error = kind};
+        return -1;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t nthreads = cfg->host_threads > 1 ? cfg->host_threads : 1;
@@ -644,37 +673,7 @@ int sim_launch(sim_device *d, sim_program *p, const char *name, const sim_launch
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     sim_order_free(&run.order);
-    pthread_mutex_destroy(&run.lock);
-    if (cfg->max_instructions && run.fault_cta == UINT64_MAX && run.warp_instructions > cfg->max_instructions) {
-        /* blocks running side by side each had what the finished ones had
-         * left, so together they may pass the limit where one host thread
-         * stops: the launch fails the same */
-        run.fault_cta = run.nctas;
-        run.fault_kind = SIM_ERR_LIMIT;
-        snprintf(run.fault, sizeof run.fault, "kernel %s ran %" PRIu64 " warp instructions, past the instruction "
-                 "limit of %" PRIu64 " (an endless loop?), in blocks run side by side on several host threads",
-                 name, run.warp_instructions, cfg->max_instructions);
-    }
-    if (workspace)
-        sim_free(d, workspace, NULL, 0);
-    if (run.ntexts)
-        qsort(run.texts, run.ntexts, sizeof *run.texts, cmp_text);
-    FILE *out = cfg->printf_out ? cfg->printf_out : stdout;
-    for (uint32_t i = 0; i < run.ntexts; i++) {
-        fputs(run.texts[i].text, out);
-        free(run.texts[i].text);
-    }
-    if (run.ntexts)
-        fflush(out);
-    free(run.texts);
-    stats->error = run.fault_cta != UINT64_MAX ? run.fault_kind : SIM_OK;
-    stats->warp_instructions = run.warp_instructions;
-    stats->thread_instructions = run.thread_instructions;
-    stats->divergent_branches = run.divergent_branches;
-    stats->ctas = run.ctas;
-    stats->threads = run.ctas * cfg->block.x * cfg->block.y * cfg->block.z;
+    int rc = sim_grid_close(&run, stats, err, errlen);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (run.fault_cta != UINT64_MAX)
-        return sim_fail(err, errlen, "%s", run.fault);
-    return 0;
+    return rc;
 }

@@ -524,24 +524,20 @@ static bool shared_inside(const sim_cta *c, uint64_t addr, uint32_t size)
     return addr >= fn->shared_dynamic_base && end <= (uint64_t)fn->shared_dynamic_base + c->dynamic_shared;
 }
 
-uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
-                 uint32_t size, int kind)
+/* sim_mem without the recording: resolve and check the access. */
+static uint8_t *host_pointer(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
+                             uint32_t size, int kind)
 {
     if (sim_misaligned(addr, size))
         return bad_access(c, in, t, space == PTX_SPACE_NONE ? "generic" : ptx_space_name(space),
                           addr, size, kind, " (misaligned)");
     switch (space) {
-    case PTX_SPACE_NONE:
-        /* beyond what a space's generic addresses take, a window's
-         * addresses are global ones (registered host memory may lie there) */
-        if (addr - SIM_SHARED_WINDOW < SIM_SPACE_WINDOW_BYTES)
-            return sim_mem(c, in, t, PTX_SPACE_SHARED, addr - SIM_SHARED_WINDOW, size, kind);
-        if (addr - SIM_LOCAL_WINDOW < SIM_SPACE_WINDOW_BYTES)
-            return sim_mem(c, in, t, PTX_SPACE_LOCAL, addr - SIM_LOCAL_WINDOW, size, kind);
-        if (addr - SIM_CONST_WINDOW < SIM_SPACE_WINDOW_BYTES)
-            return sim_mem(c, in, t, PTX_SPACE_CONST, addr - SIM_CONST_WINDOW, size, kind);
-        if (addr - SIM_PARAM_WINDOW < SIM_SPACE_WINDOW_BYTES)
-            return sim_mem(c, in, t, PTX_SPACE_PARAM, addr - SIM_PARAM_WINDOW, size, kind);
+    case PTX_SPACE_NONE: {
+        uint64_t off;
+        uint8_t named = sim_generic_space(addr, &off);
+        if (named != PTX_SPACE_GLOBAL)
+            return host_pointer(c, in, t, named, off, size, kind);
+    }
         __attribute__((fallthrough)); /* anything else is a global address */
     case PTX_SPACE_GLOBAL: {
         uint64_t off = addr - c->cache_base;
@@ -609,4 +605,56 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
                   ptx_space_name((ptx_space)space), c->kernel, in->line);
         return NULL;
     }
+}
+
+uint8_t sim_generic_space(uint64_t addr, uint64_t *off)
+{
+    static const struct {
+        uint64_t base;
+        uint8_t space;
+    } windows[] = {{SIM_SHARED_WINDOW, PTX_SPACE_SHARED}, {SIM_LOCAL_WINDOW, PTX_SPACE_LOCAL},
+                   {SIM_CONST_WINDOW, PTX_SPACE_CONST}, {SIM_PARAM_WINDOW, PTX_SPACE_PARAM}};
+    /* beyond what a space's generic addresses take, a window's addresses
+     * are global ones (registered host memory may lie there) */
+    for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++)
+        if (addr - windows[i].base < SIM_SPACE_WINDOW_BYTES) {
+            *off = addr - windows[i].base;
+            return windows[i].space;
+        }
+    *off = addr;
+    return PTX_SPACE_GLOBAL;
+}
+
+/* Add an access to the CTA's log of the running instruction (growing it
+ * the first times; a full log that cannot grow stops the launch). */
+static bool record(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr, uint32_t size, int kind)
+{
+    if (c->nmem_log == c->cap_mem_log) {
+        uint32_t cap = c->cap_mem_log ? 2 * c->cap_mem_log : 64;
+        sim_mem_access *log = cap > c->cap_mem_log ? realloc(c->mem_log, cap * sizeof *log) : NULL;
+        if (!log) {
+            sim_fault(c, SIM_ERR_OUT_OF_MEMORY, "out of memory recording the accesses of kernel %s, PTX line %u",
+                      c->kernel, in->line);
+            return false;
+        }
+        c->mem_log = log;
+        c->cap_mem_log = cap;
+    }
+    if (space == PTX_SPACE_NONE)
+        space = sim_generic_space(addr, &addr);
+    else if (space == PTX_SPACE_SHARED_CTA || space == PTX_SPACE_SHARED_CLUSTER)
+        space = PTX_SPACE_SHARED;
+    else if (space == PTX_SPACE_PARAM_ENTRY)
+        space = PTX_SPACE_PARAM;
+    c->mem_log[c->nmem_log++] = (sim_mem_access){addr, size, sim_thread(c, t), (uint8_t)kind, space};
+    return true;
+}
+
+uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
+                 uint32_t size, int kind)
+{
+    uint8_t *p = host_pointer(c, in, t, space, addr, size, kind);
+    if (p && c->record_mem && !record(c, in, t, space, addr, size, kind))
+        return NULL;
+    return p;
 }

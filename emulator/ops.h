@@ -39,7 +39,7 @@ static inline void resolve(sim_cta *c, const sim_inst *in, opnd *O, dsts *D)
         o->x = s->neg;
         o->reg = s->imm == 0;
         o->p = c->rows + (size_t)s->row * c->stride;
-        o->v = s->imm == 1 ? s->value : s->imm == 2 ? c->clock : s->value + c->frame_sp;
+        o->v = s->imm == 1 ? s->value : s->imm == 2 ? sim_clock(c) : s->value + c->frame_sp;
     }
     for (unsigned k = 0; k < in->ndst_used; k++) {
         D->p[k] = in->dst[k] == PTX_NONE ? c->sink : c->rows + (size_t)in->dst[k] * c->stride;

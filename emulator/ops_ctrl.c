@@ -119,7 +119,7 @@ HANDLER(op_call)
         s->event = SIM_EV_CALL;
         s->taken = lane_mask(L);
         s->target = fi;
-        s->exited = in->target == PTX_NONE ? lane_mask(all) & ~s->taken : 0; /* to call again */
+        s->retry = in->target == PTX_NONE ? lane_mask(all) & ~s->taken : 0; /* to call again */
         return;
     }
     if (in->target == PTX_NONE) {

@@ -17,13 +17,15 @@
  * memory, or the cached global allocation (generic addresses too;
  * allocations are 256-byte aligned, so an offset's alignment is the
  * address's). An access at a is inside when a - lo < end; other spaces
- * get an empty window (end 0). */
+ * get an empty window (end 0), and so does every space while the CTA
+ * logs its accesses. */
 static inline void window(const sim_cta *c, const sim_inst *in, uint32_t n, uint8_t **data, uint64_t *lo,
                           uint64_t *end)
 {
     uint64_t size = 0;
     *data = NULL, *lo = 0;
-    if (in->space == PTX_SPACE_SHARED) {
+    if (c->record_mem) { /* every access through sim_mem, which logs it */
+    } else if (in->space == PTX_SPACE_SHARED) {
         /* the kernel's first shared range; sim_mem checks the others */
         const sim_func *fn = c->kernel_fn;
         *lo = fn->shared_fast_lo;
