@@ -402,6 +402,9 @@ typedef struct sim_group {
     /* the lanes of `mask`, prepared by sim_group_set and sim_group_mask
      * (set the mask only through them): consecutive instructions share it */
     sim_lanes active;
+    /* the warp and call depth sim_enter_warp last set the group up for */
+    const struct sim_warp *ctx;
+    uint32_t ctx_frames;
 } sim_group;
 
 /* Make g the n threads t (lane k is thread t[k]), all active. */
@@ -411,6 +414,7 @@ static inline void sim_group_set(sim_group *g, uint32_t n, const uint32_t *t)
     g->mask = n >= 32 ? ~0u : (1u << n) - 1;
     g->absent = 0;
     g->pdom = NULL;
+    g->ctx = NULL;
     g->active.contig = n > 0;
     for (uint32_t k = 0; k < n; k++) {
         g->t[k] = g->active.t[k] = t[k];
@@ -530,7 +534,13 @@ typedef struct sim_warp {
      * and whether it waits for it (at barrier_pc) */
     uint32_t cluster_target;
     bool at_cluster;
+    uint8_t status;           /* sim_warp_status after its last turn (cta.c) */
 } sim_warp;
+
+/* Barriers of a CTA: the 16 of the ISA and one the emulator uses for
+ * barrier.cluster.wait (a cluster is one CTA). */
+#define SIM_BARRIERS 17
+#define SIM_CLUSTER_BARRIER 16
 
 /* A bar.red reduction in progress on one barrier: both schedulers add
  * each issue's lanes and hand the result to the waiting lanes. */
@@ -573,6 +583,10 @@ typedef struct sim_cta {
     uint64_t *rows;           /* its register rows */
     uint32_t stride;          /* row length: nthreads, or 32 inside a call frame */
     const uint32_t *tmap;     /* inside a call frame: lane -> CTA thread; else NULL */
+    /* the warp and call depth the running code was set up for
+     * (sim_enter_warp; cleared when a call starts or ends) */
+    const struct sim_warp *ctx_warp;
+    uint32_t ctx_frames;
     uint32_t frame_sp;        /* its frame's offset in the per-thread stacks */
     uint8_t *shared;
     uint32_t shared_bytes, dynamic_shared;
@@ -601,6 +615,10 @@ typedef struct sim_cta {
     bool faulted;
     sim_error fault_kind;
     char fault[512];
+    /* the CTA barriers (barrier.c): threads arrived, the count the
+     * arrivals expect (0: every live thread), bar.red reductions */
+    uint32_t bar_arrived[SIM_BARRIERS], bar_count[SIM_BARRIERS];
+    sim_bar_red bar_red[SIM_BARRIERS];
     sim_warp *warps;
     uint32_t nwarps;
     uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
@@ -688,11 +706,10 @@ void sim_taint_before(sim_cta *c, const sim_inst *in, const sim_lanes *L, uint8_
 void sim_trace_access(const sim_cta *c, uint32_t pc, const sim_inst *in, const sim_lanes *L);
 void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint8_t *src_taint);
 
-/* Barriers of a CTA: the 16 of the ISA and one the emulator uses for
- * barrier.cluster.wait (a cluster is one CTA). */
-#define SIM_BARRIERS 17
-#define SIM_CLUSTER_BARRIER 16
-
+/* Make the CTA run warp w's current code (the kernel, or the function on
+ * top of its call stack) and g the warp's group for it: what sim_exec
+ * needs before it runs an instruction of w (exec.c). */
+void sim_enter_warp(sim_cta *c, const struct sim_warp *w, sim_group *g);
 /* Execute instruction pc for group g; fills s. */
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
 /* Straight-line code for group g: sim_exec of pc, pc + 1, ... until an
@@ -725,16 +742,15 @@ uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint
 bool sim_mbarrier_complete_tx(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
                               uint64_t bytes);
 
-/* Run n CTAs together to completion with functional PDOM scheduling, a
- * round of warps of each CTA in turn: the CTAs of a cluster (often one
+/* Run n CTAs together to completion in functional mode through their
+ * SIMT control (PDOM, or independent scheduling when c->its), a round of
+ * warps of each CTA in turn: the CTAs of a cluster (often one
  * CTA), or every CTA of a cooperative grid (each its own cluster). False
  * on a fault, with *faulted the index of the CTA whose fault it is. Forms
  * the warps (and fills the lane-dependent special registers). */
 bool sim_run_ctas(sim_cta **ctas, uint32_t n, uint64_t max_instructions, uint32_t *faulted);
 /* Stop c with the instruction-limit fault after `used` warp instructions. */
 void sim_limit_fault(sim_cta *c, uint64_t used);
-/* The same with independent thread scheduling (its.c). */
-bool sim_run_cta_its(sim_cta *c, uint64_t max_instructions);
 /* The lanes PDOM warp w leaves out of a warp-synchronous instruction it
  * runs for `mask`: those that exited, and those it holds on its
  * reconvergence stack at code that only leaves the kernel (cta.c). */

@@ -70,7 +70,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "emulator/internal.h"
+#include "emulator/simt.h"
 #include "ir/util.h"
 
 /* Largest CTA and shared memory a launch may ask for (those of current
@@ -209,6 +209,7 @@ bool sim_grid_cta_alloc(const sim_grid *run, sim_cta *c)
     c->local_bytes = run->stack_bytes;
     c->workspace = run->workspace;
     c->permutation_seed = cfg->warp_permutation_seed;
+    c->its = cfg->independent_scheduling;
     c->trace = cfg->trace;
     c->trace_ctx = cfg->trace_ctx;
     uint64_t rows = (uint64_t)sim_func_rows(run->fn) * c->nthreads, local = (uint64_t)c->nthreads * c->local_bytes;
@@ -267,6 +268,7 @@ void sim_grid_cta_begin(const sim_grid *run, sim_cta *c, uint64_t id)
             memset(c->local_taint + (size_t)t * c->local_bytes, 0, kframe);
     }
     c->faulted = false;
+    c->ctx_warp = NULL;
     c->clock = 0;
     c->warp_instructions = c->thread_instructions = c->divergent_branches = 0;
 }
@@ -333,23 +335,21 @@ static uint64_t cluster_cta(const sim_grid *run, uint64_t k, uint32_t r)
 /* Append to c's instruction-limit fault where its unfinished warps stood:
  * the PTX lines of the instructions they would have run next (each line
  * once, the first eight), which is where an endless loop spins. */
-static void limit_fault_lines(sim_cta *c, bool its)
+static void limit_fault_lines(sim_cta *c)
 {
+    const sim_simt_ops *ops = c->its ? &sim_simt_its : &sim_simt_pdom;
     uint32_t lines[8], n = 0, more = 0;
     for (uint32_t i = 0; i < c->nwarps; i++) {
-        const sim_warp *w = &c->warps[i];
-        const sim_func *fn = w->nframes ? w->frames[w->nframes - 1].fn : c->kernel_fn;
-        for (uint32_t lane = 0; lane < (its ? w->n : 1); lane++) { /* PDOM: the warp's top entry */
-            uint32_t pc = its ? w->tpc[lane] : w->depth ? w->stack[w->depth - 1].pc : UINT32_MAX;
-            if ((its && (w->exited >> lane & 1)) || pc >= fn->ninstrs)
-                continue;
-            uint32_t line = fn->code[pc].line, k = 0;
-            while (k < n && lines[k] != line)
+        uint32_t here[32];
+        uint32_t got = ops->where(c, &c->warps[i], here, 32);
+        for (uint32_t h = 0; h < got; h++) {
+            uint32_t k = 0;
+            while (k < n && lines[k] != here[h])
                 k++;
             if (k < n)
                 continue;
             if (n < sizeof lines / sizeof *lines)
-                lines[n++] = line;
+                lines[n++] = here[h];
             else
                 more++;
         }
@@ -412,13 +412,13 @@ static void *worker(void *arg)
         } else {
             if (cfg->max_instructions)
                 limit = cfg->max_instructions - used;
-            ok = cfg->independent_scheduling ? sim_run_cta_its(&ctas[0], limit) : sim_run_ctas(order, n, limit, &bad);
+            ok = sim_run_ctas(order, n, limit, &bad);
             if (!ok && ctas[bad].fault_kind == SIM_ERR_LIMIT) { /* say the launch's count, not the block's */
                 for (uint32_t r = 0; r < n; r++)
                     used += ctas[r].warp_instructions;
                 ctas[bad].faulted = false;
                 sim_limit_fault(&ctas[bad], used);
-                limit_fault_lines(&ctas[bad], cfg->independent_scheduling);
+                limit_fault_lines(&ctas[bad]);
             }
         }
         for (uint32_t r = 0; r < n; r++)
