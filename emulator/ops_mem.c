@@ -120,8 +120,9 @@ HANDLER(op_ld)
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     bool sg = type_signed(in->type);
     if (in->addr.base.imm == 1 && L->n && in->space != PTX_SPACE_LOCAL &&
-        in->space != PTX_SPACE_NONE) {
-        /* one address for every lane (a parameter, a variable): read once */
+        in->space != PTX_SPACE_NONE && !c->record_mem) {
+        /* one address for every lane (a parameter, a variable): read once
+         * (unless each lane's access is to be logged) */
         uint32_t t0 = L->t[0];
         uint8_t *p = mem(c, in, t0, sim_addr_sum(&in->addr, in->addr.base.value), size * n, 1);
         if (!p) {
