@@ -205,6 +205,15 @@ int sim_object_destroy(sim_device *d, uint64_t handle, char *err, size_t errlen)
 sim_program *sim_program_new(sim_device *d, const ptx_module *m, char *err, size_t errlen);
 void sim_program_free(sim_program *p);
 
+/* Reconverge branches where annotations a (the analyzer's, as
+ * `simtlab analyze --json` writes them, perhaps edited) say instead of at
+ * the immediate post-dominators computed from the module: a researcher's
+ * way to move a reconvergence point. Refused, changing nothing, when a
+ * names a function the module lacks, a function with another number of
+ * instructions, or a branch that is not one. */
+struct ptx_annotations;
+int sim_program_use_annotations(sim_program *p, const struct ptx_annotations *a, char *err, size_t errlen);
+
 /* One kernel parameter: its PTX type (the element type for arrays), byte
  * size, alignment and offset in the parameter buffer. */
 typedef struct sim_param_info {

@@ -12,7 +12,9 @@
  *  - the issue sequence of a divergent if/else under PDOM (taken path
  *    first, reconvergence at the immediate post-dominator) and under ITS
  *    (smallest pc and next pc alternately);
- *  - a barrier holds the first warp until the second arrives. */
+ *  - a barrier holds the first warp until the second arrives;
+ *  - annotations with a moved reconvergence point change the PDOM issue
+ *    order accordingly, and annotations of another module are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/analysis.h"
 #include "emulator/simt.h"
 #include "emulator/tests/emu_test.h"
 
@@ -398,6 +401,50 @@ static void test_barrier_holds_first_warp(void **state)
     }
 }
 
+/* The analyzer's annotations of branch_text with the if/else's
+ * reconvergence point moved from 6 (JOIN) to 7 (ret): each path now runs
+ * the add at 6 on its own, the taken one first. */
+static void test_annotations_move_reconvergence(void **state)
+{
+    (void)state;
+    const uint32_t lo = 0x0000ffff, hi = 0xffff0000, all = ~0u;
+    const uint32_t want[9][2] = {{0, all}, {1, all}, {2, all}, {5, lo}, {6, lo}, {3, hi}, {4, hi}, {6, hi}, {7, all}};
+    stepper s;
+    stepper_open(&s, branch_text, "k", 32, false, NULL, 0);
+    ptx_annotations a;
+    ptx_analyze_module(s.e.m, &(ptx_analysis_options){0}, &a);
+    assert_int_equal(a.nkernels, 1);
+    ptx_kernel_notes *kn = &a.kernels[0];
+    uint32_t moved = 0;
+    for (uint32_t b = 0; b < kn->nbranches; b++)
+        if (kn->branches[b].pc == 2) {
+            assert_int_equal(kn->branches[b].ipdom_pc, 6); /* the analyzer's: JOIN */
+            kn->branches[b].ipdom_pc = 7;
+            moved++;
+        }
+    assert_int_equal(moved, 1);
+    assert_int_equal(sim_program_use_annotations(s.e.p, &a, s.e.err, sizeof s.e.err), 0);
+    for (int i = 0; i < 9; i++) {
+        sim_issue is;
+        sim_step st;
+        assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
+        if (is.pc != want[i][0] || is.mask != want[i][1])
+            fail_msg("issue %d: pc %u lanes 0x%08x; want pc %u lanes 0x%08x", i, is.pc, is.mask, want[i][0],
+                     want[i][1]);
+    }
+    /* annotations that do not describe the module change nothing */
+    kn->ninstrs++;
+    assert_int_equal(sim_program_use_annotations(s.e.p, &a, s.e.err, sizeof s.e.err), -1);
+    assert_non_null(strstr(s.e.err, "describe 9 instructions; the module's k has 8"));
+    kn->ninstrs--;
+    kn->branches[0].pc = 1;
+    assert_int_equal(sim_program_use_annotations(s.e.p, &a, s.e.err, sizeof s.e.err), -1);
+    assert_non_null(strstr(s.e.err, "instruction 1"));
+    assert_non_null(strstr(s.e.err, "is not a branch"));
+    ptx_annotations_free(&a);
+    stepper_close(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_indirect_call_retry),
         cmocka_unit_test(test_issue_order),
         cmocka_unit_test(test_barrier_holds_first_warp),
+        cmocka_unit_test(test_annotations_move_reconvergence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
