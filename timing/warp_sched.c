@@ -1,0 +1,131 @@
+/* warp_sched.c — the warp scheduling policies (warp_sched.h). */
+#include "timing/warp_sched.h"
+
+#include <stdlib.h>
+
+bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t max_active)
+{
+    *ws = (tm_warp_sched){.policy = policy, .n = n, .last = n, .max_active = max_active ? max_active : 1};
+    ws->age = calloc(n + 1, sizeof *ws->age);
+    ws->order = calloc(n + 1, sizeof *ws->order);
+    ws->active = calloc(n + 1, sizeof *ws->active);
+    if (!ws->age || !ws->order || !ws->active) {
+        tm_warp_sched_free(ws);
+        return false;
+    }
+    return true;
+}
+
+void tm_warp_sched_free(tm_warp_sched *ws)
+{
+    free(ws->age);
+    free(ws->order);
+    free(ws->active);
+    ws->age = NULL;
+    ws->order = NULL;
+    ws->active = NULL;
+}
+
+void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age)
+{
+    ws->age[s] = age;
+    ws->active[s] = false;
+    if (ws->policy == TM_SCHED_TWO_LEVEL && ws->nactive < ws->max_active) {
+        ws->active[s] = true;
+        ws->nactive++;
+    }
+}
+
+/* Two-level: move the next pending live warp (round robin from
+ * next_pending) into the active set, if there is one. */
+static void promote(tm_warp_sched *ws, const bool *live, uint32_t except)
+{
+    for (uint32_t k = 0; k < ws->n && ws->nactive < ws->max_active; k++) {
+        uint32_t s = (ws->next_pending + k) % ws->n;
+        if (live[s] && !ws->active[s] && s != except) {
+            ws->active[s] = true;
+            ws->nactive++;
+            ws->next_pending = (s + 1) % ws->n;
+            return;
+        }
+    }
+}
+
+void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live)
+{
+    if (ws->active[s]) {
+        ws->active[s] = false;
+        ws->nactive--;
+        if (ws->policy == TM_SCHED_TWO_LEVEL)
+            promote(ws, live, s);
+    }
+    if (ws->last == s)
+        ws->last = ws->n;
+}
+
+void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
+{
+    if (ws->policy != TM_SCHED_TWO_LEVEL || !ws->active[s])
+        return;
+    uint32_t before = ws->nactive;
+    ws->active[s] = false;
+    ws->nactive--;
+    promote(ws, live, s);
+    if (ws->nactive < before) { /* nobody pending: it stays */
+        ws->active[s] = true;
+        ws->nactive++;
+    }
+}
+
+/* Insertion sort of the first n entries of ws->order by age, then slot. */
+static void sort_by_age(tm_warp_sched *ws, uint32_t from, uint32_t n)
+{
+    uint32_t *o = ws->order;
+    for (uint32_t i = from + 1; i < n; i++) {
+        uint32_t x = o[i], j = i;
+        while (j > from && (ws->age[o[j - 1]] > ws->age[x] || (ws->age[o[j - 1]] == ws->age[x] && o[j - 1] > x))) {
+            o[j] = o[j - 1];
+            j--;
+        }
+        o[j] = x;
+    }
+}
+
+const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
+{
+    uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
+    switch (ws->policy) {
+    case TM_SCHED_LRR:
+        for (uint32_t i = 0; i < ws->n; i++) {
+            uint32_t s = (start + i) % ws->n;
+            if (live[s])
+                ws->order[k++] = s;
+        }
+        break;
+    case TM_SCHED_TWO_LEVEL:
+        for (uint32_t i = 0; i < ws->n; i++) {
+            uint32_t s = (start + i) % ws->n;
+            if (live[s] && ws->active[s])
+                ws->order[k++] = s;
+        }
+        break;
+    case TM_SCHED_GTO:
+        if (ws->last < ws->n && live[ws->last])
+            ws->order[k++] = ws->last;
+        for (uint32_t s = 0; s < ws->n; s++)
+            if (live[s] && !(k && ws->order[0] == s && s == ws->last))
+                ws->order[k++] = s;
+        sort_by_age(ws, ws->last < ws->n && live[ws->last] ? 1 : 0, k);
+        break;
+    case TM_SCHED_OLDEST:
+        for (uint32_t s = 0; s < ws->n; s++)
+            if (live[s])
+                ws->order[k++] = s;
+        sort_by_age(ws, 0, k);
+        break;
+    }
+    *n = k;
+    return ws->order;
+}
+
+void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s) { ws->last = s; }

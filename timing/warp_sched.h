@@ -1,0 +1,63 @@
+/* warp_sched.h — warp scheduling policies of an SM's issue stage
+ * (-gpgpu_scheduler): each cycle a scheduler tries its warps in the order
+ * its policy gives until it has issued what it may, as GPGPU-Sim's
+ * scheduler_unit does.
+ *
+ *   lrr   loose round robin: starting after the warp that issued last;
+ *   gto   greedy then oldest: the warp that issued last first, then the
+ *         others oldest first (the order their CTAs and warps started);
+ *   old   oldest first, always;
+ *   two_level_active:N  an active set of N warps tried in round robin; a
+ *         warp that waits for a long-latency result (a global or local
+ *         memory load) leaves the set for a pending one (round robin
+ *         among the pending), so the set keeps warps that can issue
+ *         (Narasiman et al.'s two-level scheduling, the outer level by
+ *         readiness).
+ *
+ * Warps are the scheduler's slots 0..n-1 (the SM maps them to its warp
+ * slots). Ordering is deterministic: ties between equally old warps go
+ * to the lower slot. */
+#ifndef SIMTLAB_TIMING_WARP_SCHED_H
+#define SIMTLAB_TIMING_WARP_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "timing/config.h"
+
+typedef struct tm_warp_sched {
+    tm_sched policy;
+    uint32_t n;            /* slots */
+    uint32_t last;         /* the slot that issued last (n: none yet) */
+    uint64_t *age;         /* per slot: smaller is older (set when a warp starts) */
+    uint32_t *order;       /* scratch for the order handed out */
+    /* two-level: membership of the active set, its size and limit */
+    bool *active;
+    uint32_t nactive, max_active;
+    uint32_t next_pending; /* where the round robin over pending warps resumes */
+} tm_warp_sched;
+
+/* Make a scheduler of n slots for `policy` (two-level: at most
+ * max_active warps in the active set, at least 1). False when memory is
+ * short. */
+bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t max_active);
+void tm_warp_sched_free(tm_warp_sched *ws);
+
+/* A warp starts in slot s with age `age` (an increasing stamp); under
+ * two-level scheduling it joins the active set if there is room. */
+void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age);
+/* The warp in slot s finished: it leaves the active set (whose room goes
+ * to the next pending live warp). live[i]: slot i holds a warp. */
+void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live);
+
+/* The slots to try this cycle, best first, among those with live[i]; the
+ * count in *n. The array belongs to the scheduler (valid until the next
+ * call). */
+const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n);
+/* Slot s issued. */
+void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s);
+/* Two-level: slot s waits for a long-latency result; it leaves the active
+ * set for the next pending live warp. Other policies ignore it. */
+void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live);
+
+#endif
