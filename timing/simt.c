@@ -1,0 +1,21 @@
+/* simt.c — the registry of divergence mechanisms (simt.h): a new
+ * mechanism adds its object here and nowhere else. */
+#include "timing/simt.h"
+
+#include <string.h>
+
+extern const tm_simt_mechanism tm_simt_pdom, tm_simt_its;
+
+static const tm_simt_mechanism *const mechanisms[] = {&tm_simt_pdom, &tm_simt_its};
+
+const tm_simt_mechanism *tm_simt_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof mechanisms / sizeof *mechanisms; i++)
+        if (strcmp(mechanisms[i]->name, name) == 0)
+            return mechanisms[i];
+    return NULL;
+}
+
+const tm_simt_mechanism *tm_simt_at(uint32_t i) { return mechanisms[i]; }
+
+uint32_t tm_simt_count(void) { return (uint32_t)(sizeof mechanisms / sizeof *mechanisms); }

@@ -1,0 +1,53 @@
+/* simt.h — the timing model's divergence-mechanism interface: which
+ * thread group each hardware warp slot of a CTA issues next, and what a
+ * branch, a reconvergence point, a call or return, a barrier or an exit
+ * does. The SM asks a mechanism for a slot's next issue when it fetches,
+ * runs the issue through the emulator (sim_exec) when the slot's
+ * instruction issues, and hands the outcome back (commit); it knows
+ * nothing else about divergence, so adding a mechanism (issue 16's PDOM +
+ * LPC, DWS, dual-path, TBC, DWF, CAPRI, SLP, large warps) is one new file
+ * registered in simt.c, and touches no other mechanism.
+ *
+ * Selected by -simtlab_simt NAME (timing/config.h: tm_config.simt). Today:
+ *   pdom  per-warp reconvergence stacks at the analyzer's immediate
+ *         post-dominators (the emulator's PDOM control in time);
+ *   its   independent thread scheduling (a pc per thread; the emulator's
+ *         ITS control in time). */
+#ifndef SIMTLAB_TIMING_SIMT_H
+#define SIMTLAB_TIMING_SIMT_H
+
+#include "timing/config.h"
+#include "timing/cta.h"
+
+typedef struct tm_simt_mechanism {
+    const char *name;
+    const char *summary;
+    const void *data;   /* the mechanism's own constant data */
+    /* Hardware warp slots a CTA of n threads occupies. */
+    uint32_t (*slots)(const tm_config *cfg, uint32_t nthreads);
+    /* A CTA begins (its warps formed by the emulator): set up the
+     * mechanism's state; false with err when memory is short. */
+    bool (*start)(tm_cta *cta, char *err, size_t errlen);
+    /* The next issue of slot s: READY with *g (the group to run) and *is
+     * filled, or WAITING / DONE. Calling it again without a commit in
+     * between gives the same answer. */
+    sim_warp_status (*next)(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is);
+    /* Apply the outcome of slot s's issue. */
+    sim_warp_status (*commit)(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *st);
+    /* Release barriers whose arrivals are complete; true if any was. */
+    bool (*release)(tm_cta *cta);
+    /* Slot s waits at a CTA barrier (for the stall breakdown). */
+    bool (*at_barrier)(const tm_cta *cta, uint32_t s);
+    /* Record the CTA's deadlock fault (no slot can issue, none will). */
+    void (*deadlock)(tm_cta *cta);
+    /* Release the mechanism's per-CTA state (may be NULL). */
+    void (*stop)(tm_cta *cta);
+} tm_simt_mechanism;
+
+/* The mechanism called `name`, or NULL. */
+const tm_simt_mechanism *tm_simt_find(const char *name);
+/* Mechanism i of the registry (i < tm_simt_count()), for listings. */
+const tm_simt_mechanism *tm_simt_at(uint32_t i);
+uint32_t tm_simt_count(void);
+
+#endif

@@ -1,0 +1,75 @@
+/* simt_emulated.c — the baseline divergence mechanisms: the emulator's
+ * SIMT controls (emulator/simt.h) run in time. Slot s is static warp s of
+ * the CTA (32 consecutive threads), so a CTA of n threads occupies
+ * ceil(n / 32) slots; the emulator's warp state is the mechanism's state. */
+#include "timing/simt.h"
+
+/* The emulator's control behind the CTA's mechanism. */
+static const sim_simt_ops *ops_of(const tm_cta *cta) { return cta->simt->data; }
+
+static uint32_t static_slots(const tm_config *cfg, uint32_t nthreads)
+{
+    (void)cfg;
+    return (nthreads + 31) / 32;
+}
+
+static bool emulated_start(tm_cta *cta, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    const sim_simt_ops *ops = ops_of(cta);
+    for (uint32_t i = 0; i < cta->emu.nwarps; i++) {
+        ops->start(&cta->emu, &cta->emu.warps[i]);
+        cta->groups[i].ctx = NULL;
+    }
+    return true;
+}
+
+static sim_warp_status emulated_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is)
+{
+    *g = &cta->groups[s];
+    return ops_of(cta)->next(&cta->emu, &cta->emu.warps[s], *g, is);
+}
+
+static sim_warp_status emulated_commit(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *st)
+{
+    return ops_of(cta)->commit(&cta->emu, &cta->emu.warps[s], is, st);
+}
+
+static bool emulated_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, ops_of(cta)); }
+
+static bool emulated_at_barrier(const tm_cta *cta, uint32_t s)
+{
+    const sim_simt_ops *ops = ops_of(cta);
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+        if (ops->waiting(&cta->emu, &cta->emu.warps[s], id))
+            return true;
+    return false;
+}
+
+static void emulated_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, ops_of(cta)); }
+
+const tm_simt_mechanism tm_simt_pdom = {
+    .name = "pdom",
+    .summary = "per-warp reconvergence stack at immediate post-dominators",
+    .data = &sim_simt_pdom,
+    .slots = static_slots,
+    .start = emulated_start,
+    .next = emulated_next,
+    .commit = emulated_commit,
+    .release = emulated_release,
+    .at_barrier = emulated_at_barrier,
+    .deadlock = emulated_deadlock,
+};
+
+const tm_simt_mechanism tm_simt_its = {
+    .name = "its",
+    .summary = "independent thread scheduling: a program counter per thread",
+    .data = &sim_simt_its,
+    .slots = static_slots,
+    .start = emulated_start,
+    .next = emulated_next,
+    .commit = emulated_commit,
+    .release = emulated_release,
+    .at_barrier = emulated_at_barrier,
+    .deadlock = emulated_deadlock,
+};
