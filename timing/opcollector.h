@@ -122,7 +122,9 @@ uint32_t tm_opcollector_bank(const tm_opcollector *oc, uint32_t reg, uint32_t wa
 bool tm_opcollector_can_issue(const tm_opcollector *oc, tm_unit kind, uint32_t sched);
 
 /* Put ic (executed on ic->unit) of warp into a free collector unit at cycle
- * now: returns the collector's number, TM_OC_BUSY or TM_OC_BAD. */
+ * now: returns the collector's number, TM_OC_BUSY or TM_OC_BAD. Collectors
+ * are numbered set by set: SP's, DP's, INT's, SFU's, TENSOR's, MEM's (in
+ * tm_unit order, oc_units[] each), then the generic ones. */
 int tm_opcollector_issue(tm_opcollector *oc, uint32_t warp, uint32_t sched,
                          const tm_inst_class *ic, uint64_t tag, uint64_t now);
 
