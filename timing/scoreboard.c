@@ -1,0 +1,124 @@
+/* scoreboard.c — pending register writes per warp as bitsets (see
+ * scoreboard.h). */
+#include "timing/scoreboard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A scoreboard for nwarps x nregs, all registers free. */
+tm_scoreboard *tm_scoreboard_new(uint32_t nwarps, uint32_t nregs)
+{
+    if (nwarps == 0 || nregs == 0)
+        return NULL;
+    tm_scoreboard *sb = calloc(1, sizeof *sb);
+    if (!sb)
+        return NULL;
+    sb->nwarps = nwarps;
+    sb->nregs = nregs;
+    sb->words = (nregs + 63) / 64;
+    size_t n = (size_t)nwarps * sb->words;
+    sb->pending = calloc(n, sizeof *sb->pending);
+    sb->longop = calloc(n, sizeof *sb->longop);
+    sb->npending = calloc(nwarps, sizeof *sb->npending);
+    if (!sb->pending || !sb->longop || !sb->npending) {
+        tm_scoreboard_free(sb);
+        return NULL;
+    }
+    return sb;
+}
+
+void tm_scoreboard_free(tm_scoreboard *sb)
+{
+    if (!sb)
+        return;
+    free(sb->pending);
+    free(sb->longop);
+    free(sb->npending);
+    free(sb);
+}
+
+/* Is bit reg set in warp's part of set? reg must be below nregs. */
+static bool test_bit(const tm_scoreboard *sb, const uint64_t *set, uint32_t warp, uint32_t reg)
+{
+    return (set[(size_t)warp * sb->words + reg / 64] >> (reg % 64)) & 1u;
+}
+
+/* Does any register of list[0..n) of warp have a write in flight? */
+static bool any_pending(const tm_scoreboard *sb, uint32_t warp, const uint32_t *list, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (list[k] >= sb->nregs || test_bit(sb, sb->pending, warp, list[k]))
+            return true;
+    return false;
+}
+
+/* RAW or WAW hazard of ic on warp. */
+bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+{
+    if (warp >= sb->nwarps)
+        return true;
+    return any_pending(sb, warp, ic->src, ic->nsrc) || any_pending(sb, warp, ic->dst, ic->ndst);
+}
+
+/* Reserve ic's destinations on warp (all or nothing). */
+bool tm_scoreboard_reserve(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+{
+    if (warp >= sb->nwarps || any_pending(sb, warp, ic->dst, ic->ndst))
+        return false;
+    size_t base = (size_t)warp * sb->words;
+    bool longop = (ic->flags & TM_IC_LONGOP) != 0;
+    for (uint32_t k = 0; k < ic->ndst; k++) {
+        uint32_t r = ic->dst[k];
+        uint64_t bit = 1ull << (r % 64);
+        sb->pending[base + r / 64] |= bit;
+        if (longop)
+            sb->longop[base + r / 64] |= bit;
+    }
+    sb->npending[warp] += ic->ndst; /* dst lists hold each register once */
+    return true;
+}
+
+/* Release one register of warp. */
+void tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg)
+{
+    if (warp >= sb->nwarps || reg >= sb->nregs || !test_bit(sb, sb->pending, warp, reg))
+        return;
+    size_t w = (size_t)warp * sb->words + reg / 64;
+    uint64_t bit = 1ull << (reg % 64);
+    sb->pending[w] &= ~bit;
+    sb->longop[w] &= ~bit;
+    sb->npending[warp]--;
+}
+
+/* Release every destination of ic on warp. */
+void tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+{
+    for (uint32_t k = 0; k < ic->ndst; k++)
+        tm_scoreboard_release(sb, warp, ic->dst[k]);
+}
+
+bool tm_scoreboard_pending(const tm_scoreboard *sb, uint32_t warp, uint32_t reg)
+{
+    return warp < sb->nwarps && reg < sb->nregs && test_bit(sb, sb->pending, warp, reg);
+}
+
+bool tm_scoreboard_longop(const tm_scoreboard *sb, uint32_t warp, uint32_t reg)
+{
+    return warp < sb->nwarps && reg < sb->nregs && test_bit(sb, sb->longop, warp, reg);
+}
+
+uint32_t tm_scoreboard_pending_writes(const tm_scoreboard *sb, uint32_t warp)
+{
+    return warp < sb->nwarps ? sb->npending[warp] : 0;
+}
+
+/* Forget every reservation of warp. */
+void tm_scoreboard_clear_warp(tm_scoreboard *sb, uint32_t warp)
+{
+    if (warp >= sb->nwarps)
+        return;
+    size_t base = (size_t)warp * sb->words;
+    memset(sb->pending + base, 0, sb->words * sizeof *sb->pending);
+    memset(sb->longop + base, 0, sb->words * sizeof *sb->longop);
+    sb->npending[warp] = 0;
+}

@@ -1,0 +1,81 @@
+/* scoreboard.h — per-warp registers with a write in flight (GPGPU-Sim's
+ * Scoreboard, scoreboard.cc).
+ *
+ * An instruction reserves its destination registers when it issues and
+ * each is released when its result is written back; a warp may not issue
+ * an instruction that reads or writes a register still reserved (RAW and
+ * WAW hazards: GPGPU-Sim's checkCollision looks at the destinations, the
+ * sources, the predicate and the address registers, which is what
+ * tm_inst_class's src and dst lists hold). Reservations made by
+ * long-latency operations — loads and atomics from global, local, param,
+ * texture or generic space (TM_IC_LONGOP, GPGPU-Sim's longopregs) — are
+ * also kept in a second set, so the core can tell a warp waiting on memory
+ * from one waiting on an ALU result (tm_scoreboard_longop).
+ *
+ * Storage is two bitsets per warp (pending, long-op), sized once by warps x
+ * registers: a check is O(registers of the instruction), nothing is
+ * allocated after tm_scoreboard_new, and functions with thousands of
+ * registers cost one bit each.
+ *
+ * Differences from GPGPU-Sim: reserving a register that is already
+ * reserved is refused (false) rather than asserted; the core must check
+ * first. Register numbers are tm_opclass_fn's (vector components and the
+ * carry flag each their own register).
+ *
+ * Use by the core: at issue, tm_scoreboard_check() then
+ * tm_scoreboard_reserve(); at writeback, tm_scoreboard_release_inst() (or
+ * tm_scoreboard_release() per register as a load's data returns);
+ * tm_scoreboard_pending_writes() for memory barriers (a membar waits until
+ * the warp has none), tm_scoreboard_clear_warp() when a warp slot gets a
+ * new warp. */
+#ifndef SIMTLAB_TIMING_SCOREBOARD_H
+#define SIMTLAB_TIMING_SCOREBOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "timing/opclass.h"
+
+typedef struct tm_scoreboard {
+    uint32_t nwarps, nregs;
+    uint32_t words;        /* 64-bit words per warp per set */
+    uint64_t *pending;     /* [nwarps * words]: a write is in flight */
+    uint64_t *longop;      /* [nwarps * words]: ... by a long-latency operation */
+    uint32_t *npending;    /* [nwarps]: bits set in pending */
+} tm_scoreboard;
+
+/* A scoreboard for nwarps warp slots of registers numbered below nregs
+ * (the largest tm_opclass_fn.nregs of the functions that will run); NULL
+ * when either is 0 or memory is short. */
+tm_scoreboard *tm_scoreboard_new(uint32_t nwarps, uint32_t nregs);
+void tm_scoreboard_free(tm_scoreboard *sb);
+
+/* True when ic may not issue on warp now: one of its sources or
+ * destinations has a write in flight. Registers numbered nregs or above
+ * (an instruction the scoreboard was not sized for) count as a hazard, so
+ * the mistake shows as a stall rather than a wrong result. */
+bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+
+/* Reserve ic's destinations on warp (and mark them long-latency when ic has
+ * TM_IC_LONGOP). False, with nothing changed, when one is already
+ * reserved or out of range. */
+bool tm_scoreboard_reserve(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+
+/* Release one register of warp (its write arrived); releasing a free
+ * register does nothing. */
+void tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg);
+
+/* Release every destination of ic on warp. */
+void tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+
+/* Is reg of warp reserved / reserved by a long-latency operation? */
+bool tm_scoreboard_pending(const tm_scoreboard *sb, uint32_t warp, uint32_t reg);
+bool tm_scoreboard_longop(const tm_scoreboard *sb, uint32_t warp, uint32_t reg);
+
+/* Registers of warp with a write in flight. */
+uint32_t tm_scoreboard_pending_writes(const tm_scoreboard *sb, uint32_t warp);
+
+/* Forget every reservation of warp (the slot starts a new warp). */
+void tm_scoreboard_clear_warp(tm_scoreboard *sb, uint32_t warp);
+
+#endif

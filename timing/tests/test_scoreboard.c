@@ -1,0 +1,149 @@
+/* test_scoreboard.c — the per-warp scoreboard (timing/scoreboard.h):
+ * read-after-write and write-after-write hazards as GPGPU-Sim's
+ * Scoreboard::checkCollision defines them (a source, the predicate or a
+ * destination with a write in flight), reservation at issue and release at
+ * writeback, long-operation registers, per-warp independence, and bitset
+ * word boundaries with thousands of registers. Instructions are built by
+ * hand: the scoreboard reads only their register lists and flags. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "timing/scoreboard.h"
+
+/* An instruction reading src[0..nsrc) and writing dst[0..ndst). */
+static tm_inst_class inst(const uint32_t *src, uint32_t nsrc, const uint32_t *dst, uint32_t ndst,
+                          uint16_t flags)
+{
+    return (tm_inst_class){.src = src, .nsrc = nsrc, .dst = dst, .ndst = ndst, .read = src,
+                           .nread = nsrc, .flags = flags, .guard = TM_NO_REG};
+}
+
+/* add r5 <- r1, r2 reserves r5; a reader of r5 waits (RAW) until r5 is
+ * released; a writer of r5 waits too (WAW); other warps are unaffected. */
+static void test_raw_waw_and_release(void **state)
+{
+    (void)state;
+    tm_scoreboard *sb = tm_scoreboard_new(4, 64);
+    assert_non_null(sb);
+    const uint32_t a_src[] = {1, 2}, a_dst[] = {5};
+    const uint32_t b_src[] = {5, 3}, b_dst[] = {6};   /* reads r5 */
+    const uint32_t c_src[] = {3}, c_dst[] = {5};       /* writes r5 */
+    const uint32_t d_src[] = {1, 3}, d_dst[] = {7};    /* independent */
+    tm_inst_class a = inst(a_src, 2, a_dst, 1, TM_IC_WRITES_REG);
+    tm_inst_class b = inst(b_src, 2, b_dst, 1, TM_IC_WRITES_REG);
+    tm_inst_class c = inst(c_src, 1, c_dst, 1, TM_IC_WRITES_REG);
+    tm_inst_class d = inst(d_src, 2, d_dst, 1, TM_IC_WRITES_REG);
+
+    assert_false(tm_scoreboard_check(sb, 0, &a));
+    assert_true(tm_scoreboard_reserve(sb, 0, &a));
+    assert_true(tm_scoreboard_pending(sb, 0, 5));
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 0), 1);
+    assert_true(tm_scoreboard_check(sb, 0, &b));   /* RAW on r5 */
+    assert_true(tm_scoreboard_check(sb, 0, &c));   /* WAW on r5 */
+    assert_false(tm_scoreboard_check(sb, 0, &d));  /* r1, r3 -> r7: no hazard */
+    assert_false(tm_scoreboard_check(sb, 1, &b));  /* warp 1's r5 is free */
+    assert_false(tm_scoreboard_reserve(sb, 0, &c)); /* r5 already reserved: refused */
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 0), 1);
+
+    tm_scoreboard_release_inst(sb, 0, &a);         /* writeback of a */
+    assert_false(tm_scoreboard_pending(sb, 0, 5));
+    assert_false(tm_scoreboard_check(sb, 0, &b));
+    assert_false(tm_scoreboard_check(sb, 0, &c));
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 0), 0);
+    tm_scoreboard_release(sb, 0, 5);               /* releasing a free register: nothing */
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 0), 0);
+    tm_scoreboard_free(sb);
+}
+
+/* The guard predicate is a source (GPGPU-Sim checks inst->pred): @p1 waits
+ * for setp p1. */
+static void test_guard_predicate(void **state)
+{
+    (void)state;
+    tm_scoreboard *sb = tm_scoreboard_new(1, 16);
+    const uint32_t setp_src[] = {2, 3}, setp_dst[] = {0};
+    const uint32_t st_src[] = {0, 4, 5};           /* @p0 st [r4], r5: guard first */
+    tm_inst_class setp = inst(setp_src, 2, setp_dst, 1, TM_IC_WRITES_REG);
+    tm_inst_class st = inst(st_src, 3, NULL, 0, TM_IC_STORE | TM_IC_GUARDED);
+    st.guard = 0;
+    st.read = st_src + 1;
+    st.nread = 2;
+    assert_true(tm_scoreboard_reserve(sb, 0, &setp));
+    assert_true(tm_scoreboard_check(sb, 0, &st));
+    tm_scoreboard_release(sb, 0, 0);
+    assert_false(tm_scoreboard_check(sb, 0, &st));
+    assert_true(tm_scoreboard_reserve(sb, 0, &st)); /* no destination: nothing reserved */
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 0), 0);
+    tm_scoreboard_free(sb);
+}
+
+/* A global load's destinations are long-operation registers; an ALU
+ * result's are not. Releasing clears both marks. */
+static void test_long_operations(void **state)
+{
+    (void)state;
+    tm_scoreboard *sb = tm_scoreboard_new(2, 32);
+    const uint32_t ld_src[] = {8}, ld_dst[] = {9, 10}; /* ld.global.v2 {r9, r10}, [r8] */
+    const uint32_t add_src[] = {1}, add_dst[] = {11};
+    tm_inst_class ld = inst(ld_src, 1, ld_dst, 2, TM_IC_LOAD | TM_IC_LONGOP | TM_IC_WRITES_REG);
+    tm_inst_class add = inst(add_src, 1, add_dst, 1, TM_IC_WRITES_REG);
+    assert_true(tm_scoreboard_reserve(sb, 1, &ld));
+    assert_true(tm_scoreboard_reserve(sb, 1, &add));
+    assert_true(tm_scoreboard_longop(sb, 1, 9));
+    assert_true(tm_scoreboard_longop(sb, 1, 10));
+    assert_false(tm_scoreboard_longop(sb, 1, 11));
+    assert_true(tm_scoreboard_pending(sb, 1, 11));
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 1), 3);
+    tm_scoreboard_release(sb, 1, 9);                /* the first half of the data returns */
+    assert_false(tm_scoreboard_longop(sb, 1, 9));
+    assert_true(tm_scoreboard_longop(sb, 1, 10));
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 1), 2);
+    tm_scoreboard_clear_warp(sb, 1);
+    assert_int_equal(tm_scoreboard_pending_writes(sb, 1), 0);
+    assert_false(tm_scoreboard_pending(sb, 1, 10));
+    assert_false(tm_scoreboard_longop(sb, 1, 10));
+    tm_scoreboard_free(sb);
+}
+
+/* 5000 registers: bits on both sides of 64-bit word boundaries stay
+ * distinct, the last register works, and a register beyond the size is a
+ * hazard (a stall, never a silent pass) that reserve refuses. */
+static void test_many_registers(void **state)
+{
+    (void)state;
+    tm_scoreboard *sb = tm_scoreboard_new(48, 5000);
+    assert_non_null(sb);
+    const uint32_t w_dst[] = {63, 4999}, w_src[] = {0};
+    tm_inst_class w = inst(w_src, 1, w_dst, 2, TM_IC_WRITES_REG);
+    assert_true(tm_scoreboard_reserve(sb, 47, &w));
+    const uint32_t r64[] = {64}, r62[] = {62}, r4999[] = {4999}, r4998[] = {4998};
+    tm_inst_class a = inst(r64, 1, NULL, 0, 0), b = inst(r62, 1, NULL, 0, 0);
+    tm_inst_class c = inst(r4999, 1, NULL, 0, 0), d = inst(r4998, 1, NULL, 0, 0);
+    assert_false(tm_scoreboard_check(sb, 47, &a));
+    assert_false(tm_scoreboard_check(sb, 47, &b));
+    assert_true(tm_scoreboard_check(sb, 47, &c));
+    assert_false(tm_scoreboard_check(sb, 47, &d));
+    assert_false(tm_scoreboard_check(sb, 46, &c));
+    const uint32_t big[] = {5000};
+    tm_inst_class e = inst(big, 1, big, 1, TM_IC_WRITES_REG);
+    assert_true(tm_scoreboard_check(sb, 0, &e));
+    assert_false(tm_scoreboard_reserve(sb, 0, &e));
+    assert_true(tm_scoreboard_check(sb, 48, &a)); /* no such warp */
+    assert_null(tm_scoreboard_new(0, 10));
+    tm_scoreboard_free(sb);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_raw_waw_and_release),
+        cmocka_unit_test(test_guard_predicate),
+        cmocka_unit_test(test_long_operations),
+        cmocka_unit_test(test_many_registers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
