@@ -297,7 +297,7 @@ static uint64_t subnet_next_event(const icnt_subnet *s, uint64_t now)
             const icnt_ring *r = &s->out[w * 64 + (uint32_t)__builtin_ctzll(m)];
             for (uint32_t k = 0; k < r->n; k++) { /* arrival times ascend along the queue */
                 uint64_t t = ring_at(r, k)->t_ready;
-                if (t > now) {
+                if (t >= now) { /* arrives at now or later (earlier ones wait for their pop) */
                     next = t < next ? t : next;
                     break;
                 }

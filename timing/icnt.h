@@ -121,9 +121,10 @@ const tm_req *tm_icnt_peek(const tm_icnt *icnt, tm_icnt_net net, uint32_t dst, u
 bool tm_icnt_pop(tm_icnt *icnt, tm_icnt_net net, uint32_t dst, uint64_t now, tm_req *out);
 
 /* The earliest cycle >= now at which the crossbar moves a flit or a packet
- * arrives at an output queue; UINT64_MAX when nothing is on its way.
- * Packets that have arrived and wait to be popped, and packets waiting
- * for room in a full output queue, are not events: the consumer's pop is. */
+ * arrives at an output queue (a packet arriving at now itself counts);
+ * UINT64_MAX when nothing is on its way. Packets that arrived before now
+ * and wait to be popped, and packets waiting for room in a full output
+ * queue, are not events: the consumer's pop is. */
 uint64_t tm_icnt_next_event(const tm_icnt *icnt, uint64_t now);
 
 /* True when no packet is queued, crossing or waiting anywhere. */
