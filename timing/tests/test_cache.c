@@ -150,6 +150,30 @@ static void test_sequence_counts(void **state)
     tm_cache_free(c);
 }
 
+/* LRU ties (two lines allocated in the same cycle): GPGPU-Sim's probe
+ * takes the last invalid way for a miss (A, then B, go to ways 1 and 0
+ * of set 0) and, among equally old lines, the first way: C evicts B
+ * (way 0), so A still hits and B misses. */
+static void test_lru_tie(void **state)
+{
+    (void)state;
+    tm_cache_config cfg = tiny();
+    tm_cache *c = make(&cfg);
+    assert_int_equal(rd(c, 0x000, 1), TM_CACHE_MISS); /* A: line 0, set 0 */
+    assert_int_equal(rd(c, 0x100, 1), TM_CACHE_MISS); /* B: line 2, set 0 */
+    answer_front(c, 2);
+    answer_front(c, 2);
+    tm_req out;
+    assert_true(tm_cache_next_ready(c, 2, &out));
+    assert_true(tm_cache_next_ready(c, 2, &out));
+    assert_int_equal(rd(c, 0x200, 3), TM_CACHE_MISS); /* C: line 4, set 0 */
+    answer_front(c, 4);
+    assert_true(tm_cache_next_ready(c, 4, &out));
+    assert_int_equal(rd(c, 0x000, 5), TM_CACHE_HIT);
+    assert_int_equal(rd(c, 0x100, 6), TM_CACHE_MISS);
+    tm_cache_free(c);
+}
+
 static uint32_t index_of(tm_set_index fn, uint32_t nsets, uint64_t addr)
 {
     tm_cache_config cfg = tiny();
@@ -531,6 +555,42 @@ static void test_write_back_lazy(void **state)
     assert_int_equal(rd(c, 0x200, 10), TM_CACHE_MISS);
     tm_cache_miss_pop(c);
     assert_null(tm_cache_miss_front(c));
+    tm_cache_free(c);
+}
+
+/* QV100's L1D policies (sectored, "T:m:L": write-through, allocate on
+ * miss, lazy fetch on read): a write miss goes on AND allocates its
+ * sector MODIFIED; a whole-sector write is then readable, a partial one
+ * is fetched when read; evicting the modified line sends no write-back
+ * (the data went on already). */
+static void test_write_through_lazy(void **state)
+{
+    (void)state;
+    tm_cache_config cfg = tiny();
+    cfg.sectored = true;
+    cfg.nsets = 1;
+    cfg.assoc = 1;
+    cfg.write = TM_WRITE_THROUGH;
+    cfg.write_alloc = TM_WA_LAZY_FETCH_ON_READ;
+    tm_cache *c = make(&cfg);
+    tm_req out;
+    assert_int_equal(wr(c, 0x100, 32, TM_SPACE_GLOBAL, 1), TM_CACHE_MISS);
+    assert_int_equal(tm_cache_miss_front(c)->kind, TM_REQ_WRITE);
+    tm_cache_miss_pop(c);
+    assert_null(tm_cache_miss_front(c)); /* no fetch */
+    assert_int_equal(rd(c, 0x110, 2), TM_CACHE_HIT);
+    assert_int_equal(wr(c, 0x124, 4, TM_SPACE_GLOBAL, 3), TM_CACHE_SECTOR_MISS);
+    assert_int_equal(tm_cache_miss_front(c)->kind, TM_REQ_WRITE);
+    tm_cache_miss_pop(c);
+    assert_int_equal(rd(c, 0x120, 4), TM_CACHE_SECTOR_MISS); /* sector 1 partly written: fetch */
+    assert_int_equal(tm_cache_miss_front(c)->addr, 0x120);
+    answer_front(c, 5);
+    assert_true(tm_cache_next_ready(c, 5, &out));
+    assert_int_equal(rd(c, 0x120, 6), TM_CACHE_HIT);
+    assert_int_equal(rd(c, 0x200, 7), TM_CACHE_MISS); /* evicts the modified line */
+    assert_int_equal(tm_cache_miss_front(c)->kind, TM_REQ_READ);
+    tm_cache_miss_pop(c);
+    assert_null(tm_cache_miss_front(c)); /* no write-back under write-through */
     tm_cache_free(c);
 }
 
@@ -1002,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_lru_sequence),
         cmocka_unit_test(test_fifo_sequence),
         cmocka_unit_test(test_sequence_counts),
+        cmocka_unit_test(test_lru_tie),
         cmocka_unit_test(test_set_index_functions),
         cmocka_unit_test(test_hash_conflicts),
         cmocka_unit_test(test_sector_and_line_misses),
@@ -1014,6 +1075,7 @@ int main(void)
         cmocka_unit_test(test_allocation_policies),
         cmocka_unit_test(test_write_back_lazy),
         cmocka_unit_test(test_write_back_hit_needs_no_queue),
+        cmocka_unit_test(test_write_through_lazy),
         cmocka_unit_test(test_write_through),
         cmocka_unit_test(test_write_evict_and_local),
         cmocka_unit_test(test_write_allocate_naive),
