@@ -755,6 +755,8 @@ static bool bad_request(tm_cache *c, const tm_req *r)
         why = "unknown request kind or space";
     else if (r->bytes == 0)
         why = "a request of 0 bytes";
+    else if (r->kind == TM_REQ_ATOMIC && !c->last_level)
+        why = NULL; /* bypasses: the cache's geometry does not apply */
     else if (in_line + r->bytes > c->cfg.line_bytes)
         why = "the request crosses a line boundary (the coalescer splits by line)";
     else if (c->cfg.sectored && (r->addr & (TM_SECTOR_BYTES - 1)) + r->bytes > TM_SECTOR_BYTES)

@@ -70,6 +70,9 @@
  *     while its miss was pending is not brought back.
  *   - A write-back that needs a miss-queue slot the queue lacks fails the
  *     access (MISS_QUEUE_FULL): GPGPU-Sim's queue is unbounded there.
+ *   - Hits do not occupy the data port (the caller's hit latency stands
+ *     for it); only ready requests leaving after a fill are paced by
+ *     data_port_width.
  *   - Write-allocate fetches (W, F) are the cache's own: they never come
  *     out of tm_cache_next_ready (GPGPU-Sim's L2 acknowledges an F write
  *     after its fetch; here the caller acknowledges writes when accepted).
@@ -170,7 +173,10 @@ void tm_cache_set_index_address(tm_cache *c, uint64_t (*fn)(void *ctx, uint64_t 
  * happened (tm_cache_status); for RESERVATION_FAIL *why (if not NULL)
  * says why. A read or atomic that returns HIT_RESERVED, MISS or
  * SECTOR_MISS comes back out of tm_cache_next_ready, as r itself, once
- * its data has been filled. A write is done once accepted. */
+ * its data has been filled (HIT_RESERVED: it joined a pending miss and
+ * sent nothing; with allocation on fill GPGPU-Sim counts such a merge as
+ * a MISS, and so do the statistics). A write is done once accepted: any
+ * status but RESERVATION_FAIL and BAD_REQUEST, which is how it counts. */
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why);
 
 /* What the last BAD_REQUEST was about. */

@@ -763,6 +763,7 @@ static void test_atomics(void **state)
     (void)state;
     tm_cache_config cfg = tiny();
     cfg.write = TM_WRITE_THROUGH;
+    cfg.sectored = true; /* a sectored L1 takes one sector per access, atomics aside */
     tm_cache *l1 = make(&cfg);
     tm_req a = req(TM_REQ_ATOMIC, 0x40, 4, 77);
     assert_int_equal(tm_cache_access(l1, &a, 1, NULL), TM_CACHE_BYPASS);
@@ -776,8 +777,12 @@ static void test_atomics(void **state)
     assert_false(tm_cache_fill(l1, &reply, 2));
     assert_int_equal(tm_cache_stats_totals(tm_cache_get_stats(l1)).accesses, 0);
     assert_int_equal(rd(l1, 0x40, 3), TM_CACHE_MISS); /* nothing was allocated */
+    /* a warp's atomics on a whole 128-byte segment bypass whatever the geometry */
+    tm_req wide = req(TM_REQ_ATOMIC, 0x80, 128, 79);
+    assert_int_equal(tm_cache_access(l1, &wide, 4, NULL), TM_CACHE_BYPASS);
     tm_cache_free(l1);
 
+    cfg.sectored = false;
     cfg.nsets = 1;
     cfg.assoc = 1;
     cfg.write = TM_WRITE_BACK;
