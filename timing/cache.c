@@ -1,0 +1,1037 @@
+/* cache.c — the cache unit of cache.h: tag array, MSHRs, miss queue and
+ * GPGPU-Sim's allocation, write and write-allocate policies.
+ *
+ * The structure follows GPGPU-Sim's data_cache::access: probe the tags,
+ * then a read-hit, read-miss, write-hit or write-miss handler chosen by
+ * the configuration, each checking everything it needs (miss-queue
+ * room, an MSHR entry or merge slot, a way to reserve) before it changes
+ * anything, so that a reservation failure leaves the cache as it was.
+ * Statistics are counted as GPGPU-Sim's cache_stats counts them
+ * (select_stats_status: a pending hit counts as HIT_RESERVED, a sector
+ * miss as SECTOR_MISS, a merge also as MSHR_HIT). */
+#include "timing/cache.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define ALL_SECTORS 0xFu
+
+/* One line of the tag array. The sector masks reserved, valid and
+ * modified are disjoint; a whole-line cache keeps them 0 or ALL_SECTORS. */
+typedef struct line {
+    uint64_t block;            /* block address (GPGPU-Sim's tag) */
+    uint64_t last_access;      /* cycle of the last hit or allocation (LRU) */
+    uint64_t alloc_time;       /* cycle the line was allocated (FIFO) */
+    uint8_t reserved, valid, modified;
+    uint8_t unreadable;        /* modified sectors not wholly written (lazy fetch on read) */
+    uint8_t modified_on_fill;  /* reserved sectors that become MODIFIED when filled */
+    uint8_t readable_on_fill;  /* modified sectors that become readable when filled */
+} line;
+
+/* An MSHR entry: one pending sector (or line) and the requests merged on it. */
+typedef struct mshr {
+    uint64_t key;              /* sector or line address */
+    uint32_t head, n;          /* ring of merged requests in the entry's slots */
+    uint8_t sectors;           /* the line sectors it fills */
+    uint8_t pending;           /* sectors of the next-level request still to come back */
+    bool ready, has_atomic;
+} mshr;
+
+struct tm_cache {
+    tm_cache_config cfg;
+    char name[32];
+    uint32_t line_log2, nset_log2, atom_bytes, port_width;
+    bool last_level;
+    uint64_t (*index_fn)(void *ctx, uint64_t addr);
+    void *index_ctx;
+    line *lines;               /* nsets x assoc */
+    /* MSHRs */
+    mshr *mshrs;
+    tm_req *merged;            /* mshr_entries x mshr_max_merge slots */
+    bool *internal;            /* a slot holds a write-allocate fetch, not a caller's request */
+    uint32_t *free_list, n_free;
+    uint32_t *table, table_mask; /* open addressing: key -> entry, NONE empty */
+    uint32_t *ready_ring, ready_head, ready_n;
+    tm_queue missq;
+    uint64_t port_bytes;       /* byte-time at which the data port is next free */
+    tm_cache_stats stats;
+    char error[192];
+};
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
+
+static uint32_t log2u(uint32_t x)
+{
+    uint32_t l = 0;
+    while (x >>= 1)
+        l++;
+    return l;
+}
+
+static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
+
+static uint64_t bit(uint64_t x, unsigned i) { return (x >> i) & 1u; }
+
+/* The sectors of its 128-byte block that the bytes [addr, addr+bytes) touch. */
+static uint8_t sectors_of_range(uint64_t addr, uint64_t bytes)
+{
+    uint64_t off = addr & 127u, end = off + bytes;
+    if (end > 128)
+        end = 128;
+    uint8_t m = 0;
+    for (uint64_t s = off >> 5; s * 32 < end; s++)
+        m |= (uint8_t)(1u << s);
+    return m;
+}
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- set index functions (GPGPU-Sim's cache_config::hash_function) ---- */
+
+/* IPOLY hash over GF(2) (Rau, ISCA 1991) as GPGPU-Sim's
+ * ipoly_hash_function: a are the address bits above the index, b the
+ * linear index bits; 16, 32 or 64 sets. */
+static uint32_t ipoly_index(uint64_t a, uint32_t b, uint32_t nsets)
+{
+#define A(i) bit(a, i)
+#define Bb(i) bit(b, i)
+    uint32_t r = 0;
+    if (nsets == 16) {
+        r |= (uint32_t)(A(11) ^ A(10) ^ A(9) ^ A(8) ^ A(6) ^ A(4) ^ A(3) ^ A(0) ^ Bb(0)) << 0;
+        r |= (uint32_t)(A(12) ^ A(8) ^ A(7) ^ A(6) ^ A(5) ^ A(3) ^ A(1) ^ A(0) ^ Bb(1)) << 1;
+        r |= (uint32_t)(A(9) ^ A(8) ^ A(7) ^ A(6) ^ A(4) ^ A(2) ^ A(1) ^ Bb(2)) << 2;
+        r |= (uint32_t)(A(10) ^ A(9) ^ A(8) ^ A(7) ^ A(5) ^ A(3) ^ A(2) ^ Bb(3)) << 3;
+    } else if (nsets == 32) {
+        r |= (uint32_t)(A(13) ^ A(12) ^ A(11) ^ A(10) ^ A(9) ^ A(6) ^ A(5) ^ A(3) ^ A(0) ^ Bb(0)) << 0;
+        r |= (uint32_t)(A(14) ^ A(13) ^ A(12) ^ A(11) ^ A(10) ^ A(7) ^ A(6) ^ A(4) ^ A(1) ^ Bb(1)) << 1;
+        r |= (uint32_t)(A(14) ^ A(10) ^ A(9) ^ A(8) ^ A(7) ^ A(6) ^ A(3) ^ A(2) ^ A(0) ^ Bb(2)) << 2;
+        r |= (uint32_t)(A(11) ^ A(10) ^ A(9) ^ A(8) ^ A(7) ^ A(4) ^ A(3) ^ A(1) ^ Bb(3)) << 3;
+        r |= (uint32_t)(A(12) ^ A(11) ^ A(10) ^ A(9) ^ A(8) ^ A(5) ^ A(4) ^ A(2) ^ Bb(4)) << 4;
+    } else { /* 64, checked at creation */
+        r |= (uint32_t)(A(18) ^ A(17) ^ A(16) ^ A(15) ^ A(12) ^ A(10) ^ A(6) ^ A(5) ^ A(0) ^ Bb(0)) << 0;
+        r |= (uint32_t)(A(15) ^ A(13) ^ A(12) ^ A(11) ^ A(10) ^ A(7) ^ A(5) ^ A(1) ^ A(0) ^ Bb(1)) << 1;
+        r |= (uint32_t)(A(16) ^ A(14) ^ A(13) ^ A(12) ^ A(11) ^ A(8) ^ A(6) ^ A(2) ^ A(1) ^ Bb(2)) << 2;
+        r |= (uint32_t)(A(17) ^ A(15) ^ A(14) ^ A(13) ^ A(12) ^ A(9) ^ A(7) ^ A(3) ^ A(2) ^ Bb(3)) << 3;
+        r |= (uint32_t)(A(18) ^ A(16) ^ A(15) ^ A(14) ^ A(13) ^ A(10) ^ A(8) ^ A(4) ^ A(3) ^ Bb(4)) << 4;
+        r |= (uint32_t)(A(17) ^ A(16) ^ A(15) ^ A(14) ^ A(11) ^ A(9) ^ A(5) ^ A(4) ^ Bb(5)) << 5;
+    }
+#undef A
+#undef Bb
+    return r;
+}
+
+uint32_t tm_cache_set_index(const tm_cache *c, uint64_t addr)
+{
+    if (c->index_fn)
+        addr = c->index_fn(c->index_ctx, addr);
+    uint32_t nsets = c->cfg.nsets;
+    uint32_t linear = (uint32_t)(addr >> c->line_log2) & (nsets - 1);
+    uint64_t higher = addr >> (c->line_log2 + c->nset_log2);
+    switch (c->cfg.set_index) {
+    case TM_INDEX_FERMI_HASH: { /* Nugteren et al., HPCA 2014: 32 or 64 sets */
+        uint32_t lower = (uint32_t)(addr >> c->line_log2) & 0x1F;
+        uint32_t upper = (uint32_t)((addr & 0xE000) >> 13) | (uint32_t)((addr & 0x20000) >> 14) |
+                         (uint32_t)((addr & 0x80000) >> 15);
+        uint32_t idx = lower ^ upper;
+        if (nsets == 64)
+            idx |= (uint32_t)((addr & 0x1000) >> 7);
+        return idx;
+    }
+    case TM_INDEX_XOR:
+        return linear ^ (uint32_t)(higher & (nsets - 1));
+    case TM_INDEX_IPOLY:
+        return ipoly_index(higher, linear, nsets);
+    case TM_INDEX_LINEAR:
+    default:
+        return linear;
+    }
+}
+
+/* ---- creation ---------------------------------------------------------- */
+
+/* Why cfg cannot be modelled, or NULL. */
+static const char *config_problem(const tm_cache_config *cfg, char *buf, size_t n)
+{
+    if (!cfg->present)
+        return "the configuration says there is no such cache";
+    if (!is_pow2(cfg->nsets))
+        return snprintf(buf, n, "%u sets: the set count must be a power of two", cfg->nsets), buf;
+    if (!is_pow2(cfg->line_bytes) || cfg->line_bytes < 4)
+        return snprintf(buf, n, "%u-byte lines: the line size must be a power of two of at least 4",
+                        cfg->line_bytes), buf;
+    if (cfg->assoc == 0)
+        return "associativity 0";
+    if (cfg->sectored && cfg->line_bytes != 4 * TM_SECTOR_BYTES)
+        return snprintf(buf, n, "a sectored cache needs 128-byte lines (4 sectors of 32), not %u",
+                        cfg->line_bytes), buf;
+    if (cfg->set_index == TM_INDEX_FERMI_HASH && cfg->nsets != 32 && cfg->nsets != 64)
+        return snprintf(buf, n, "the Fermi hash (H) needs 32 or 64 sets, not %u", cfg->nsets), buf;
+    if (cfg->set_index == TM_INDEX_IPOLY && cfg->nsets != 16 && cfg->nsets != 32 && cfg->nsets != 64)
+        return snprintf(buf, n, "the IPOLY hash (P) needs 16, 32 or 64 sets, not %u", cfg->nsets), buf;
+    if (cfg->mshr_kind != TM_MSHR_ASSOC && cfg->mshr_kind != TM_MSHR_SECTOR_ASSOC)
+        return "texture-cache MSHRs (F, T) are not modelled: use A or S";
+    if (cfg->mshr_entries == 0 || cfg->mshr_max_merge == 0)
+        return "an MSHR table needs at least one entry and one request per entry";
+    if (cfg->miss_queue == 0)
+        return "a miss queue of 0 entries can send nothing";
+    if (cfg->alloc != TM_ALLOC_ON_MISS &&
+        (cfg->write == TM_WRITE_BACK || cfg->write == TM_WRITE_LOCAL_WB_GLOBAL_WT))
+        return "a write-back cache (B, L) cannot allocate on fill or stream: "
+               "a fill evicting a dirty line would have no write-back";
+    if (cfg->alloc != TM_ALLOC_ON_MISS &&
+        (cfg->write_alloc == TM_WA_FETCH_ON_WRITE || cfg->write_alloc == TM_WA_LAZY_FETCH_ON_READ))
+        return "fetch-on-write (F) and lazy fetch-on-read (L) need allocation on miss (m)";
+    if (cfg->data_port_width && (cfg->data_port_width > cfg->line_bytes ||
+                                 cfg->line_bytes % cfg->data_port_width))
+        return snprintf(buf, n, "a data port of %u bytes must divide the %u-byte line",
+                         cfg->data_port_width, cfg->line_bytes), buf;
+    return NULL;
+}
+
+tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, size_t errlen)
+{
+    char why[160];
+    const char *problem = config_problem(cfg, why, sizeof why);
+    if (problem) {
+        seterr(err, errlen, "cache %s: %s", name ? name : "?", problem);
+        return NULL;
+    }
+    tm_cache *c = calloc(1, sizeof *c);
+    if (!c) {
+        seterr(err, errlen, "cache %s: out of memory", name ? name : "?");
+        return NULL;
+    }
+    c->cfg = *cfg;
+    snprintf(c->name, sizeof c->name, "%s", name ? name : "cache");
+    c->line_log2 = log2u(cfg->line_bytes);
+    c->nset_log2 = log2u(cfg->nsets);
+    c->atom_bytes = cfg->sectored ? TM_SECTOR_BYTES : cfg->line_bytes;
+    c->port_width = cfg->data_port_width ? cfg->data_port_width : cfg->line_bytes;
+    uint32_t entries = cfg->mshr_entries, tsize = 2;
+    while (tsize < 2 * entries)
+        tsize <<= 1;
+    c->table_mask = tsize - 1;
+    c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
+    c->mshrs = calloc(entries, sizeof *c->mshrs);
+    c->merged = calloc((size_t)entries * cfg->mshr_max_merge, sizeof *c->merged);
+    c->internal = calloc((size_t)entries * cfg->mshr_max_merge, sizeof *c->internal);
+    c->free_list = calloc(entries, sizeof *c->free_list);
+    c->table = malloc(tsize * sizeof *c->table);
+    c->ready_ring = calloc(entries, sizeof *c->ready_ring);
+    bool ok = tm_queue_init(&c->missq, cfg->miss_queue);
+    if (!ok || !c->lines || !c->mshrs || !c->merged || !c->internal || !c->free_list || !c->table ||
+        !c->ready_ring) {
+        tm_cache_free(c);
+        seterr(err, errlen, "cache %s: out of memory", name ? name : "?");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < tsize; i++)
+        c->table[i] = NONE;
+    for (uint32_t i = 0; i < entries; i++) /* hand out entry 0 first */
+        c->free_list[i] = entries - 1 - i;
+    c->n_free = entries;
+    return c;
+}
+
+void tm_cache_free(tm_cache *c)
+{
+    if (!c)
+        return;
+    free(c->lines);
+    free(c->mshrs);
+    free(c->merged);
+    free(c->internal);
+    free(c->free_list);
+    free(c->table);
+    free(c->ready_ring);
+    tm_queue_free(&c->missq);
+    free(c);
+}
+
+void tm_cache_set_last_level(tm_cache *c) { c->last_level = true; }
+
+void tm_cache_set_index_address(tm_cache *c, uint64_t (*fn)(void *ctx, uint64_t addr), void *ctx)
+{
+    c->index_fn = fn;
+    c->index_ctx = ctx;
+}
+
+const char *tm_cache_error(const tm_cache *c) { return c->error; }
+
+/* ---- the MSHR table ---------------------------------------------------- */
+
+/* The MSHR key of an address: its sector (sectored) or line. */
+static uint64_t mshr_key(const tm_cache *c, uint64_t addr) { return addr & ~(uint64_t)(c->atom_bytes - 1); }
+
+static uint32_t table_slot(const tm_cache *c, uint64_t key)
+{
+    return (uint32_t)(((key >> 5) * 0x9E3779B97F4A7C15ull) >> 32) & c->table_mask;
+}
+
+/* The entry pending on key, or NONE. */
+static uint32_t mshr_find(const tm_cache *c, uint64_t key)
+{
+    for (uint32_t s = table_slot(c, key);; s = (s + 1) & c->table_mask) {
+        uint32_t e = c->table[s];
+        if (e == NONE)
+            return NONE;
+        if (c->mshrs[e].key == key)
+            return e;
+    }
+}
+
+/* Drop key from the hash table, moving later entries of its probe chain
+ * back so that lookups still find them (linear-probing deletion). */
+static void table_remove(tm_cache *c, uint64_t key)
+{
+    uint32_t s = table_slot(c, key);
+    while (c->mshrs[c->table[s]].key != key)
+        s = (s + 1) & c->table_mask;
+    uint32_t hole = s;
+    for (s = (s + 1) & c->table_mask; c->table[s] != NONE; s = (s + 1) & c->table_mask) {
+        uint32_t home = table_slot(c, c->mshrs[c->table[s]].key);
+        /* the entry at s may fill the hole if its home is not in (hole, s] */
+        bool stays = hole <= s ? (home > hole && home <= s) : (home > hole || home <= s);
+        if (!stays) {
+            c->table[hole] = c->table[s];
+            hole = s;
+        }
+    }
+    c->table[hole] = NONE;
+}
+
+/* Why a new request for key cannot be tracked (GPGPU-Sim's
+ * mshr_table::full), or TM_CACHE_FAIL_REASONS when it can. */
+static tm_cache_fail mshr_check(const tm_cache *c, uint64_t key)
+{
+    uint32_t e = mshr_find(c, key);
+    if (e != NONE)
+        return c->mshrs[e].n >= c->cfg.mshr_max_merge ? TM_CACHE_FAIL_MSHR_MERGE : TM_CACHE_FAIL_REASONS;
+    return c->n_free ? TM_CACHE_FAIL_REASONS : TM_CACHE_FAIL_MSHR_ENTRY;
+}
+
+/* Append r to entry e (room checked by mshr_check). */
+static void mshr_append(tm_cache *c, uint32_t e, const tm_req *r, bool internal)
+{
+    mshr *m = &c->mshrs[e];
+    uint32_t slot = (m->head + m->n) % c->cfg.mshr_max_merge;
+    size_t i = (size_t)e * c->cfg.mshr_max_merge + slot;
+    c->merged[i] = *r;
+    c->internal[i] = internal;
+    m->n++;
+    if (r->kind == TM_REQ_ATOMIC)
+        m->has_atomic = true;
+}
+
+/* A new entry for key (a free one exists: mshr_check). */
+static uint32_t mshr_open(tm_cache *c, uint64_t key, uint8_t sectors, uint8_t pending)
+{
+    uint32_t e = c->free_list[--c->n_free];
+    c->mshrs[e] = (mshr){.key = key, .sectors = sectors, .pending = pending};
+    uint32_t s = table_slot(c, key);
+    while (c->table[s] != NONE)
+        s = (s + 1) & c->table_mask;
+    c->table[s] = e;
+    return e;
+}
+
+static void mshr_release(tm_cache *c, uint32_t e)
+{
+    table_remove(c, c->mshrs[e].key);
+    c->free_list[c->n_free++] = e;
+}
+
+/* ---- the tag array ----------------------------------------------------- */
+
+typedef struct probe {
+    tm_cache_status status;    /* HIT, HIT_RESERVED, SECTOR_MISS, MISS or RESERVATION_FAIL */
+    uint32_t idx;              /* the line hit, or the way to allocate on a miss */
+} probe;
+
+/* GPGPU-Sim's tag_array::probe: look block up for the sectors smask. A
+ * modified sector not wholly written reads as a SECTOR_MISS. On a miss,
+ * the way to allocate: the last invalid way, else the LRU (or FIFO) one
+ * among the ways holding no reserved sector; none: RESERVATION_FAIL. */
+static probe probe_tags(const tm_cache *c, uint64_t block, uint8_t smask, bool is_write)
+{
+    uint32_t assoc = c->cfg.assoc, base = tm_cache_set_index(c, block) * assoc;
+    uint32_t invalid = NONE, victim = NONE;
+    uint64_t best = UINT64_MAX;
+    bool lru = c->cfg.repl == TM_REPL_LRU;
+    for (uint32_t w = 0; w < assoc; w++) {
+        const line *l = &c->lines[base + w];
+        uint8_t live = l->reserved | l->valid | l->modified;
+        if (live && l->block == block) {
+            probe p = {TM_CACHE_SECTOR_MISS, base + w};
+            if (l->reserved & smask)
+                p.status = TM_CACHE_HIT_RESERVED;
+            else if (l->valid & smask)
+                p.status = TM_CACHE_HIT;
+            else if ((l->modified & smask) && (is_write || !(l->unreadable & smask)))
+                p.status = TM_CACHE_HIT;
+            return p;
+        }
+        if (l->reserved)
+            continue;
+        if (!live) {
+            invalid = base + w;
+        } else {
+            uint64_t t = lru ? l->last_access : l->alloc_time;
+            if (t < best) {
+                best = t;
+                victim = base + w;
+            }
+        }
+    }
+    if (invalid != NONE)
+        return (probe){TM_CACHE_MISS, invalid};
+    if (victim != NONE)
+        return (probe){TM_CACHE_MISS, victim};
+    return (probe){TM_CACHE_RESERVATION_FAIL, NONE};
+}
+
+/* The write-back of l's dirty sectors. */
+static tm_req writeback_of(const tm_cache *c, const line *l, const tm_req *cause)
+{
+    tm_req wb = {.addr = l->block, .kind = TM_REQ_WRITEBACK, .space = TM_SPACE_GLOBAL,
+                 .sm = cause->sm, .warp = cause->warp, .t_made = cause->t_made};
+    if (c->cfg.sectored) {
+        wb.sectors = l->modified;
+        wb.bytes = popcount8(l->modified) * TM_SECTOR_BYTES;
+    } else {
+        wb.sectors = sectors_of_range(l->block, c->cfg.line_bytes);
+        wb.bytes = c->cfg.line_bytes;
+    }
+    return wb;
+}
+
+/* Would allocating for probe p evict a dirty line that needs a
+ * write-back (GPGPU-Sim: "wb && write policy != WRITE_THROUGH")? */
+static bool needs_writeback(const tm_cache *c, probe p)
+{
+    return p.status == TM_CACHE_MISS && c->cfg.alloc == TM_ALLOC_ON_MISS && c->lines[p.idx].modified &&
+           c->cfg.write != TM_WRITE_THROUGH;
+}
+
+static void set_modified(line *l, uint8_t s)
+{
+    l->reserved &= (uint8_t)~s;
+    l->valid &= (uint8_t)~s;
+    l->modified |= s;
+}
+
+static void set_invalid(line *l, uint8_t s)
+{
+    l->reserved &= (uint8_t)~s;
+    l->valid &= (uint8_t)~s;
+    l->modified &= (uint8_t)~s;
+    l->unreadable &= (uint8_t)~s;
+}
+
+/* A fresh line for block with the sectors s reserved. */
+static void allocate_line(line *l, uint64_t block, uint8_t s, uint64_t now)
+{
+    *l = (line){.block = block, .last_access = now, .alloc_time = now, .reserved = s};
+}
+
+/* Reserve the sectors s of a present line (GPGPU-Sim's allocate_sector:
+ * a sector that was modified stays modified once filled). */
+static void allocate_sector(line *l, uint8_t s, uint64_t now)
+{
+    if (l->modified & s)
+        l->modified_on_fill |= s;
+    else
+        l->modified_on_fill &= (uint8_t)~s;
+    l->readable_on_fill &= (uint8_t)~s;
+    set_invalid(l, s);
+    l->reserved |= s;
+    l->last_access = now;
+}
+
+/* GPGPU-Sim's tag_array::access after its probe p: a hit refreshes the
+ * line's LRU time; with allocation on miss a miss takes the victim way
+ * (its write-back, if one is needed, into *wb: true) and a sector miss
+ * reserves the sector. */
+static bool touch_tags(tm_cache *c, probe p, uint64_t block, uint8_t smask, uint64_t now, const tm_req *cause,
+                       tm_req *wb)
+{
+    line *l = &c->lines[p.idx];
+    bool on_miss = c->cfg.alloc == TM_ALLOC_ON_MISS;
+    switch (p.status) {
+    case TM_CACHE_HIT:
+    case TM_CACHE_HIT_RESERVED:
+        l->last_access = now;
+        return false;
+    case TM_CACHE_MISS: {
+        if (!on_miss)
+            return false;
+        bool dirty = needs_writeback(c, p);
+        if (dirty)
+            *wb = writeback_of(c, l, cause);
+        allocate_line(l, block, smask, now);
+        return dirty;
+    }
+    case TM_CACHE_SECTOR_MISS:
+        if (on_miss)
+            allocate_sector(l, smask, now);
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Complete the reserved sectors s of l with their data; an atomic among
+ * the merged requests leaves them MODIFIED (GPGPU-Sim's L2). */
+static void fill_sectors(line *l, uint8_t s, bool atomic)
+{
+    uint8_t r = l->reserved & s;
+    l->reserved &= (uint8_t)~r;
+    l->modified |= r & l->modified_on_fill;
+    l->valid |= r & (uint8_t)~l->modified_on_fill;
+    l->modified_on_fill &= (uint8_t)~r;
+    uint8_t readable = l->readable_on_fill & s;
+    l->unreadable &= (uint8_t)~readable;
+    l->readable_on_fill &= (uint8_t)~readable;
+    if (atomic)
+        set_modified(l, s & l->valid);
+}
+
+/* ---- one access -------------------------------------------------------- */
+
+/* What an access works on. */
+typedef struct access {
+    tm_cache *c;
+    const tm_req *r;
+    uint64_t now, block, key;
+    uint8_t smask;             /* the line sectors it touches (ALL_SECTORS: whole-line cache) */
+    bool full;                 /* a write covering its whole sector (line) */
+    probe p;
+    tm_cache_access_type type;
+    bool merged;               /* joined an existing MSHR entry */
+    tm_cache_fail why;
+} access;
+
+static tm_cache_status fail(access *a, tm_cache_fail why)
+{
+    a->why = why;
+    return TM_CACHE_RESERVATION_FAIL;
+}
+
+static void push(tm_cache *c, const tm_req *r)
+{
+    tm_queue_push(&c->missq, r); /* room checked by the caller */
+}
+
+/* GPGPU-Sim's send_read_request once its checks passed: merge into the
+ * pending entry or open one and send the read, then send the victim's
+ * write-back if allocation needs one. internal: a write-allocate fetch. */
+static void send_read(access *a, bool internal)
+{
+    tm_cache *c = a->c;
+    tm_req wb;
+    uint32_t e = mshr_find(c, a->key);
+    bool dirty = touch_tags(c, a->p, a->block, a->smask, a->now, a->r, &wb);
+    tm_cache_access_type type = a->type;
+    if (internal)
+        type = c->last_level ? TM_ACC_L2_WR_ALLOC_R : TM_ACC_L1_WR_ALLOC_R;
+    if (e != NONE) {
+        mshr_append(c, e, a->r, internal);
+        c->stats.count[type][TM_CACHE_MSHR_HIT]++;
+        a->merged = true;
+    } else {
+        uint8_t next = c->cfg.sectored ? a->smask : sectors_of_range(a->block, c->cfg.line_bytes);
+        e = mshr_open(c, a->key, a->smask, next);
+        mshr_append(c, e, a->r, internal);
+        tm_req m = *a->r;
+        m.addr = a->key;
+        m.bytes = c->atom_bytes;
+        m.sectors = next;
+        m.kind = TM_REQ_READ;
+        m.is_reply = 0;
+        m.tag = e;
+        push(c, &m);
+    }
+    if (dirty)
+        push(c, &wb);
+}
+
+/* A read (or an atomic performed here) on a data cache: GPGPU-Sim's
+ * rd_hit_base and rd_miss_base. A miss needs two miss-queue slots (the
+ * read and perhaps a write-back). */
+static tm_cache_status read_access(access *a)
+{
+    tm_cache *c = a->c;
+    if (a->p.status == TM_CACHE_HIT) {
+        line *l = &c->lines[a->p.idx];
+        l->last_access = a->now;
+        if (a->r->kind == TM_REQ_ATOMIC)
+            set_modified(l, a->smask);
+        return TM_CACHE_HIT;
+    }
+    if (a->p.status == TM_CACHE_RESERVATION_FAIL)
+        return fail(a, TM_CACHE_FAIL_LINE_ALLOC);
+    if (c->missq.n + 1 >= c->missq.cap)
+        return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+    tm_cache_fail why = mshr_check(c, a->key);
+    if (why != TM_CACHE_FAIL_REASONS)
+        return fail(a, why);
+    send_read(a, false);
+    return TM_CACHE_MISS;
+}
+
+/* A read on a read-only cache: GPGPU-Sim's read_only_cache::access (one
+ * free miss-queue slot suffices: nothing is ever dirty). */
+static tm_cache_status read_only_access(access *a)
+{
+    tm_cache *c = a->c;
+    if (a->p.status == TM_CACHE_HIT) {
+        c->lines[a->p.idx].last_access = a->now;
+        return TM_CACHE_HIT;
+    }
+    if (a->p.status == TM_CACHE_RESERVATION_FAIL)
+        return fail(a, TM_CACHE_FAIL_LINE_ALLOC);
+    if (tm_queue_full(&c->missq))
+        return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+    tm_cache_fail why = mshr_check(c, a->key);
+    if (why != TM_CACHE_FAIL_REASONS)
+        return fail(a, why);
+    send_read(a, false);
+    return TM_CACHE_MISS;
+}
+
+/* The write policy for this request: L is write-evict for global writes
+ * and write-back for the rest (GPGPU-Sim's wr_hit_global_we_local_wb). */
+static tm_write write_policy(const access *a)
+{
+    tm_write w = a->c->cfg.write;
+    if (w == TM_WRITE_LOCAL_WB_GLOBAL_WT)
+        return a->r->kind == TM_REQ_WRITE && a->r->space == TM_SPACE_GLOBAL ? TM_WRITE_EVICT : TM_WRITE_BACK;
+    return w;
+}
+
+/* Mark the written sectors MODIFIED and readable when wholly written. */
+static void write_into(access *a, line *l)
+{
+    set_modified(l, a->smask);
+    if (a->full)
+        l->unreadable &= (uint8_t)~a->smask;
+}
+
+/* A write that hits (wr_hit_wb, wr_hit_wt, wr_hit_we). */
+static tm_cache_status write_hit(access *a)
+{
+    tm_cache *c = a->c;
+    line *l = &c->lines[a->p.idx];
+    switch (write_policy(a)) {
+    case TM_WRITE_BACK:
+        l->last_access = a->now;
+        write_into(a, l);
+        return TM_CACHE_HIT;
+    case TM_WRITE_THROUGH:
+        if (tm_queue_full(&c->missq))
+            return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+        l->last_access = a->now;
+        write_into(a, l);
+        push(c, a->r);
+        return TM_CACHE_HIT;
+    default: /* write-evict */
+        if (tm_queue_full(&c->missq))
+            return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+        push(c, a->r);
+        set_invalid(l, a->smask);
+        return TM_CACHE_HIT;
+    }
+}
+
+/* The miss-queue and MSHR checks of a write-allocate fetch: the queue
+ * must keep more than `extra` slots free. */
+static tm_cache_fail fetch_check(const access *a, uint32_t extra)
+{
+    const tm_cache *c = a->c;
+    if (c->missq.n + extra >= c->missq.cap)
+        return TM_CACHE_FAIL_MISS_QUEUE;
+    return mshr_check(c, a->key);
+}
+
+/* A write that misses (wr_miss_no_wa, wr_miss_wa_naive,
+ * wr_miss_wa_fetch_on_write, wr_miss_wa_lazy_fetch_on_read). */
+static tm_cache_status write_miss(access *a)
+{
+    tm_cache *c = a->c;
+    tm_cache_fail why;
+    tm_req wb;
+    switch (c->cfg.write_alloc) {
+    case TM_WA_NONE:
+        if (tm_queue_full(&c->missq))
+            return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+        push(c, a->r);
+        return TM_CACHE_MISS;
+    case TM_WA_WRITE: /* the write goes on, the line is fetched: up to 3 requests */
+        if ((why = fetch_check(a, 2)) != TM_CACHE_FAIL_REASONS)
+            return fail(a, why);
+        push(c, a->r);
+        send_read(a, true);
+        return TM_CACHE_MISS;
+    case TM_WA_FETCH_ON_WRITE:
+        if (a->full) { /* nothing to fetch: the sector is written whole */
+            if (tm_queue_full(&c->missq))
+                return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+            bool dirty = touch_tags(c, a->p, a->block, a->smask, a->now, a->r, &wb);
+            write_into(a, &c->lines[a->p.idx]);
+            if (dirty)
+                push(c, &wb);
+            return TM_CACHE_MISS;
+        }
+        if ((why = fetch_check(a, 1)) != TM_CACHE_FAIL_REASONS)
+            return fail(a, why);
+        send_read(a, true);
+        c->lines[a->p.idx].modified_on_fill |= a->smask;
+        return TM_CACHE_MISS;
+    default: { /* lazy fetch on read: allocate modified, fetch only if read */
+        bool wt = c->cfg.write == TM_WRITE_THROUGH;
+        if (wt && (why = fetch_check(a, 1)) != TM_CACHE_FAIL_REASONS)
+            return fail(a, why);
+        if (!wt && needs_writeback(c, a->p) && tm_queue_full(&c->missq))
+            return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
+        if (wt)
+            push(c, a->r);
+        bool dirty = touch_tags(c, a->p, a->block, a->smask, a->now, a->r, &wb);
+        line *l = &c->lines[a->p.idx];
+        set_modified(l, a->smask);
+        if (a->full) {
+            l->unreadable &= (uint8_t)~a->smask;
+        } else {
+            l->unreadable |= a->smask;
+            if (a->p.status == TM_CACHE_HIT_RESERVED)
+                l->readable_on_fill |= a->smask;
+        }
+        if (dirty && !wt)
+            push(c, &wb);
+        return TM_CACHE_MISS;
+    }
+    }
+}
+
+/* A write or write-back on a data cache (process_tag_probe's write half). */
+static tm_cache_status write_access(access *a)
+{
+    if (a->p.status == TM_CACHE_HIT)
+        return write_hit(a);
+    if (a->p.status != TM_CACHE_RESERVATION_FAIL || a->c->cfg.write_alloc == TM_WA_NONE)
+        return write_miss(a);
+    return fail(a, TM_CACHE_FAIL_LINE_ALLOC);
+}
+
+/* GPGPU-Sim's statistics type of a request (valid requests only). */
+static tm_cache_access_type access_type(const tm_req *r)
+{
+    static const tm_cache_access_type read_type[TM_SPACE_KINDS] = {
+        TM_ACC_GLOBAL_R, TM_ACC_LOCAL_R, TM_ACC_CONST_R, TM_ACC_TEXTURE_R, TM_ACC_INST_R};
+    if (r->kind == TM_REQ_WRITEBACK)
+        return TM_ACC_L1_WRBK;
+    if (r->kind == TM_REQ_WRITE)
+        return r->space == TM_SPACE_LOCAL ? TM_ACC_LOCAL_W : TM_ACC_GLOBAL_W;
+    return read_type[r->space];
+}
+
+/* Why r breaks the access contract (into c->error), or false. */
+static bool bad_request(tm_cache *c, const tm_req *r)
+{
+    const char *why = NULL;
+    uint64_t in_line = r->addr & (c->cfg.line_bytes - 1);
+    if (r->kind >= TM_REQ_KINDS || r->space >= TM_SPACE_KINDS)
+        why = "unknown request kind or space";
+    else if (r->bytes == 0)
+        why = "a request of 0 bytes";
+    else if (r->kind == TM_REQ_ATOMIC && !c->last_level)
+        why = NULL; /* bypasses: the cache's geometry does not apply */
+    else if (in_line + r->bytes > c->cfg.line_bytes)
+        why = "the request crosses a line boundary (the coalescer splits by line)";
+    else if (c->cfg.sectored && (r->addr & (TM_SECTOR_BYTES - 1)) + r->bytes > TM_SECTOR_BYTES)
+        why = "a sectored cache takes one 32-byte sector per access (the caller splits wider ones)";
+    else if (c->cfg.sectored && r->sectors && r->sectors != sectors_of_range(r->addr, 1))
+        why = "the sector mask does not match the address";
+    else if ((r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK) && c->cfg.write == TM_WRITE_READ_ONLY)
+        why = "a write to a read-only cache (R)";
+    else if (r->kind == TM_REQ_WRITE && r->space != TM_SPACE_GLOBAL && r->space != TM_SPACE_LOCAL)
+        why = "a write to a space that cannot be written (constant, texture, instructions)";
+    if (!why)
+        return false;
+    snprintf(c->error, sizeof c->error, "cache %s: %s (address 0x%llx, %u bytes)", c->name, why,
+             (unsigned long long)r->addr, r->bytes);
+    return true;
+}
+
+/* GPGPU-Sim's select_stats_status: how an access is counted. */
+static tm_cache_status stats_status(tm_cache_status probe_status, tm_cache_status access_status)
+{
+    if (probe_status == TM_CACHE_HIT_RESERVED && access_status != TM_CACHE_RESERVATION_FAIL)
+        return probe_status;
+    if (probe_status == TM_CACHE_SECTOR_MISS && access_status == TM_CACHE_MISS)
+        return probe_status;
+    return access_status;
+}
+
+tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)
+{
+    if (bad_request(c, r))
+        return TM_CACHE_BAD_REQUEST;
+    if (r->kind == TM_REQ_ATOMIC && !c->last_level) { /* bypass, as GPGPU-Sim's L1 */
+        if (tm_queue_full(&c->missq)) {
+            if (why)
+                *why = TM_CACHE_FAIL_MISS_QUEUE;
+            return TM_CACHE_RESERVATION_FAIL;
+        }
+        push(c, r);
+        return TM_CACHE_BYPASS;
+    }
+    access a = {.c = c, .r = r, .now = now, .why = TM_CACHE_FAIL_REASONS};
+    a.block = r->addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    a.key = mshr_key(c, r->addr);
+    a.smask = c->cfg.sectored ? sectors_of_range(r->addr, 1) : ALL_SECTORS;
+    a.full = r->bytes == c->atom_bytes;
+    a.type = access_type(r);
+    bool is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK;
+    a.p = probe_tags(c, a.block, a.smask, is_write);
+    tm_cache_status st;
+    if (c->cfg.write == TM_WRITE_READ_ONLY)
+        st = read_only_access(&a);
+    else
+        st = is_write ? write_access(&a) : read_access(&a);
+    tm_cache_status counted = stats_status(a.p.status, st);
+    c->stats.count[a.type][counted]++;
+    if (st == TM_CACHE_RESERVATION_FAIL) {
+        c->stats.fail[a.type][a.why]++;
+        if (why)
+            *why = a.why;
+        return st;
+    }
+    if (st == TM_CACHE_HIT || is_write)
+        return counted;
+    /* a read that waits: merged, or sent for a missing line or sector */
+    if (a.merged)
+        return TM_CACHE_HIT_RESERVED;
+    return a.p.status == TM_CACHE_SECTOR_MISS ? TM_CACHE_SECTOR_MISS : TM_CACHE_MISS;
+}
+
+/* ---- the next level, fills and ready requests --------------------------- */
+
+const tm_req *tm_cache_miss_front(const tm_cache *c)
+{
+    return c->missq.n ? &c->missq.slot[c->missq.head] : NULL;
+}
+
+void tm_cache_miss_pop(tm_cache *c)
+{
+    if (c->missq.n)
+        tm_queue_pop(&c->missq);
+}
+
+/* Put the data of entry m into the tag array: with allocation on miss
+ * into the line reserved for it (if it is still there), else by
+ * allocating now (GPGPU-Sim's tag_array::fill). */
+static void fill_line(tm_cache *c, const mshr *m, uint64_t now)
+{
+    uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
+    if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
+        uint32_t base = tm_cache_set_index(c, block) * c->cfg.assoc;
+        for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+            line *l = &c->lines[base + w];
+            if (l->block == block && (l->reserved | l->valid | l->modified)) {
+                fill_sectors(l, m->sectors, m->has_atomic);
+                return;
+            }
+        }
+        return; /* invalidated while pending */
+    }
+    probe p = probe_tags(c, block, m->sectors, false);
+    if (p.status == TM_CACHE_RESERVATION_FAIL)
+        return; /* cannot happen: nothing is reserved when allocating on fill */
+    line *l = &c->lines[p.idx];
+    if (p.status == TM_CACHE_MISS)
+        allocate_line(l, block, m->sectors, now);
+    else if (p.status == TM_CACHE_SECTOR_MISS)
+        allocate_sector(l, m->sectors, now);
+    fill_sectors(l, m->sectors, m->has_atomic);
+}
+
+/* Does entry e hold any request of the caller's (not only internal fetches)? */
+static bool has_callers_request(const tm_cache *c, uint32_t e)
+{
+    const mshr *m = &c->mshrs[e];
+    for (uint32_t i = 0; i < m->n; i++)
+        if (!c->internal[(size_t)e * c->cfg.mshr_max_merge + (m->head + i) % c->cfg.mshr_max_merge])
+            return true;
+    return false;
+}
+
+bool tm_cache_fill(tm_cache *c, const tm_req *reply, uint64_t now)
+{
+    if (reply->kind != TM_REQ_READ)
+        return false;
+    uint32_t e = mshr_find(c, mshr_key(c, reply->addr));
+    if (e == NONE || c->mshrs[e].ready)
+        return false;
+    mshr *m = &c->mshrs[e];
+    m->pending &= (uint8_t)~(reply->sectors ? reply->sectors : 0xFFu);
+    if (m->pending)
+        return true; /* the other sectors of the line are still on their way */
+    fill_line(c, m, now);
+    if (!has_callers_request(c, e)) { /* only write-allocate fetches: done */
+        mshr_release(c, e);
+        return true;
+    }
+    m->ready = true;
+    uint32_t entries = c->cfg.mshr_entries;
+    c->ready_ring[(c->ready_head + c->ready_n) % entries] = e;
+    c->ready_n++;
+    return true;
+}
+
+bool tm_cache_next_ready(tm_cache *c, uint64_t now, tm_req *out)
+{
+    uint32_t entries = c->cfg.mshr_entries, merge = c->cfg.mshr_max_merge;
+    while (c->ready_n) {
+        uint32_t e = c->ready_ring[c->ready_head];
+        mshr *m = &c->mshrs[e];
+        size_t i = (size_t)e * merge + m->head;
+        bool internal = c->internal[i];
+        if (!internal) {
+            uint64_t w = c->port_width;
+            uint64_t start = c->port_bytes > now * w ? c->port_bytes : now * w;
+            if (start >= (now + 1) * w)
+                return false; /* the data port is busy this cycle */
+            c->port_bytes = start + c->merged[i].bytes;
+            *out = c->merged[i];
+        }
+        m->head = (m->head + 1) % merge;
+        if (--m->n == 0) {
+            mshr_release(c, e);
+            c->ready_head = (c->ready_head + 1) % entries;
+            c->ready_n--;
+        }
+        if (!internal)
+            return true;
+    }
+    return false;
+}
+
+bool tm_cache_has_pending(const tm_cache *c)
+{
+    return c->n_free < c->cfg.mshr_entries || c->missq.n > 0;
+}
+
+uint64_t tm_cache_next_event(const tm_cache *c, uint64_t now)
+{
+    if (!c->ready_n)
+        return UINT64_MAX;
+    uint64_t port_cycle = c->port_bytes / c->port_width;
+    return port_cycle > now ? port_cycle : now;
+}
+
+void tm_cache_invalidate(tm_cache *c)
+{
+    size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
+    for (size_t i = 0; i < n; i++) {
+        line *l = &c->lines[i];
+        l->reserved = l->valid = l->modified = l->unreadable = 0;
+        l->modified_on_fill = l->readable_on_fill = 0;
+    }
+}
+
+/* ---- statistics -------------------------------------------------------- */
+
+const tm_cache_stats *tm_cache_get_stats(const tm_cache *c) { return &c->stats; }
+
+void tm_cache_stats_add(tm_cache_stats *sum, const tm_cache_stats *s)
+{
+    for (int t = 0; t < TM_ACC_TYPES; t++) {
+        for (int k = 0; k < TM_CACHE_STATUSES; k++)
+            sum->count[t][k] += s->count[t][k];
+        for (int k = 0; k < TM_CACHE_FAIL_REASONS; k++)
+            sum->fail[t][k] += s->fail[t][k];
+    }
+}
+
+tm_cache_totals tm_cache_stats_totals(const tm_cache_stats *s)
+{
+    tm_cache_totals t = {0};
+    for (int i = 0; i < TM_ACC_TYPES; i++) {
+        const uint64_t *n = s->count[i];
+        t.accesses += n[TM_CACHE_HIT] + n[TM_CACHE_MISS] + n[TM_CACHE_SECTOR_MISS] + n[TM_CACHE_HIT_RESERVED];
+        t.misses += n[TM_CACHE_MISS] + n[TM_CACHE_SECTOR_MISS];
+        t.pending_hits += n[TM_CACHE_HIT_RESERVED];
+        t.res_fails += n[TM_CACHE_RESERVATION_FAIL];
+    }
+    return t;
+}
+
+void tm_cache_print_totals(FILE *f, const tm_cache_stats *s, const char *prefix, const char *lead)
+{
+    tm_cache_totals t = tm_cache_stats_totals(s);
+    fprintf(f, "%s%s_total_cache_accesses = %llu\n", lead, prefix, (unsigned long long)t.accesses);
+    fprintf(f, "%s%s_total_cache_misses = %llu\n", lead, prefix, (unsigned long long)t.misses);
+    if (t.accesses > 0)
+        fprintf(f, "%s%s_total_cache_miss_rate = %.4f\n", lead, prefix, (double)t.misses / (double)t.accesses);
+    fprintf(f, "%s%s_total_cache_pending_hits = %llu\n", lead, prefix, (unsigned long long)t.pending_hits);
+    fprintf(f, "%s%s_total_cache_reservation_fails = %llu\n", lead, prefix, (unsigned long long)t.res_fails);
+}
+
+void tm_cache_print_breakdown(FILE *f, const tm_cache_stats *s, const char *name)
+{
+    uint64_t total[TM_ACC_TYPES] = {0};
+    for (int t = 0; t < TM_ACC_TYPES; t++)
+        for (int k = 0; k < TM_CACHE_STATUSES; k++) {
+            fprintf(f, "\t%s[%s][%s] = %llu\n", name, tm_cache_access_type_name((tm_cache_access_type)t),
+                    tm_cache_status_name((tm_cache_status)k), (unsigned long long)s->count[t][k]);
+            if (k != TM_CACHE_RESERVATION_FAIL && k != TM_CACHE_MSHR_HIT)
+                total[t] += s->count[t][k];
+        }
+    for (int t = 0; t < TM_ACC_TYPES; t++)
+        if (total[t])
+            fprintf(f, "\t%s[%s][TOTAL_ACCESS] = %llu\n", name, tm_cache_access_type_name((tm_cache_access_type)t),
+                    (unsigned long long)total[t]);
+}
+
+void tm_cache_print_fail_breakdown(FILE *f, const tm_cache_stats *s, const char *name)
+{
+    for (int t = 0; t < TM_ACC_TYPES; t++)
+        for (int k = 0; k < TM_CACHE_FAIL_REASONS; k++)
+            if (s->fail[t][k])
+                fprintf(f, "\t%s[%s][%s] = %llu\n", name, tm_cache_access_type_name((tm_cache_access_type)t),
+                        tm_cache_fail_name((tm_cache_fail)k), (unsigned long long)s->fail[t][k]);
+}
+
+const char *tm_cache_status_name(tm_cache_status s)
+{
+    static const char *const names[] = {"HIT", "HIT_RESERVED", "MISS", "RESERVATION_FAIL",
+                                        "SECTOR_MISS", "MSHR_HIT", "BYPASS", "BAD_REQUEST"};
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
+}
+
+const char *tm_cache_fail_name(tm_cache_fail f)
+{
+    static const char *const names[] = {"LINE_ALLOC_FAIL", "MISS_QUEUE_FULL", "MSHR_ENRTY_FAIL",
+                                        "MSHR_MERGE_ENRTY_FAIL", "MSHR_RW_PENDING"};
+    return (unsigned)f < TM_CACHE_FAIL_REASONS ? names[f] : "?";
+}
+
+const char *tm_cache_access_type_name(tm_cache_access_type t)
+{
+    static const char *const names[] = {"GLOBAL_ACC_R", "LOCAL_ACC_R",  "CONST_ACC_R",  "TEXTURE_ACC_R",
+                                        "GLOBAL_ACC_W", "LOCAL_ACC_W",  "L1_WRBK_ACC",  "L2_WRBK_ACC",
+                                        "INST_ACC_R",   "L1_WR_ALLOC_R", "L2_WR_ALLOC_R"};
+    return (unsigned)t < TM_ACC_TYPES ? names[t] : "?";
+}
