@@ -1,0 +1,465 @@
+/* test_dram.c — one DRAM channel (timing/dram.h). Every expected cycle is
+ * derived by hand, in the comment beside it, from the timing parameters
+ * set here and the command rules dram.h states (GPGPU-Sim's dram_t rules:
+ * ACT->RD tRCD, RD->data tCL, a burst holds the bus BL/ratio cycles,
+ * PRE only after tRAS from the ACT, ...).
+ *
+ * The base configuration (all tests unless they say otherwise):
+ *   nbk=4, nbkgrp=2 (banks 0,1 in group 0; 2,3 in group 1), tRCD=5,
+ *   tCL=4, tWL=2, tRP=3, tRAS=10, tRC=13, tCCD=2, tCCDL=3, tRRD=3,
+ *   tWR=4, tCDLR=2, tRTPL=2; burst length 4 at a data/command ratio 2,
+ *   16-byte bus, 1 chip: a burst is 4*16*1 = 64 bytes and holds the data
+ *   bus 4/2 = 2 command cycles ("burst" below).
+ * Derived (dram.h): tRCDWR = tRCD-(tWL+1) = 2; tWTR = tWL+burst+tCDLR = 6;
+ * tRTW = tCL+burst+2-tWL = 6; tWTP = tWL+burst+tWR = 8.
+ *
+ * Cycle order within a cycle (dram.h): finished data leaves the bus, one
+ * waiting request may go to a free bank, then commands issue. A bank is
+ * free again the cycle after its request's last column command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "timing/dram.h"
+
+static tm_config base_config(void)
+{
+    tm_config c = {0};
+    c.dram = (tm_dram_timing){.nbk = 4, .tCCD = 2, .tRRD = 3, .tRCD = 5, .tRAS = 10, .tRP = 3,
+                              .tRC = 13, .tCL = 4, .tWL = 2, .tCDLR = 2, .tWR = 4, .nbkgrp = 2,
+                              .tCCDL = 3, .tRTPL = 2};
+    c.dram_scheduler = TM_DRAM_FRFCFS;
+    c.frfcfs_queue = 0;
+    c.dram_buswidth = 16;
+    c.dram_burst_length = 4;
+    c.dram_data_command_freq_ratio = 2;
+    c.chips_per_channel = 1;
+    return c;
+}
+
+static tm_dram *make(const tm_config *c)
+{
+    char err[256] = "";
+    tm_dram *d = tm_dram_new(c, 0, err, sizeof err);
+    if (!d)
+        print_error("%s\n", err);
+    assert_non_null(d);
+    return d;
+}
+
+/* One request of a scripted run. */
+typedef struct step {
+    uint64_t at;        /* push cycle */
+    uint8_t kind;       /* tm_req_kind */
+    uint32_t bank, row, bytes;
+} step;
+
+#define MAX_STEPS 1100
+
+/* Run the script cycle by cycle from 0 to last (pushes at their cycle,
+ * before that cycle runs) and record, per request (tag = index), the
+ * cycle its reply was taken (0 if none). */
+static void run(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+{
+    uint32_t next = 0;
+    for (uint64_t now = 0; now <= last; now++) {
+        for (; next < n && s[next].at == now; next++) {
+            tm_req r = {.addr = 64ull * next, .bytes = s[next].bytes, .kind = s[next].kind, .tag = next};
+            assert_true(tm_dram_push(d, &r, s[next].bank, s[next].row, 0, now));
+        }
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r)) {
+            assert_true(r.is_reply);
+            done[r.tag] = now;
+        }
+    }
+}
+
+/* The same script, but the caller only runs the cycles next_event() names
+ * (or a push needs): the results must not change. */
+static void run_skipping(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+{
+    uint32_t next = 0;
+    uint64_t now = 0;
+    while (now <= last) {
+        for (; next < n && s[next].at == now; next++) {
+            tm_req r = {.addr = 64ull * next, .bytes = s[next].bytes, .kind = s[next].kind, .tag = next};
+            assert_true(tm_dram_push(d, &r, s[next].bank, s[next].row, 0, now));
+        }
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r))
+            done[r.tag] = now;
+        uint64_t t = tm_dram_next_event(d);
+        if (next < n && s[next].at < t)
+            t = s[next].at;
+        if (t > last && now < last)
+            t = last; /* run the last cycle too, so the cycle counts match */
+        if (t <= now)
+            t = now + 1;
+        now = t;
+    }
+}
+
+/* A read to a closed bank: ACT at 0 (pushed and sent to the bank at 0),
+ * RD at tRCD = 5, data on the bus 5+tCL = 9 .. 10, done at 11 =
+ * tRCD + tCL + burst. next_event names 5, then 11, then nothing. */
+static void test_read_closed_bank(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    tm_req r = {.bytes = 64, .kind = TM_REQ_READ, .tag = 42};
+    assert_true(tm_dram_push(d, &r, 0, 7, 0, 0));
+    tm_dram_cycle(d, 0);
+    assert_int_equal(tm_dram_get_stats(d)->n_act, 1);
+    assert_int_equal(tm_dram_next_event(d), 5); /* RD: ACT at 0 + tRCD */
+    for (uint64_t t = 1; t <= 10; t++) {
+        tm_dram_cycle(d, t);
+        assert_false(tm_dram_pop_reply(d, &r));
+    }
+    assert_int_equal(tm_dram_next_event(d), 11); /* RD 5 + tCL 4 + burst 2 */
+    tm_dram_cycle(d, 11);
+    assert_true(tm_dram_pop_reply(d, &r));
+    assert_int_equal(r.tag, 42);
+    assert_int_equal(tm_dram_next_event(d), UINT64_MAX);
+    const tm_dram_stats *s = tm_dram_get_stats(d);
+    assert_int_equal(s->n_rd, 1);
+    assert_int_equal(s->reads_done, 1);
+    assert_int_equal(s->hits_num, 0); /* it needed its own ACT */
+    assert_int_equal(s->tot_latency, 11);
+    tm_dram_free(d);
+}
+
+/* Two reads to the same row, tCCD = 3 and no bank groups (nbkgrp 1,
+ * tCCDL 0): A as above (RD 5, done 11). B goes to the bank at 6 (after A's
+ * RD freed it), needs no ACT, RD at max(6, 5 + tCCD = 8, bus: 11 - tCL = 7)
+ * = 8: tCCD after A's RD; done 8 + 4 + 2 = 14. */
+static void test_row_hit_tccd(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.dram.tCCD = 3;
+    c.dram.nbkgrp = 1;
+    c.dram.tCCDL = 0;
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 7, 64}, {0, TM_REQ_READ, 0, 7, 64}};
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 14);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_act, 1);
+    assert_int_equal(st->hits_num, 1);
+    assert_int_equal(st->access_num, 2);
+    tm_dram_free(d);
+}
+
+/* Another row of the same bank. A (row 1): ACT 0, RD 5, done 11. B (row 2)
+ * at the bank from 6: PRE at max(ACT 0 + tRAS 10, RD 5 + burst 2, RD 5 +
+ * tRTPL 2) = 10; ACT at max(PRE 10 + tRP 3, ACT 0 + tRC 13) = 13; RD 13 +
+ * tRCD = 18; done 18 + tCL + burst = 24. With tRC = 16 the ACT waits to 16:
+ * RD 21, done 27. */
+static void test_row_conflict(void **state)
+{
+    (void)state;
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[2] = {0};
+    run(d, s, 2, 30, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 24);
+    assert_int_equal(tm_dram_get_stats(d)->n_act, 2);
+    assert_int_equal(tm_dram_get_stats(d)->n_pre, 1);
+    tm_dram_free(d);
+
+    c.dram.tRC = 16;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 30, done);
+    assert_int_equal(done[1], 27);
+    tm_dram_free(d);
+}
+
+/* ACTs to two banks (0 and 2: different bank groups, so tCCDL does not
+ * enter). A to bank 0 at 0: ACT 0, RD 5, done 11. B reaches bank 2 at 1
+ * (one request per cycle); ACT waits for tRRD: 0 + 3 = 3; RD at max(3 +
+ * tRCD = 8, A's RD 5 + tCCD = 7, bus 11 - tCL = 7) = 8; done 8 + 6 = 14.
+ * (Without tRRD: ACT 1, RD 7, done 13.) */
+static void test_trrd(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 2, 1, 64}};
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 14);
+    tm_dram_free(d);
+}
+
+/* Write, then a read of the same open row. W: ACT 0, WR at tRCDWR = 2,
+ * write data 2 + tWL = 4 .. 5. R at the bank from 3: RD at max(ACT 0 +
+ * tRCD = 5, WR 2 + tCCDL 3 = 5, WR 2 + tWTR 6 = 8) = 8, i.e. after the
+ * write data ends (6) plus tCDLR (2); done 8 + tCL + burst = 14. With
+ * tCDLR 0: RD at max(5, 5, 2 + 4 = 6) = 6, done 12. */
+static void test_write_to_read(void **state)
+{
+    (void)state;
+    step s[] = {{0, TM_REQ_WRITE, 0, 1, 64}, {0, TM_REQ_READ, 0, 1, 64}};
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 0); /* writes complete silently */
+    assert_int_equal(done[1], 14);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_write, 1);
+    assert_int_equal(st->writes_done, 1);
+    assert_int_equal(st->hits_read_num, 1); /* the read found W's row open */
+    assert_int_equal(st->hits_write_num, 0);
+    tm_dram_free(d);
+
+    c.dram.tCDLR = 0;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[1], 12);
+    tm_dram_free(d);
+}
+
+/* One bank: A (row 1) pushed at 0, B (row 2) at 1, C (row 1) at 2.
+ * FR-FCFS: A: ACT 0, RD 5, done 11. At 6 the bank takes C (open row 1)
+ * before the older B: RD at max(6, 5 + tCCD 7, 5 + tCCDL 8, bus 7) = 8,
+ * done 14. B at 9: PRE at max(ACT 0 + tRAS 10, RD 8 + burst 10, RD 8 +
+ * tRTPL 10) = 10, ACT 13 (PRE + tRP; ACT 0 + tRC = 13), RD 18, done 24.
+ * FIFO: A done 11. B at 6: PRE 10, ACT 13, RD 18, done 24. C at 19: PRE
+ * at max(ACT 13 + tRAS = 23, RD 18 + 2 = 20) = 23, ACT at max(23 + 3, 13 +
+ * 13) = 26, RD 31, done 37. */
+static const step reorder_script[] = {{0, TM_REQ_READ, 0, 1, 64}, {1, TM_REQ_READ, 0, 2, 64},
+                                      {2, TM_REQ_READ, 0, 1, 64}};
+
+static void test_frfcfs_vs_fifo(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[3] = {0};
+    run(d, reorder_script, 3, 40, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[2], 14);
+    assert_int_equal(done[1], 24);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_act, 2);
+    assert_int_equal(st->n_pre, 1);
+    assert_int_equal(st->hits_num, 1);
+    tm_dram_free(d);
+
+    c.dram_scheduler = TM_DRAM_FIFO;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, reorder_script, 3, 40, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 24);
+    assert_int_equal(done[2], 37);
+    st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_act, 3);
+    assert_int_equal(st->n_pre, 2);
+    assert_int_equal(st->hits_num, 0);
+    tm_dram_free(d);
+}
+
+/* Skipping idle cycles through next_event gives the same completions and
+ * the same counters as running every cycle. */
+static void test_next_event_skipping(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *a = make(&c), *b = make(&c);
+    uint64_t da[3] = {0}, db[3] = {0};
+    run(a, reorder_script, 3, 30, da);
+    run_skipping(b, reorder_script, 3, 30, db);
+    assert_memory_equal(da, db, sizeof da);
+    assert_memory_equal(tm_dram_get_stats(a), tm_dram_get_stats(b), sizeof(tm_dram_stats));
+    assert_int_equal(tm_dram_get_stats(b)->n_cmd, 31); /* cycles 0..30 */
+    tm_dram_free(a);
+    tm_dram_free(b);
+}
+
+/* A 128-byte read is two bursts: RD 5, second RD at max(5 + tCCD 7, 5 +
+ * tCCDL 8 (same bank, same group), bus 9 + 2 - tCL = 7) = 8; its data
+ * 12 .. 13, done 14. Two RD commands, 4 bus cycles. */
+static void test_two_burst_request(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 1, 128}};
+    uint64_t done[1] = {0};
+    run(d, s, 1, 20, done);
+    assert_int_equal(done[0], 14);
+    assert_int_equal(tm_dram_get_stats(d)->n_rd, 2);
+    assert_int_equal(tm_dram_get_stats(d)->bwutil, 4);
+    tm_dram_free(d);
+}
+
+/* A long stream of row hits reaches the data bus peak. With tCCD = tCCDL =
+ * burst = 2 a RD can issue every 2 cycles: request k's RD at 5 + 2k (the
+ * first after ACT 0 + tRCD; each next one goes to the bank the cycle after
+ * the previous RD and waits tCCD), done 11 + 2k. N requests: the last done
+ * at 2N + 9; running cycles 0 .. 2N + 9 is 2N + 10 cycles with 2N of data:
+ * bw_util = 2N / (2N + 10) >= 1 - 10 / (2N + 10), 0.995 for N = 1000. */
+static void test_peak_bandwidth(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    tm_config c = base_config();
+    c.dram.tCCDL = 2;
+    tm_dram *d = make(&c);
+    static step s[N];
+    static uint64_t done[N];
+    for (uint32_t k = 0; k < N; k++)
+        s[k] = (step){0, TM_REQ_READ, 0, 3, 64};
+    run(d, s, N, 2 * N + 9, done);
+    for (uint32_t k = 0; k < N; k++)
+        assert_int_equal(done[k], 11 + 2 * k);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_cmd, 2 * N + 10);
+    assert_int_equal(st->bwutil, 2 * N);
+    assert_int_equal(st->n_act, 1);
+    assert_int_equal(st->hits_num, N - 1);
+    double util = (double)st->bwutil / (double)st->n_cmd;
+    assert_true(util >= 1.0 - 10.0 / (2 * N + 10) - 1e-12);
+    assert_true(util <= 1.0);
+    tm_dram_free(d);
+}
+
+/* A queue of 2 waiting requests refuses a third; once one has gone to its
+ * bank (cycle 0) there is room for one more. */
+static void test_queue_full(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.frfcfs_queue = 2;
+    tm_dram *d = make(&c);
+    tm_req r = {.bytes = 64, .kind = TM_REQ_READ};
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_false(tm_dram_can_accept(d));
+    assert_false(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_int_equal(tm_dram_get_stats(d)->n_req, 2);
+    tm_dram_cycle(d, 0); /* the first goes to bank 0 */
+    assert_true(tm_dram_can_accept(d));
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 1));
+    assert_false(tm_dram_push(d, &r, 0, 1, 0, 1));
+    assert_int_equal(tm_dram_pending(d), 3);
+    tm_dram_free(d);
+}
+
+/* Dual command bus: A to bank 0 (ACT 0, RD ready at 5), B to bank 2 pushed
+ * at 5 (at its bank at 5, ACT ready at 5). Single bus: the RD goes first
+ * (column before row), B's ACT at 6, its RD at 11, done 11 + 6 = 17. Dual
+ * bus: both at 5, B's RD at max(10, 5 + tCCD 7, bus 11 - 4 = 7) = 10, done
+ * 16. */
+static void test_dual_bus(void **state)
+{
+    (void)state;
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {5, TM_REQ_READ, 2, 1, 64}};
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 17);
+    tm_dram_free(d);
+    d = make(&c);
+    tm_dram_set_options(d, &(tm_dram_options){.dual_bus_interface = true});
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 16);
+    tm_dram_free(d);
+}
+
+/* The report of the FR-FCFS run of reorder_script over cycles 0..24:
+ * commands ACT 0, RD 5, RD 8, PRE 10, ACT 13, RD 18 -> n_nop = 25 - 6 = 19;
+ * data 3 x 2 cycles: bw_util = 6/25; a request is in the channel from 0 to
+ * B's end at 24: n_activity = 24, dram_eff = 6/24; one hit in three;
+ * waits for the bank: A 0, C 6-2 = 4, B 9-1 = 8 -> avg 4, max 8;
+ * latencies A 11, C 14-2 = 12, B 24-1 = 23 -> avg 46/3, max 23; at most 2
+ * waiting (B and C during 2..5). */
+static void test_stats_report(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[3] = {0};
+    run(d, reorder_script, 3, 24, done);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    tm_dram_print_stats(d, f);
+    fclose(f);
+    const char *want[] = {"DRAM[0]: 4 bks, busW=16 BL=4 CL=4,", "\nn_cmd = 25\n", "\nn_nop = 19\n",
+                          "\nn_act = 2\n", "\nn_pre = 1\n", "\nn_req = 3\n", "\nn_rd = 3\n",
+                          "\nn_write = 0\n", "\nbw_util = 0.240000\n", "\nn_activity = 24\n",
+                          "\ndram_eff = 0.250000\n", "\nRow_Buffer_Locality = 0.333333\n",
+                          "\nRow_Buffer_Locality_read = 0.333333\n", "\navg_mrq_latency = 4.000000\n",
+                          "\nmaxmrqlatency = 8\n", "\navg_dram_latency = 15.333333\n",
+                          "\nmax_dram_latency = 23\n", "\nmrqq_max = 2\n"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (!strstr(buf, want[i]))
+            print_error("missing \"%s\" in:\n%s", want[i], buf);
+        assert_non_null(strstr(buf, want[i]));
+    }
+    free(buf);
+    tm_dram_free(d);
+}
+
+/* Unusable configurations are refused with the option named. */
+static void test_config_errors(void **state)
+{
+    (void)state;
+    char err[256];
+    tm_config c = base_config();
+    c.dram_burst_length = 3; /* not a multiple of the ratio 2 */
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "-gpgpu_dram_burst_length"));
+    c = base_config();
+    c.dram.nbk = 6; /* not a multiple of nbkgrp 4 */
+    c.dram.nbkgrp = 4;
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "nbkgrp"));
+    c = base_config();
+    c.dram.nbk = 0;
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "nbk"));
+    c = base_config();
+    c.dram_buswidth = 0;
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "-gpgpu_dram_buswidth"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_closed_bank),  cmocka_unit_test(test_row_hit_tccd),
+        cmocka_unit_test(test_row_conflict),      cmocka_unit_test(test_trrd),
+        cmocka_unit_test(test_write_to_read),     cmocka_unit_test(test_frfcfs_vs_fifo),
+        cmocka_unit_test(test_next_event_skipping), cmocka_unit_test(test_two_burst_request),
+        cmocka_unit_test(test_peak_bandwidth),    cmocka_unit_test(test_queue_full),
+        cmocka_unit_test(test_dual_bus),          cmocka_unit_test(test_stats_report),
+        cmocka_unit_test(test_config_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
