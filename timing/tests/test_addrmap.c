@@ -122,6 +122,14 @@ static void test_qv100_32_channels(void **state)
     assert_int_equal(tm_addrdec_partition_addr(&d, 0x2000), 0x80);
     assert_int_equal(tm_addrdec_partition_addr(&d, 0xff), 0x7f);
     assert_int_equal(tm_addrdec_partition_addr(&d, 0x1f00), 0);
+
+    /* The S bits belong to the column whether the column mask lists them
+     * or only the burst mask does (config.h allows both). */
+    m.col_mask = 0x0f60;
+    d = make(&m, 32, 2);
+    tm_addrdec_decode(&d, addr, &a);
+    assert_int_equal(a.col, 0x3f5);
+    assert_int_equal(a.burst, 0x15);
 }
 
 /* QV100's string with 24 channels (not a power of two): channel =

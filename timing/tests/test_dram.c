@@ -166,7 +166,9 @@ static void test_row_hit_tccd(void **state)
  * at the bank from 6: PRE at max(ACT 0 + tRAS 10, RD 5 + burst 2, RD 5 +
  * tRTPL 2) = 10; ACT at max(PRE 10 + tRP 3, ACT 0 + tRC 13) = 13; RD 13 +
  * tRCD = 18; done 18 + tCL + burst = 24. With tRC = 16 the ACT waits to 16:
- * RD 21, done 27. */
+ * RD 21, done 27. With tRC = 10 tRAS and tRP alone set it: still PRE 10,
+ * ACT 13, done 24 (without tRAS the PRE would be at 7 and the ACT at 10;
+ * without tRP the ACT would be at 10). */
 static void test_row_conflict(void **state)
 {
     (void)state;
@@ -186,6 +188,34 @@ static void test_row_conflict(void **state)
     memset(done, 0, sizeof done);
     run(d, s, 2, 30, done);
     assert_int_equal(done[1], 27);
+    tm_dram_free(d);
+
+    c.dram.tRC = 10;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 30, done);
+    assert_int_equal(done[1], 24);
+    tm_dram_free(d);
+}
+
+/* The data bus is a resource: with tCCD = tCCDL = 1, shorter than a burst
+ * (2), a row hit cannot start its data before the previous burst ends.
+ * A: RD 5, data 9 .. 10, done 11. B at the bank from 6: RD at max(6, 5 +
+ * tCCD = 6, bus free at 11 - tCL = 7) = 7, done 7 + 4 + 2 = 13 (12 if the
+ * data overlapped, as in GPGPU-Sim). */
+static void test_data_bus_serializes(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.dram.tCCD = 1;
+    c.dram.tCCDL = 1;
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 7, 64}, {0, TM_REQ_READ, 0, 7, 64}};
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 13);
+    assert_int_equal(tm_dram_get_stats(d)->bwutil, 4);
     tm_dram_free(d);
 }
 
@@ -234,6 +264,53 @@ static void test_write_to_read(void **state)
     memset(done, 0, sizeof done);
     run(d, s, 2, 20, done);
     assert_int_equal(done[1], 12);
+    tm_dram_free(d);
+}
+
+/* What holds a precharge back besides tRAS. A read then another row of
+ * the same bank with tRTPL = 9: PRE at max(ACT 0 + tRAS 10, RD 5 + tRTPL 9
+ * = 14) = 14, ACT 17, RD 22, done 28 (24 with tRTPL 2, as in
+ * test_row_conflict). A write then another row with tWR = 10: W's WR at
+ * tRCDWR = 2; PRE at max(10, WR 2 + tWTP (tWL 2 + burst 2 + tWR 10 = 14)
+ * = 16) = 16, ACT 19, RD at max(24, WR 2 + tWTR 6) = 24, done 30. */
+static void test_precharge_after_read_and_write(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.dram.tRTPL = 9;
+    tm_dram *d = make(&c);
+    step rr[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    uint64_t done[2] = {0};
+    run(d, rr, 2, 40, done);
+    assert_int_equal(done[1], 28);
+    tm_dram_free(d);
+
+    c = base_config();
+    c.dram.tWR = 10;
+    d = make(&c);
+    step wr[] = {{0, TM_REQ_WRITE, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    memset(done, 0, sizeof done);
+    run(d, wr, 2, 40, done);
+    assert_int_equal(done[1], 30);
+    tm_dram_free(d);
+}
+
+/* Read to write turnaround tRTW = tCL + burst + 2 - tWL = 6. R to bank 0:
+ * ACT 0, RD 5, done 11. W to bank 2 (group 1) at its bank from 1: ACT 3
+ * (tRRD), WR at max(ACT 3 + tRCDWR 2, RD 5 + tCCD 7, RD 5 + tRTW 6 = 11,
+ * bus 11 - tWL 9) = 11, data 13 .. 14. R2 to bank 2 after W: RD at max(
+ * ACT 3 + tRCD 8, WR 11 + tCCDL 14, WR 11 + tWTR 6 = 17) = 17, done 23
+ * (without tRTW: WR 9, RD 15, done 21). */
+static void test_read_to_write(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_WRITE, 2, 1, 64}, {0, TM_REQ_READ, 2, 1, 64}};
+    uint64_t done[3] = {0};
+    run(d, s, 3, 30, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[2], 23);
     tm_dram_free(d);
 }
 
@@ -454,8 +531,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_closed_bank),  cmocka_unit_test(test_row_hit_tccd),
-        cmocka_unit_test(test_row_conflict),      cmocka_unit_test(test_trrd),
-        cmocka_unit_test(test_write_to_read),     cmocka_unit_test(test_frfcfs_vs_fifo),
+        cmocka_unit_test(test_row_conflict),      cmocka_unit_test(test_data_bus_serializes),
+        cmocka_unit_test(test_trrd),
+        cmocka_unit_test(test_write_to_read),     cmocka_unit_test(test_precharge_after_read_and_write),
+        cmocka_unit_test(test_read_to_write),     cmocka_unit_test(test_frfcfs_vs_fifo),
         cmocka_unit_test(test_next_event_skipping), cmocka_unit_test(test_two_burst_request),
         cmocka_unit_test(test_peak_bandwidth),    cmocka_unit_test(test_queue_full),
         cmocka_unit_test(test_dual_bus),          cmocka_unit_test(test_stats_report),
