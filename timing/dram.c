@@ -74,6 +74,8 @@ struct tm_dram {
     uint32_t n_waiting;
 
     uint64_t next_cycle;     /* the first cycle not yet run */
+    tm_dram_trace_fn trace;
+    void *trace_ctx;
     tm_dram_stats st;
 };
 
@@ -320,10 +322,19 @@ static dram_cmd bank_next_cmd(const tm_dram *d, uint32_t b, uint64_t *at)
     return CMD_RD;
 }
 
+void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx)
+{
+    d->trace = fn;
+    d->trace_ctx = ctx;
+}
+
 /* Issue ACT or PRE for bank b at cycle now. */
 static void issue_row(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
 {
     dram_bank *k = &d->bank[b];
+    if (d->trace)
+        d->trace(d->trace_ctx, now, c == CMD_ACT ? 'A' : 'P', b, c == CMD_ACT ? d->pool[k->cur].row : k->row,
+                 d->pool[k->cur].req.tag);
     if (c == CMD_ACT) {
         dram_entry *e = &d->pool[k->cur];
         k->active = true;
@@ -351,6 +362,8 @@ static void issue_col(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
     dram_group *g = &d->group[k->group];
     int32_t i = k->cur;
     dram_entry *e = &d->pool[i];
+    if (d->trace)
+        d->trace(d->trace_ctx, now, c == CMD_RD ? 'R' : 'W', b, e->row, e->req.tag);
     if (e->bursts_left == e->bursts) { /* its first column command: row-buffer statistics */
         d->st.access_num++;
         d->st.hits_num += !e->own_act;

@@ -156,6 +156,16 @@ uint32_t tm_dram_pending(const tm_dram *d);
 
 const tm_dram_stats *tm_dram_get_stats(const tm_dram *d);
 
+/* A command as it issues (GPGPU-Sim prints these under DRAM_VIEWCMD):
+ * cmd is 'A' (ACT), 'P' (PRE), 'R' (RD) or 'W' (WR); row is the row
+ * opened, closed or accessed; tag the tm_req tag of the request served. */
+typedef void (*tm_dram_trace_fn)(void *ctx, uint64_t cycle, char cmd, uint32_t bank, uint32_t row,
+                                 uint32_t tag);
+
+/* Call fn for every command from now on (NULL: stop). For checking and
+ * debugging; costs one test per command when unset. */
+void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx);
+
 /* GPGPU-Sim-style report: a "DRAM[id]: ..." header with the timing, then
  * one "name = value" line per statistic (n_cmd, n_nop, n_act, n_pre, n_req,
  * n_rd, n_write, n_wr_bk, bw_util, n_activity, dram_eff,

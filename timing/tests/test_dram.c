@@ -272,7 +272,10 @@ static void test_write_to_read(void **state)
  * = 14) = 14, ACT 17, RD 22, done 28 (24 with tRTPL 2, as in
  * test_row_conflict). A write then another row with tWR = 10: W's WR at
  * tRCDWR = 2; PRE at max(10, WR 2 + tWTP (tWL 2 + burst 2 + tWR 10 = 14)
- * = 16) = 16, ACT 19, RD at max(24, WR 2 + tWTR 6) = 24, done 30. */
+ * = 16) = 16, ACT 19, RD at max(24, WR 2 + tWTR 6) = 24, done 30.
+ * A read's own burst before a precharge of its bank: with tRAS = tRC = 5
+ * and tRTPL = 0, PRE at max(ACT 0 + 5, RD 5 + burst 2 = 7) = 7, ACT 10,
+ * RD 15, done 21. */
 static void test_precharge_after_read_and_write(void **state)
 {
     (void)state;
@@ -292,6 +295,15 @@ static void test_precharge_after_read_and_write(void **state)
     memset(done, 0, sizeof done);
     run(d, wr, 2, 40, done);
     assert_int_equal(done[1], 30);
+    tm_dram_free(d);
+
+    c = base_config();
+    c.dram.tRAS = c.dram.tRC = 5;
+    c.dram.tRTPL = 0;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, rr, 2, 40, done);
+    assert_int_equal(done[1], 21);
     tm_dram_free(d);
 }
 
@@ -503,6 +515,233 @@ static void test_stats_report(void **state)
     tm_dram_free(d);
 }
 
+/* ---- random traffic against a reference checker ------------------------
+ * The checker below is written from the command rules of dram.h alone: it
+ * sees every command through the trace, keeps its own bank states and
+ * last-command times, and flags any command that breaks a rule, any cycle
+ * with more commands than the command bus(es) carry, and any read whose
+ * reply does not come exactly when its last burst has crossed the bus
+ * (RD + tCL + burst). */
+
+#define RAND_N 600
+#define NEVER (-1000000)
+
+typedef struct checker {
+    const tm_config *c;
+    bool dual, low_bits;
+    int64_t burst, tRCDWR, tRTW, tWTR, tWTP;
+    bool active[64];
+    uint32_t row[64];
+    int64_t last_act[64], last_pre[64], last_rd[64], last_wr[64];
+    int64_t grp_col[64], grp_rd[64];
+    int64_t any_act, any_col, any_rd, any_wr, bus_end;
+    int64_t cycle;
+    int row_cmds, col_cmds;
+    uint32_t bursts_left[RAND_N];
+    uint64_t expect_done[RAND_N];
+    uint32_t errors;
+} checker;
+
+static void checker_init(checker *k, const tm_config *c, bool dual, bool low_bits)
+{
+    memset(k, 0, sizeof *k);
+    k->c = c;
+    k->dual = dual;
+    k->low_bits = low_bits;
+    const tm_dram_timing *t = &c->dram;
+    k->burst = c->dram_burst_length / c->dram_data_command_freq_ratio;
+    k->tRCDWR = (int64_t)t->tRCD - (t->tWL + 1);
+    k->tRCDWR = k->tRCDWR < 0 ? 0 : k->tRCDWR;
+    k->tRTW = (int64_t)t->tCL + k->burst + 2 - t->tWL;
+    k->tRTW = k->tRTW < 0 ? 0 : k->tRTW;
+    k->tWTR = t->tWL + k->burst + t->tCDLR;
+    k->tWTP = t->tWL + k->burst + t->tWR;
+    for (int i = 0; i < 64; i++)
+        k->last_act[i] = k->last_pre[i] = k->last_rd[i] = k->last_wr[i] = k->grp_col[i] = k->grp_rd[i] = NEVER;
+    k->any_act = k->any_col = k->any_rd = k->any_wr = k->bus_end = NEVER;
+    k->cycle = -1;
+}
+
+/* Check that `now >= since + gap`, naming the rule when not. */
+static void rule(checker *k, int64_t now, int64_t since, int64_t gap, const char *what)
+{
+    if (now < since + gap) {
+        print_error("cycle %lld: %s violated (previous at %lld, needs %lld)\n", (long long)now, what,
+                    (long long)since, (long long)gap);
+        k->errors++;
+    }
+}
+
+static void checker_cmd(void *ctx, uint64_t cycle, char cmd, uint32_t b, uint32_t row, uint32_t tag)
+{
+    checker *k = ctx;
+    const tm_dram_timing *t = &k->c->dram;
+    int64_t now = (int64_t)cycle;
+    uint32_t g = k->low_bits ? b % t->nbkgrp : b / (t->nbk / t->nbkgrp);
+    if (now != k->cycle) {
+        k->cycle = now;
+        k->row_cmds = k->col_cmds = 0;
+    }
+    bool is_row = cmd == 'A' || cmd == 'P';
+    k->row_cmds += is_row;
+    k->col_cmds += !is_row;
+    if (k->dual ? (k->row_cmds > 1 || k->col_cmds > 1) : k->row_cmds + k->col_cmds > 1) {
+        print_error("cycle %lld: too many commands for the command bus\n", (long long)now);
+        k->errors++;
+    }
+    switch (cmd) {
+    case 'A':
+        if (k->active[b]) {
+            print_error("cycle %lld: ACT to open bank %u\n", (long long)now, b);
+            k->errors++;
+        }
+        rule(k, now, k->any_act, t->tRRD, "tRRD");
+        rule(k, now, k->last_act[b], t->tRC, "tRC");
+        rule(k, now, k->last_pre[b], t->tRP, "tRP");
+        k->active[b] = true;
+        k->row[b] = row;
+        k->last_act[b] = k->any_act = now;
+        break;
+    case 'P':
+        if (!k->active[b]) {
+            print_error("cycle %lld: PRE to closed bank %u\n", (long long)now, b);
+            k->errors++;
+        }
+        rule(k, now, k->last_act[b], t->tRAS, "tRAS");
+        rule(k, now, k->last_rd[b], k->burst, "read burst before PRE");
+        rule(k, now, k->grp_rd[g], t->tRTPL, "tRTPL");
+        rule(k, now, k->last_wr[b], k->tWTP, "write recovery (tWL + burst + tWR)");
+        k->active[b] = false;
+        k->last_pre[b] = now;
+        break;
+    default: {
+        bool rd = cmd == 'R';
+        if (!k->active[b] || k->row[b] != row) {
+            print_error("cycle %lld: column command to bank %u row %u, not open\n", (long long)now, b, row);
+            k->errors++;
+        }
+        rule(k, now, k->any_col, t->tCCD, "tCCD");
+        rule(k, now, k->grp_col[g], t->tCCDL, "tCCDL");
+        rule(k, now, k->last_act[b], rd ? t->tRCD : k->tRCDWR, rd ? "tRCD" : "tRCDWR");
+        if (rd)
+            rule(k, now, k->any_wr, k->tWTR, "write to read (tWL + burst + tCDLR)");
+        else
+            rule(k, now, k->any_rd, k->tRTW, "read to write");
+        int64_t start = now + (rd ? t->tCL : t->tWL);
+        rule(k, start, k->bus_end, 0, "data bus overlap");
+        k->bus_end = start + k->burst;
+        k->any_col = k->grp_col[g] = now;
+        if (rd)
+            k->last_rd[b] = k->any_rd = k->grp_rd[g] = now;
+        else
+            k->last_wr[b] = k->any_wr = now;
+        if (tag < RAND_N && --k->bursts_left[tag] == 0)
+            k->expect_done[tag] = (uint64_t)k->bus_end;
+    }
+    }
+}
+
+typedef struct rand_req {
+    uint64_t at;
+    uint8_t kind;
+    uint32_t bank, row, bytes;
+} rand_req;
+
+/* Push the requests (each at its cycle or, when the queue is full, as soon
+ * as it has room), run until everything has finished, record reply
+ * cycles. skipping: run only the cycles next_event() names or a push
+ * needs. */
+static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint64_t *done)
+{
+    uint64_t now = 0;
+    uint32_t next = 0;
+    for (;;) {
+        for (; next < n && q[next].at <= now && tm_dram_can_accept(d); next++) {
+            tm_req r = {.addr = 32ull * next, .bytes = q[next].bytes, .kind = q[next].kind, .tag = next};
+            assert_true(tm_dram_push(d, &r, q[next].bank, q[next].row, 0, now));
+        }
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r))
+            done[r.tag] = now;
+        if (next == n && tm_dram_pending(d) == 0)
+            return;
+        assert_true(now < 1000000); /* no deadlock */
+        uint64_t t = skipping ? tm_dram_next_event(d) : now + 1;
+        if (next < n && tm_dram_can_accept(d)) {
+            uint64_t want = q[next].at > now + 1 ? q[next].at : now + 1;
+            t = want < t ? want : t;
+        }
+        now = t;
+    }
+}
+
+/* QV100's HBM timing (Accel-Sim SM7_QV100: nbk=16 CCD=1 RRD=3 RCD=12
+ * RAS=28 RP=12 RC=40 CL=12 WL=2 CDLR=3 WR=10 nbkgrp=4 CCDL=2 RTPL=3,
+ * 16-byte bus, BL 2, ratio 2: 32-byte bursts of one cycle) and the base
+ * configuration (also with tCCD = tCCDL = 1, shorter than its 2-cycle
+ * burst), each with both schedulers and both command buses, under
+ * random traffic: no rule broken, every read answered exactly when its
+ * data has crossed, every write finished, and the same results when idle
+ * cycles are skipped. */
+static void test_random_traffic_keeps_every_rule(void **state)
+{
+    (void)state;
+    static rand_req q[RAND_N];
+    static uint64_t done_a[RAND_N], done_b[RAND_N];
+    static checker k;
+    for (int variant = 0; variant < 16; variant++) {
+        tm_config c = base_config();
+        if (variant & 8) { /* column commands closer than a burst: the data bus decides */
+            c.dram.tCCD = 1;
+            c.dram.tCCDL = 1;
+        }
+        if (variant & 1) {
+            c.dram = (tm_dram_timing){.nbk = 16, .tCCD = 1, .tRRD = 3, .tRCD = 12, .tRAS = 28, .tRP = 12,
+                                      .tRC = 40, .tCL = 12, .tWL = 2, .tCDLR = 3, .tWR = 10, .nbkgrp = 4,
+                                      .tCCDL = 2, .tRTPL = 3};
+            c.dram_burst_length = 2;
+        }
+        c.dram_scheduler = variant & 2 ? TM_DRAM_FIFO : TM_DRAM_FRFCFS;
+        c.frfcfs_queue = 8;
+        tm_dram_options opt = {.dual_bus_interface = (variant & 4) != 0, .bankgrp_low_bits = (variant & 4) != 0};
+        uint32_t atom = c.dram_burst_length * c.dram_buswidth;
+        uint64_t x = 0x243f6a8885a308d3ull + (uint64_t)variant, at = 0;
+        uint32_t writes = 0;
+        for (uint32_t i = 0; i < RAND_N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            at += x % 4; /* bursts of arrivals and gaps */
+            bool w = (x >> 8) % 10 < 3;
+            writes += w;
+            q[i] = (rand_req){at, w ? TM_REQ_WRITE : TM_REQ_READ, (uint32_t)(x >> 16) % c.dram.nbk,
+                              (uint32_t)(x >> 24) % 3, atom * (1u + (uint32_t)(x >> 32) % 4)};
+        }
+        checker_init(&k, &c, opt.dual_bus_interface, opt.bankgrp_low_bits);
+        for (uint32_t i = 0; i < RAND_N; i++)
+            k.bursts_left[i] = q[i].bytes / atom;
+        tm_dram *a = make(&c), *b = make(&c);
+        tm_dram_set_options(a, &opt);
+        tm_dram_set_options(b, &opt);
+        tm_dram_set_trace(a, checker_cmd, &k);
+        memset(done_a, 0, sizeof done_a);
+        memset(done_b, 0, sizeof done_b);
+        drive(a, q, RAND_N, false, done_a);
+        drive(b, q, RAND_N, true, done_b);
+        assert_int_equal(k.errors, 0);
+        for (uint32_t i = 0; i < RAND_N; i++)
+            if (q[i].kind == TM_REQ_READ)
+                assert_int_equal(done_a[i], k.expect_done[i]);
+        const tm_dram_stats *sa = tm_dram_get_stats(a);
+        assert_int_equal(sa->writes_done, writes);
+        assert_int_equal(sa->reads_done, RAND_N - writes);
+        assert_true(sa->bwutil <= sa->n_cmd);
+        assert_memory_equal(done_a, done_b, sizeof done_a);
+        assert_memory_equal(sa, tm_dram_get_stats(b), sizeof *sa);
+        tm_dram_free(a);
+        tm_dram_free(b);
+    }
+}
+
 /* Unusable configurations are refused with the option named. */
 static void test_config_errors(void **state)
 {
@@ -538,7 +777,7 @@ int main(void)
         cmocka_unit_test(test_next_event_skipping), cmocka_unit_test(test_two_burst_request),
         cmocka_unit_test(test_peak_bandwidth),    cmocka_unit_test(test_queue_full),
         cmocka_unit_test(test_dual_bus),          cmocka_unit_test(test_stats_report),
-        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_random_traffic_keeps_every_rule), cmocka_unit_test(test_config_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
