@@ -1,0 +1,176 @@
+/* dram.h — one DRAM channel of a memory partition: banks with open rows,
+ * the command and data buses, and the request scheduler in front of them.
+ *
+ * What it models (GPGPU-Sim's dram_t, dram.cc, and its FR-FCFS scheduler,
+ * dram_sched.cc), in DRAM command-clock cycles (-gpgpu_clock_domains'
+ * fourth value):
+ * - nbk banks in nbkgrp bank groups (-gpgpu_dram_timing_opt). Bank b is in
+ *   group b / (nbk / nbkgrp) (GPGPU-Sim's default bank-group indexing,
+ *   higher bits) or b % nbkgrp (-dram_bnkgrp_indexing_policy 1, through
+ *   tm_dram_set_options). Each bank is idle or has one row open; it works
+ *   on one request at a time.
+ * - Commands ACT, PRE, RD, WR, with these distances in cycles from an
+ *   earlier command (the names of the timing option):
+ *     ACT -> ACT any bank  tRRD        ACT -> ACT same bank  tRC
+ *     PRE -> ACT same bank tRP         ACT -> RD same bank   tRCD
+ *     ACT -> WR same bank  tRCDWR = tRCD - (tWL + 1)  (GPGPU-Sim's; 0 if negative)
+ *     ACT -> PRE same bank tRAS        RD -> PRE same bank   burst
+ *     RD -> PRE same group tRTPL       WR -> PRE same bank   tWTP = tWL + burst + tWR
+ *     column -> column     tCCD (any bank), tCCDL (same bank group)
+ *     WR -> RD             tWTR = tWL + burst + tCDLR  (write data, then tCDLR)
+ *     RD -> WR             tRTW = tCL + burst + 2 - tWL (0 if negative)
+ *   A row is precharged only when a request for another row of that bank
+ *   is being served (open-page policy, as GPGPU-Sim).
+ * - Bursts: one column command moves one burst of
+ *   atom = burst_length * dram_buswidth * chips_per_channel bytes (GPGPU-Sim's
+ *   dram_atom_size). The burst's BL data transfers happen at
+ *   -dram_data_command_freq_ratio transfers per command cycle, so a burst
+ *   holds the data bus for burst = BL / freq_ratio command cycles (GPGPU-Sim
+ *   adds exactly BL / data_command_freq_ratio to its bwutil per column
+ *   command). A request of `bytes` takes ceil(bytes / atom) column
+ *   commands; BL must be a multiple of the ratio. Read data occupies the
+ *   bus from tCL after the RD for `burst` cycles, write data from tWL
+ *   after the WR.
+ * - Scheduling (-gpgpu_dram_scheduler): FIFO — only the oldest waiting
+ *   request may go to its bank, once that bank is free; FR-FCFS — a free
+ *   bank takes its oldest request to its open row if there is one, else
+ *   its oldest request. At most one request goes to a bank per cycle;
+ *   banks are considered round robin (GPGPU-Sim's prio).
+ * - Commands per cycle: one, on a single command bus (GPGPU-Sim's default,
+ *   -dram_dual_bus_interface 0), column commands before row commands; or
+ *   one row and one column command with a dual bus interface (HBM).
+ * - The queue (-gpgpu_frfcfs_dram_sched_queue_size, 0 unlimited) bounds
+ *   the requests waiting for a bank; requests at a bank or with data on
+ *   the bus do not count (GPGPU-Sim's num_pending).
+ *
+ * Deliberate differences from GPGPU-Sim:
+ * - The data bus is a resource: a column command waits until its data
+ *   would not overlap the previous burst on the bus. GPGPU-Sim relies on
+ *   tCCD alone and overlaps data when tCCD < BL / ratio; with the usual
+ *   tCCD >= BL / ratio nothing changes.
+ * - A read completes when its last burst has crossed the bus: RD + tCL +
+ *   burst (GPGPU-Sim's return pipeline pops an atom CL + 1 cycles after
+ *   the RD and does not count the burst).
+ * - The single command bus issues one command per cycle; GPGPU-Sim's loop
+ *   can issue a row command to one bank and a column command to a later
+ *   bank in the same cycle even then.
+ * - FIFO uses the same queue size option as FR-FCFS (GPGPU-Sim's FIFO path
+ *   has a fixed two-entry queue), so the two differ only in policy.
+ * - Writes (TM_REQ_WRITE and TM_REQ_WRITEBACK) complete silently; GPGPU-Sim
+ *   sends a reply for writes that are not write-backs.
+ * - A row-buffer hit is a request served without an ACT of its own
+ *   (GPGPU-Sim counts it in the FR-FCFS scheduler by comparing with the
+ *   bank's last row, even when that row was precharged, and not at all
+ *   under FIFO).
+ * - Not modelled: refresh, the separate write queue with watermarks
+ *   (-dram_seperate_write_queue_enable), bank-index hashing
+ *   (-dram_bnk_indexing_policy), the bounded return queue.
+ *
+ * Use, per DRAM cycle `now` (strictly increasing): tm_dram_push() the
+ * requests that arrive (bank, row and column from timing/addrmap.h's
+ * decode: the caller decodes, since it needs the channel and the
+ * sub-partition anyway), tm_dram_cycle(), then tm_dram_pop_reply() until
+ * false. Cycles may be skipped: tm_dram_cycle(now) first runs every cycle
+ * before `now` at which something could happen (tm_dram_next_event()), so
+ * a caller may call it only at next_event() or when it pushes. */
+#ifndef SIMTLAB_TIMING_DRAM_H
+#define SIMTLAB_TIMING_DRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "timing/config.h"
+#include "timing/request.h"
+
+typedef struct tm_dram tm_dram;
+
+/* Options GPGPU-Sim has that config.h does not (yet): defaults are
+ * GPGPU-Sim's defaults (both false). */
+typedef struct tm_dram_options {
+    bool dual_bus_interface;  /* -dram_dual_bus_interface: a row and a column command per cycle */
+    bool bankgrp_low_bits;    /* -dram_bnkgrp_indexing_policy 1: group = bank % nbkgrp */
+} tm_dram_options;
+
+/* Counters, in GPGPU-Sim's terms where it has them (its names in the
+ * comments). Cycles are DRAM command cycles. */
+typedef struct tm_dram_stats {
+    uint64_t n_cmd;          /* n_cmd: cycles simulated (including skipped idle ones) */
+    uint64_t n_nop;          /* n_nop: cycles with no command issued */
+    uint64_t n_act, n_pre;   /* n_act, n_pre */
+    uint64_t n_req;          /* n_req: requests accepted */
+    uint64_t n_rd, n_write;  /* n_rd, n_write: RD / WR column commands (bursts) */
+    uint64_t n_wr_bk;        /* n_wr_bk: WR commands of TM_REQ_WRITEBACK requests (not in n_write) */
+    uint64_t bwutil;         /* bwutil: cycles the data bus carried data (burst per column command) */
+    uint64_t n_activity;     /* n_activity: cycles with a request in the channel (waiting, at a bank, or data on the bus) */
+    uint64_t reads_done, writes_done; /* requests whose last burst has crossed the bus */
+    uint64_t access_num, hits_num;    /* requests served, and those without an ACT of their own */
+    uint64_t read_num, hits_read_num, write_num, hits_write_num;
+    uint64_t tot_mrq_latency, tot_mrq_num, max_mrq_latency; /* wait from push to its bank */
+    uint64_t tot_latency, max_latency;  /* push to last data beat, over reads_done + writes_done */
+    uint64_t max_mrqs, ave_mrqs;        /* waiting requests: most, and the sum over cycles */
+} tm_dram_stats;
+
+/* A channel configured from cfg: dram (timing), dram_scheduler,
+ * frfcfs_queue, dram_buswidth, dram_burst_length,
+ * dram_data_command_freq_ratio, chips_per_channel. channel_id names it in
+ * statistics. NULL with a message in err when a value is unusable (no
+ * banks, more than 64 banks, nbk not a multiple of nbkgrp, a burst length
+ * that is not a multiple of the frequency ratio, a zero width) or memory
+ * is short. */
+tm_dram *tm_dram_new(const tm_config *cfg, uint32_t channel_id, char *err, size_t errlen);
+void tm_dram_free(tm_dram *d);
+
+/* Set the options config.h lacks; call before the first push. */
+void tm_dram_set_options(tm_dram *d, const tm_dram_options *o);
+
+/* Whether tm_dram_push would take a request now (the queue has room). */
+bool tm_dram_can_accept(const tm_dram *d);
+
+/* Queue request r (its kind and bytes matter; it comes back as the reply)
+ * for bank (< nbk), row and column col, arriving at cycle now. false when
+ * the queue is full (or, unlimited, memory is short): nothing changed. */
+bool tm_dram_push(tm_dram *d, const tm_req *r, uint32_t bank, uint32_t row, uint32_t col,
+                  uint64_t now);
+
+/* Advance to cycle now (> the last cycle run) and run it: data bursts that
+ * finished leave the bus, a waiting request may go to a free bank, and
+ * commands issue. Cycles skipped since the last call in which something
+ * could happen run first. */
+void tm_dram_cycle(tm_dram *d, uint64_t now);
+
+/* Take the oldest finished read (r->is_reply set), whose data finished
+ * crossing the bus at or before the cycle last run; false when none. */
+bool tm_dram_pop_reply(tm_dram *d, tm_req *out);
+
+/* The earliest cycle after the last one run at which tm_dram_cycle could
+ * change anything (a command, an assignment to a bank, the end of a data
+ * burst); UINT64_MAX when the channel holds no request. Finished replies
+ * waiting for tm_dram_pop_reply are not events. */
+uint64_t tm_dram_next_event(const tm_dram *d);
+
+/* Requests in the channel (waiting, at banks, with data on the bus, or
+ * finished and not yet taken). */
+uint32_t tm_dram_pending(const tm_dram *d);
+
+const tm_dram_stats *tm_dram_get_stats(const tm_dram *d);
+
+/* A command as it issues (GPGPU-Sim prints these under DRAM_VIEWCMD):
+ * cmd is 'A' (ACT), 'P' (PRE), 'R' (RD) or 'W' (WR); row is the row
+ * opened, closed or accessed; tag the tm_req tag of the request served. */
+typedef void (*tm_dram_trace_fn)(void *ctx, uint64_t cycle, char cmd, uint32_t bank, uint32_t row,
+                                 uint32_t tag);
+
+/* Call fn for every command from now on (NULL: stop). For checking and
+ * debugging; costs one test per command when unset. */
+void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx);
+
+/* GPGPU-Sim-style report: a "DRAM[id]: ..." header with the timing, then
+ * one "name = value" line per statistic (n_cmd, n_nop, n_act, n_pre, n_req,
+ * n_rd, n_write, n_wr_bk, bw_util, n_activity, dram_eff,
+ * Row_Buffer_Locality(_read/_write), avg_mrq_latency, maxmrqlatency,
+ * avg_dram_latency, max_dram_latency, mrqq_max, mrqq_avg). */
+void tm_dram_print_stats(const tm_dram *d, FILE *f);
+
+#endif

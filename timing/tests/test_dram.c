@@ -1,0 +1,783 @@
+/* test_dram.c — one DRAM channel (timing/dram.h). Every expected cycle is
+ * derived by hand, in the comment beside it, from the timing parameters
+ * set here and the command rules dram.h states (GPGPU-Sim's dram_t rules:
+ * ACT->RD tRCD, RD->data tCL, a burst holds the bus BL/ratio cycles,
+ * PRE only after tRAS from the ACT, ...).
+ *
+ * The base configuration (all tests unless they say otherwise):
+ *   nbk=4, nbkgrp=2 (banks 0,1 in group 0; 2,3 in group 1), tRCD=5,
+ *   tCL=4, tWL=2, tRP=3, tRAS=10, tRC=13, tCCD=2, tCCDL=3, tRRD=3,
+ *   tWR=4, tCDLR=2, tRTPL=2; burst length 4 at a data/command ratio 2,
+ *   16-byte bus, 1 chip: a burst is 4*16*1 = 64 bytes and holds the data
+ *   bus 4/2 = 2 command cycles ("burst" below).
+ * Derived (dram.h): tRCDWR = tRCD-(tWL+1) = 2; tWTR = tWL+burst+tCDLR = 6;
+ * tRTW = tCL+burst+2-tWL = 6; tWTP = tWL+burst+tWR = 8.
+ *
+ * Cycle order within a cycle (dram.h): finished data leaves the bus, one
+ * waiting request may go to a free bank, then commands issue. A bank is
+ * free again the cycle after its request's last column command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "timing/dram.h"
+
+static tm_config base_config(void)
+{
+    tm_config c = {0};
+    c.dram = (tm_dram_timing){.nbk = 4, .tCCD = 2, .tRRD = 3, .tRCD = 5, .tRAS = 10, .tRP = 3,
+                              .tRC = 13, .tCL = 4, .tWL = 2, .tCDLR = 2, .tWR = 4, .nbkgrp = 2,
+                              .tCCDL = 3, .tRTPL = 2};
+    c.dram_scheduler = TM_DRAM_FRFCFS;
+    c.frfcfs_queue = 0;
+    c.dram_buswidth = 16;
+    c.dram_burst_length = 4;
+    c.dram_data_command_freq_ratio = 2;
+    c.chips_per_channel = 1;
+    return c;
+}
+
+static tm_dram *make(const tm_config *c)
+{
+    char err[256] = "";
+    tm_dram *d = tm_dram_new(c, 0, err, sizeof err);
+    if (!d)
+        print_error("%s\n", err);
+    assert_non_null(d);
+    return d;
+}
+
+/* One request of a scripted run. */
+typedef struct step {
+    uint64_t at;        /* push cycle */
+    uint8_t kind;       /* tm_req_kind */
+    uint32_t bank, row, bytes;
+} step;
+
+#define MAX_STEPS 1100
+
+/* Run the script cycle by cycle from 0 to last (pushes at their cycle,
+ * before that cycle runs) and record, per request (tag = index), the
+ * cycle its reply was taken (0 if none). */
+static void run(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+{
+    uint32_t next = 0;
+    for (uint64_t now = 0; now <= last; now++) {
+        for (; next < n && s[next].at == now; next++) {
+            tm_req r = {.addr = 64ull * next, .bytes = s[next].bytes, .kind = s[next].kind, .tag = next};
+            assert_true(tm_dram_push(d, &r, s[next].bank, s[next].row, 0, now));
+        }
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r)) {
+            assert_true(r.is_reply);
+            done[r.tag] = now;
+        }
+    }
+}
+
+/* The same script, but the caller only runs the cycles next_event() names
+ * (or a push needs): the results must not change. */
+static void run_skipping(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+{
+    uint32_t next = 0;
+    uint64_t now = 0;
+    while (now <= last) {
+        for (; next < n && s[next].at == now; next++) {
+            tm_req r = {.addr = 64ull * next, .bytes = s[next].bytes, .kind = s[next].kind, .tag = next};
+            assert_true(tm_dram_push(d, &r, s[next].bank, s[next].row, 0, now));
+        }
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r))
+            done[r.tag] = now;
+        uint64_t t = tm_dram_next_event(d);
+        if (next < n && s[next].at < t)
+            t = s[next].at;
+        if (t > last && now < last)
+            t = last; /* run the last cycle too, so the cycle counts match */
+        if (t <= now)
+            t = now + 1;
+        now = t;
+    }
+}
+
+/* A read to a closed bank: ACT at 0 (pushed and sent to the bank at 0),
+ * RD at tRCD = 5, data on the bus 5+tCL = 9 .. 10, done at 11 =
+ * tRCD + tCL + burst. next_event names 5, then 11, then nothing. */
+static void test_read_closed_bank(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    tm_req r = {.bytes = 64, .kind = TM_REQ_READ, .tag = 42};
+    assert_true(tm_dram_push(d, &r, 0, 7, 0, 0));
+    tm_dram_cycle(d, 0);
+    assert_int_equal(tm_dram_get_stats(d)->n_act, 1);
+    assert_int_equal(tm_dram_next_event(d), 5); /* RD: ACT at 0 + tRCD */
+    for (uint64_t t = 1; t <= 10; t++) {
+        tm_dram_cycle(d, t);
+        assert_false(tm_dram_pop_reply(d, &r));
+    }
+    assert_int_equal(tm_dram_next_event(d), 11); /* RD 5 + tCL 4 + burst 2 */
+    tm_dram_cycle(d, 11);
+    assert_true(tm_dram_pop_reply(d, &r));
+    assert_int_equal(r.tag, 42);
+    assert_int_equal(tm_dram_next_event(d), UINT64_MAX);
+    const tm_dram_stats *s = tm_dram_get_stats(d);
+    assert_int_equal(s->n_rd, 1);
+    assert_int_equal(s->reads_done, 1);
+    assert_int_equal(s->hits_num, 0); /* it needed its own ACT */
+    assert_int_equal(s->tot_latency, 11);
+    tm_dram_free(d);
+}
+
+/* Two reads to the same row, tCCD = 3 and no bank groups (nbkgrp 1,
+ * tCCDL 0): A as above (RD 5, done 11). B goes to the bank at 6 (after A's
+ * RD freed it), needs no ACT, RD at max(6, 5 + tCCD = 8, bus: 11 - tCL = 7)
+ * = 8: tCCD after A's RD; done 8 + 4 + 2 = 14. */
+static void test_row_hit_tccd(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.dram.tCCD = 3;
+    c.dram.nbkgrp = 1;
+    c.dram.tCCDL = 0;
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 7, 64}, {0, TM_REQ_READ, 0, 7, 64}};
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 14);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_act, 1);
+    assert_int_equal(st->hits_num, 1);
+    assert_int_equal(st->access_num, 2);
+    tm_dram_free(d);
+}
+
+/* Another row of the same bank. A (row 1): ACT 0, RD 5, done 11. B (row 2)
+ * at the bank from 6: PRE at max(ACT 0 + tRAS 10, RD 5 + burst 2, RD 5 +
+ * tRTPL 2) = 10; ACT at max(PRE 10 + tRP 3, ACT 0 + tRC 13) = 13; RD 13 +
+ * tRCD = 18; done 18 + tCL + burst = 24. With tRC = 16 the ACT waits to 16:
+ * RD 21, done 27. With tRC = 10 tRAS and tRP alone set it: still PRE 10,
+ * ACT 13, done 24 (without tRAS the PRE would be at 7 and the ACT at 10;
+ * without tRP the ACT would be at 10). */
+static void test_row_conflict(void **state)
+{
+    (void)state;
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[2] = {0};
+    run(d, s, 2, 30, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 24);
+    assert_int_equal(tm_dram_get_stats(d)->n_act, 2);
+    assert_int_equal(tm_dram_get_stats(d)->n_pre, 1);
+    tm_dram_free(d);
+
+    c.dram.tRC = 16;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 30, done);
+    assert_int_equal(done[1], 27);
+    tm_dram_free(d);
+
+    c.dram.tRC = 10;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 30, done);
+    assert_int_equal(done[1], 24);
+    tm_dram_free(d);
+}
+
+/* The data bus is a resource: with tCCD = tCCDL = 1, shorter than a burst
+ * (2), a row hit cannot start its data before the previous burst ends.
+ * A: RD 5, data 9 .. 10, done 11. B at the bank from 6: RD at max(6, 5 +
+ * tCCD = 6, bus free at 11 - tCL = 7) = 7, done 7 + 4 + 2 = 13 (12 if the
+ * data overlapped, as in GPGPU-Sim). */
+static void test_data_bus_serializes(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.dram.tCCD = 1;
+    c.dram.tCCDL = 1;
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 7, 64}, {0, TM_REQ_READ, 0, 7, 64}};
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 13);
+    assert_int_equal(tm_dram_get_stats(d)->bwutil, 4);
+    tm_dram_free(d);
+}
+
+/* ACTs to two banks (0 and 2: different bank groups, so tCCDL does not
+ * enter). A to bank 0 at 0: ACT 0, RD 5, done 11. B reaches bank 2 at 1
+ * (one request per cycle); ACT waits for tRRD: 0 + 3 = 3; RD at max(3 +
+ * tRCD = 8, A's RD 5 + tCCD = 7, bus 11 - tCL = 7) = 8; done 8 + 6 = 14.
+ * (Without tRRD: ACT 1, RD 7, done 13.) */
+static void test_trrd(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 2, 1, 64}};
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 14);
+    tm_dram_free(d);
+}
+
+/* Write, then a read of the same open row. W: ACT 0, WR at tRCDWR = 2,
+ * write data 2 + tWL = 4 .. 5. R at the bank from 3: RD at max(ACT 0 +
+ * tRCD = 5, WR 2 + tCCDL 3 = 5, WR 2 + tWTR 6 = 8) = 8, i.e. after the
+ * write data ends (6) plus tCDLR (2); done 8 + tCL + burst = 14. With
+ * tCDLR 0: RD at max(5, 5, 2 + 4 = 6) = 6, done 12. */
+static void test_write_to_read(void **state)
+{
+    (void)state;
+    step s[] = {{0, TM_REQ_WRITE, 0, 1, 64}, {0, TM_REQ_READ, 0, 1, 64}};
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 0); /* writes complete silently */
+    assert_int_equal(done[1], 14);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_write, 1);
+    assert_int_equal(st->writes_done, 1);
+    assert_int_equal(st->hits_read_num, 1); /* the read found W's row open */
+    assert_int_equal(st->hits_write_num, 0);
+    tm_dram_free(d);
+
+    c.dram.tCDLR = 0;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[1], 12);
+    tm_dram_free(d);
+}
+
+/* What holds a precharge back besides tRAS. A read then another row of
+ * the same bank with tRTPL = 9: PRE at max(ACT 0 + tRAS 10, RD 5 + tRTPL 9
+ * = 14) = 14, ACT 17, RD 22, done 28 (24 with tRTPL 2, as in
+ * test_row_conflict). A write then another row with tWR = 10: W's WR at
+ * tRCDWR = 2; PRE at max(10, WR 2 + tWTP (tWL 2 + burst 2 + tWR 10 = 14)
+ * = 16) = 16, ACT 19, RD at max(24, WR 2 + tWTR 6) = 24, done 30.
+ * A read's own burst before a precharge of its bank: with tRAS = tRC = 5
+ * and tRTPL = 0, PRE at max(ACT 0 + 5, RD 5 + burst 2 = 7) = 7, ACT 10,
+ * RD 15, done 21. */
+static void test_precharge_after_read_and_write(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.dram.tRTPL = 9;
+    tm_dram *d = make(&c);
+    step rr[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    uint64_t done[2] = {0};
+    run(d, rr, 2, 40, done);
+    assert_int_equal(done[1], 28);
+    tm_dram_free(d);
+
+    c = base_config();
+    c.dram.tWR = 10;
+    d = make(&c);
+    step wr[] = {{0, TM_REQ_WRITE, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    memset(done, 0, sizeof done);
+    run(d, wr, 2, 40, done);
+    assert_int_equal(done[1], 30);
+    tm_dram_free(d);
+
+    c = base_config();
+    c.dram.tRAS = c.dram.tRC = 5;
+    c.dram.tRTPL = 0;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, rr, 2, 40, done);
+    assert_int_equal(done[1], 21);
+    tm_dram_free(d);
+}
+
+/* Read to write turnaround tRTW = tCL + burst + 2 - tWL = 6. R to bank 0:
+ * ACT 0, RD 5, done 11. W to bank 2 (group 1) at its bank from 1: ACT 3
+ * (tRRD), WR at max(ACT 3 + tRCDWR 2, RD 5 + tCCD 7, RD 5 + tRTW 6 = 11,
+ * bus 11 - tWL 9) = 11, data 13 .. 14. R2 to bank 2 after W: RD at max(
+ * ACT 3 + tRCD 8, WR 11 + tCCDL 14, WR 11 + tWTR 6 = 17) = 17, done 23
+ * (without tRTW: WR 9, RD 15, done 21). */
+static void test_read_to_write(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_WRITE, 2, 1, 64}, {0, TM_REQ_READ, 2, 1, 64}};
+    uint64_t done[3] = {0};
+    run(d, s, 3, 30, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[2], 23);
+    tm_dram_free(d);
+}
+
+/* One bank: A (row 1) pushed at 0, B (row 2) at 1, C (row 1) at 2.
+ * FR-FCFS: A: ACT 0, RD 5, done 11. At 6 the bank takes C (open row 1)
+ * before the older B: RD at max(6, 5 + tCCD 7, 5 + tCCDL 8, bus 7) = 8,
+ * done 14. B at 9: PRE at max(ACT 0 + tRAS 10, RD 8 + burst 10, RD 8 +
+ * tRTPL 10) = 10, ACT 13 (PRE + tRP; ACT 0 + tRC = 13), RD 18, done 24.
+ * FIFO: A done 11. B at 6: PRE 10, ACT 13, RD 18, done 24. C at 19: PRE
+ * at max(ACT 13 + tRAS = 23, RD 18 + 2 = 20) = 23, ACT at max(23 + 3, 13 +
+ * 13) = 26, RD 31, done 37. */
+static const step reorder_script[] = {{0, TM_REQ_READ, 0, 1, 64}, {1, TM_REQ_READ, 0, 2, 64},
+                                      {2, TM_REQ_READ, 0, 1, 64}};
+
+static void test_frfcfs_vs_fifo(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[3] = {0};
+    run(d, reorder_script, 3, 40, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[2], 14);
+    assert_int_equal(done[1], 24);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_act, 2);
+    assert_int_equal(st->n_pre, 1);
+    assert_int_equal(st->hits_num, 1);
+    tm_dram_free(d);
+
+    c.dram_scheduler = TM_DRAM_FIFO;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run(d, reorder_script, 3, 40, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 24);
+    assert_int_equal(done[2], 37);
+    st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_act, 3);
+    assert_int_equal(st->n_pre, 2);
+    assert_int_equal(st->hits_num, 0);
+    tm_dram_free(d);
+}
+
+/* Skipping idle cycles through next_event gives the same completions and
+ * the same counters as running every cycle. */
+static void test_next_event_skipping(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *a = make(&c), *b = make(&c);
+    uint64_t da[3] = {0}, db[3] = {0};
+    run(a, reorder_script, 3, 30, da);
+    run_skipping(b, reorder_script, 3, 30, db);
+    assert_memory_equal(da, db, sizeof da);
+    assert_memory_equal(tm_dram_get_stats(a), tm_dram_get_stats(b), sizeof(tm_dram_stats));
+    assert_int_equal(tm_dram_get_stats(b)->n_cmd, 31); /* cycles 0..30 */
+    tm_dram_free(a);
+    tm_dram_free(b);
+}
+
+/* A 128-byte read is two bursts: RD 5, second RD at max(5 + tCCD 7, 5 +
+ * tCCDL 8 (same bank, same group), bus 9 + 2 - tCL = 7) = 8; its data
+ * 12 .. 13, done 14. Two RD commands, 4 bus cycles. */
+static void test_two_burst_request(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    step s[] = {{0, TM_REQ_READ, 0, 1, 128}};
+    uint64_t done[1] = {0};
+    run(d, s, 1, 20, done);
+    assert_int_equal(done[0], 14);
+    assert_int_equal(tm_dram_get_stats(d)->n_rd, 2);
+    assert_int_equal(tm_dram_get_stats(d)->bwutil, 4);
+    tm_dram_free(d);
+}
+
+/* A long stream of row hits reaches the data bus peak. With tCCD = tCCDL =
+ * burst = 2 a RD can issue every 2 cycles: request k's RD at 5 + 2k (the
+ * first after ACT 0 + tRCD; each next one goes to the bank the cycle after
+ * the previous RD and waits tCCD), done 11 + 2k. N requests: the last done
+ * at 2N + 9; running cycles 0 .. 2N + 9 is 2N + 10 cycles with 2N of data:
+ * bw_util = 2N / (2N + 10) >= 1 - 10 / (2N + 10), 0.995 for N = 1000. */
+static void test_peak_bandwidth(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    tm_config c = base_config();
+    c.dram.tCCDL = 2;
+    tm_dram *d = make(&c);
+    static step s[N];
+    static uint64_t done[N];
+    for (uint32_t k = 0; k < N; k++)
+        s[k] = (step){0, TM_REQ_READ, 0, 3, 64};
+    run(d, s, N, 2 * N + 9, done);
+    for (uint32_t k = 0; k < N; k++)
+        assert_int_equal(done[k], 11 + 2 * k);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_cmd, 2 * N + 10);
+    assert_int_equal(st->bwutil, 2 * N);
+    assert_int_equal(st->n_act, 1);
+    assert_int_equal(st->hits_num, N - 1);
+    double util = (double)st->bwutil / (double)st->n_cmd;
+    assert_true(util >= 1.0 - 10.0 / (2 * N + 10) - 1e-12);
+    assert_true(util <= 1.0);
+    tm_dram_free(d);
+}
+
+/* A queue of 2 waiting requests refuses a third; once one has gone to its
+ * bank (cycle 0) there is room for one more. */
+static void test_queue_full(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.frfcfs_queue = 2;
+    tm_dram *d = make(&c);
+    tm_req r = {.bytes = 64, .kind = TM_REQ_READ};
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_false(tm_dram_can_accept(d));
+    assert_false(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_int_equal(tm_dram_get_stats(d)->n_req, 2);
+    tm_dram_cycle(d, 0); /* the first goes to bank 0 */
+    assert_true(tm_dram_can_accept(d));
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 1));
+    assert_false(tm_dram_push(d, &r, 0, 1, 0, 1));
+    assert_int_equal(tm_dram_pending(d), 3);
+    tm_dram_free(d);
+}
+
+/* Dual command bus: A to bank 0 (ACT 0, RD ready at 5), B to bank 2 pushed
+ * at 5 (at its bank at 5, ACT ready at 5). Single bus: the RD goes first
+ * (column before row), B's ACT at 6, its RD at 11, done 11 + 6 = 17. Dual
+ * bus: both at 5, B's RD at max(10, 5 + tCCD 7, bus 11 - 4 = 7) = 10, done
+ * 16. */
+static void test_dual_bus(void **state)
+{
+    (void)state;
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {5, TM_REQ_READ, 2, 1, 64}};
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[2] = {0};
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 17);
+    tm_dram_free(d);
+    d = make(&c);
+    tm_dram_set_options(d, &(tm_dram_options){.dual_bus_interface = true});
+    memset(done, 0, sizeof done);
+    run(d, s, 2, 20, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 16);
+    tm_dram_free(d);
+}
+
+/* The report of the FR-FCFS run of reorder_script over cycles 0..24:
+ * commands ACT 0, RD 5, RD 8, PRE 10, ACT 13, RD 18 -> n_nop = 25 - 6 = 19;
+ * data 3 x 2 cycles: bw_util = 6/25; a request is in the channel from 0 to
+ * B's end at 24: n_activity = 24, dram_eff = 6/24; one hit in three;
+ * waits for the bank: A 0, C 6-2 = 4, B 9-1 = 8 -> avg 4, max 8;
+ * latencies A 11, C 14-2 = 12, B 24-1 = 23 -> avg 46/3, max 23; at most 2
+ * waiting (B and C during 2..5). */
+static void test_stats_report(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    uint64_t done[3] = {0};
+    run(d, reorder_script, 3, 24, done);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    tm_dram_print_stats(d, f);
+    fclose(f);
+    const char *want[] = {"DRAM[0]: 4 bks, busW=16 BL=4 CL=4,", "\nn_cmd = 25\n", "\nn_nop = 19\n",
+                          "\nn_act = 2\n", "\nn_pre = 1\n", "\nn_req = 3\n", "\nn_rd = 3\n",
+                          "\nn_write = 0\n", "\nbw_util = 0.240000\n", "\nn_activity = 24\n",
+                          "\ndram_eff = 0.250000\n", "\nRow_Buffer_Locality = 0.333333\n",
+                          "\nRow_Buffer_Locality_read = 0.333333\n", "\navg_mrq_latency = 4.000000\n",
+                          "\nmaxmrqlatency = 8\n", "\navg_dram_latency = 15.333333\n",
+                          "\nmax_dram_latency = 23\n", "\nmrqq_max = 2\n"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (!strstr(buf, want[i]))
+            print_error("missing \"%s\" in:\n%s", want[i], buf);
+        assert_non_null(strstr(buf, want[i]));
+    }
+    free(buf);
+    tm_dram_free(d);
+}
+
+/* ---- random traffic against a reference checker ------------------------
+ * The checker below is written from the command rules of dram.h alone: it
+ * sees every command through the trace, keeps its own bank states and
+ * last-command times, and flags any command that breaks a rule, any cycle
+ * with more commands than the command bus(es) carry, and any read whose
+ * reply does not come exactly when its last burst has crossed the bus
+ * (RD + tCL + burst). */
+
+#define RAND_N 600
+#define NEVER (-1000000)
+
+typedef struct checker {
+    const tm_config *c;
+    bool dual, low_bits;
+    int64_t burst, tRCDWR, tRTW, tWTR, tWTP;
+    bool active[64];
+    uint32_t row[64];
+    int64_t last_act[64], last_pre[64], last_rd[64], last_wr[64];
+    int64_t grp_col[64], grp_rd[64];
+    int64_t any_act, any_col, any_rd, any_wr, bus_end;
+    int64_t cycle;
+    int row_cmds, col_cmds;
+    uint32_t bursts_left[RAND_N];
+    uint64_t expect_done[RAND_N];
+    uint32_t errors;
+} checker;
+
+static void checker_init(checker *k, const tm_config *c, bool dual, bool low_bits)
+{
+    memset(k, 0, sizeof *k);
+    k->c = c;
+    k->dual = dual;
+    k->low_bits = low_bits;
+    const tm_dram_timing *t = &c->dram;
+    k->burst = c->dram_burst_length / c->dram_data_command_freq_ratio;
+    k->tRCDWR = (int64_t)t->tRCD - (t->tWL + 1);
+    k->tRCDWR = k->tRCDWR < 0 ? 0 : k->tRCDWR;
+    k->tRTW = (int64_t)t->tCL + k->burst + 2 - t->tWL;
+    k->tRTW = k->tRTW < 0 ? 0 : k->tRTW;
+    k->tWTR = t->tWL + k->burst + t->tCDLR;
+    k->tWTP = t->tWL + k->burst + t->tWR;
+    for (int i = 0; i < 64; i++)
+        k->last_act[i] = k->last_pre[i] = k->last_rd[i] = k->last_wr[i] = k->grp_col[i] = k->grp_rd[i] = NEVER;
+    k->any_act = k->any_col = k->any_rd = k->any_wr = k->bus_end = NEVER;
+    k->cycle = -1;
+}
+
+/* Check that `now >= since + gap`, naming the rule when not. */
+static void rule(checker *k, int64_t now, int64_t since, int64_t gap, const char *what)
+{
+    if (now < since + gap) {
+        print_error("cycle %lld: %s violated (previous at %lld, needs %lld)\n", (long long)now, what,
+                    (long long)since, (long long)gap);
+        k->errors++;
+    }
+}
+
+static void checker_cmd(void *ctx, uint64_t cycle, char cmd, uint32_t b, uint32_t row, uint32_t tag)
+{
+    checker *k = ctx;
+    const tm_dram_timing *t = &k->c->dram;
+    int64_t now = (int64_t)cycle;
+    uint32_t g = k->low_bits ? b % t->nbkgrp : b / (t->nbk / t->nbkgrp);
+    if (now != k->cycle) {
+        k->cycle = now;
+        k->row_cmds = k->col_cmds = 0;
+    }
+    bool is_row = cmd == 'A' || cmd == 'P';
+    k->row_cmds += is_row;
+    k->col_cmds += !is_row;
+    if (k->dual ? (k->row_cmds > 1 || k->col_cmds > 1) : k->row_cmds + k->col_cmds > 1) {
+        print_error("cycle %lld: too many commands for the command bus\n", (long long)now);
+        k->errors++;
+    }
+    switch (cmd) {
+    case 'A':
+        if (k->active[b]) {
+            print_error("cycle %lld: ACT to open bank %u\n", (long long)now, b);
+            k->errors++;
+        }
+        rule(k, now, k->any_act, t->tRRD, "tRRD");
+        rule(k, now, k->last_act[b], t->tRC, "tRC");
+        rule(k, now, k->last_pre[b], t->tRP, "tRP");
+        k->active[b] = true;
+        k->row[b] = row;
+        k->last_act[b] = k->any_act = now;
+        break;
+    case 'P':
+        if (!k->active[b]) {
+            print_error("cycle %lld: PRE to closed bank %u\n", (long long)now, b);
+            k->errors++;
+        }
+        rule(k, now, k->last_act[b], t->tRAS, "tRAS");
+        rule(k, now, k->last_rd[b], k->burst, "read burst before PRE");
+        rule(k, now, k->grp_rd[g], t->tRTPL, "tRTPL");
+        rule(k, now, k->last_wr[b], k->tWTP, "write recovery (tWL + burst + tWR)");
+        k->active[b] = false;
+        k->last_pre[b] = now;
+        break;
+    default: {
+        bool rd = cmd == 'R';
+        if (!k->active[b] || k->row[b] != row) {
+            print_error("cycle %lld: column command to bank %u row %u, not open\n", (long long)now, b, row);
+            k->errors++;
+        }
+        rule(k, now, k->any_col, t->tCCD, "tCCD");
+        rule(k, now, k->grp_col[g], t->tCCDL, "tCCDL");
+        rule(k, now, k->last_act[b], rd ? t->tRCD : k->tRCDWR, rd ? "tRCD" : "tRCDWR");
+        if (rd)
+            rule(k, now, k->any_wr, k->tWTR, "write to read (tWL + burst + tCDLR)");
+        else
+            rule(k, now, k->any_rd, k->tRTW, "read to write");
+        int64_t start = now + (rd ? t->tCL : t->tWL);
+        rule(k, start, k->bus_end, 0, "data bus overlap");
+        k->bus_end = start + k->burst;
+        k->any_col = k->grp_col[g] = now;
+        if (rd)
+            k->last_rd[b] = k->any_rd = k->grp_rd[g] = now;
+        else
+            k->last_wr[b] = k->any_wr = now;
+        if (tag < RAND_N && --k->bursts_left[tag] == 0)
+            k->expect_done[tag] = (uint64_t)k->bus_end;
+    }
+    }
+}
+
+typedef struct rand_req {
+    uint64_t at;
+    uint8_t kind;
+    uint32_t bank, row, bytes;
+} rand_req;
+
+/* Push the requests (each at its cycle or, when the queue is full, as soon
+ * as it has room), run until everything has finished, record reply
+ * cycles. skipping: run only the cycles next_event() names or a push
+ * needs. */
+static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint64_t *done)
+{
+    uint64_t now = 0;
+    uint32_t next = 0;
+    for (;;) {
+        for (; next < n && q[next].at <= now && tm_dram_can_accept(d); next++) {
+            tm_req r = {.addr = 32ull * next, .bytes = q[next].bytes, .kind = q[next].kind, .tag = next};
+            assert_true(tm_dram_push(d, &r, q[next].bank, q[next].row, 0, now));
+        }
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r))
+            done[r.tag] = now;
+        if (next == n && tm_dram_pending(d) == 0)
+            return;
+        assert_true(now < 1000000); /* no deadlock */
+        uint64_t t = skipping ? tm_dram_next_event(d) : now + 1;
+        if (next < n && tm_dram_can_accept(d)) {
+            uint64_t want = q[next].at > now + 1 ? q[next].at : now + 1;
+            t = want < t ? want : t;
+        }
+        now = t;
+    }
+}
+
+/* QV100's HBM timing (Accel-Sim SM7_QV100: nbk=16 CCD=1 RRD=3 RCD=12
+ * RAS=28 RP=12 RC=40 CL=12 WL=2 CDLR=3 WR=10 nbkgrp=4 CCDL=2 RTPL=3,
+ * 16-byte bus, BL 2, ratio 2: 32-byte bursts of one cycle) and the base
+ * configuration (also with tCCD = tCCDL = 1, shorter than its 2-cycle
+ * burst), each with both schedulers and both command buses, under
+ * random traffic: no rule broken, every read answered exactly when its
+ * data has crossed, every write finished, and the same results when idle
+ * cycles are skipped. */
+static void test_random_traffic_keeps_every_rule(void **state)
+{
+    (void)state;
+    static rand_req q[RAND_N];
+    static uint64_t done_a[RAND_N], done_b[RAND_N];
+    static checker k;
+    for (int variant = 0; variant < 16; variant++) {
+        tm_config c = base_config();
+        if (variant & 8) { /* column commands closer than a burst: the data bus decides */
+            c.dram.tCCD = 1;
+            c.dram.tCCDL = 1;
+        }
+        if (variant & 1) {
+            c.dram = (tm_dram_timing){.nbk = 16, .tCCD = 1, .tRRD = 3, .tRCD = 12, .tRAS = 28, .tRP = 12,
+                                      .tRC = 40, .tCL = 12, .tWL = 2, .tCDLR = 3, .tWR = 10, .nbkgrp = 4,
+                                      .tCCDL = 2, .tRTPL = 3};
+            c.dram_burst_length = 2;
+        }
+        c.dram_scheduler = variant & 2 ? TM_DRAM_FIFO : TM_DRAM_FRFCFS;
+        c.frfcfs_queue = 8;
+        tm_dram_options opt = {.dual_bus_interface = (variant & 4) != 0, .bankgrp_low_bits = (variant & 4) != 0};
+        uint32_t atom = c.dram_burst_length * c.dram_buswidth;
+        uint64_t x = 0x243f6a8885a308d3ull + (uint64_t)variant, at = 0;
+        uint32_t writes = 0;
+        for (uint32_t i = 0; i < RAND_N; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            at += x % 4; /* bursts of arrivals and gaps */
+            bool w = (x >> 8) % 10 < 3;
+            writes += w;
+            q[i] = (rand_req){at, w ? TM_REQ_WRITE : TM_REQ_READ, (uint32_t)(x >> 16) % c.dram.nbk,
+                              (uint32_t)(x >> 24) % 3, atom * (1u + (uint32_t)(x >> 32) % 4)};
+        }
+        checker_init(&k, &c, opt.dual_bus_interface, opt.bankgrp_low_bits);
+        for (uint32_t i = 0; i < RAND_N; i++)
+            k.bursts_left[i] = q[i].bytes / atom;
+        tm_dram *a = make(&c), *b = make(&c);
+        tm_dram_set_options(a, &opt);
+        tm_dram_set_options(b, &opt);
+        tm_dram_set_trace(a, checker_cmd, &k);
+        memset(done_a, 0, sizeof done_a);
+        memset(done_b, 0, sizeof done_b);
+        drive(a, q, RAND_N, false, done_a);
+        drive(b, q, RAND_N, true, done_b);
+        assert_int_equal(k.errors, 0);
+        for (uint32_t i = 0; i < RAND_N; i++)
+            if (q[i].kind == TM_REQ_READ)
+                assert_int_equal(done_a[i], k.expect_done[i]);
+        const tm_dram_stats *sa = tm_dram_get_stats(a);
+        assert_int_equal(sa->writes_done, writes);
+        assert_int_equal(sa->reads_done, RAND_N - writes);
+        assert_true(sa->bwutil <= sa->n_cmd);
+        assert_memory_equal(done_a, done_b, sizeof done_a);
+        assert_memory_equal(sa, tm_dram_get_stats(b), sizeof *sa);
+        tm_dram_free(a);
+        tm_dram_free(b);
+    }
+}
+
+/* Unusable configurations are refused with the option named. */
+static void test_config_errors(void **state)
+{
+    (void)state;
+    char err[256];
+    tm_config c = base_config();
+    c.dram_burst_length = 3; /* not a multiple of the ratio 2 */
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "-gpgpu_dram_burst_length"));
+    c = base_config();
+    c.dram.nbk = 6; /* not a multiple of nbkgrp 4 */
+    c.dram.nbkgrp = 4;
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "nbkgrp"));
+    c = base_config();
+    c.dram.nbk = 0;
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "nbk"));
+    c = base_config();
+    c.dram_buswidth = 0;
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "-gpgpu_dram_buswidth"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_closed_bank),  cmocka_unit_test(test_row_hit_tccd),
+        cmocka_unit_test(test_row_conflict),      cmocka_unit_test(test_data_bus_serializes),
+        cmocka_unit_test(test_trrd),
+        cmocka_unit_test(test_write_to_read),     cmocka_unit_test(test_precharge_after_read_and_write),
+        cmocka_unit_test(test_read_to_write),     cmocka_unit_test(test_frfcfs_vs_fifo),
+        cmocka_unit_test(test_next_event_skipping), cmocka_unit_test(test_two_burst_request),
+        cmocka_unit_test(test_peak_bandwidth),    cmocka_unit_test(test_queue_full),
+        cmocka_unit_test(test_dual_bus),          cmocka_unit_test(test_stats_report),
+        cmocka_unit_test(test_random_traffic_keeps_every_rule), cmocka_unit_test(test_config_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
