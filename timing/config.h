@@ -11,7 +11,9 @@
 #define SIMTLAB_TIMING_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- caches (-gpgpu_cache:dl1, :dl2, :il1, -gpgpu_const_cache:l1) ------
  * GPGPU-Sim's cache string:
@@ -129,6 +131,8 @@ typedef struct tm_config {
     uint32_t n_schedulers;           /* -gpgpu_num_sched_per_core */
     tm_sched scheduler;              /* -gpgpu_scheduler */
     uint32_t two_level_active;       /* two_level_active:<N>:... : warps in the active set */
+    uint32_t two_level_inner, two_level_outer; /* two_level_active:<N>:<inner>:<outer>: GPGPU-Sim's
+                                      * scheduler_prioritization_type numbers (0 lrr, 1 srr, 2 gto) */
     bool sub_core_model;             /* -gpgpu_sub_core_model: warps, units and collectors split among schedulers */
     uint32_t id_oc[TM_UNIT_KINDS];   /* -gpgpu_pipeline_widths: issue -> collector widths */
     uint32_t oc_ex[TM_UNIT_KINDS];   /* collector -> execute widths */
@@ -171,5 +175,39 @@ typedef struct tm_config {
     /* simtlab-only (-simtlab_*) */
     char simt[32];                   /* -simtlab_simt: the divergence mechanism ("pdom") */
 } tm_config;
+
+/* ---- reading and writing a configuration (config.c, presets.c) --------
+ * Every function that can fail returns 0 or -1; on -1 it writes one line
+ * (no newline) into err saying where and what is wrong. Warnings (options
+ * GPGPU-Sim has but simtlab does not model) go to `warnings`, one line
+ * each, when it is not NULL. */
+
+/* GPGPU-Sim's own option defaults where it has them, else QV100's (each
+ * listed in config.c); name = "defaults". */
+void tm_config_defaults(tm_config *c);
+/* Applies gpgpusim.config text on top of *c: one "-option value" per line,
+ * '#' comments, blank lines, a value in double quotes may span lines.
+ * source_name names the text in messages ("file:line: ..."). */
+int tm_config_parse_text(tm_config *c, const char *text, const char *source_name, FILE *warnings,
+                         char *err, size_t errlen);
+/* Reads a gpgpusim.config file and applies it like tm_config_parse_text;
+ * c->name becomes path (the caller's string: it must outlive c). */
+int tm_config_parse_file(tm_config *c, const char *path, FILE *warnings, char *err, size_t errlen);
+/* One assignment from the command line (--set): "-option=value" or
+ * "-option value". */
+int tm_config_set(tm_config *c, const char *assignment, FILE *warnings, char *err, size_t errlen);
+/* Consistency of the whole configuration (what the units rely on). */
+int tm_config_validate(const tm_config *c, char *err, size_t errlen);
+/* The effective configuration as gpgpusim.config lines that parse back to
+ * the same struct (name and inst_buffer_entries excepted). */
+void tm_config_print(const tm_config *c, FILE *out);
+
+/* A named machine (presets.c): defaults, then the preset's gpgpusim.config
+ * text through tm_config_parse_text. Unknown names list the known ones. */
+int tm_config_preset(tm_config *c, const char *name, char *err, size_t errlen);
+/* The preset names, NULL-terminated. */
+const char *const *tm_config_preset_names(void);
+/* A preset name, else a gpgpusim.config path (read on top of defaults). */
+int tm_config_load(tm_config *c, const char *preset_or_file, FILE *warnings, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,257 @@
+/* test_presets.c — the named machines (timing/presets.c): each loads
+ * through the parser, validates, names only options simtlab models,
+ * matches its sources on the values spot-checked here (the source values
+ * are written in each test, with where they come from), and prints back
+ * to the same configuration. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "timing/config.h"
+#include "timing/tests/config_test_support.h"
+
+/* presets.c's preset text (for the warnings check). */
+const char *tm_config_preset_text(const char *name);
+
+/* Loads preset name or fails the test with its message. */
+static tm_config load(const char *name)
+{
+    tm_config c;
+    char err[512] = "";
+    if (tm_config_preset(&c, name, err, sizeof err))
+        fail_msg("%s: %s", name, err);
+    return c;
+}
+
+/* Every preset loads, validates, is named, warns about nothing, and
+ * round-trips through print and parse. */
+static void test_every_preset(void **state)
+{
+    (void)state;
+    const char *const *names = tm_config_preset_names();
+    int n = 0;
+    for (; names[n]; n++) {
+        tm_config c = load(names[n]);
+        char err[512] = "";
+        if (tm_config_validate(&c, err, sizeof err))
+            fail_msg("%s: %s", names[n], err);
+        assert_string_equal(c.name, names[n]);
+        capture w;
+        capture_open(&w);
+        tm_config again;
+        tm_config_defaults(&again);
+        assert_int_equal(tm_config_parse_text(&again, tm_config_preset_text(names[n]), names[n], w.f, err, sizeof err),
+                         0);
+        capture_close(&w);
+        assert_string_equal(w.buf, ""); /* only modelled options in a preset */
+        free(w.buf);
+        round_trip(&c);
+    }
+    assert_int_equal(n, 5);
+}
+
+/* configs/tested-cfgs/SM7_QV100/gpgpusim.config: -gpgpu_n_clusters 80,
+ * -gpgpu_n_mem 32, -gpgpu_n_sub_partition_per_mchannel 2,
+ * -gpgpu_clock_domains 1132.0:1132.0:1132.0:850.0, -gpgpu_shader_core_pipeline
+ * 2048:32, -gpgpu_shader_registers 65536, -gpgpu_num_sched_per_core 4,
+ * -gpgpu_scheduler lrr, -ptx_opcode_latency_int 4,13,4,5,145,21,
+ * -gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32, -gpgpu_cache:dl2
+ * S:32:128:24,... (32 x 128 x 24 = 96 KB per slice, x 64 slices = 6 MB),
+ * -gpgpu_l1_latency 20, -gpgpu_l2_rop_latency 160, -dram_latency 100,
+ * -gpgpu_dram_buswidth 16, -gpgpu_dram_timing_opt ...RCD=12:RAS=28...,
+ * -gpgpu_kernel_launch_latency 5000. */
+static void test_qv100(void **state)
+{
+    (void)state;
+    tm_config c = load("QV100");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 80);
+    assert_int_equal(c.n_mem, 32);
+    assert_int_equal(c.n_sub_partition_per_mchannel, 2);
+    assert_true(c.core_mhz == 1132.0 && c.icnt_mhz == 1132.0 && c.l2_mhz == 1132.0 && c.dram_mhz == 850.0);
+    assert_int_equal(c.max_threads_per_core, 2048);
+    assert_int_equal(c.registers_per_core, 65536);
+    assert_int_equal(c.max_ctas_per_core, 32);
+    assert_int_equal(c.n_schedulers, 4);
+    assert_int_equal(c.scheduler, TM_SCHED_LRR);
+    assert_true(c.sub_core_model);
+    assert_int_equal(c.oc_units_gen, 8);
+    assert_int_equal(c.reg_banks, 16);
+    assert_int_equal(c.lat_int.latency[TM_LAT_SHFL], 21);
+    assert_int_equal(c.lat_dp.latency[TM_LAT_DIV], 330);
+    assert_int_equal(c.lat_sfu, 100);
+    assert_true(c.l1d.sectored);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 32 * 1024);
+    assert_int_equal(c.l1d.write, TM_WRITE_THROUGH);
+    assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     6 * 1024 * 1024);
+    assert_int_equal(c.l2.set_index, TM_INDEX_IPOLY);
+    assert_int_equal(c.shmem_bytes, 98304);
+    assert_int_equal(c.l1_latency, 20);
+    assert_int_equal(c.smem_latency, 20);
+    assert_int_equal(c.l2_rop_latency, 160);
+    assert_int_equal(c.dram_latency, 100);
+    assert_int_equal(c.icnt_flit_bytes, 40);
+    assert_int_equal(c.dram_buswidth, 16);
+    assert_int_equal(c.dram_burst_length, 2);
+    assert_int_equal(c.dram.tRCD, 12);
+    assert_int_equal(c.dram.tRAS, 28);
+    assert_int_equal(c.dram.nbkgrp, 4);
+    assert_int_equal(c.kernel_launch_latency, 5000);
+}
+
+/* configs/tested-cfgs/SM7_TITANV/gpgpusim.config: 40 clusters x 2 cores,
+ * 24 channels, 1200.0:1200.0:1200.0:850.0, gto, 8 register banks,
+ * -ptx_opcode_latency_int 4,13,4,5,145,32, L1D S:1:128:256,L:L:s:N:L (a
+ * streaming 32 KB), 24 x 2 slices x 96 KB = 4.5 MB L2. */
+static void test_titanv(void **state)
+{
+    (void)state;
+    tm_config c = load("TITANV");
+    assert_int_equal(c.n_clusters, 40);
+    assert_int_equal(c.n_cores_per_cluster, 2);
+    assert_int_equal(c.n_mem, 24);
+    assert_true(c.core_mhz == 1200.0 && c.dram_mhz == 850.0);
+    assert_int_equal(c.scheduler, TM_SCHED_GTO);
+    assert_int_equal(c.reg_banks, 8);
+    assert_int_equal(c.lat_int.latency[TM_LAT_SHFL], 32);
+    assert_int_equal(c.l1d.alloc, TM_ALLOC_STREAMING);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 32 * 1024);
+    assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     4608 * 1024);
+    assert_int_equal(c.kernel_launch_latency, 0); /* not in the source: GPGPU-Sim's default 0 */
+}
+
+/* configs/tested-cfgs/SM2_GTX480/gpgpusim.config: 15 SMs, 6 channels x 2
+ * slices, 700.0:700.0:700.0:924.0, 1536:32, 32768 registers, widths
+ * 2,0,0,1,1,2,0,0,1,1,2, L1D N:32:128:4 with the Fermi hash (16 KB), 48 KB
+ * shared memory, L2 S:64:128:8 per slice (x 12 = 768 KB), GDDR5 QDR with 2
+ * chips of 4 bytes and burst 8, 2 schedulers, gto. */
+static void test_gtx480(void **state)
+{
+    (void)state;
+    tm_config c = load("GTX480");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 15);
+    assert_int_equal(c.n_mem, 6);
+    assert_true(c.core_mhz == 700.0 && c.dram_mhz == 924.0);
+    assert_int_equal(c.max_threads_per_core, 1536);
+    assert_int_equal(c.registers_per_core, 32768);
+    assert_int_equal(c.id_oc[TM_UNIT_SP], 2);
+    assert_int_equal(c.id_oc[TM_UNIT_DP], 0);
+    assert_int_equal(c.ex_wb, 2);
+    assert_int_equal(c.n_units[TM_UNIT_SP], 2);
+    assert_int_equal(c.n_units[TM_UNIT_DP], 0);
+    assert_int_equal(c.l1d.set_index, TM_INDEX_FERMI_HASH);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 16 * 1024);
+    assert_int_equal(c.shmem_bytes, 48 * 1024);
+    assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     768 * 1024);
+    assert_int_equal(c.dram_data_command_freq_ratio, 4);
+    assert_int_equal(c.chips_per_channel, 2);
+    assert_int_equal(c.dram_burst_length, 8);
+    assert_int_equal(c.dram.tCCDL, 3);
+    assert_int_equal(c.n_schedulers, 2);
+    assert_int_equal(c.scheduler, TM_SCHED_GTO);
+    assert_int_equal(c.oc_units[TM_UNIT_SP], 6);
+    assert_int_equal(c.l1_latency, 35);
+}
+
+/* Fung & Aamodt, HPCA 2011, Table 2: 30 SMs, warp 32, 1024 threads and
+ * 16384 registers per core, 16 KB shared memory, 8 KB constant cache, 8
+ * memory channels, L1D 32 KB 64 B lines 8-way, L2 1 MB per channel 64 B
+ * lines 64-way, core 1300 MHz (an 8-wide SIMD: 1300/4 per warp), icnt 650,
+ * memory 800, DRAM queue 32, FR-FCFS, LRR, tCL=10 tRP=10 tRC=35 tRAS=25
+ * tRCD=12 tRRD=8, 8 bytes per cycle per channel. */
+static void test_fx5800_table2(void **state)
+{
+    (void)state;
+    tm_config c = load("FX5800");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 30);
+    assert_int_equal(c.warp_size, 32);
+    assert_int_equal(c.max_threads_per_core, 1024);
+    assert_int_equal(c.registers_per_core, 16384);
+    assert_int_equal(c.shmem_bytes, 16 * 1024);
+    assert_int_equal(c.l1c.nsets * c.l1c.line_bytes * c.l1c.assoc, 8 * 1024);
+    assert_int_equal(c.n_mem, 8);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 32 * 1024);
+    assert_int_equal(c.l1d.line_bytes, 64);
+    assert_int_equal(c.l1d.assoc, 8);
+    assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_sub_partition_per_mchannel, 1024 * 1024);
+    assert_int_equal(c.l2.line_bytes, 64);
+    assert_int_equal(c.l2.assoc, 64);
+    assert_true(c.core_mhz * 4 == 1300.0);
+    assert_true(c.icnt_mhz == 650.0);
+    assert_true(c.dram_mhz == 800.0);
+    assert_int_equal(c.frfcfs_queue, 32);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
+    assert_int_equal(c.scheduler, TM_SCHED_LRR);
+    assert_string_equal(c.simt, "pdom");
+    assert_int_equal(c.dram.tCL, 10);
+    assert_int_equal(c.dram.tRP, 10);
+    assert_int_equal(c.dram.tRC, 35);
+    assert_int_equal(c.dram.tRAS, 25);
+    assert_int_equal(c.dram.tRCD, 12);
+    assert_int_equal(c.dram.tRRD, 8);
+    assert_int_equal(c.chips_per_channel * c.dram_buswidth, 8);
+}
+
+/* NVIDIA H100 whitepaper (SXM5): 132 SMs, 64 warps and 65536 registers per
+ * SM, 228 KB of shared memory per SM, 50 MB L2 (50 x 2^20 bytes here), 4
+ * SM sub-partitions; core clock 1980 MHz (SM90_H100 config). */
+static void test_h100(void **state)
+{
+    (void)state;
+    tm_config c = load("H100");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 132);
+    assert_int_equal(c.max_threads_per_core / c.warp_size, 64);
+    assert_int_equal(c.registers_per_core, 65536);
+    assert_int_equal(c.shmem_bytes, 228 * 1024);
+    uint64_t l2 = (uint64_t)c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel;
+    assert_true(l2 == 50ull * 1024 * 1024);
+    assert_int_equal(c.n_schedulers, 4);
+    assert_true(c.sub_core_model);
+    assert_true(c.core_mhz == 1980.0);
+    assert_int_equal(c.l2.set_index, TM_INDEX_XOR);
+}
+
+/* Unknown names list the presets; names match in any letter case;
+ * tm_config_load takes a preset or a file. */
+static void test_names_and_load(void **state)
+{
+    (void)state;
+    tm_config c;
+    char err[512] = "";
+    assert_int_equal(tm_config_preset(&c, "GTX980", err, sizeof err), -1);
+    assert_true(strstr(err, "unknown preset \"GTX980\"") != NULL);
+    for (const char *const *n = tm_config_preset_names(); *n; n++)
+        assert_true(strstr(err, *n) != NULL);
+    assert_int_equal(tm_config_preset(&c, "qv100", err, sizeof err), 0);
+    assert_string_equal(c.name, "QV100");
+    assert_int_equal(tm_config_load(&c, "fx5800", NULL, err, sizeof err), 0);
+    assert_int_equal(c.n_mem, 8);
+    const char *dir = getenv("SIMTLAB_TESTDATA");
+    assert_non_null(dir);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/timing/qv100_excerpt.config", dir);
+    assert_int_equal(tm_config_load(&c, path, NULL, err, sizeof err), 0);
+    assert_int_equal(c.n_clusters, 80);
+    assert_int_equal(c.registers_per_core, 8192); /* not in the excerpt: GPGPU-Sim's default */
+    assert_int_equal(tm_config_load(&c, "NOSUCH", NULL, err, sizeof err), -1);
+    assert_true(strstr(err, "NOSUCH: neither a preset") != NULL);
+    assert_true(strstr(err, "FX5800") != NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_preset), cmocka_unit_test(test_qv100),  cmocka_unit_test(test_titanv),
+        cmocka_unit_test(test_gtx480),       cmocka_unit_test(test_fx5800_table2), cmocka_unit_test(test_h100),
+        cmocka_unit_test(test_names_and_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
