@@ -23,6 +23,7 @@
 #include "parser/parser.h"
 #include "tools/locality_cmd.h"
 #include "tools/run_cmd.h"
+#include "tools/sim_cmd.h"
 
 enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
 
@@ -46,6 +47,7 @@ typedef struct run_out {
 typedef struct run_opts {
     const char *cmd;     /* "run" or "locality" */
     locality_opts lo;    /* simtlab locality's own options */
+    sim_cmd_opts so;     /* simtlab sim's own options */
     const char *file, *kernel;
     unsigned arch;
     sim_launch_config cfg;
@@ -332,8 +334,9 @@ static int parse_run_opts(const char *cmd, int argc, char **argv, run_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
-    bool locality = strcmp(cmd, "locality") == 0;
+    bool locality = strcmp(cmd, "locality") == 0, timing = strcmp(cmd, "sim") == 0;
     o->lo.enabled = locality;
+    o->so.enabled = timing;
     o->lo.top = 10;
     bool grid = false, block = false;
     for (int i = 0; i < argc; i++) {
@@ -342,12 +345,23 @@ static int parse_run_opts(const char *cmd, int argc, char **argv, run_opts *o)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             if (locality)
                 locality_usage(stdout);
+            else if (timing)
+                sim_cmd_usage(stdout);
             else
                 run_usage(stdout);
             return -1;
         }
         if (locality) {
             int used = locality_parse_option(&o->lo, a, v);
+            if (used < 0)
+                return EXIT_USER;
+            if (used) {
+                i += used - 1;
+                continue;
+            }
+        }
+        if (timing) {
+            int used = sim_cmd_parse_option(&o->so, a, v);
             if (used < 0)
                 return EXIT_USER;
             if (used) {
@@ -607,6 +621,12 @@ static int run_main(const char *cmd, int argc, char **argv)
                 rc = EXIT_USER;
             } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0 && o.lo.enabled) {
                 rc = locality_run(&o.lo, d, p, m, o.kernel, &o.cfg, params, bytes);
+            } else if (rc == 0 && o.so.enabled) {
+                rc = sim_cmd_run(&o.so, d, p, m, o.kernel, &o.cfg, params, bytes);
+                for (uint32_t i = 0; i < o.nprints && rc == 0; i++)
+                    rc = print_buffer(d, &o, &o.prints[i]);
+                for (uint32_t i = 0; i < o.ndumps && rc == 0; i++)
+                    rc = dump_buffer(d, &o, &o.dumps[i]);
             } else if (rc == 0) {
                 sim_profile *prof = o.stats ? sim_profile_new(p) : NULL;
                 o.cfg.profile = prof;
@@ -644,9 +664,12 @@ static int run_main(const char *cmd, int argc, char **argv)
     free(o.args);
     free(o.prints);
     free(o.dumps);
+    sim_cmd_free(&o.so);
     return rc < 0 ? EXIT_OK : rc;
 }
 
 int simtlab_run(int argc, char **argv) { return run_main("run", argc, argv); }
 
 int simtlab_locality(int argc, char **argv) { return run_main("locality", argc, argv); }
+
+int simtlab_sim(int argc, char **argv) { return run_main("sim", argc, argv); }

@@ -48,6 +48,8 @@ static void usage(FILE *out)
           "  run FILE -k K ... emulate one launch of kernel K (--grid, --block, --arg ...)\n"
           "  locality FILE -k K ...  thread-block locality graphs of one launch (static and\n"
           "                    profiled; same launch options as run, plus --json, --heatmap)\n"
+          "  sim FILE -k K ... simulate one launch on the cycle-level timing model (same\n"
+          "                    launch options as run, plus --config PRESET|FILE, --set)\n"
           "  exec -- PROG ...  run a CUDA program (nvcc -cudart shared) on the emulator\n"
           "\n"
           "FILE may be PTX text, or an executable, shared object, object, .fatbin or\n"
@@ -340,6 +342,8 @@ int main(int argc, char **argv)
         return simtlab_run(argc - 2, argv + 2);
     if (strcmp(cmd, "locality") == 0)
         return simtlab_locality(argc - 2, argv + 2);
+    if (strcmp(cmd, "sim") == 0)
+        return simtlab_sim(argc - 2, argv + 2);
     if (strcmp(cmd, "exec") == 0)
         return simtlab_exec(argc - 2, argv + 2);
     static const struct { const char *name; int (*run)(const options *); } cmds[] = {

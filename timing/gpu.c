@@ -1,0 +1,425 @@
+/* gpu.c — the simulated GPU and its run loop (gpu.h).
+ *
+ * Clock domains: each domain (core, interconnect, L2, DRAM command clock)
+ * has a period in picoseconds from -gpgpu_clock_domains; the loop always
+ * runs the domain whose next edge comes first (ties in the order core,
+ * interconnect, L2, DRAM), as GPGPU-Sim's gpgpu_sim::cycle does. Within
+ * a core cycle the CTA scheduler first gives each SM (round robin from
+ * where it stopped) at most one new CTA while the SM has room and CTAs
+ * are left, then every SM runs its cycle and hands its outgoing requests
+ * to the interconnect. */
+#include "timing/gpu.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "timing/addrmap.h"
+#include "timing/icnt.h"
+#include "timing/mempart.h"
+#include "timing/sm.h"
+
+enum { DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM, DOMAINS };
+
+/* The most registers, reads per instruction and latency the SMs are
+ * sized for: what the largest opclass tables need. */
+#define TM_MAX_REGS_DEFAULT 65536u
+#define TM_MAX_READS 32u
+
+/* Where the address decoder lives (one for the GPU). */
+typedef struct tm_gpu_mem {
+    tm_addrdec dec;
+} tm_gpu_mem;
+
+void tm_gpu_fail(tm_gpu *gpu, const char *fmt, ...)
+{
+    if (gpu->failed)
+        return;
+    gpu->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(gpu->error, sizeof gpu->error, fmt, ap);
+    va_end(ap);
+}
+
+/* The largest latency of the configuration (the functional units' rings). */
+static uint32_t max_latency(const tm_config *c)
+{
+    uint32_t m = c->lat_sfu > c->lat_tensor ? c->lat_sfu : c->lat_tensor;
+    const tm_latency *t[3] = {&c->lat_int, &c->lat_fp, &c->lat_dp};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < TM_LAT_CLASSES; i++)
+            m = t[k]->latency[i] > m ? t[k]->latency[i] : m;
+    return m + 1;
+}
+
+tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
+{
+    if (tm_config_validate(cfg, err, errlen) != 0)
+        return NULL;
+    const tm_simt_mechanism *mech = tm_simt_find(cfg->simt[0] ? cfg->simt : "pdom");
+    if (!mech) {
+        size_t len = (size_t)snprintf(err, errlen, "unknown divergence mechanism '%s' (-simtlab_simt); known:",
+                                      cfg->simt);
+        for (uint32_t i = 0; i < tm_simt_count() && len < errlen; i++)
+            len += (size_t)snprintf(err + len, errlen - len, " %s", tm_simt_at(i)->name);
+        return NULL;
+    }
+    tm_gpu *gpu = calloc(1, sizeof *gpu);
+    tm_gpu_mem *mem = calloc(1, sizeof *mem);
+    if (!gpu || !mem) {
+        free(gpu);
+        free(mem);
+        snprintf(err, errlen, "out of memory for the GPU model");
+        return NULL;
+    }
+    gpu->cfg = *cfg;
+    gpu->mem = mem;
+    gpu->mech = mech;
+    const tm_config *c = &gpu->cfg;
+    gpu->nsms = c->n_clusters * c->n_cores_per_cluster;
+    gpu->nparts = c->n_mem * c->n_sub_partition_per_mchannel;
+    double mhz[DOMAINS] = {c->core_mhz, c->icnt_mhz, c->l2_mhz, c->dram_mhz};
+    for (int d = 0; d < DOMAINS; d++) {
+        gpu->period_ps[d] = (uint64_t)(1e6 / mhz[d] + 0.5);
+        gpu->next_ps[d] = 0;
+    }
+    gpu->sms = calloc(gpu->nsms, sizeof *gpu->sms);
+    gpu->parts = calloc(c->n_mem, sizeof *gpu->parts);
+    if (!gpu->sms || !gpu->parts) {
+        snprintf(err, errlen, "out of memory for the GPU model");
+        tm_gpu_free(gpu);
+        return NULL;
+    }
+    if (!tm_addrdec_init(&mem->dec, &c->addrmap, c->n_mem, c->n_sub_partition_per_mchannel, err, errlen) ||
+        !tm_addrdec_check_banks(&mem->dec, c->dram.nbk, err, errlen)) {
+        tm_gpu_free(gpu);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        if (!tm_sm_init(&gpu->sms[i], gpu, i, c, TM_MAX_REGS_DEFAULT, TM_MAX_READS, max_latency(c), err, errlen)) {
+            tm_gpu_free(gpu);
+            return NULL;
+        }
+    for (uint32_t k = 0; k < c->n_mem; k++)
+        if (!tm_mempart_init(&gpu->parts[k], c, &mem->dec, k, err, errlen)) {
+            tm_gpu_free(gpu);
+            return NULL;
+        }
+    if (!(gpu->icnt = tm_icnt_new(gpu->nsms, gpu->nparts, c->icnt_latency, c->icnt_flit_bytes,
+                                  TM_ICNT_IN_BUFFER_DEFAULT, TM_ICNT_OUT_BUFFER_DEFAULT, err, errlen))) {
+        tm_gpu_free(gpu);
+        return NULL;
+    }
+    return gpu;
+}
+
+void tm_gpu_free(tm_gpu *gpu)
+{
+    if (!gpu)
+        return;
+    for (uint32_t i = 0; gpu->sms && i < gpu->nsms; i++)
+        tm_sm_free(&gpu->sms[i]);
+    for (uint32_t k = 0; gpu->parts && k < gpu->cfg.n_mem; k++)
+        tm_mempart_free(&gpu->parts[k]);
+    if (gpu->icnt)
+        tm_icnt_free(gpu->icnt);
+    free(gpu->sms);
+    free(gpu->parts);
+    free(gpu->mem);
+    free(gpu);
+}
+
+const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi)
+{
+    if (!gpu->opc_done[fi]) {
+        char err[256];
+        const ptx_module *m = gpu->prog->m;
+        if (!tm_opclass_function(m, &m->functions[fi], &gpu->cfg, &gpu->opc[fi], err, sizeof err)) {
+            tm_gpu_fail(gpu, "%s", err);
+            return NULL;
+        }
+        gpu->opc_done[fi] = true;
+    }
+    return &gpu->opc[fi];
+}
+
+/* Registers per thread of kernel `name`, estimated as the most PTX
+ * registers live at once (the analyzer's max_live): ptxas allocates about
+ * that many when it does not spill. */
+static uint32_t kernel_registers(const ptx_module *m, const char *name)
+{
+    ptx_annotations a;
+    ptx_analyze_module(m, &(ptx_analysis_options){.only = name}, &a);
+    uint32_t regs = 0;
+    for (uint32_t k = 0; k < a.nkernels; k++)
+        if (strcmp(a.kernels[k].name, name) == 0)
+            regs = a.kernels[k].max_live;
+    ptx_annotations_free(&a);
+    return regs ? regs : 1;
+}
+
+/* Hand each SM with room at most one new CTA, round robin. */
+static void schedule_ctas(tm_gpu *gpu, char *err, size_t errlen)
+{
+    for (uint32_t k = 0; k < gpu->nsms && gpu->next_cta < gpu->nctas && !gpu->failed; k++) {
+        tm_sm *sm = &gpu->sms[(gpu->cta_rr + k) % gpu->nsms];
+        if (!tm_sm_can_take(sm))
+            continue;
+        if (!tm_sm_start_cta(sm, gpu->next_cta, err, errlen)) {
+            tm_gpu_fail(gpu, "%s", err);
+            return;
+        }
+        gpu->next_cta++;
+    }
+    gpu->cta_rr = (gpu->cta_rr + 1) % gpu->nsms;
+}
+
+/* The sub-partition (L2 slice) of address addr. */
+static uint32_t slice_of(const tm_gpu *gpu, uint64_t addr)
+{
+    tm_dram_addr a;
+    tm_addrdec_decode(&gpu->mem->dec, addr, &a);
+    return a.sub_partition;
+}
+
+/* A core cycle: CTAs to SMs, the SMs, their requests into the network. */
+static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
+{
+    uint64_t now = gpu->core_cycle++;
+    schedule_ctas(gpu, err, errlen);
+    for (uint32_t i = 0; i < gpu->nsms && !gpu->failed; i++) {
+        tm_sm *sm = &gpu->sms[i];
+        tm_sm_cycle(sm, now);
+        tm_req *r;
+        while ((r = tm_queue_front(&sm->out)) && tm_icnt_can_push(gpu->icnt, TM_ICNT_REQUEST, i)) {
+            tm_icnt_push(gpu->icnt, TM_ICNT_REQUEST, i, slice_of(gpu, r->addr), r, gpu->icnt_cycle);
+            tm_queue_pop(&sm->out);
+        }
+    }
+}
+
+/* An interconnect cycle: packets cross; arrivals go to the L2 slices'
+ * ROP queues and to the SMs. */
+static void icnt_cycle(tm_gpu *gpu)
+{
+    uint64_t now = gpu->icnt_cycle++;
+    uint32_t per = gpu->cfg.n_sub_partition_per_mchannel;
+    /* the slices' answers into the reply network */
+    for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
+        for (uint32_t j = 0; j < per; j++) {
+            tm_l2slice *s = &gpu->parts[k].slices[j];
+            tm_req *r;
+            while ((r = tm_queue_front(&s->replies)) && tm_icnt_can_push(gpu->icnt, TM_ICNT_REPLY, s->id)) {
+                tm_icnt_push(gpu->icnt, TM_ICNT_REPLY, s->id, r->sm, r, now);
+                tm_queue_pop(&s->replies);
+            }
+        }
+    tm_icnt_cycle(gpu->icnt, now);
+    tm_req r;
+    for (uint32_t p = 0; p < gpu->nparts; p++) {
+        tm_mempart *mp = &gpu->parts[p / per];
+        const tm_req *head;
+        while ((head = tm_icnt_peek(gpu->icnt, TM_ICNT_REQUEST, p, now)) && tm_mempart_can_accept(mp, p % per, head)) {
+            tm_icnt_pop(gpu->icnt, TM_ICNT_REQUEST, p, now, &r);
+            tm_mempart_push(mp, p % per, &r, gpu->l2_cycle);
+        }
+    }
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        while (tm_icnt_pop(gpu->icnt, TM_ICNT_REPLY, i, now, &r))
+            tm_sm_reply(&gpu->sms[i], &r, gpu->core_cycle);
+}
+
+/* Every SM idle and no CTA left: the kernel is over. */
+static bool kernel_finished(const tm_gpu *gpu)
+{
+    if (gpu->next_cta < gpu->nctas)
+        return false;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        if (!tm_sm_idle(&gpu->sms[i]))
+            return false;
+    return true;
+}
+
+/* Stop with a deadlock report: what each resident warp waits for. */
+static void deadlock(tm_gpu *gpu)
+{
+    char buf[400];
+    size_t len = 0;
+    for (uint32_t i = 0; i < gpu->nsms && len < sizeof buf - 120; i++) {
+        const tm_sm *sm = &gpu->sms[i];
+        for (uint32_t w = 0; w < sm->nwarps && len < sizeof buf - 120; w++) {
+            const tm_warp *wp = &sm->warps[w];
+            if (!wp->cta || wp->done)
+                continue;
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%sSM %u warp %u (block %" PRIu64 "): %s", len ? "; " : "",
+                                    i, w, wp->cta->id,
+                                    wp->at_barrier ? "at a barrier"
+                                    : wp->pending_mem ? "waiting for memory"
+                                    : wp->fetching ? "waiting for an instruction fetch"
+                                    : wp->ib_valid ? "holding an instruction it cannot issue"
+                                                   : "waiting (warp-synchronous instruction?)");
+        }
+    }
+    tm_gpu_fail(gpu, "deadlock: no warp issued or completed for %" PRIu64 " cycles (-gpgpu_deadlock_detect): %s",
+                gpu->cfg.deadlock_cycles, buf);
+}
+
+/* Run the running kernel to its end. */
+static void run(tm_gpu *gpu, char *err, size_t errlen)
+{
+    uint64_t start = gpu->core_cycle;
+    uint64_t last_progress = start;
+    uint64_t insn_before = gpu->total.warp_insts;
+    while (!gpu->failed) {
+        int d = 0;
+        for (int k = 1; k < DOMAINS; k++)
+            if (gpu->next_ps[k] < gpu->next_ps[d])
+                d = k;
+        gpu->next_ps[d] += gpu->period_ps[d];
+        switch (d) {
+        case DOM_CORE:
+            core_cycle(gpu, err, errlen);
+            break;
+        case DOM_ICNT:
+            icnt_cycle(gpu);
+            break;
+        case DOM_L2:
+            for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
+                tm_mempart_l2_cycle(&gpu->parts[k], gpu->l2_cycle);
+            gpu->l2_cycle++;
+            break;
+        default:
+            for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
+                tm_mempart_dram_cycle(&gpu->parts[k], gpu->l2_cycle, gpu->dram_cycle);
+            gpu->dram_cycle++;
+            break;
+        }
+        if (d != DOM_CORE)
+            continue;
+        if (kernel_finished(gpu))
+            break;
+        uint64_t now = gpu->core_cycle;
+        for (uint32_t i = 0; i < gpu->nsms; i++)
+            if (gpu->sms[i].last_progress > last_progress)
+                last_progress = gpu->sms[i].last_progress;
+        if (gpu->cfg.deadlock_cycles && now - last_progress > gpu->cfg.deadlock_cycles) {
+            deadlock(gpu);
+            break;
+        }
+        if (gpu->cfg.max_cycle && now - start >= gpu->cfg.max_cycle) {
+            tm_gpu_fail(gpu, "stopped at the cycle limit (-gpgpu_max_cycle %" PRIu64 ")", gpu->cfg.max_cycle);
+            break;
+        }
+        (void)insn_before;
+    }
+}
+
+int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+                  const void *params, uint32_t param_bytes, sim_stats *stats, char *err, size_t errlen)
+{
+    sim_stats local;
+    if (!stats)
+        stats = &local;
+    sim_grid grid;
+    sim_error kind;
+    if (sim_grid_open(&grid, d, p, name, cfg, params, param_bytes, &kind, err, errlen) != 0) {
+        *stats = (sim_stats){.error = kind};
+        return -1;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gpu->grid = &grid;
+    gpu->prog = p;
+    gpu->nfuncs = p->m->nfunctions;
+    gpu->opc = calloc(gpu->nfuncs + 1, sizeof *gpu->opc);
+    gpu->opc_done = calloc(gpu->nfuncs + 1, sizeof *gpu->opc_done);
+    gpu->failed = false;
+    gpu->error[0] = 0;
+    gpu->cta_threads = cfg->block.x * cfg->block.y * cfg->block.z;
+    gpu->cta_regs = kernel_registers(p->m, name);
+    gpu->cta_shared = grid.fn->shared_used + cfg->dynamic_shared;
+    gpu->occ = tm_occupancy_of(&gpu->cfg, gpu->cta_threads, gpu->cta_regs, gpu->cta_shared);
+    gpu->next_cta = 0;
+    gpu->nctas = grid.nctas;
+    tm_sm_stats before = {0};
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        tm_sm_stats_add(&before, &gpu->sms[i].stats);
+    uint64_t start = gpu->core_cycle;
+    if (!gpu->opc || !gpu->opc_done)
+        tm_gpu_fail(gpu, "out of memory for the instruction classes");
+    else if (gpu->occ.ctas == 0)
+        tm_gpu_fail(gpu, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "
+                    "thread, %u bytes of shared memory)", name, gpu->cta_threads,
+                    tm_occupancy_limit_name(gpu->occ.limit), gpu->cta_regs, gpu->cta_shared);
+    else
+        run(gpu, err, errlen);
+    /* CTAs still resident after a failure end now, reporting their state */
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
+        tm_sm *sm = &gpu->sms[i];
+        for (uint32_t k = 0; k < gpu->cfg.max_ctas_per_core; k++)
+            if (sm->cta_used[k]) {
+                tm_cta_end(&sm->ctas[k], &grid);
+                sm->cta_used[k] = false;
+            }
+        sm->ncta_used = 0;
+        for (uint32_t w = 0; w < sm->nwarps; w++)
+            sm->warps[w].cta = NULL;
+        tm_sm_kernel_done(sm);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* the kernel's statistics */
+    tm_kernel_stats *ks = &gpu->kernel;
+    memset(ks, 0, sizeof *ks);
+    snprintf(ks->name, sizeof ks->name, "%s", name);
+    ks->cycles = gpu->core_cycle - start;
+    ks->start_cycle = start;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        tm_sm_stats_add(&ks->sm, &gpu->sms[i].stats);
+    tm_sm_stats_sub(&ks->sm, &before);
+    tm_sm_stats_add(&gpu->total, &ks->sm);
+    gpu->total_cycles += ks->cycles;
+    ks->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    for (uint32_t f = 0; f < gpu->nfuncs; f++)
+        if (gpu->opc_done[f])
+            tm_opclass_fn_free(&gpu->opc[f]);
+    free(gpu->opc);
+    free(gpu->opc_done);
+    gpu->opc = NULL;
+    gpu->opc_done = NULL;
+    bool failed = gpu->failed;
+    int rc = sim_grid_close(&grid, stats, err, errlen);
+    gpu->grid = NULL;
+    if (rc == 0 && failed) {
+        stats->error = SIM_ERR_LIMIT;
+        snprintf(err, errlen, "%s", gpu->error);
+        return -1;
+    }
+    return rc;
+}
+
+void tm_gpu_print_kernel_stats(const tm_gpu *gpu, FILE *out)
+{
+    const tm_kernel_stats *k = &gpu->kernel;
+    fprintf(out, "kernel_name = %s\n", k->name);
+    fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", k->cycles);
+    fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", k->sm.thread_insts);
+    fprintf(out, "gpu_ipc = %12.4f\n", k->cycles ? (double)k->sm.thread_insts / (double)k->cycles : 0.0);
+    fprintf(out, "gpu_tot_sim_cycle = %" PRIu64 "\n", gpu->total_cycles);
+    fprintf(out, "gpu_tot_sim_insn = %" PRIu64 "\n", gpu->total.thread_insts);
+    fprintf(out, "gpu_tot_ipc = %12.4f\n",
+            gpu->total_cycles ? (double)gpu->total.thread_insts / (double)gpu->total_cycles : 0.0);
+    fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", gpu->total.warp_insts);
+    fprintf(out, "gpgpu_n_shmem_bkconflict = %" PRIu64 "\n", k->sm.shmem_bank_conflicts);
+    fprintf(out, "gpgpu_simulation_time = %.3f s\n", k->seconds);
+    fprintf(out, "gpgpu_simulation_rate = %.0f (inst/sec)\n", k->seconds > 0 ? (double)k->sm.thread_insts / k->seconds : 0.0);
+    fprintf(out, "Stall:%" PRIu64 "\tW0_Idle:%" PRIu64 "\tW0_Scoreboard:%" PRIu64, k->sm.distro[TM_DISTRO_STALL],
+            k->sm.distro[TM_DISTRO_IDLE], k->sm.distro[TM_DISTRO_SCOREBOARD]);
+    for (int w = 1; w <= 32; w++)
+        fprintf(out, "\tW%d:%" PRIu64, w, k->sm.distro[TM_DISTRO_W1 + w - 1]);
+    fputc('\n', out);
+}

@@ -1,0 +1,107 @@
+/* gpu.h — the whole simulated GPU: SMs (grouped in clusters), the
+ * interconnect, the memory partitions (L2 slices and DRAM channels), the
+ * clock domains that run them, and the CTA scheduler that hands a
+ * kernel's CTAs to SMs (loose round robin within occupancy limits).
+ *
+ * tm_gpu_launch runs one kernel launch to completion on the model, the
+ * functional results through the emulator, and adds its statistics to
+ * the GPU's (kernels run one after another; the GPU's state, caches
+ * included, carries over as on hardware, except that the L1 caches are
+ * invalidated between kernels, as GPGPU-Sim does). */
+#ifndef SIMTLAB_TIMING_GPU_H
+#define SIMTLAB_TIMING_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "emulator/simt.h"
+#include "timing/config.h"
+#include "timing/occupancy.h"
+#include "timing/opclass.h"
+#include "timing/simt.h"
+#include "timing/stats.h"
+
+struct tm_sm;
+struct tm_icnt;
+struct tm_mempart;
+
+/* Synthetic global addresses the memory system uses for spaces that have
+ * none of their own: a thread's local memory (interleaved word by word
+ * across the GPU's hardware threads, as GPGPU-Sim maps it, so that a
+ * warp's accesses to one local variable coalesce), the constant bank and
+ * the kernel parameters, and the code. */
+#define TM_LOCAL_BASE SIM_LOCAL_WINDOW
+#define TM_CONST_BASE SIM_CONST_WINDOW
+#define TM_PARAM_BASE SIM_PARAM_WINDOW
+#define TM_CODE_BASE SIM_CODE_WINDOW
+/* Bytes of code per PTX instruction (a SASS instruction of Volta and
+ * later) and per function (function f's code starts at f << 24). */
+#define TM_INST_BYTES 16u
+#define TM_FUNC_CODE_SHIFT 24
+
+/* Per-kernel statistics, as GPGPU-Sim prints them at each kernel's end. */
+typedef struct tm_kernel_stats {
+    char name[128];
+    uint64_t cycles;          /* gpu_sim_cycle */
+    uint64_t start_cycle;
+    tm_sm_stats sm;           /* summed over SMs */
+    double occupancy;         /* gpu_occupancy: mean resident warps / slots over active SM cycles */
+    double seconds;           /* host time */
+} tm_kernel_stats;
+
+typedef struct tm_gpu {
+    tm_config cfg;
+    struct tm_gpu_mem *mem;   /* the address decoder (gpu.c) */
+    const tm_simt_mechanism *mech;
+    uint32_t nsms;
+    struct tm_sm *sms;
+    struct tm_icnt *icnt;
+    uint32_t nparts;          /* memory sub-partitions (L2 slices) */
+    struct tm_mempart *parts;
+    /* time: picoseconds of each clock domain's next edge, cycles counted */
+    uint64_t period_ps[4], next_ps[4];
+    uint64_t core_cycle, icnt_cycle, l2_cycle, dram_cycle;
+    uint64_t total_cycles;    /* core cycles over every kernel: gpu_tot_sim_cycle */
+    /* the kernel running */
+    sim_grid *grid;
+    const sim_program *prog;
+    tm_opclass_fn *opc;       /* per module function, classified on first use */
+    bool *opc_done;
+    uint32_t nfuncs;
+    uint32_t cta_threads, cta_regs, cta_shared;
+    tm_occupancy occ;
+    uint64_t next_cta, nctas;
+    uint32_t cta_rr;          /* the SM the CTA scheduler tries first */
+    bool failed;              /* a CTA faulted or the model stopped: no new CTAs */
+    char error[512];
+    tm_kernel_stats kernel;
+    tm_sm_stats total;        /* over every kernel */
+    uint64_t total_insn;
+    FILE *progress;           /* progress line target (a terminal), or NULL */
+} tm_gpu;
+
+/* Make the GPU of cfg (validated) with divergence mechanism cfg->simt.
+ * NULL with err when the configuration is refused or memory is short. */
+tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen);
+void tm_gpu_free(tm_gpu *gpu);
+
+/* Run kernel `name` of program p (on device d) with cfg's grid and
+ * parameters on the model: 0, or -1 with err (a launch error, a guest
+ * fault, a deadlock, the cycle or instruction limit). stats gets the
+ * functional statistics, as sim_launch gives them. */
+int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+                  const void *params, uint32_t param_bytes, sim_stats *stats, char *err, size_t errlen);
+
+/* The classes of function index fi of the running program (classified
+ * once per launch); NULL with gpu->error set when the configuration lacks
+ * a unit it needs. */
+const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi);
+
+/* Stop the kernel with an error (the first one wins). */
+void tm_gpu_fail(tm_gpu *gpu, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* GPGPU-Sim's statistics lines of the last kernel, and the totals. */
+void tm_gpu_print_kernel_stats(const tm_gpu *gpu, FILE *out);
+
+#endif

@@ -1,0 +1,203 @@
+/* mempart.c — a memory partition: L2 slices and a DRAM channel (mempart.h). */
+#include "timing/mempart.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GPGPU-Sim's ROP and L2-to-interconnect queue sizes. */
+#define TM_ROP_QUEUE 64u
+#define TM_L2_REPLY_QUEUE 64u
+/* Requests split into sectors that one slice tracks at once. */
+#define TM_SPLITS 64u
+/* A sector request's tag: the split entry it belongs to. */
+#define TM_SPLIT_TAG (1u << 30)
+
+/* The L2 set index of an address: its bits within the partition. */
+static uint64_t partition_index(void *ctx, uint64_t addr) { return tm_addrdec_partition_addr(ctx, addr); }
+
+bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec, uint32_t channel, char *err,
+                     size_t errlen)
+{
+    memset(mp, 0, sizeof *mp);
+    mp->channel = channel;
+    mp->cfg = cfg;
+    mp->dec = dec;
+    mp->nslices = cfg->n_sub_partition_per_mchannel ? cfg->n_sub_partition_per_mchannel : 1;
+    mp->slices = calloc(mp->nslices, sizeof *mp->slices);
+    if (!mp->slices) {
+        snprintf(err, errlen, "out of memory for memory partition %u", channel);
+        return false;
+    }
+    if (!(mp->dram = tm_dram_new(cfg, channel, err, errlen)))
+        return false;
+    for (uint32_t k = 0; k < mp->nslices; k++) {
+        tm_l2slice *s = &mp->slices[k];
+        s->id = channel * mp->nslices + k;
+        char name[32];
+        snprintf(name, sizeof name, "L2_bank_%03u", s->id);
+        s->rop_cap = TM_ROP_QUEUE;
+        s->rop = calloc(s->rop_cap, sizeof *s->rop);
+        s->splits = calloc(TM_SPLITS, sizeof *s->splits);
+        if (!s->rop || !s->splits || !tm_queue_init(&s->replies, TM_L2_REPLY_QUEUE)) {
+            snprintf(err, errlen, "out of memory for L2 slice %u", s->id);
+            return false;
+        }
+        if (cfg->l2.present) {
+            if (!(s->l2 = tm_cache_new(&cfg->l2, name, err, errlen)))
+                return false;
+            tm_cache_set_last_level(s->l2);
+            tm_cache_set_index_address(s->l2, partition_index, (void *)dec);
+        }
+    }
+    return true;
+}
+
+void tm_mempart_free(tm_mempart *mp)
+{
+    for (uint32_t k = 0; mp->slices && k < mp->nslices; k++) {
+        if (mp->slices[k].l2)
+            tm_cache_free(mp->slices[k].l2);
+        free(mp->slices[k].rop);
+        free(mp->slices[k].splits);
+        tm_queue_free(&mp->slices[k].replies);
+    }
+    free(mp->slices);
+    if (mp->dram)
+        tm_dram_free(mp->dram);
+    memset(mp, 0, sizeof *mp);
+}
+
+/* Does request r go to a sectored L2 as several sector requests? */
+static bool needs_split(const tm_mempart *mp, const tm_req *r)
+{
+    return mp->cfg->l2.present && mp->cfg->l2.sectored && __builtin_popcount(r->sectors) > 1;
+}
+
+/* A free split entry of slice s, or -1. */
+static int free_split(const tm_l2slice *s)
+{
+    for (uint32_t i = 0; i < TM_SPLITS; i++)
+        if (!s->splits[i].remaining)
+            return (int)i;
+    return -1;
+}
+
+bool tm_mempart_can_accept(const tm_mempart *mp, uint32_t k, const tm_req *r)
+{
+    const tm_l2slice *s = &mp->slices[k];
+    if (!needs_split(mp, r))
+        return s->rop_n < s->rop_cap;
+    return s->rop_n + (uint32_t)__builtin_popcount(r->sectors) <= s->rop_cap && free_split(s) >= 0;
+}
+
+void tm_mempart_push(tm_mempart *mp, uint32_t k, const tm_req *r, uint64_t now)
+{
+    tm_l2slice *s = &mp->slices[k];
+    uint64_t due = now + mp->cfg->l2_rop_latency;
+    if (!needs_split(mp, r)) {
+        s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){*r, due};
+        return;
+    }
+    int e = free_split(s);
+    s->splits[e] = (tm_split){*r, (uint32_t)__builtin_popcount(r->sectors)};
+    uint64_t line = r->addr & ~(uint64_t)127;
+    for (uint32_t i = 0; i < 4; i++)
+        if (r->sectors >> i & 1) {
+            tm_req q = *r;
+            q.addr = line + TM_SECTOR_BYTES * i;
+            q.bytes = TM_SECTOR_BYTES;
+            q.sectors = (uint8_t)(1u << i);
+            q.tag = TM_SPLIT_TAG | (uint32_t)e;
+            s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){q, due};
+        }
+}
+
+/* Queue the answer to request r (a sector of a split request counts
+ * towards its original, answered with the last one). */
+static void reply(tm_l2slice *s, const tm_req *r)
+{
+    if (r->tag & TM_SPLIT_TAG) {
+        tm_split *sp = &s->splits[r->tag & ~TM_SPLIT_TAG];
+        if (--sp->remaining)
+            return;
+        tm_req a = sp->orig;
+        a.is_reply = 1;
+        tm_queue_push(&s->replies, &a);
+        return;
+    }
+    tm_req a = *r;
+    a.is_reply = 1;
+    tm_queue_push(&s->replies, &a);
+}
+
+/* Send request r (a miss, a write, a write-back) to the DRAM channel. */
+static bool to_dram(tm_mempart *mp, const tm_req *r, uint64_t now)
+{
+    if (!tm_dram_can_accept(mp->dram))
+        return false;
+    tm_dram_addr a;
+    tm_addrdec_decode(mp->dec, r->addr, &a);
+    return tm_dram_push(mp->dram, r, a.bank, a.row, a.col, now);
+}
+
+void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
+{
+    for (uint32_t k = 0; k < mp->nslices; k++) {
+        tm_l2slice *s = &mp->slices[k];
+        tm_req r;
+        /* answers that became ready (fills of earlier misses) */
+        while (s->l2 && !tm_queue_full(&s->replies) && tm_cache_next_ready(s->l2, now, &r))
+            reply(s, &r);
+        /* the L2's misses and write-backs towards DRAM */
+        const tm_req *q;
+        while (s->l2 && (q = tm_cache_miss_front(s->l2)) && to_dram(mp, q, now))
+            tm_cache_miss_pop(s->l2);
+        /* the ROP queue's head, once due, accesses the slice */
+        if (!s->rop_n || s->rop[s->rop_head].due > now || tm_queue_full(&s->replies))
+            continue;
+        tm_req *head = &s->rop[s->rop_head].r;
+        bool answered = head->kind == TM_REQ_READ || head->kind == TM_REQ_ATOMIC;
+        if (!s->l2) { /* no L2: straight to DRAM */
+            if (!to_dram(mp, head, now))
+                continue;
+        } else {
+            tm_cache_fail why;
+            tm_cache_status st = tm_cache_access(s->l2, head, now, &why);
+            if (st == TM_CACHE_RESERVATION_FAIL || st == TM_CACHE_BAD_REQUEST)
+                continue; /* tried again next cycle */
+            if (st == TM_CACHE_HIT && answered)
+                reply(s, head);
+        }
+        s->rop_head = (s->rop_head + 1) % s->rop_cap;
+        s->rop_n--;
+    }
+}
+
+void tm_mempart_dram_cycle(tm_mempart *mp, uint64_t l2_now, uint64_t now)
+{
+    tm_dram_cycle(mp->dram, now);
+    tm_req r;
+    while (tm_dram_pop_reply(mp->dram, &r)) {
+        tm_dram_addr a;
+        tm_addrdec_decode(mp->dec, r.addr, &a);
+        tm_l2slice *s = &mp->slices[a.sub_partition % mp->nslices];
+        if (s->l2) {
+            tm_cache_fill(s->l2, &r, l2_now);
+        } else if (r.kind == TM_REQ_READ || r.kind == TM_REQ_ATOMIC) {
+            reply(s, &r);
+        }
+    }
+}
+
+bool tm_mempart_idle(const tm_mempart *mp)
+{
+    if (tm_dram_pending(mp->dram))
+        return false;
+    for (uint32_t k = 0; k < mp->nslices; k++) {
+        const tm_l2slice *s = &mp->slices[k];
+        if (s->rop_n || !tm_queue_empty(&s->replies) || (s->l2 && tm_cache_has_pending(s->l2)))
+            return false;
+    }
+    return true;
+}

@@ -1,0 +1,796 @@
+/* sm.c — one SM of the timing model (sm.h).
+ *
+ * Stage order within a core cycle: writeback, LD/ST unit, issue, operand
+ * collection and dispatch, fetch. Operands are read in the cycle an
+ * instruction issues when its register banks are free, so with free
+ * banks and units an instruction of latency L issued at cycle t has its
+ * result at t + L and a dependent instruction issues at t + L: the
+ * operand-collect cycle is the first of the L (the functional unit is
+ * given L - 1, at least 1). A warp's next instruction is fetched in the
+ * cycle the previous one issues and decoded the next cycle, so a warp
+ * with independent instructions issues every cycle. Each scheduler
+ * fetches for one of its warps per cycle (Volta's per-sub-core L0
+ * instruction caches; one L1 instruction cache access each).
+ *
+ * Memory instructions: the emulator's access log (sim_step.mem) of the
+ * issue is cut into rounds (the i-th access of every lane), each round
+ * coalesced (coalescer.c) into sector requests for the L1 data cache
+ * (global and local memory), the constant cache (constant bank and kernel
+ * parameters: one access per distinct line) or, for shared memory, into
+ * the cycles its bank conflicts cost (smem_banks.c). The LD/ST unit sends
+ * one request per cycle; a load completes when its last request is
+ * answered (an L1 hit after -gpgpu_l1_latency), a shared access
+ * -gpgpu_smem_latency after its last bank cycle. Stores and reductions
+ * complete when sent (they hold no register); atomics go to the L2 and
+ * complete with its reply. */
+#include "timing/sm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/coalescer.h"
+#include "timing/gpu.h"
+#include "timing/smem_banks.h"
+
+#define TM_EVENT_FETCH (1ull << 62)
+#define TM_TAG_DIRECT (1u << 31)
+/* In-flight ALU instructions an SM tracks per warp slot (far more than
+ * its pipelines hold). */
+#define TM_ALU_PER_WARP 8u
+#define TM_MEM_PER_WARP 8u
+
+/* ---- the completion heap ------------------------------------------------ */
+
+static bool event_push(tm_sm *sm, uint64_t cycle, uint64_t tag)
+{
+    if (sm->nevents == sm->cap_events) {
+        uint32_t cap = sm->cap_events ? 2 * sm->cap_events : 64;
+        tm_event *e = realloc(sm->events, cap * sizeof *e);
+        if (!e)
+            return false;
+        sm->events = e;
+        sm->cap_events = cap;
+    }
+    uint32_t i = sm->nevents++;
+    while (i && sm->events[(i - 1) / 2].cycle > cycle) {
+        sm->events[i] = sm->events[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    sm->events[i] = (tm_event){cycle, tag};
+    return true;
+}
+
+static void event_pop(tm_sm *sm)
+{
+    tm_event last = sm->events[--sm->nevents];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= sm->nevents)
+            break;
+        if (c + 1 < sm->nevents && sm->events[c + 1].cycle < sm->events[c].cycle)
+            c++;
+        if (sm->events[c].cycle >= last.cycle)
+            break;
+        sm->events[i] = sm->events[c];
+        i = c;
+    }
+    if (sm->nevents)
+        sm->events[i] = last;
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg, uint32_t max_regs,
+                uint32_t max_reads, uint32_t max_latency, char *err, size_t errlen)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->cfg = cfg;
+    sm->gpu = gpu;
+    sm->nwarps = cfg->max_threads_per_core / cfg->warp_size;
+    uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
+    sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
+    sm->live = calloc((size_t)sm->nwarps * nsched, sizeof *sm->live);
+    sm->sched = calloc(nsched, sizeof *sm->sched);
+    sm->ctas = calloc(cfg->max_ctas_per_core, sizeof *sm->ctas);
+    sm->cta_used = calloc(cfg->max_ctas_per_core, sizeof *sm->cta_used);
+    sm->nmem = sm->nwarps * TM_MEM_PER_WARP;
+    sm->mem = calloc(sm->nmem, sizeof *sm->mem);
+    sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
+    sm->alu = calloc((size_t)sm->nwarps * TM_ALU_PER_WARP, sizeof *sm->alu);
+    sm->nalu = sm->nwarps * TM_ALU_PER_WARP;
+    if (!sm->warps || !sm->live || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
+        !sm->alu || !tm_queue_init(&sm->out, 64)) {
+        snprintf(err, errlen, "out of memory for SM %u", id);
+        return false;
+    }
+    for (uint32_t s = 0; s < nsched; s++)
+        if (!tm_warp_sched_init(&sm->sched[s], cfg->scheduler, sm->nwarps, cfg->two_level_active)) {
+            snprintf(err, errlen, "out of memory for SM %u's schedulers", id);
+            return false;
+        }
+    if (!(sm->sb = tm_scoreboard_new(sm->nwarps, max_regs))) {
+        snprintf(err, errlen, "out of memory for SM %u's scoreboard", id);
+        return false;
+    }
+    if (!(sm->oc = tm_opcollector_new(cfg, max_reads, 1, err, errlen)) ||
+        !(sm->fu = tm_fu_new(cfg, max_latency, err, errlen)))
+        return false;
+    sm->fu_done = calloc(tm_fu_max_completions(sm->fu) + 1, sizeof *sm->fu_done);
+    if (!sm->fu_done) {
+        snprintf(err, errlen, "out of memory for SM %u", id);
+        return false;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "L1I_%03u", id);
+    if (cfg->l1i.present && !(sm->l1i = tm_cache_new(&cfg->l1i, name, err, errlen)))
+        return false;
+    snprintf(name, sizeof name, "L1D_%03u", id);
+    if (cfg->l1d.present && !(sm->l1d = tm_cache_new(&cfg->l1d, name, err, errlen)))
+        return false;
+    snprintf(name, sizeof name, "L1C_%03u", id);
+    if (cfg->l1c.present && !(sm->l1c = tm_cache_new(&cfg->l1c, name, err, errlen)))
+        return false;
+    return true;
+}
+
+void tm_sm_free(tm_sm *sm)
+{
+    uint32_t nsched = sm->cfg && sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    for (uint32_t s = 0; sm->sched && s < nsched; s++)
+        tm_warp_sched_free(&sm->sched[s]);
+    for (uint32_t i = 0; sm->mem && i < sm->nmem; i++)
+        free(sm->mem[i].reqs);
+    if (sm->l1i)
+        tm_cache_free(sm->l1i);
+    if (sm->l1d)
+        tm_cache_free(sm->l1d);
+    if (sm->l1c)
+        tm_cache_free(sm->l1c);
+    if (sm->oc)
+        tm_opcollector_free(sm->oc);
+    if (sm->fu)
+        tm_fu_free(sm->fu);
+    if (sm->sb)
+        tm_scoreboard_free(sm->sb);
+    free(sm->fu_done);
+    free(sm->warps);
+    free(sm->live);
+    free(sm->sched);
+    free(sm->ctas);
+    free(sm->cta_used);
+    free(sm->mem);
+    free(sm->mem_fifo);
+    free(sm->alu);
+    free(sm->events);
+    tm_queue_free(&sm->out);
+    memset(sm, 0, sizeof *sm);
+}
+
+/* ---- CTAs --------------------------------------------------------------- */
+
+bool tm_sm_can_take(const tm_sm *sm)
+{
+    const tm_gpu *gpu = sm->gpu;
+    if (sm->ncta_used >= gpu->occ.ctas)
+        return false;
+    uint32_t free_slots = 0, need = (gpu->cta_threads + 31) / 32;
+    for (uint32_t i = 0; i < sm->nwarps && free_slots < need; i++)
+        free_slots += sm->warps[i].cta == NULL;
+    return free_slots >= need;
+}
+
+/* The scheduler's liveness row. */
+static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sched * sm->nwarps; }
+
+bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
+{
+    tm_gpu *gpu = sm->gpu;
+    uint32_t p = 0;
+    while (sm->cta_used[p])
+        p++;
+    tm_cta *cta = &sm->ctas[p];
+    if (!cta->allocated && !tm_cta_init(cta, gpu->grid, gpu->mech, err, errlen))
+        return false;
+    if (!tm_cta_begin(cta, gpu->grid, id, err, errlen))
+        return false;
+    sm->cta_used[p] = true;
+    sm->ncta_used++;
+    sm->stats.ctas++;
+    uint32_t nsched = sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    for (uint32_t k = 0, i = 0; k < cta->nslots; i++) {
+        tm_warp *w = &sm->warps[i];
+        if (w->cta)
+            continue;
+        *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched, .age = ++sm->age_stamp};
+        tm_scoreboard_clear_warp(sm->sb, i);
+        tm_warp_sched_start(&sm->sched[w->sched], i, w->age);
+        live_row(sm, w->sched)[i] = true;
+    }
+    return true;
+}
+
+/* If every warp of w's CTA is done and its memory drained, the CTA ends
+ * and its slots and place are free. */
+static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
+{
+    for (uint32_t i = 0; i < sm->nwarps; i++)
+        if (sm->warps[i].cta == cta && (!sm->warps[i].done || sm->warps[i].pending_mem))
+            return;
+    for (uint32_t i = 0; i < sm->nwarps; i++)
+        if (sm->warps[i].cta == cta) {
+            tm_warp *w = &sm->warps[i];
+            live_row(sm, w->sched)[i] = false;
+            tm_warp_sched_finish(&sm->sched[w->sched], i, live_row(sm, w->sched));
+            w->cta = NULL;
+        }
+    tm_cta_end(cta, sm->gpu->grid);
+    sm->cta_used[cta - sm->ctas] = false;
+    sm->ncta_used--;
+}
+
+/* The CTA faulted: stop the kernel with its message. */
+static void cta_fault(tm_sm *sm, tm_cta *cta)
+{
+    tm_gpu_fail(sm->gpu, "%s", cta->emu.fault);
+}
+
+/* ---- memory instructions ------------------------------------------------ */
+
+/* A free pending-memory entry, or -1. */
+static int mem_alloc(tm_sm *sm)
+{
+    for (uint32_t i = 0; i < sm->nmem; i++)
+        if (!sm->mem[i].busy)
+            return (int)i;
+    return -1;
+}
+
+/* Append request r to m's list. */
+static bool mem_add(tm_mem_inst *m, const tm_req *r)
+{
+    if (m->nreqs == m->cap) {
+        uint32_t cap = m->cap ? 2 * m->cap : 64;
+        tm_req *q = realloc(m->reqs, cap * sizeof *q);
+        if (!q)
+            return false;
+        m->reqs = q;
+        m->cap = cap;
+    }
+    m->reqs[m->nreqs++] = *r;
+    return true;
+}
+
+/* Memory instruction m finished: its warp's registers are written. */
+static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
+{
+    tm_mem_inst *m = &sm->mem[tag];
+    tm_warp *w = &sm->warps[m->warp];
+    if (m->ic->ndst)
+        tm_scoreboard_release_inst(sm->sb, m->warp, m->ic);
+    if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
+        sm->stats.load_latency_sum += now - m->issued;
+        sm->stats.loads++;
+    }
+    m->busy = false;
+    w->pending_mem--;
+    sm->last_progress = now;
+    if (w->done && w->cta)
+        maybe_end_cta(sm, w->cta);
+}
+
+/* One answered request of memory instruction `tag`. */
+static void mem_answer(tm_sm *sm, uint32_t tag, uint64_t now)
+{
+    tm_mem_inst *m = &sm->mem[tag];
+    if (m->outstanding)
+        m->outstanding--;
+    if (!m->outstanding && m->all_sent)
+        mem_complete(sm, tag, now);
+}
+
+/* The global address the memory system sees for an access of thread
+ * `thread` (of the CTA in warp slot wi) in space sp at addr. */
+static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t thread, uint8_t sp, uint64_t addr)
+{
+    const tm_config *cfg = sm->cfg;
+    switch (sp) {
+    case PTX_SPACE_LOCAL: {
+        /* the hardware thread: SM, then its thread slot */
+        uint64_t slot_base = (uint64_t)(wi - sm->warps[wi].cta_slot) * cfg->warp_size;
+        uint64_t hw = (uint64_t)sm->id * cfg->max_threads_per_core + slot_base + thread;
+        uint64_t all = (uint64_t)sm->gpu->nsms * cfg->max_threads_per_core;
+        return TM_LOCAL_BASE + ((addr >> 2) * all + hw) * 4 + (addr & 3);
+    }
+    case PTX_SPACE_CONST:
+        return TM_CONST_BASE + addr;
+    case PTX_SPACE_PARAM:
+        return TM_PARAM_BASE + addr;
+    default:
+        return addr;
+    }
+}
+
+/* Turn the access log of an issue into m's shared-memory cycles and
+ * requests: round r holds every lane's r-th access. */
+static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const sim_group *g, const sim_step *st)
+{
+    uint8_t round_of[1024] = {0};
+    uint8_t lane_of_entry[256];
+    uint32_t seen[32] = {0}, rounds = 0;
+    uint8_t lane_of_thread_small[1024];
+    for (uint32_t k = 0; k < g->n; k++)
+        lane_of_thread_small[g->t[k] & 1023] = (uint8_t)k;
+    uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t lane = lane_of_thread_small[st->mem[i].thread & 1023];
+        round_of[i] = (uint8_t)(seen[lane] < 255 ? seen[lane] : 255);
+        seen[lane]++;
+        if (round_of[i] + 1u > rounds)
+            rounds = round_of[i] + 1u;
+        if (i < 256)
+            lane_of_entry[i] = (uint8_t)lane;
+    }
+    const tm_config *cfg = sm->cfg;
+    tm_coalesce_params cp = {.warp_size = 32, .warp_parts = TM_MEM_WARP_PARTS_DEFAULT, .per_sector = true};
+    tm_smem_params spp = {.warp_size = 32, .n_banks = cfg->shmem_banks, .warp_parts = TM_MEM_WARP_PARTS_DEFAULT,
+                          .limited_broadcast = false};
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint64_t addr[32] = {0};
+        uint32_t active = 0, bytes = 0;
+        uint8_t space = 0, kind = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (round_of[i] != r)
+                continue;
+            const sim_mem_access *a = &st->mem[i];
+            uint32_t lane = i < 256 ? lane_of_entry[i] : lane_of_thread_small[a->thread & 1023];
+            if (active >> lane & 1)
+                continue;
+            active |= 1u << lane;
+            addr[lane] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, a->thread, a->space, a->addr);
+            bytes = a->size > bytes ? a->size : bytes;
+            space = a->space;
+            kind = a->kind;
+        }
+        char err[160];
+        if (space == PTX_SPACE_SHARED) {
+            uint32_t cycles = 1;
+            if (tm_smem_cycles(&spp, active, addr, bytes <= 16 ? bytes : 16, &cycles, err, sizeof err) == 0) {
+                m->busy_cycles += cycles;
+                sm->stats.shmem_bank_conflicts += cycles - 1;
+            }
+            continue;
+        }
+        tm_req proto = {.sm = (uint16_t)sm->id, .warp = (uint16_t)wi};
+        tm_warp_access wa = {.active = active, .addr = addr, .bytes = bytes,
+                             .kind = kind == 1 ? TM_REQ_READ : kind == 2 ? TM_REQ_WRITE : TM_REQ_ATOMIC,
+                             .space = space == PTX_SPACE_LOCAL ? TM_SPACE_LOCAL : TM_SPACE_GLOBAL};
+        tm_req out[TM_COALESCE_MAX_REQS];
+        uint32_t nout = 0;
+        if (space == PTX_SPACE_CONST || space == PTX_SPACE_PARAM) {
+            wa.space = TM_SPACE_GLOBAL;
+            if (tm_const_accesses(&wa, 32, cfg->l1c.present ? cfg->l1c.line_bytes : 64, &proto, out,
+                                  TM_COALESCE_MAX_REQS, &nout, err, sizeof err) != 0)
+                continue;
+            for (uint32_t k = 0; k < nout; k++)
+                out[k].space = TM_SPACE_CONST;
+        } else {
+            /* an access larger than the coalescer takes is timed as its first part */
+            if (wa.bytes > TM_COALESCE_MAX_LANE_BYTES || (wa.bytes & (wa.bytes - 1)))
+                wa.bytes = wa.bytes > 16 ? 16 : wa.bytes >= 8 ? 8 : wa.bytes >= 4 ? 4 : wa.bytes >= 2 ? 2 : 1;
+            if (tm_coalesce(&cp, &wa, &proto, out, TM_COALESCE_MAX_REQS, &nout, err, sizeof err) != 0)
+                continue;
+        }
+        for (uint32_t k = 0; k < nout; k++)
+            if (!mem_add(m, &out[k]))
+                return false;
+    }
+    sm->stats.mem_requests += m->nreqs;
+    return true;
+}
+
+/* Where request r goes first. */
+enum { ROUTE_L1D, ROUTE_L1C, ROUTE_DIRECT };
+static int route_of(const tm_sm *sm, const tm_req *r)
+{
+    if (r->space == TM_SPACE_CONST)
+        return sm->l1c ? ROUTE_L1C : ROUTE_DIRECT;
+    if (r->kind == TM_REQ_ATOMIC || !sm->l1d || (sm->cfg->gmem_skip_l1d && r->space == TM_SPACE_GLOBAL))
+        return ROUTE_DIRECT;
+    return ROUTE_L1D;
+}
+
+/* The LD/ST unit's cycle: the instruction at the head of its queue
+ * spends a shared-memory bank cycle or sends one request. */
+static void ldst_cycle(tm_sm *sm, uint64_t now)
+{
+    if (!sm->mem_n)
+        return;
+    uint32_t tag = sm->mem_fifo[sm->mem_head];
+    tm_mem_inst *m = &sm->mem[tag];
+    if (m->busy_cycles) {
+        if (--m->busy_cycles == 0 && m->nreqs == 0) { /* shared memory only: its data after the latency */
+            m->outstanding++;
+            event_push(sm, now + sm->cfg->smem_latency, tag);
+        }
+        if (m->busy_cycles)
+            return;
+    } else if (m->sent < m->nreqs) {
+        tm_req r = m->reqs[m->sent];
+        r.tag = tag;
+        r.t_made = now;
+        bool answered = r.kind != TM_REQ_WRITE; /* writes hold nothing */
+        int route = route_of(sm, &r);
+        if (route == ROUTE_DIRECT) {
+            r.tag |= TM_TAG_DIRECT;
+            if (!tm_queue_push(&sm->out, &r))
+                return;
+            if (answered)
+                m->outstanding++;
+        } else {
+            tm_cache *c = route == ROUTE_L1C ? sm->l1c : sm->l1d;
+            tm_cache_fail why;
+            tm_cache_status s = tm_cache_access(c, &r, now, &why);
+            if (s == TM_CACHE_RESERVATION_FAIL)
+                return;
+            if (s == TM_CACHE_BAD_REQUEST) {
+                tm_gpu_fail(sm->gpu, "SM %u: %s", sm->id, tm_cache_error(c));
+                return;
+            }
+            if (answered && s == TM_CACHE_HIT) {
+                m->outstanding++;
+                event_push(sm, now + sm->cfg->l1_latency, tag);
+            } else if (answered && s == TM_CACHE_BYPASS) {
+                m->outstanding++;
+            } else if (answered && s != TM_CACHE_HIT) {
+                m->outstanding++; /* comes out of tm_cache_next_ready */
+            }
+        }
+        if (++m->sent < m->nreqs)
+            return;
+    }
+    /* everything sent: the instruction leaves the LD/ST unit */
+    m->all_sent = true;
+    sm->mem_head = (sm->mem_head + 1) % sm->nmem;
+    sm->mem_n--;
+    if (!m->outstanding)
+        mem_complete(sm, tag, now);
+}
+
+/* Replies that became ready in the caches, completions due, and the
+ * caches' misses towards the interconnect. */
+static void memory_cycle(tm_sm *sm, uint64_t now)
+{
+    tm_req r;
+    while (sm->l1d && tm_cache_next_ready(sm->l1d, now, &r))
+        mem_answer(sm, r.tag, now);
+    while (sm->l1c && tm_cache_next_ready(sm->l1c, now, &r))
+        mem_answer(sm, r.tag, now);
+    while (sm->l1i && tm_cache_next_ready(sm->l1i, now, &r)) {
+        tm_warp *w = &sm->warps[r.warp];
+        if (w->fetching) {
+            w->fetching = false;
+            w->ib_valid = true;
+            w->ib_ready = now + 1;
+        }
+    }
+    while (sm->nevents && sm->events[0].cycle <= now) {
+        uint64_t tag = sm->events[0].tag;
+        event_pop(sm);
+        mem_answer(sm, (uint32_t)tag, now);
+    }
+    tm_cache *caches[3] = {sm->l1i, sm->l1c, sm->l1d};
+    for (int k = 0; k < 3; k++) {
+        const tm_req *q;
+        while (caches[k] && !tm_queue_full(&sm->out) && (q = tm_cache_miss_front(caches[k]))) {
+            tm_queue_push(&sm->out, q);
+            tm_cache_miss_pop(caches[k]);
+        }
+    }
+}
+
+void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
+{
+    if (r->tag & TM_TAG_DIRECT) {
+        mem_answer(sm, r->tag & ~TM_TAG_DIRECT, now);
+        return;
+    }
+    tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
+    if (c && !tm_cache_fill(c, r, now))
+        tm_gpu_fail(sm->gpu, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
+                    (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
+}
+
+/* ---- writeback ------------------------------------------------------------ */
+
+static void writeback(tm_sm *sm, uint64_t now)
+{
+    uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, tm_fu_max_completions(sm->fu));
+    for (uint32_t i = 0; i < n; i++) {
+        tm_alu_inst *a = &sm->alu[sm->fu_done[i].tag];
+        if (a->ic->ndst) {
+            tm_scoreboard_release_inst(sm->sb, a->warp, a->ic);
+            tm_opcollector_writeback(sm->oc, a->warp, sm->warps[a->warp].sched, a->ic->dst, a->ic->ndst, now);
+        }
+        a->busy = false;
+        sm->last_progress = now;
+    }
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+/* Instructions whose operands are read go to their functional unit or to
+ * the LD/ST unit's queue. */
+static void dispatch(tm_sm *sm, uint64_t now)
+{
+    tm_opcollector_cycle(sm->oc, now);
+    for (int k = 0; k < TM_UNIT_KINDS; k++) {
+        tm_oc_entry e;
+        while (tm_opcollector_ready(sm->oc, (tm_unit)k, &e)) {
+            if (k == TM_UNIT_MEM) {
+                sm->mem_fifo[(sm->mem_head + sm->mem_n) % sm->nmem] = (uint32_t)e.tag;
+                sm->mem_n++;
+            } else {
+                const tm_alu_inst *a = &sm->alu[e.tag];
+                uint32_t lat = a->ic->latency > 1 ? a->ic->latency - 1 : 1;
+                if (tm_fu_issue(sm->fu, (tm_unit)k, lat, a->ic->initiation, e.tag, now) < 0)
+                    break; /* the unit is busy: it stays in OC_EX */
+            }
+            tm_opcollector_pop(sm->oc, (tm_unit)k);
+        }
+    }
+}
+
+/* ---- issue -------------------------------------------------------------- */
+
+/* Why warp w cannot issue its buffered instruction now (TM_STALLS: it can). */
+static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
+{
+    const tm_warp *w = &sm->warps[wi];
+    if (w->done)
+        return TM_STALL_DONE;
+    if (w->at_barrier)
+        return TM_STALL_BARRIER;
+    if (!w->ib_valid || w->ib_ready > now)
+        return TM_STALL_FETCH;
+    const tm_inst_class *ic = w->ic;
+    if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
+        return TM_STALL_MEMBAR;
+    if (tm_scoreboard_check(sm->sb, wi, ic))
+        return TM_STALL_SCOREBOARD;
+    if (!tm_opcollector_can_issue(sm->oc, (tm_unit)ic->unit, w->sched))
+        return TM_STALL_UNIT;
+    if (ic->unit == TM_UNIT_MEM && (sm->mem_n + 1 >= sm->nmem || w->pending_mem >= TM_MEM_PER_WARP))
+        return TM_STALL_UNIT;
+    return TM_STALLS;
+}
+
+/* A free in-flight ALU entry, or -1. */
+static int alu_alloc(tm_sm *sm, uint32_t wi)
+{
+    for (uint32_t k = 0; k < TM_ALU_PER_WARP; k++) {
+        uint32_t i = wi * TM_ALU_PER_WARP + k;
+        if (!sm->alu[i].busy)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Issue warp wi's buffered instruction: run it, hand the outcome to the
+ * mechanism, reserve its registers and send it to the collectors. False
+ * when it could not (no in-flight entry). */
+static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
+{
+    tm_warp *w = &sm->warps[wi];
+    tm_cta *cta = w->cta;
+    const tm_inst_class *ic = w->ic;
+    bool is_mem = ic->unit == TM_UNIT_MEM;
+    int slot = is_mem ? mem_alloc(sm) : alu_alloc(sm, wi);
+    if (slot < 0)
+        return false;
+    sim_group *g;
+    sim_issue is;
+    if (sm->gpu->mech->next(cta, w->cta_slot, &g, &is) != SIM_WARP_READY || is.pc != w->ib.pc) {
+        tm_gpu_fail(sm->gpu, "SM %u warp %u: the divergence mechanism changed its mind about the next issue",
+                    sm->id, wi);
+        return false;
+    }
+    sim_step st;
+    cta->emu.clock = now;
+    sim_exec(&cta->emu, is.pc, g, &st);
+    if (st.event == SIM_EV_FAULT) {
+        cta_fault(sm, cta);
+        return false;
+    }
+    uint32_t lanes = (uint32_t)__builtin_popcount(is.mask);
+    sm->stats.warp_insts++;
+    sm->stats.thread_insts += lanes;
+    sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
+    if (st.event == SIM_EV_BRANCH && (st.taken & is.mask) && (st.taken & is.mask) != is.mask)
+        sm->stats.divergent_branches++;
+    sim_warp_status after = sm->gpu->mech->commit(cta, w->cta_slot, &is, &st);
+    if (after == SIM_WARP_FAULT) {
+        cta_fault(sm, cta);
+        return false;
+    }
+    w->ib_valid = false;
+    w->last_commit = now;
+    sm->last_progress = now;
+    if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot)) {
+        w->at_barrier = true;
+        cta->barrier_arrived = true;
+    }
+    if (ic->ndst)
+        tm_scoreboard_reserve(sm->sb, wi, ic);
+    if (is_mem) {
+        tm_mem_inst *m = &sm->mem[slot];
+        *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .reqs = m->reqs, .cap = m->cap, .issued = now};
+        if (!mem_requests(sm, m, wi, g, &st)) {
+            tm_gpu_fail(sm->gpu, "out of memory for the requests of SM %u", sm->id);
+            return false;
+        }
+        if (!m->busy_cycles && !m->nreqs) /* nothing touched memory (every lane predicated off) */
+            m->busy_cycles = 1;
+        w->pending_mem++;
+        sm->stats.mem_insts++;
+    } else {
+        sm->alu[slot] = (tm_alu_inst){.busy = true, .warp = wi, .ic = ic};
+    }
+    if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
+        tm_gpu_fail(sm->gpu, "SM %u: the operand collector refused an instruction it had room for", sm->id);
+        return false;
+    }
+    return true;
+}
+
+/* Each scheduler issues at most one instruction, trying its warps in its
+ * policy's order. */
+static void issue_stage(tm_sm *sm, uint64_t now)
+{
+    uint32_t nsched = sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    for (uint32_t s = 0; s < nsched && !sm->gpu->failed; s++) {
+        uint32_t n;
+        const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
+        tm_stall best = TM_STALL_IDLE;
+        bool issued = false, scoreboard = false, ready_but_stalled = false;
+        for (uint32_t k = 0; k < n && !issued; k++) {
+            uint32_t wi = order[k];
+            tm_stall why = blocked(sm, wi, now);
+            if (why == TM_STALLS) {
+                if (issue(sm, wi, now)) {
+                    tm_warp_sched_issued(&sm->sched[s], wi);
+                    issued = true;
+                    if (sm->warps[wi].ic->flags & TM_IC_LONGOP)
+                        tm_warp_sched_long_wait(&sm->sched[s], wi, live_row(sm, s));
+                } else {
+                    ready_but_stalled = true;
+                    best = TM_STALL_UNIT;
+                }
+                continue;
+            }
+            scoreboard |= why == TM_STALL_SCOREBOARD;
+            ready_but_stalled |= why == TM_STALL_UNIT || why == TM_STALL_MEMBAR;
+            if (best == TM_STALL_IDLE || why < best)
+                best = why;
+        }
+        if (issued)
+            continue;
+        sm->stats.stall[best]++;
+        sm->stats.distro[ready_but_stalled ? TM_DISTRO_STALL : scoreboard ? TM_DISTRO_SCOREBOARD : TM_DISTRO_IDLE]++;
+    }
+}
+
+/* ---- fetch -------------------------------------------------------------- */
+
+/* Fetch for warp wi: the mechanism's next issue, through the I-cache.
+ * False when the I-cache could not take the access this cycle. */
+static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
+{
+    tm_warp *w = &sm->warps[wi];
+    tm_cta *cta = w->cta;
+    sim_group *g;
+    sim_issue is;
+    sim_warp_status st = sm->gpu->mech->next(cta, w->cta_slot, &g, &is);
+    if (st == SIM_WARP_DONE) {
+        w->done = true;
+        live_row(sm, w->sched)[wi] = false;
+        tm_warp_sched_finish(&sm->sched[w->sched], wi, live_row(sm, w->sched));
+        maybe_end_cta(sm, cta);
+        return true;
+    }
+    if (st != SIM_WARP_READY)
+        return true; /* waiting: asked again later */
+    const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, cta->emu.fn->index);
+    if (!fc)
+        return true;
+    w->ib = is;
+    w->group = g;
+    w->ic = &fc->ic[is.pc];
+    if (sm->l1i) {
+        uint64_t addr = TM_CODE_BASE + ((uint64_t)cta->emu.fn->index << TM_FUNC_CODE_SHIFT) +
+                        (uint64_t)is.pc * TM_INST_BYTES;
+        uint32_t line = sm->cfg->l1i.line_bytes;
+        tm_req r = {.addr = addr & ~(uint64_t)(line - 1), .bytes = line, .sectors = 0xf, .kind = TM_REQ_READ,
+                    .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .tag = wi, .t_made = now};
+        tm_cache_fail why;
+        tm_cache_status s = tm_cache_access(sm->l1i, &r, now, &why);
+        if (s == TM_CACHE_RESERVATION_FAIL)
+            return false;
+        if (s != TM_CACHE_HIT) {
+            w->fetching = true;
+            return true;
+        }
+    }
+    w->ib_valid = true;
+    w->ib_ready = now + 1;
+    return true;
+}
+
+/* Each scheduler fetches for one of its warps with an empty buffer,
+ * round robin. */
+static void fetch_stage(tm_sm *sm, uint64_t now)
+{
+    uint32_t nsched = sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    for (uint32_t s = 0; s < nsched; s++) {
+        for (uint32_t k = 0; k < sm->nwarps; k++) {
+            uint32_t wi = (sm->fetch_rr + k) % sm->nwarps;
+            tm_warp *w = &sm->warps[wi];
+            if (!w->cta || w->sched != s || w->done || w->ib_valid || w->fetching || w->at_barrier)
+                continue;
+            if (fetch(sm, wi, now) && (w->ib_valid || w->fetching || w->done))
+                break;
+        }
+    }
+    sm->fetch_rr = (sm->fetch_rr + 1) % sm->nwarps;
+}
+
+/* Barriers whose arrivals are complete release their warps. */
+static void barriers(tm_sm *sm, uint64_t now)
+{
+    for (uint32_t p = 0; p < sm->cfg->max_ctas_per_core; p++) {
+        tm_cta *cta = &sm->ctas[p];
+        if (!sm->cta_used[p] || !cta->barrier_arrived)
+            continue;
+        cta->barrier_arrived = false;
+        if (!sm->gpu->mech->release(cta))
+            continue;
+        for (uint32_t i = 0; i < sm->nwarps; i++)
+            if (sm->warps[i].cta == cta && sm->warps[i].at_barrier &&
+                !sm->gpu->mech->at_barrier(cta, sm->warps[i].cta_slot))
+                sm->warps[i].at_barrier = false;
+        sm->last_progress = now;
+    }
+}
+
+void tm_sm_cycle(tm_sm *sm, uint64_t now)
+{
+    if (sm->ncta_used)
+        sm->stats.active_cycles++;
+    writeback(sm, now);
+    memory_cycle(sm, now);
+    ldst_cycle(sm, now);
+    issue_stage(sm, now);
+    barriers(sm, now);
+    dispatch(sm, now);
+    fetch_stage(sm, now);
+}
+
+bool tm_sm_idle(const tm_sm *sm)
+{
+    return !sm->ncta_used && !sm->nevents && !sm->mem_n && tm_queue_empty(&sm->out) && !tm_fu_in_flight(sm->fu);
+}
+
+void tm_sm_kernel_done(tm_sm *sm)
+{
+    if (sm->l1d)
+        tm_cache_invalidate(sm->l1d);
+    if (sm->l1c)
+        tm_cache_invalidate(sm->l1c);
+    if (sm->l1i)
+        tm_cache_invalidate(sm->l1i);
+    for (uint32_t p = 0; p < sm->cfg->max_ctas_per_core; p++)
+        if (sm->ctas[p].allocated)
+            tm_cta_free(&sm->ctas[p], sm->gpu->grid);
+}

@@ -1,0 +1,145 @@
+/* sm.h — one streaming multiprocessor of the timing model.
+ *
+ * Per core cycle (tm_sm_cycle), in reverse pipeline order as GPGPU-Sim's
+ * shader_core_ctx::cycle: writeback (functional-unit results and finished
+ * memory instructions release their scoreboard entries), the LD/ST unit
+ * (one request per cycle into the L1 data or constant cache, shared memory
+ * bank conflicts, replies), the operand collector and dispatch to the
+ * functional units, issue (each warp scheduler tries its warps in its
+ * policy's order: an instruction issues when its warp's instruction buffer
+ * holds it, the scoreboard has no hazard on its registers and a collector
+ * unit of its kind is free), and fetch (the L1 instruction cache; the
+ * instruction is decoded the next cycle).
+ *
+ * Execution-driven: at issue the SM runs the instruction through the
+ * emulator (sim_exec) for the thread group the divergence mechanism gives
+ * (timing/simt.h) and uses what comes back: the branch outcome through the
+ * mechanism, every memory access (sim_step.mem) for the memory pipeline,
+ * barrier arrival, exit. %clock reads the SM's cycle.
+ *
+ * Memory requests leave through `out` (towards the interconnect) and
+ * replies come back through tm_sm_reply; the GPU (gpu.c) moves them. */
+#ifndef SIMTLAB_TIMING_SM_H
+#define SIMTLAB_TIMING_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "timing/cache.h"
+#include "timing/config.h"
+#include "timing/cta.h"
+#include "timing/fu.h"
+#include "timing/opclass.h"
+#include "timing/opcollector.h"
+#include "timing/request.h"
+#include "timing/scoreboard.h"
+#include "timing/simt.h"
+#include "timing/stats.h"
+#include "timing/warp_sched.h"
+
+struct tm_gpu;
+
+/* A hardware warp slot. */
+typedef struct tm_warp {
+    tm_cta *cta;              /* NULL: free */
+    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
+    uint32_t sched;           /* the warp scheduler that owns it */
+    /* the instruction buffer: the warp's next issue, once fetched */
+    bool ib_valid, fetching;
+    uint64_t ib_ready;        /* first cycle it may issue (decoded) */
+    sim_issue ib;
+    sim_group *group;
+    const tm_inst_class *ic;
+    bool done;                /* the mechanism says every lane finished */
+    bool at_barrier;
+    uint32_t pending_mem;     /* memory instructions in flight */
+    uint64_t age;
+    uint64_t last_commit;     /* cycle of its last issue (deadlock reports) */
+} tm_warp;
+
+/* A memory instruction between dispatch and completion. */
+typedef struct tm_mem_inst {
+    bool busy;
+    uint32_t warp;
+    const tm_inst_class *ic;
+    uint32_t outstanding;     /* requests not yet answered */
+    bool all_sent;
+    /* requests still to send (a warp instruction makes at most
+     * TM_COALESCE_MAX_REQS per access round, and a few rounds) */
+    tm_req *reqs;
+    uint32_t nreqs, sent, cap;
+    uint32_t busy_cycles;     /* shared memory: the cycles its bank conflicts take */
+    uint8_t route;            /* TM_ROUTE_*: where its requests go */
+    uint64_t issued;          /* core cycle it issued (latency statistics) */
+} tm_mem_inst;
+
+/* An ALU instruction between issue and writeback. */
+typedef struct tm_alu_inst {
+    bool busy;
+    uint32_t warp;
+    const tm_inst_class *ic;
+} tm_alu_inst;
+
+/* A completion due at a cycle: a memory instruction's hit (tag = its
+ * index), or a fetched instruction (warp slot | TM_EVENT_FETCH). */
+typedef struct tm_event {
+    uint64_t cycle;
+    uint64_t tag;
+} tm_event;
+
+typedef struct tm_sm {
+    uint32_t id;
+    const tm_config *cfg;
+    struct tm_gpu *gpu;
+    tm_warp *warps;
+    uint32_t nwarps;          /* slots: max_threads_per_core / warp_size */
+    bool *live;               /* per slot: holds a warp that may issue (for the schedulers) */
+    tm_warp_sched *sched;     /* n_schedulers */
+    tm_scoreboard *sb;
+    tm_opcollector *oc;
+    tm_fu *fu;
+    tm_fu_done *fu_done;
+    tm_cache *l1i, *l1d, *l1c;
+    tm_queue out;             /* requests towards the interconnect */
+    tm_alu_inst *alu;         /* in-flight ALU instructions, by tag (TM_ALU_PER_WARP per slot) */
+    uint32_t nalu;
+    tm_mem_inst *mem;         /* pending memory instructions, by tag */
+    uint32_t nmem;
+    uint32_t *mem_fifo;       /* the LD/ST unit's queue: tags in dispatch order */
+    uint32_t mem_head, mem_n;
+    tm_event *events;         /* min-heap by cycle */
+    uint32_t nevents, cap_events;
+    /* CTAs resident */
+    tm_cta *ctas;             /* max_ctas_per_core places */
+    bool *cta_used;
+    uint32_t ncta_used;
+    uint32_t threads_used, regs_used, shared_used;
+    uint64_t age_stamp;
+    uint32_t fetch_rr;        /* round robin of the fetch stage */
+    uint64_t last_progress;   /* last cycle something issued or completed */
+    tm_sm_stats stats;
+} tm_sm;
+
+/* Make SM id of gpu under cfg for functions of at most max_regs
+ * registers, max_reads register reads per instruction and latencies up
+ * to max_latency; false with err when memory is short or a unit refuses
+ * the configuration. */
+bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg, uint32_t max_regs,
+                uint32_t max_reads, uint32_t max_latency, char *err, size_t errlen);
+void tm_sm_free(tm_sm *sm);
+
+/* Can the SM take one more CTA of the running kernel (threads, registers,
+ * shared memory, CTA places)? */
+bool tm_sm_can_take(const tm_sm *sm);
+/* Start CTA number id here; false with err (the launch fails). */
+bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen);
+/* One core cycle. */
+void tm_sm_cycle(tm_sm *sm, uint64_t now);
+/* A reply from the memory system. */
+void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now);
+/* Nothing resident and nothing in flight. */
+bool tm_sm_idle(const tm_sm *sm);
+/* Invalidate the L1 caches (between kernels, as GPGPU-Sim does). */
+void tm_sm_kernel_done(tm_sm *sm);
+
+#endif

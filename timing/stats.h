@@ -1,0 +1,49 @@
+/* stats.h — the timing model's statistics: what each SM counts
+ * (tm_sm_stats), summed per kernel and over the run, and printed as
+ * GPGPU-Sim's `name = value` lines for what the two share, plus
+ * simtlab's own (SIMD utilization, a stall breakdown by cause). */
+#ifndef SIMTLAB_TIMING_STATS_H
+#define SIMTLAB_TIMING_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Why a scheduler issued nothing in a cycle (the first cause that held
+ * for the warp that came closest to issuing). */
+typedef enum tm_stall {
+    TM_STALL_IDLE,       /* no warp resident on the scheduler */
+    TM_STALL_FETCH,      /* warps waiting for their next instruction (I-cache, decode) */
+    TM_STALL_SCOREBOARD, /* a source or destination register has a write in flight */
+    TM_STALL_BARRIER,    /* waiting at a CTA barrier */
+    TM_STALL_MEMBAR,     /* a fence waiting for the warp's memory accesses */
+    TM_STALL_UNIT,       /* no free collector unit / the LD/ST queue is full */
+    TM_STALL_DONE,       /* finished warps waiting for their CTA's memory to drain */
+    TM_STALLS
+} tm_stall;
+
+/* GPGPU-Sim's warp issue distribution (shader_cycle_distro): per
+ * scheduler and cycle, "Stall" (a warp was ready but the pipeline could
+ * not take it), "W0_Idle" (no warp had an instruction), "W0_Scoreboard"
+ * (instructions were blocked by the scoreboard), "W<k>" (issued with k
+ * active lanes). */
+enum { TM_DISTRO_STALL, TM_DISTRO_IDLE, TM_DISTRO_SCOREBOARD, TM_DISTRO_W1 };
+#define TM_DISTRO_SIZE (TM_DISTRO_W1 + 32)
+
+typedef struct tm_sm_stats {
+    uint64_t warp_insts;     /* gpgpu_n_tot_w_icount */
+    uint64_t thread_insts;   /* gpu_sim_insn: active lanes summed over issues */
+    uint64_t distro[TM_DISTRO_SIZE];
+    uint64_t stall[TM_STALLS];
+    uint64_t shmem_bank_conflicts; /* gpgpu_n_shmem_bkconflict: extra cycles of shared accesses */
+    uint64_t divergent_branches;
+    uint64_t mem_insts, mem_requests;
+    uint64_t load_latency_sum, loads; /* issue to completion of global/local loads (core cycles) */
+    uint64_t active_cycles;  /* cycles with a CTA resident */
+    uint64_t ctas;           /* CTAs run */
+} tm_sm_stats;
+
+/* sum += s; diff -= s (counter by counter). */
+void tm_sm_stats_add(tm_sm_stats *sum, const tm_sm_stats *s);
+void tm_sm_stats_sub(tm_sm_stats *diff, const tm_sm_stats *s);
+
+#endif

@@ -1,0 +1,182 @@
+/* sim_cmd.c — `simtlab sim`: one launch on the cycle-level timing model
+ * (timing/gpu.h), with a GPGPU-Sim configuration or preset, optional
+ * annotations, and GPGPU-Sim's statistics lines (or JSON). */
+#include "tools/sim_cmd.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "ir/util.h"
+#include "timing/gpu.h"
+
+enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
+
+void sim_cmd_usage(FILE *out)
+{
+    fputs("usage: simtlab sim FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
+          "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]...\n"
+          "                   --config PRESET|FILE [--set -OPTION=VALUE]... [--annotations FILE]\n"
+          "                   [--json] [--max-cycles N]\n"
+          "Simulates one launch of KERNEL from FILE on the cycle-level timing model; the\n"
+          "results are the emulator's (simtlab run), the time the model's. The launch is\n"
+          "described as for simtlab run (see simtlab run --help for --arg, --print, --dump).\n"
+          "  --config P|FILE   a preset (QV100, GTX480, FX5800, TITANV, H100) or a\n"
+          "                    GPGPU-Sim gpgpusim.config file\n"
+          "  --set -OPT=VAL    override one option after the configuration (repeatable),\n"
+          "                    e.g. --set -gpgpu_scheduler=lrr --set -simtlab_simt=its\n"
+          "  --annotations F   reconvergence points from F (simtlab analyze --json, perhaps\n"
+          "                    edited) instead of the ones computed from FILE\n"
+          "  --json            the statistics as JSON (schema simtlab-sim/1)\n"
+          "  --max-cycles N    stop after N core cycles (as -gpgpu_max_cycle)\n"
+          "Exit status: 0 success, 1 bad input, a failed launch or a model error\n"
+          "(deadlock, cycle limit), 2 internal error.\n",
+          out);
+}
+
+int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v)
+{
+    if (strcmp(a, "--json") == 0) {
+        o->json = true;
+        return 1;
+    }
+    bool known = strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "--annotations") == 0 ||
+                 strcmp(a, "--max-cycles") == 0;
+    if (!known)
+        return 0;
+    if (!v) {
+        fprintf(stderr, "simtlab sim: %s needs a value\n", a);
+        return -1;
+    }
+    if (strcmp(a, "--config") == 0) {
+        o->config = v;
+    } else if (strcmp(a, "--set") == 0) {
+        PTX_GROW(o->sets, o->cap_sets, o->nsets + 1);
+        o->sets[o->nsets++] = v;
+    } else if (strcmp(a, "--annotations") == 0) {
+        o->annotations = v;
+    } else {
+        char *end;
+        o->max_cycles = strtoull(v, &end, 0);
+        if (*end || !o->max_cycles) {
+            fprintf(stderr, "simtlab sim: bad --max-cycles '%s' (a positive number)\n", v);
+            return -1;
+        }
+    }
+    return 2;
+}
+
+void sim_cmd_free(sim_cmd_opts *o) { free(o->sets); }
+
+/* Apply the annotation file to program p; the exit status. */
+static int use_annotations(const char *path, sim_program *p)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "simtlab sim: cannot read %s\n", path);
+        return EXIT_USER;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    uint32_t cap = 0;
+    for (;;) {
+        PTX_GROW(text, cap, len + 65536);
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    fclose(f);
+    text[len] = 0;
+    ptx_annotations a;
+    char err[512];
+    int rc = EXIT_OK;
+    if (ptx_annotations_read_json(text, &a, err, sizeof err) != 0) {
+        fprintf(stderr, "simtlab sim: %s: %s\n", path, err);
+        rc = EXIT_USER;
+    } else {
+        if (sim_program_use_annotations(p, &a, err, sizeof err) != 0) {
+            fprintf(stderr, "simtlab sim: %s: %s\n", path, err);
+            rc = EXIT_USER;
+        }
+        ptx_annotations_free(&a);
+    }
+    free(text);
+    return rc;
+}
+
+/* The statistics as JSON. */
+static void print_json(const tm_gpu *gpu, FILE *out)
+{
+    const tm_kernel_stats *k = &gpu->kernel;
+    fprintf(out, "{\"schema\":\"simtlab-sim/1\",\"config\":\"%s\",\"simt\":\"%s\",\"kernel\":\"%s\",", gpu->cfg.name,
+            gpu->mech->name, k->name);
+    fprintf(out, "\"gpu_sim_cycle\":%" PRIu64 ",\"gpu_sim_insn\":%" PRIu64 ",\"gpgpu_n_tot_w_icount\":%" PRIu64 ",",
+            k->cycles, k->sm.thread_insts, k->sm.warp_insts);
+    fprintf(out, "\"gpu_ipc\":%.6f,\"simd_utilization\":%.6f,\"gpgpu_n_shmem_bkconflict\":%" PRIu64 ",",
+            k->cycles ? (double)k->sm.thread_insts / (double)k->cycles : 0.0,
+            k->sm.warp_insts ? (double)k->sm.thread_insts / (32.0 * (double)k->sm.warp_insts) : 0.0,
+            k->sm.shmem_bank_conflicts);
+    fprintf(out, "\"divergent_branches\":%" PRIu64 ",\"memory_instructions\":%" PRIu64 ",\"memory_requests\":%" PRIu64,
+            k->sm.divergent_branches, k->sm.mem_insts, k->sm.mem_requests);
+    static const char *const stalls[] = {"idle", "fetch", "scoreboard", "barrier", "membar", "unit", "done"};
+    fputs(",\"stalls\":{", out);
+    for (int s = 0; s < TM_STALLS; s++)
+        fprintf(out, "%s\"%s\":%" PRIu64, s ? "," : "", stalls[s], k->sm.stall[s]);
+    fprintf(out, "},\"seconds\":%.6f}\n", k->seconds);
+}
+
+int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_module *m, const char *kernel,
+                const sim_launch_config *cfg, const void *params, uint32_t param_bytes)
+{
+    (void)m;
+    if (!o->config) {
+        fprintf(stderr, "simtlab sim: needs --config PRESET|FILE (see simtlab sim --help)\n");
+        return EXIT_USER;
+    }
+    if (cfg->host_threads > 1) {
+        fprintf(stderr, "simtlab sim: --threads is not supported by the timing model yet: it simulates on one "
+                        "host thread\n");
+        return EXIT_USER;
+    }
+    if (cfg->independent_scheduling) {
+        fprintf(stderr, "simtlab sim: use --set -simtlab_simt=its for independent thread scheduling\n");
+        return EXIT_USER;
+    }
+    char err[1024];
+    tm_config tc;
+    if (tm_config_load(&tc, o->config, stderr, err, sizeof err) != 0) {
+        fprintf(stderr, "simtlab sim: %s\n", err);
+        return EXIT_USER;
+    }
+    for (uint32_t i = 0; i < o->nsets; i++)
+        if (tm_config_set(&tc, o->sets[i], stderr, err, sizeof err) != 0) {
+            fprintf(stderr, "simtlab sim: --set %s: %s\n", o->sets[i], err);
+            return EXIT_USER;
+        }
+    if (o->max_cycles)
+        tc.max_cycle = o->max_cycles;
+    if (o->annotations) {
+        int rc = use_annotations(o->annotations, p);
+        if (rc)
+            return rc;
+    }
+    tm_gpu *gpu = tm_gpu_new(&tc, err, sizeof err);
+    if (!gpu) {
+        fprintf(stderr, "simtlab sim: %s\n", err);
+        return EXIT_USER;
+    }
+    sim_stats st;
+    int rc = EXIT_OK;
+    if (tm_gpu_launch(gpu, d, p, kernel, cfg, params, param_bytes, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "simtlab sim: %s\n", err);
+        rc = EXIT_USER;
+    }
+    if (o->json)
+        print_json(gpu, rc ? stderr : stdout);
+    else
+        tm_gpu_print_kernel_stats(gpu, rc ? stderr : stdout);
+    tm_gpu_free(gpu);
+    return rc;
+}
