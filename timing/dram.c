@@ -255,7 +255,7 @@ bool tm_dram_push(tm_dram *d, const tm_req *r, uint32_t bank, uint32_t row, uint
     dram_entry *e = &d->pool[i];
     uint32_t bytes = r->bytes ? r->bytes : 1;
     *e = (dram_entry){.req = *r, .bank = bank, .row = row, .col = col,
-                      .bursts = (bytes + d->atom - 1) / d->atom, .t_push = now,
+                      .bursts = (uint32_t)(((uint64_t)bytes + d->atom - 1) / d->atom), .t_push = now,
                       .is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK};
     e->bursts_left = e->bursts;
     if (d->sched == TM_DRAM_FRFCFS) {
@@ -603,6 +603,8 @@ void tm_dram_print_stats(const tm_dram *d, FILE *f)
     fprintf(f, "bw_util = %.6f\n", ratio(s->bwutil, s->n_cmd));
     fprintf(f, "n_activity = %" PRIu64 "\n", s->n_activity);
     fprintf(f, "dram_eff = %.6f\n", ratio(s->bwutil, s->n_activity));
+    fprintf(f, "row_buffer_hits = %" PRIu64 "\n", s->hits_num);
+    fprintf(f, "row_buffer_misses = %" PRIu64 "\n", s->access_num - s->hits_num);
     fprintf(f, "Row_Buffer_Locality = %.6f\n", ratio(s->hits_num, s->access_num));
     fprintf(f, "Row_Buffer_Locality_read = %.6f\n", ratio(s->hits_read_num, s->read_num));
     fprintf(f, "Row_Buffer_Locality_write = %.6f\n", ratio(s->hits_write_num, s->write_num));

@@ -168,9 +168,11 @@ void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx);
 
 /* GPGPU-Sim-style report: a "DRAM[id]: ..." header with the timing, then
  * one "name = value" line per statistic (n_cmd, n_nop, n_act, n_pre, n_req,
- * n_rd, n_write, n_wr_bk, bw_util, n_activity, dram_eff,
- * Row_Buffer_Locality(_read/_write), avg_mrq_latency, maxmrqlatency,
- * avg_dram_latency, max_dram_latency, mrqq_max, mrqq_avg). */
+ * n_rd, n_write, n_wr_bk, bw_util (= bwutil / n_cmd), n_activity, dram_eff
+ * (= bwutil / n_activity), Row_Buffer_Locality(_read/_write), avg_mrq_latency,
+ * maxmrqlatency — GPGPU-Sim's names — and simtlab's row_buffer_hits,
+ * row_buffer_misses, avg_dram_latency, max_dram_latency (push to last data
+ * beat), mrqq_max, mrqq_avg (waiting requests)). */
 void tm_dram_print_stats(const tm_dram *d, FILE *f);
 
 #endif

@@ -502,7 +502,8 @@ static void test_stats_report(void **state)
     const char *want[] = {"DRAM[0]: 4 bks, busW=16 BL=4 CL=4,", "\nn_cmd = 25\n", "\nn_nop = 19\n",
                           "\nn_act = 2\n", "\nn_pre = 1\n", "\nn_req = 3\n", "\nn_rd = 3\n",
                           "\nn_write = 0\n", "\nbw_util = 0.240000\n", "\nn_activity = 24\n",
-                          "\ndram_eff = 0.250000\n", "\nRow_Buffer_Locality = 0.333333\n",
+                          "\ndram_eff = 0.250000\n", "\nrow_buffer_hits = 1\n", "\nrow_buffer_misses = 2\n",
+                          "\nRow_Buffer_Locality = 0.333333\n",
                           "\nRow_Buffer_Locality_read = 0.333333\n", "\navg_mrq_latency = 4.000000\n",
                           "\nmaxmrqlatency = 8\n", "\navg_dram_latency = 15.333333\n",
                           "\nmax_dram_latency = 23\n", "\nmrqq_max = 2\n"};
