@@ -66,8 +66,8 @@
 #define TM_COALESCE_MAX_REQS 64u
 /* The largest per-lane access: a vector of elements (size x count). */
 #define TM_COALESCE_MAX_LANE_BYTES 32u
-/* GPGPU-Sim's default -gpgpu_shmem_warp_parts (its sm_80 tested config
- * sets 1). */
+/* GPGPU-Sim's default -gpgpu_shmem_warp_parts (Accel-Sim's tested A100
+ * configuration sets 1). */
 #define TM_MEM_WARP_PARTS_DEFAULT 2u
 
 /* One warp memory instruction, as the emulator reports it. */

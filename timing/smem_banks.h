@@ -12,7 +12,7 @@
  *    (-gpgpu_shmem_warp_parts); the sub-warps' costs add up.
  *  - In a sub-warp, lanes reading the same word are served together;
  *    different words of one bank serialize. Without limited broadcast
- *    (-gpgpu_shmem_limited_broadcast 0, the sm_70+ configurations) a
+ *    (-gpgpu_shmem_limited_broadcast 0, as Accel-Sim's A100 config sets) a
  *    sub-warp costs the largest number of distinct words any one bank
  *    holds. With limited broadcast (GPGPU-Sim's default) only one word
  *    per sub-warp is broadcast — the first word, in ascending bank then
@@ -46,8 +46,8 @@
 typedef struct tm_smem_params {
     uint32_t warp_size;       /* lanes per warp, 1..32 */
     uint32_t n_banks;         /* -gpgpu_shmem_num_banks (config shmem_banks), 1..1024 */
-    uint32_t warp_parts;      /* -gpgpu_shmem_warp_parts (GPGPU-Sim's default 2; sm_70+ configs 1), dividing warp_size */
-    bool limited_broadcast;   /* -gpgpu_shmem_limited_broadcast (GPGPU-Sim's default 1; sm_70+ configs 0) */
+    uint32_t warp_parts;      /* -gpgpu_shmem_warp_parts (GPGPU-Sim's default 2; its A100 config 1), dividing warp_size */
+    bool limited_broadcast;   /* -gpgpu_shmem_limited_broadcast (GPGPU-Sim's default 1; its A100 config 0) */
 } tm_smem_params;
 
 /* The cycles one warp shared-memory access takes: active lanes (bit i:

@@ -18,7 +18,7 @@
 
 #include "timing/smem_banks.h"
 
-/* The sm_70+ configurations: 32 banks, one sub-warp, unlimited broadcast. */
+/* As Accel-Sim's A100 configuration: 32 banks, one sub-warp, unlimited broadcast. */
 static const tm_smem_params VOLTA = {.warp_size = 32, .n_banks = 32, .warp_parts = 1, .limited_broadcast = false};
 
 static uint32_t cycles_of(const tm_smem_params *p, uint32_t active, const uint64_t *addr, uint32_t bytes)
