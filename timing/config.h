@@ -127,6 +127,9 @@ typedef struct tm_config {
     uint32_t max_ctas_per_core;      /* -gpgpu_shader_cta */
     uint32_t shmem_bytes;            /* -gpgpu_shmem_size */
     uint32_t shmem_banks;            /* -gpgpu_shmem_num_banks */
+    uint32_t shmem_warp_parts;       /* -gpgpu_shmem_warp_parts: sub-warps of shared (and, as in
+                                        GPGPU-Sim, global) accesses */
+    bool shmem_limited_broadcast;    /* -gpgpu_shmem_limited_broadcast */
     uint32_t smem_latency;           /* -gpgpu_smem_latency */
     uint32_t n_schedulers;           /* -gpgpu_num_sched_per_core */
     tm_sched scheduler;              /* -gpgpu_scheduler */
@@ -164,6 +167,9 @@ typedef struct tm_config {
     uint32_t dram_burst_length;      /* -gpgpu_dram_burst_length */
     uint32_t dram_data_command_freq_ratio; /* -dram_data_command_freq_ratio (GDDR5, HBM: data rate / command rate) */
     uint32_t chips_per_channel;      /* -gpgpu_n_mem_per_ctrlr */
+    bool dram_dual_bus;              /* -dram_dual_bus_interface (-dual_bus_interface): a row and a
+                                        column command per cycle (HBM) */
+    bool dram_bankgroup_low_bits;    /* -dram_bnkgrp_indexing_policy 1: bank group = bank % nbkgrp */
     tm_dram_timing dram;             /* -gpgpu_dram_timing_opt */
     tm_addrmap addrmap;              /* -gpgpu_mem_addr_mapping */
     /* run control */

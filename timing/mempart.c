@@ -31,6 +31,8 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
     }
     if (!(mp->dram = tm_dram_new(cfg, channel, err, errlen)))
         return false;
+    tm_dram_set_options(mp->dram, &(tm_dram_options){.dual_bus_interface = cfg->dram_dual_bus,
+                                                      .bankgrp_low_bits = cfg->dram_bankgroup_low_bits});
     for (uint32_t k = 0; k < mp->nslices; k++) {
         tm_l2slice *s = &mp->slices[k];
         s->id = channel * mp->nslices + k;

@@ -334,9 +334,9 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const sim_group
             lane_of_entry[i] = (uint8_t)lane;
     }
     const tm_config *cfg = sm->cfg;
-    tm_coalesce_params cp = {.warp_size = 32, .warp_parts = TM_MEM_WARP_PARTS_DEFAULT, .per_sector = true};
-    tm_smem_params spp = {.warp_size = 32, .n_banks = cfg->shmem_banks, .warp_parts = TM_MEM_WARP_PARTS_DEFAULT,
-                          .limited_broadcast = false};
+    tm_coalesce_params cp = {.warp_size = 32, .warp_parts = cfg->shmem_warp_parts, .per_sector = true};
+    tm_smem_params spp = {.warp_size = 32, .n_banks = cfg->shmem_banks, .warp_parts = cfg->shmem_warp_parts,
+                          .limited_broadcast = cfg->shmem_limited_broadcast};
     for (uint32_t r = 0; r < rounds; r++) {
         uint64_t addr[32] = {0};
         uint32_t active = 0, bytes = 0;
