@@ -776,8 +776,8 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
     if (!c->smem_latency || !c->l1_latency || !c->l2_rop_latency || !c->dram_latency || !c->icnt_latency)
         return invalid(err, errlen, "latencies (-gpgpu_smem_latency, -gpgpu_l1_latency, -gpgpu_l2_rop_latency, "
                                     "-dram_latency, -simtlab_icnt_latency) are at least 1 cycle");
-    if (!c->l1i.present)
-        return invalid(err, errlen, "-gpgpu_cache:il1: the core needs an instruction cache");
+    /* -gpgpu_cache:il1 none is allowed: instructions are then always
+     * there (an idealization microbenchmarks use to take fetch out) */
     if (check_cache(&c->l1i, "-gpgpu_cache:il1", err, errlen) ||
         check_cache(&c->l1d, "-gpgpu_cache:dl1", err, errlen) ||
         check_cache(&c->l1c, "-gpgpu_const_cache:l1", err, errlen) ||

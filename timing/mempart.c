@@ -25,7 +25,9 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
     mp->dec = dec;
     mp->nslices = cfg->n_sub_partition_per_mchannel ? cfg->n_sub_partition_per_mchannel : 1;
     mp->slices = calloc(mp->nslices, sizeof *mp->slices);
-    if (!mp->slices) {
+    mp->delay_cap = TM_ROP_QUEUE;
+    mp->delay = calloc(mp->delay_cap, sizeof *mp->delay);
+    if (!mp->slices || !mp->delay) {
         snprintf(err, errlen, "out of memory for memory partition %u", channel);
         return false;
     }
@@ -65,6 +67,7 @@ void tm_mempart_free(tm_mempart *mp)
         tm_queue_free(&mp->slices[k].replies);
     }
     free(mp->slices);
+    free(mp->delay);
     if (mp->dram)
         tm_dram_free(mp->dram);
     memset(mp, 0, sizeof *mp);
@@ -134,34 +137,42 @@ static void reply(tm_l2slice *s, const tm_req *r)
 }
 
 /* Send request r (a miss, a write, a write-back) to the DRAM channel. */
-static bool to_dram(tm_mempart *mp, const tm_req *r, uint64_t now)
+static bool to_dram(tm_mempart *mp, const tm_req *r)
 {
     if (!tm_dram_can_accept(mp->dram))
         return false;
     tm_dram_addr a;
     tm_addrdec_decode(mp->dec, r->addr, &a);
-    return tm_dram_push(mp->dram, r, a.bank, a.row, a.col, now);
+    return tm_dram_push(mp->dram, r, a.bank, a.row, a.col, mp->dram_now);
 }
 
 void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
 {
+    /* misses whose -dram_latency has passed go to the DRAM scheduler */
+    while (mp->delay_n && mp->delay[mp->delay_head].due <= now && to_dram(mp, &mp->delay[mp->delay_head].r)) {
+        mp->delay_head = (mp->delay_head + 1) % mp->delay_cap;
+        mp->delay_n--;
+    }
     for (uint32_t k = 0; k < mp->nslices; k++) {
         tm_l2slice *s = &mp->slices[k];
         tm_req r;
         /* answers that became ready (fills of earlier misses) */
         while (s->l2 && !tm_queue_full(&s->replies) && tm_cache_next_ready(s->l2, now, &r))
             reply(s, &r);
-        /* the L2's misses and write-backs towards DRAM */
+        /* the L2's misses and write-backs start towards DRAM */
         const tm_req *q;
-        while (s->l2 && (q = tm_cache_miss_front(s->l2)) && to_dram(mp, q, now))
+        while (s->l2 && (q = tm_cache_miss_front(s->l2)) && mp->delay_n < mp->delay_cap) {
+            mp->delay[(mp->delay_head + mp->delay_n++) % mp->delay_cap] =
+                (tm_rop_entry){*q, now + mp->cfg->dram_latency};
             tm_cache_miss_pop(s->l2);
+        }
         /* the ROP queue's head, once due, accesses the slice */
         if (!s->rop_n || s->rop[s->rop_head].due > now || tm_queue_full(&s->replies))
             continue;
         tm_req *head = &s->rop[s->rop_head].r;
         bool answered = head->kind == TM_REQ_READ || head->kind == TM_REQ_ATOMIC;
         if (!s->l2) { /* no L2: straight to DRAM */
-            if (!to_dram(mp, head, now))
+            if (!to_dram(mp, head))
                 continue;
         } else {
             tm_cache_fail why;
@@ -178,6 +189,7 @@ void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
 
 void tm_mempart_dram_cycle(tm_mempart *mp, uint64_t l2_now, uint64_t now)
 {
+    mp->dram_now = now + 1; /* pushes from now on land in the next DRAM cycle */
     tm_dram_cycle(mp->dram, now);
     tm_req r;
     while (tm_dram_pop_reply(mp->dram, &r)) {
@@ -194,7 +206,7 @@ void tm_mempart_dram_cycle(tm_mempart *mp, uint64_t l2_now, uint64_t now)
 
 bool tm_mempart_idle(const tm_mempart *mp)
 {
-    if (tm_dram_pending(mp->dram))
+    if (tm_dram_pending(mp->dram) || mp->delay_n)
         return false;
     for (uint32_t k = 0; k < mp->nslices; k++) {
         const tm_l2slice *s = &mp->slices[k];

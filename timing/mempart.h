@@ -3,8 +3,9 @@
  *
  * A request from the interconnect waits -gpgpu_l2_rop_latency L2 cycles
  * (GPGPU-Sim's ROP queue), then accesses its L2 slice: a hit answers at
- * once, a miss goes to the channel's DRAM scheduler and answers when the
- * fill returns; writes and write-backs answer nothing (the SMs wait for
+ * once, a miss reaches the channel's DRAM scheduler -dram_latency L2
+ * cycles later (GPGPU-Sim counts them in core cycles; every preset runs
+ * L2 and core at one clock) and answers when the fill returns; writes and write-backs answer nothing (the SMs wait for
  * no acknowledgement); atomics are performed at the L2 and answer with
  * the line's data. Answers leave towards the interconnect's reply
  * network in the order they became ready. A sectored L2 takes one 32-byte
@@ -52,6 +53,9 @@ typedef struct tm_mempart {
     const tm_config *cfg;
     const tm_addrdec *dec;
     tm_dram *dram;
+    uint64_t dram_now;        /* the DRAM clock's current cycle (what tm_dram_push takes) */
+    tm_rop_entry *delay;      /* L2 misses on their way to DRAM (-dram_latency), a ring */
+    uint32_t delay_cap, delay_head, delay_n;
     tm_l2slice *slices;       /* n_sub_partition_per_mchannel */
     uint32_t nslices;
 } tm_mempart;

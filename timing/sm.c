@@ -1,16 +1,20 @@
 /* sm.c — one SM of the timing model (sm.h).
  *
  * Stage order within a core cycle: writeback, LD/ST unit, issue, operand
- * collection and dispatch, fetch. Operands are read in the cycle an
- * instruction issues when its register banks are free, so with free
- * banks and units an instruction of latency L issued at cycle t has its
- * result at t + L and a dependent instruction issues at t + L: the
- * operand-collect cycle is the first of the L (the functional unit is
- * given L - 1, at least 1). A warp's next instruction is fetched in the
- * cycle the previous one issues and decoded the next cycle, so a warp
- * with independent instructions issues every cycle. Each scheduler
- * fetches for one of its warps per cycle (Volta's per-sub-core L0
- * instruction caches; one L1 instruction cache access each).
+ * collection and dispatch, fetch. An instruction issued at cycle t has its
+ * operands read at t + 1 when its register banks are free (writebacks
+ * take a bank first: a result written back at cycle w blocks reads of its
+ * bank at w) and enters its functional unit at t + 2. The unit is given
+ * L - 2 cycles of an instruction's latency L (at least 1), so in a chain
+ * of dependent instructions, where each issues in the cycle its
+ * producer's result is written back and therefore reads its operand one
+ * cycle later, each instruction costs exactly L cycles (latencies below 3
+ * cost 3). Loads write their results back through the register banks
+ * too. A warp's next instruction is fetched in the cycle the previous one
+ * issues and decoded the next cycle, so a warp with independent
+ * instructions issues every cycle. Each scheduler fetches for one of its
+ * warps per cycle (Volta's per-sub-core L0 instruction caches; one L1
+ * instruction cache access each).
  *
  * Memory instructions: the emulator's access log (sim_step.mem) of the
  * issue is cut into rounds (the i-th access of every lane), each round
@@ -268,8 +272,10 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
 {
     tm_mem_inst *m = &sm->mem[tag];
     tm_warp *w = &sm->warps[m->warp];
-    if (m->ic->ndst)
+    if (m->ic->ndst) {
         tm_scoreboard_release_inst(sm->sb, m->warp, m->ic);
+        tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
+    }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
         sm->stats.load_latency_sum += now - m->issued;
         sm->stats.loads++;
@@ -534,7 +540,7 @@ static void dispatch(tm_sm *sm, uint64_t now)
                 sm->mem_n++;
             } else {
                 const tm_alu_inst *a = &sm->alu[e.tag];
-                uint32_t lat = a->ic->latency > 1 ? a->ic->latency - 1 : 1;
+                uint32_t lat = a->ic->latency > 3 ? a->ic->latency - 2 : 1;
                 if (tm_fu_issue(sm->fu, (tm_unit)k, lat, a->ic->initiation, e.tag, now) < 0)
                     break; /* the unit is busy: it stays in OC_EX */
             }
@@ -562,7 +568,7 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
         return TM_STALL_SCOREBOARD;
     if (!tm_opcollector_can_issue(sm->oc, (tm_unit)ic->unit, w->sched))
         return TM_STALL_UNIT;
-    if (ic->unit == TM_UNIT_MEM && (sm->mem_n + 1 >= sm->nmem || w->pending_mem >= TM_MEM_PER_WARP))
+    if (ic->unit == TM_UNIT_MEM && sm->mem_n + 1 >= sm->nmem)
         return TM_STALL_UNIT;
     return TM_STALLS;
 }

@@ -435,7 +435,6 @@ static void test_validate(void **state)
         {"-gpgpu_cache:dl1=N:16:128:4,L:L:m:N:H,A:32:8,8", "Fermi hash"},
         {"-gpgpu_cache:dl1=N:32:128:4,L:T:s:L:L,A:32:8,8", "need allocate-on-miss"},
         {"-gpgpu_cache:dl1=N:32:128:4,L:T:m:L:L,A:32:8,8:0,48", "does not divide"},
-        {"-gpgpu_cache:il1=none", "instruction cache"},
         {"-ptx_opcode_latency_fp=4,13,0,5,39", "-ptx_opcode_latency_fp"},
         {"-gpgpu_l1_latency=0", "at least 1 cycle"},
         {"-gpgpu_num_sp_units=0", "-gpgpu_num_sp_units"},

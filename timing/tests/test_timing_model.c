@@ -1,0 +1,256 @@
+/* test_timing_model.c — the whole timing model (timing/gpu.h) on small
+ * kernels, each expected cycle count derived by hand from the
+ * configuration the test sets and the pipeline sm.c documents:
+ *  - in a chain of dependent ALU instructions of latency L each one issues
+ *    L cycles after its producer (operands read the cycle after issue, as
+ *    the producer's writeback holds the bank in the issue cycle; into the
+ *    unit the cycle after for L - 2 cycles);
+ *  - a dependent load issued at t reads its address at t + 1, reaches the
+ *    LD/ST queue at t + 2 and is sent to the L1 at t + 3 (the LD/ST stage
+ *    runs before dispatch in a cycle); an L1 hit answers -gpgpu_l1_latency
+ *    later, and the dependent instruction issues in that cycle;
+ *  - each scheduler issues at most one instruction per cycle;
+ *  - the LD/ST unit spends one cycle per shared-memory bank cycle of an
+ *    access (smem_banks.c) and handles one instruction at a time.
+ * Differences between two runs that differ only in the measured part
+ * cancel the constant start-up and drain cycles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "emulator/tests/emu_test.h"
+#include "timing/gpu.h"
+#include "timing/sm.h"
+
+#define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+/* QV100 cut down to one SM, with the values the tests derive from set
+ * explicitly; then the extra assignments. */
+static tm_config small_gpu(const char *const *extra)
+{
+    tm_config c;
+    char err[512];
+    if (tm_config_preset(&c, "QV100", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    static const char *const base[] = {
+        "-gpgpu_n_clusters=1", "-gpgpu_n_cores_per_cluster=1", "-gpgpu_n_mem=2",
+        "-ptx_opcode_latency_int=7,13,9,11,145,21", "-ptx_opcode_initiation_int=1,1,1,1,8",
+        "-gpgpu_cache:il1=none", "-gpgpu_l1_latency=20", "-gpgpu_smem_latency=20",
+        "-gpgpu_deadlock_detect=1", NULL};
+    for (int i = 0; base[i]; i++)
+        if (tm_config_set(&c, base[i], NULL, err, sizeof err) != 0)
+            fail_msg("%s: %s", base[i], err);
+    for (int i = 0; extra && extra[i]; i++)
+        if (tm_config_set(&c, extra[i], NULL, err, sizeof err) != 0)
+            fail_msg("%s: %s", extra[i], err);
+    return c;
+}
+
+/* Run kernel k of `text` (its one .u64 parameter a buffer of `bytes`
+ * bytes holding init) on a GPU of cfg: the kernel's statistics. */
+static tm_kernel_stats simulate(const tm_config *cfg, const char *text, uint32_t grid, uint32_t block,
+                                const void *init, uint32_t bytes, void *result)
+{
+    emu e;
+    emu_open_module(&e, ptx_test_parse(text));
+    uint64_t buf = emu_buf(&e, init, bytes);
+    if (init) { /* a buffer of pointers into itself: make them device addresses */
+        uint64_t *words = malloc(bytes);
+        memcpy(words, init, bytes);
+        for (uint32_t i = 0; i < bytes / 8; i++)
+            words[i] += buf;
+        sim_memcpy_to_device(e.d, buf, words, bytes, e.err, sizeof e.err);
+        free(words);
+    }
+    char err[512];
+    tm_gpu *gpu = tm_gpu_new(cfg, err, sizeof err);
+    if (!gpu)
+        fail_msg("tm_gpu_new: %s", err);
+    sim_launch_config lc = emu_cfg(grid, 1, block, 1);
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("tm_gpu_launch: %s", err);
+    tm_kernel_stats ks = gpu->kernel;
+    if (result)
+        emu_read(&e, result, buf, bytes);
+    tm_gpu_free(gpu);
+    emu_close(&e);
+    return ks;
+}
+
+/* A kernel whose body is `n` copies of `line` between `pre` and `post`. */
+static char *repeat_kernel(const char *decls, const char *pre, const char *line, uint32_t n, const char *post)
+{
+    size_t cap = strlen(HEAD) + strlen(decls) + strlen(pre) + strlen(post) + (size_t)n * (strlen(line) + 1) + 256;
+    char *t = malloc(cap);
+    size_t len = (size_t)snprintf(t, cap, HEAD ".visible .entry k(.param .u64 p)\n{\n%s\n%s\n", decls, pre);
+    for (uint32_t i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len, line, i % 32, i % 32);
+    snprintf(t + len, cap - len, "%s\nret;\n}\n", post);
+    return t;
+}
+
+/* N more dependent adds cost N x 7 cycles (-ptx_opcode_latency_int's
+ * ADD is 7 here). */
+static void test_dependent_alu_chain(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char *t = repeat_kernel(".reg .b32 %r<4>;", "mov.u32 %r1, 0;", "add.s32 %%r1, %%r1, 1;\n", 100u * (k + 1), "");
+        cycles[k] = simulate(&cfg, t, 1, 32, NULL, 8, NULL).cycles;
+        free(t);
+    }
+    assert_int_equal(cycles[1] - cycles[0], 100 * 7);
+}
+
+/* 8 warps of independent instructions (writes of constants: no register
+ * reads, no hazards within 32 instructions of latency 1) on 4 schedulers:
+ * issue-bound at 4 warp instructions per cycle, so 8 x 128 more
+ * instructions cost 8 x 128 / 4 = 256 cycles. */
+static void test_independent_warps_fill_issue_width(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    assert_int_equal(cfg.n_schedulers, 4);
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char *t = repeat_kernel(".reg .b32 %r<40>;", "", "mov.u32 %%r%u, %u;\n", 128u * (k + 1), "");
+        cycles[k] = simulate(&cfg, t, 1, 256, NULL, 8, NULL).cycles;
+        free(t);
+    }
+    assert_int_equal(cycles[1] - cycles[0], 8 * 128 / 4);
+}
+
+/* 64 independent shared loads by one warp whose lanes read words `stride`
+ * apart: with 32 banks of 4-byte words (one sub-warp, unlimited
+ * broadcast), stride 2 puts 2 distinct words in each bank used (lanes 0
+ * and 16 in bank 0), stride 4 four (lanes 0, 8, 16, 24): 2 and 4 LD/ST
+ * cycles per load. Both outpace the one issue per cycle, so the LD/ST unit
+ * bounds them and the 4-way run takes 64 x (4 - 2) = 128 cycles more. */
+static void test_shared_bank_conflicts(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    assert_int_equal(cfg.shmem_banks, 32);
+    tm_kernel_stats ks[2];
+    for (int k = 0; k < 2; k++) {
+        char pre[256];
+        snprintf(pre, sizeof pre, ".shared .align 4 .b32 sm[1024];\nmov.u32 %%r1, %%tid.x;\nmul.lo.u32 %%r2, %%r1, %u;\n"
+                 "mov.u32 %%r3, sm;\nadd.u32 %%r4, %%r3, %%r2;\n", k ? 16u : 8u);
+        char *t = repeat_kernel(".reg .b32 %r<8>;\n.reg .b32 %s<40>;", pre, "ld.shared.u32 %%s%u, [%%r4];\n", 64, "");
+        ks[k] = simulate(&cfg, t, 1, 32, NULL, 8, NULL);
+        free(t);
+    }
+    assert_int_equal(cfg.shmem_warp_parts, 1);
+    assert_false(cfg.shmem_limited_broadcast);
+    assert_int_equal(ks[0].sm.shmem_bank_conflicts, 64 * 1);
+    assert_int_equal(ks[1].sm.shmem_bank_conflicts, 64 * 3);
+    assert_int_equal(ks[1].cycles - ks[0].cycles, 64 * 2);
+}
+
+/* One warp load of 32 consecutive words is 128 bytes: 4 sector requests;
+ * with lanes 128 bytes apart each lane needs its own line: 32. */
+static void test_coalescing_requests(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    const uint32_t strides[2] = {4, 128}, want[2] = {4, 32};
+    for (int k = 0; k < 2; k++) {
+        char pre[256];
+        snprintf(pre, sizeof pre, "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, %u;\n"
+                 "add.s64 %%rd3, %%rd1, %%rd2;\n", strides[k]);
+        char *t = repeat_kernel(".reg .b32 %r<8>;\n.reg .b64 %rd<8>;", pre, "ld.global.u32 %%r5, [%%rd3];\n", 1, "");
+        tm_kernel_stats ks = simulate(&cfg, t, 1, 32, NULL, 32 * 128, NULL);
+        free(t);
+        /* the ld.param is one constant-cache access (one line), the rest
+         * the global load's sectors */
+        assert_int_equal(ks.sm.mem_requests - 1, want[k]);
+    }
+}
+
+/* A pointer chase whose pointer points to itself: after the first load
+ * every load hits the L1, so each of N more loads costs the load-to-use
+ * time of an L1 hit, l1_latency + 3 = 23 cycles (read at t + 1, queued at
+ * t + 2, sent at t + 3, data at t + 3 + 20). */
+static void test_pointer_chase_l1_hit(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    uint64_t self[16] = {0}; /* word 0 holds its own address (offset 0 plus the buffer's base) */
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
+                                50u * (k + 1), "");
+        cycles[k] = simulate(&cfg, t, 1, 1, self, sizeof self, NULL).cycles;
+        free(t);
+    }
+    assert_int_equal(cycles[1] - cycles[0], 50 * (20 + 3));
+}
+
+/* The chase with no L1 (every load goes to its L2 slice): with every
+ * clock at one frequency, 1-flit packets (8-byte request, 8 + 32-byte
+ * reply with 40-byte flits), interconnect latency I and ROP latency R,
+ * a load issued at tick t is sent at t + 3 and enters the network in that
+ * tick; it can leave it at t + 3 + I + 1 (latency + flits) into the ROP
+ * queue, reaches the L2 at t + 4 + I + R and hits; its reply enters the
+ * network in the next tick's interconnect phase, t + 5 + I + R, leaves it
+ * at t + 6 + 2I + R, after that tick's core phase, so the dependent load
+ * issues at t + 7 + 2I + R. With I = 8 and R = 100: 123 cycles a load. */
+static void test_pointer_chase_l2_hit(void **state)
+{
+    (void)state;
+    const char *const extra[] = {"-gpgpu_cache:dl1=none", "-gpgpu_clock_domains=1000.0:1000.0:1000.0:1000.0",
+                                 "-simtlab_icnt_latency=8", "-gpgpu_l2_rop_latency=100", "-icnt_flit_size=40", NULL};
+    tm_config cfg = small_gpu(extra);
+    uint64_t self[16] = {0};
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
+                                20u * (k + 1), "");
+        cycles[k] = simulate(&cfg, t, 1, 1, self, sizeof self, NULL).cycles;
+        free(t);
+    }
+    assert_int_equal(cycles[1] - cycles[0], 20 * (7 + 2 * 8 + 100));
+}
+
+/* Warp 1 runs a dependent chain of 200 adds (1400 cycles) before the
+ * barrier, warp 0 nothing: warp 0's clock after the barrier is at least
+ * warp 1's before it. */
+static void test_barrier_holds_early_warp(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    char body[16384];
+    size_t len = (size_t)snprintf(body, sizeof body, HEAD ".visible .entry k(.param .u64 p)\n{\n"
+                                  ".reg .pred %%p<2>;\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<8>;\n"
+                                  "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmov.u32 %%r2, 0;\n"
+                                  "setp.lt.u32 %%p1, %%r1, 32;\n@%%p1 bra WAIT;\n");
+    for (int i = 0; i < 200; i++)
+        len += (size_t)snprintf(body + len, sizeof body - len, "add.s32 %%r2, %%r2, 1;\n");
+    snprintf(body + len, sizeof body - len,
+             "mov.u64 %%rd2, %%clock64;\nst.global.u64 [%%rd1+8], %%rd2;\n"
+             "WAIT:\nbar.sync 0;\nmov.u64 %%rd3, %%clock64;\n@%%p1 st.global.u64 [%%rd1], %%rd3;\nret;\n}\n");
+    uint64_t out[2];
+    tm_kernel_stats ks = simulate(&cfg, body, 1, 64, NULL, 16, out);
+    assert_true(out[1] >= 200 * 7);
+    assert_true(out[0] >= out[1]);
+    assert_true(ks.sm.stall[TM_STALL_BARRIER] > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dependent_alu_chain),
+        cmocka_unit_test(test_independent_warps_fill_issue_width),
+        cmocka_unit_test(test_shared_bank_conflicts),
+        cmocka_unit_test(test_coalescing_requests),
+        cmocka_unit_test(test_pointer_chase_l1_hit),
+        cmocka_unit_test(test_pointer_chase_l2_hit),
+        cmocka_unit_test(test_barrier_holds_early_warp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
