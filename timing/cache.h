@@ -109,7 +109,8 @@ typedef enum tm_cache_status {
     TM_CACHE_SECTOR_MISS,      /* line present, sector not: a request for the sector was sent */
     TM_CACHE_MSHR_HIT,         /* statistic only */
     TM_CACHE_STATUSES,
-    TM_CACHE_BYPASS = TM_CACHE_STATUSES, /* an atomic sent on untouched; its reply is not a fill */
+    TM_CACHE_BYPASS = TM_CACHE_STATUSES, /* an atomic sent on untouched (not counted, nor is its
+                                            MISS_QUEUE_FULL failure); its reply is not a fill */
     TM_CACHE_BAD_REQUEST       /* the caller broke the contract (tm_cache_error says how); nothing changed */
 } tm_cache_status;
 
@@ -188,7 +189,8 @@ const tm_req *tm_cache_miss_front(const tm_cache *c);
 void tm_cache_miss_pop(tm_cache *c);
 
 /* Data for a read this cache sent has come back (reply: the request the
- * cache sent, or one of its sectors, as the next level returns it).
+ * cache sent, kind TM_REQ_READ, with its address; or one of its sectors,
+ * with that sector's address and bit, as the next level returns it).
  * When every sector the MSHR entry asked for is here the line is filled
  * and its merged requests become ready. false: the reply answers no
  * pending miss of this cache (a write acknowledgement, a bypassed
