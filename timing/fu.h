@@ -30,7 +30,11 @@
  *     others (the fixed part of its latency, typically 1) without a result
  *     bus booking, and the memory system's latency is the LD/ST path's
  *     business. n_units[MEM] = 0 means the one LD/ST unit.
- * Where it differs: the widths of ID_OC/OC_EX registers (how many
+ * Where it differs: in GPGPU-Sim an instruction dispatched at cycle t
+ * reaches the EX_WB register at t + latency + 1 and is written back at
+ * t + latency + 2 (its stages run in reverse pipeline order, each moving
+ * a stage per cycle); here it completes at exactly t + latency and the
+ * core decides what writeback adds. The widths of ID_OC/OC_EX registers (how many
  * instructions wait in front of a unit) are the operand collector's and
  * the core's business; an instruction here is either accepted or not.
  * Latency and initiation come with each instruction (tm_inst_class), since

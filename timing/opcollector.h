@@ -30,8 +30,8 @@
  * Bank conflicts: tm_opcollector_bank_conflict_stalls() counts, for every
  * cycle, each collector unit that had an operand it could not read because
  * its bank was busy that cycle (with another operand's read, its own
- * included, or with a write). GPGPU-Sim prints gpu_reg_bank_conflict_stalls
- * but its current sources never increment it (always 0); its older
+ * included, or with a write). GPGPU-Sim 4.x (gpgpu-sim_distribution)
+ * prints gpu_reg_bank_conflict_stalls but never increments it (always 0); its older
  * decode-stage model counted one per cycle an instruction was held for its
  * operands' bank conflicts (an instruction with two operands in one bank:
  * 1), which is what this counter gives for a single instruction.

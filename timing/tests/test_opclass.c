@@ -15,6 +15,7 @@
 
 #include "analysis/defuse.h"
 #include "parser/parser.h"
+#include "parser/tests/ptx_test.h"
 #include "timing/opclass.h"
 
 /* int: ADD 11/1, MAX 12/2, MUL 13/3, MAD 14/4, DIV 15/5, SHFL 16/6
@@ -119,16 +120,10 @@ static int teardown(void **state)
     return 0;
 }
 
-/* The register id of %<prefix><index> of f (from its declarations). */
+/* The register id of %<prefix><index> of the kernel. */
 static uint32_t reg(const fixture *fx, const char *prefix, uint32_t index)
 {
-    for (uint32_t d = 0; d < fx->f->nregdecls; d++) {
-        const ptx_regdecl *rd = &fx->f->regdecls[d];
-        if (rd->count != PTX_NONE && index < rd->count && !strcmp(ptx_str(fx->m, rd->name), prefix))
-            return rd->first + index;
-    }
-    fail_msg("no register %s%u", prefix, index);
-    return 0;
+    return ptx_test_reg(fx->m, fx->f, prefix, index);
 }
 
 /* Classify the kernel under cfg, failing on an error. */
@@ -350,6 +345,109 @@ static void test_every_opcode_classified(void **state)
     assert_false(tm_opclass_opcode_known(PTX_OP_COUNT));
 }
 
+/* What every class must satisfy whatever the instruction: a rule of its
+ * own, non-zero timing, memory operations on the MEM unit with latency
+ * class ONE, register numbers below nregs, bank reads inside the sources,
+ * the guard first among the sources. */
+static void check_classes(const ptx_module *m, const ptx_function *f, const tm_opclass_fn *fn,
+                          const char *name)
+{
+    for (uint32_t pc = 0; pc < fn->ninstrs; pc++) {
+        const tm_inst_class *ic = &fn->ic[pc];
+        const char *op = ptx_opcode_name((ptx_opcode)m->forms[f->instrs[pc].form].opcode);
+        if (ic->flags & TM_IC_DEFAULT_RULE)
+            fail_msg("%s pc %u (%s): no rule", name, pc, op);
+        if (ic->latency < 1 || ic->initiation < 1 || ic->unit >= TM_UNIT_KINDS)
+            fail_msg("%s pc %u (%s): bad timing", name, pc, op);
+        bool mem = ic->flags & (TM_IC_LOAD | TM_IC_STORE | TM_IC_ATOMIC | TM_IC_MEMBAR);
+        if (mem && (ic->unit != TM_UNIT_MEM || ic->lat_class != TM_LC_ONE))
+            fail_msg("%s pc %u (%s): a memory operation off the MEM unit", name, pc, op);
+        for (uint32_t k = 0; k < ic->nsrc; k++)
+            assert_true(ic->src[k] < fn->nregs);
+        for (uint32_t k = 0; k < ic->ndst; k++)
+            assert_true(ic->dst[k] < fn->nregs);
+        assert_true(ic->nread <= ic->nsrc);
+        assert_true(ic->read >= ic->src && ic->read + ic->nread <= ic->src + ic->nsrc);
+        if (ic->guard != TM_NO_REG)
+            assert_int_equal(ic->src[0], ic->guard);
+        assert_int_equal(!!(ic->flags & TM_IC_WRITES_REG), ic->ndst > 0);
+    }
+}
+
+/* Every instruction form of testdata/isa/forms.txt (each form of the PTX
+ * ISA 9.0 reference), in one kernel, gets a class that passes
+ * check_classes; every opcode of ir/opcodes.def occurs there. */
+static void test_every_isa_form(void **state)
+{
+    (void)state;
+    char path[4096], line[1024];
+    ptx_test_path(path, sizeof path, "isa/forms.txt");
+    FILE *in = fopen(path, "r");
+    if (!in)
+        fail_msg("cannot open %s", path);
+    size_t cap = 1 << 20, len = strlen(PTX_TEST_ISA_PRELUDE);
+    char *text = malloc(cap);
+    assert_non_null(text);
+    memcpy(text, PTX_TEST_ISA_PRELUDE, len);
+    while (fgets(line, sizeof line, in)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        size_t k = strlen(line);
+        while (len + k + 16 >= cap)
+            assert_non_null(text = realloc(text, cap *= 2));
+        memcpy(text + len, line, k);
+        len += k;
+    }
+    fclose(in);
+    snprintf(text + len, cap - len, " ret;\n}\n");
+    ptx_module *m = ptx_test_parse(text);
+    free(text);
+    const ptx_function *f = NULL;
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        if (!strcmp(ptx_function_name(m, &m->functions[i]), "k"))
+            f = &m->functions[i];
+    assert_non_null(f);
+    tm_config cfg = test_config();
+    tm_opclass_fn fn;
+    char err[256] = "";
+    if (!tm_opclass_function(m, f, &cfg, &fn, err, sizeof err))
+        fail_msg("%s", err);
+    check_classes(m, f, &fn, "forms.txt");
+    bool seen[PTX_OP_COUNT] = {false};
+    for (uint32_t pc = 0; pc < f->ninstrs; pc++)
+        seen[m->forms[f->instrs[pc].form].opcode] = true;
+    for (unsigned op = PTX_OP_INVALID + 1; op < PTX_OP_COUNT; op++)
+        if (!seen[op])
+            fail_msg("forms.txt has no %s", ptx_opcode_name((ptx_opcode)op));
+    tm_opclass_fn_free(&fn);
+    ptx_module_free(m);
+}
+
+/* Classify every function with a body of one module (ptx_test_each_file). */
+static void classify_module(const ptx_module *m, const char *name, void *ctx)
+{
+    const tm_config *cfg = ctx;
+    for (uint32_t i = 0; i < m->nfunctions; i++) {
+        const ptx_function *f = &m->functions[i];
+        if (!(f->flags & PTX_FUNCF_HAS_BODY))
+            continue;
+        tm_opclass_fn fn;
+        char err[256] = "";
+        if (!tm_opclass_function(m, f, cfg, &fn, err, sizeof err))
+            fail_msg("%s: %s", name, err);
+        check_classes(m, f, &fn, name);
+        tm_opclass_fn_free(&fn);
+    }
+}
+
+/* The nvcc-generated PTX of testdata/ptx classifies cleanly. */
+static void test_nvcc_modules(void **state)
+{
+    (void)state;
+    tm_config cfg = test_config();
+    assert_true(ptx_test_each_file("ptx", ".ptx", classify_module, &cfg) > 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +457,8 @@ int main(void)
         cmocka_unit_test(test_unit_fallbacks),
         cmocka_unit_test(test_missing_unit_is_an_error),
         cmocka_unit_test(test_every_opcode_classified),
+        cmocka_unit_test(test_every_isa_form),
+        cmocka_unit_test(test_nvcc_modules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
