@@ -72,8 +72,11 @@ static uint32_t ready_lanes(const sim_cta *c, const sim_warp *w, const sim_inst 
     return go;
 }
 
-/* The pc to issue next for warp w among `run` lanes. */
-static uint32_t pick_pc(sim_warp *w, uint32_t run)
+/* The pc to issue next for warp w among `run` lanes: alternately (w->rr
+ * flips at every pick that is acted on) the smallest, and the next after
+ * the last pc issued. Reads the warp only, so that asking twice without
+ * an issue in between gives the same answer (simt.h). */
+static uint32_t pick_pc(const sim_warp *w, uint32_t run)
 {
     uint32_t lo = UINT32_MAX, next = UINT32_MAX;
     for (uint32_t s = run; s; s &= s - 1) {
@@ -83,8 +86,7 @@ static uint32_t pick_pc(sim_warp *w, uint32_t run)
         if (pc > w->last_pc && pc < next)
             next = pc;
     }
-    w->rr = !w->rr;
-    return w->rr || next == UINT32_MAX ? lo : next;
+    return !w->rr || next == UINT32_MAX ? lo : next;
 }
 
 static void its_start(sim_cta *c, sim_warp *w)
@@ -111,19 +113,21 @@ static sim_warp_status its_next(sim_cta *c, sim_warp *w, sim_group *g, sim_issue
         uint32_t mask = lanes_at(w, run, pc);
         if (pc >= c->fn->ninstrs) { /* ran off the end: finished */
             w->exited |= mask;
+            w->rr = !w->rr;
             continue;
         }
         const sim_inst *in = &c->fn->code[pc];
         if (in->sync_src >= 0) {
             uint32_t go = ready_lanes(c, w, in, mask);
             w->sync_wait |= mask & ~go; /* the rest of their members must arrive first */
-            mask = go;
-            if (!mask)
+            if (!go) {
+                w->rr = !w->rr;
                 continue;
+            }
+            mask = go;
         }
         sim_group_mask(g, mask);
         g->absent = w->exited;
-        w->last_pc = pc;
         *is = (sim_issue){pc, mask, pc + 1};
         return SIM_WARP_READY;
     }
@@ -132,6 +136,8 @@ static sim_warp_status its_next(sim_cta *c, sim_warp *w, sim_group *g, sim_issue
 static sim_warp_status its_commit(sim_cta *c, sim_warp *w, const sim_issue *is, const sim_step *s)
 {
     uint32_t pc = is->pc, mask = is->mask, next_default = mask;
+    w->rr = !w->rr; /* the pick was acted on */
+    w->last_pc = pc;
     switch (s->event) {
     case SIM_EV_FAULT:
         return SIM_WARP_FAULT;

@@ -25,9 +25,9 @@
 
 enum { DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM, DOMAINS };
 
-/* The most registers, reads per instruction and latency the SMs are
- * sized for: what the largest opclass tables need. */
-#define TM_MAX_REGS_DEFAULT 65536u
+/* The registers, reads per instruction and latency the SMs are sized
+ * for: what the opclass tables need. */
+#define TM_REGS_INITIAL 256u /* grown at a launch of functions with more */
 #define TM_MAX_READS 32u
 
 /* Where the address decoder lives (one for the GPU). */
@@ -35,11 +35,12 @@ typedef struct tm_gpu_mem {
     tm_addrdec dec;
 } tm_gpu_mem;
 
-void tm_gpu_fail(tm_gpu *gpu, const char *fmt, ...)
+void tm_gpu_fail(tm_gpu *gpu, sim_error kind, const char *fmt, ...)
 {
     if (gpu->failed)
         return;
     gpu->failed = true;
+    gpu->fail_kind = kind;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(gpu->error, sizeof gpu->error, fmt, ap);
@@ -101,7 +102,7 @@ tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     for (uint32_t i = 0; i < gpu->nsms; i++)
-        if (!tm_sm_init(&gpu->sms[i], gpu, i, c, TM_MAX_REGS_DEFAULT, TM_MAX_READS, max_latency(c), err, errlen)) {
+        if (!tm_sm_init(&gpu->sms[i], gpu, i, c, TM_REGS_INITIAL, TM_MAX_READS, max_latency(c), err, errlen)) {
             tm_gpu_free(gpu);
             return NULL;
         }
@@ -140,7 +141,7 @@ const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi)
         char err[256];
         const ptx_module *m = gpu->prog->m;
         if (!tm_opclass_function(m, &m->functions[fi], &gpu->cfg, &gpu->opc[fi], err, sizeof err)) {
-            tm_gpu_fail(gpu, "%s", err);
+            tm_gpu_fail(gpu, SIM_ERR_UNSUPPORTED, "%s", err);
             return NULL;
         }
         gpu->opc_done[fi] = true;
@@ -171,7 +172,7 @@ static void schedule_ctas(tm_gpu *gpu, char *err, size_t errlen)
         if (!tm_sm_can_take(sm))
             continue;
         if (!tm_sm_start_cta(sm, gpu->next_cta, err, errlen)) {
-            tm_gpu_fail(gpu, "%s", err);
+            tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "%s", err);
             return;
         }
         gpu->next_cta++;
@@ -194,6 +195,8 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
     schedule_ctas(gpu, err, errlen);
     for (uint32_t i = 0; i < gpu->nsms && !gpu->failed; i++) {
         tm_sm *sm = &gpu->sms[i];
+        if (!sm->ncta_used && tm_sm_idle(sm))
+            continue; /* nothing resident, nothing in flight: nothing to do */
         tm_sm_cycle(sm, now);
         tm_req *r;
         while ((r = tm_queue_front(&sm->out)) && tm_icnt_can_push(gpu->icnt, TM_ICNT_REQUEST, i)) {
@@ -245,9 +248,31 @@ static bool kernel_finished(const tm_gpu *gpu)
     return true;
 }
 
-/* Stop with a deadlock report: what each resident warp waits for. */
+/* Stop with a deadlock report. A block whose unfinished warps all wait
+ * at barriers (or, under ITS, for member lanes) with nothing in flight
+ * has the emulator's report of a barrier that cannot complete; otherwise
+ * the report says what each resident warp waits for. */
 static void deadlock(tm_gpu *gpu)
 {
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
+        tm_sm *sm = &gpu->sms[i];
+        for (uint32_t p = 0; p < gpu->cfg.max_ctas_per_core; p++) {
+            if (!sm->cta_used[p])
+                continue;
+            bool stuck = true;
+            for (uint32_t w = 0; w < sm->nwarps && stuck; w++) {
+                const tm_warp *wp = &sm->warps[w];
+                if (wp->cta == &sm->ctas[p] && !wp->done)
+                    stuck = !wp->pending_mem && !wp->ib_valid && !wp->fetching;
+            }
+            if (!stuck)
+                continue;
+            tm_cta *cta = &sm->ctas[p];
+            gpu->mech->deadlock(cta);
+            tm_gpu_fail(gpu, cta->emu.fault_kind, "%s", cta->emu.fault);
+            return;
+        }
+    }
     char buf[400];
     size_t len = 0;
     for (uint32_t i = 0; i < gpu->nsms && len < sizeof buf - 120; i++) {
@@ -265,8 +290,18 @@ static void deadlock(tm_gpu *gpu)
                                                    : "waiting (warp-synchronous instruction?)");
         }
     }
-    tm_gpu_fail(gpu, "deadlock: no warp issued or completed for %" PRIu64 " cycles (-gpgpu_deadlock_detect): %s",
+    tm_gpu_fail(gpu, SIM_ERR_DEADLOCK, "deadlock: no warp issued or completed for %" PRIu64 " cycles (-gpgpu_deadlock_detect): %s",
                 gpu->cfg.deadlock_cycles, buf);
+}
+
+/* Thread instructions the running kernel issued so far (its SMs'
+ * counters less what they held before it). */
+static uint64_t kernel_thread_insts(const tm_gpu *gpu)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        n += gpu->sms[i].stats.thread_insts;
+    return n - gpu->kernel_start_insts;
 }
 
 /* Run the running kernel to its end. */
@@ -311,12 +346,31 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
             deadlock(gpu);
             break;
         }
+        if (gpu->max_warp_insts && gpu->issued >= gpu->max_warp_insts) {
+            tm_gpu_fail(gpu, SIM_ERR_LIMIT, "kernel %s stopped after %" PRIu64 " warp instructions (the instruction "
+                        "limit; an endless loop?)", gpu->kernel.name, gpu->issued);
+            break;
+        }
+        if (gpu->cfg.max_insn && gpu->total.thread_insts + kernel_thread_insts(gpu) >= gpu->cfg.max_insn) {
+            tm_gpu_fail(gpu, SIM_ERR_LIMIT, "stopped at the instruction limit (-gpgpu_max_insn %" PRIu64 ")",
+                        gpu->cfg.max_insn);
+            break;
+        }
         if (gpu->cfg.max_cycle && now - start >= gpu->cfg.max_cycle) {
-            tm_gpu_fail(gpu, "stopped at the cycle limit (-gpgpu_max_cycle %" PRIu64 ")", gpu->cfg.max_cycle);
+            tm_gpu_fail(gpu, SIM_ERR_LIMIT, "stopped at the cycle limit (-gpgpu_max_cycle %" PRIu64 ")", gpu->cfg.max_cycle);
             break;
         }
         (void)insn_before;
     }
+}
+
+/* Does the launch of kernel `name` group blocks in clusters of several? */
+static bool clustered(const sim_program *p, const char *name, const sim_launch_config *cfg)
+{
+    const sim_func *fn = sim_program_kernel(p, name);
+    const uint32_t *r = fn ? fn->f->reqnctapercluster : NULL;
+    sim_dim3 c = r && r[0] ? (sim_dim3){r[0], r[1], r[2]} : cfg->cluster;
+    return (uint64_t)(c.x ? c.x : 1) * (c.y ? c.y : 1) * (c.z ? c.z : 1) > 1;
 }
 
 int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
@@ -325,6 +379,22 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     sim_stats local;
     if (!stats)
         stats = &local;
+    if (cfg->cooperative || clustered(p, name, cfg)) {
+        *stats = (sim_stats){.error = SIM_ERR_UNSUPPORTED};
+        snprintf(err, errlen, "launch of %s: %s are not supported by the timing model yet", name,
+                 cfg->cooperative ? "cooperative launches (grid synchronization)" : "clusters of several blocks");
+        return -1;
+    }
+    uint32_t regs = 1;
+    for (uint32_t f = 0; f < p->m->nfunctions; f++)
+        if (p->funcs[f].nregs + 1 > regs)
+            regs = p->funcs[f].nregs + 1;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        if (!tm_sm_size_registers(&gpu->sms[i], regs)) {
+            *stats = (sim_stats){.error = SIM_ERR_OUT_OF_MEMORY};
+            snprintf(err, errlen, "out of memory for the scoreboards of functions of %u registers", regs);
+            return -1;
+        }
     sim_grid grid;
     sim_error kind;
     if (sim_grid_open(&grid, d, p, name, cfg, params, param_bytes, &kind, err, errlen) != 0) {
@@ -339,7 +409,11 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     gpu->opc = calloc(gpu->nfuncs + 1, sizeof *gpu->opc);
     gpu->opc_done = calloc(gpu->nfuncs + 1, sizeof *gpu->opc_done);
     gpu->failed = false;
+    gpu->fail_kind = SIM_OK;
     gpu->error[0] = 0;
+    gpu->issued = 0;
+    gpu->max_warp_insts = cfg->max_instructions;
+    snprintf(gpu->kernel.name, sizeof gpu->kernel.name, "%s", name);
     gpu->cta_threads = cfg->block.x * cfg->block.y * cfg->block.z;
     gpu->cta_regs = kernel_registers(p->m, name);
     gpu->cta_shared = grid.fn->shared_used + cfg->dynamic_shared;
@@ -349,11 +423,12 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     tm_sm_stats before = {0};
     for (uint32_t i = 0; i < gpu->nsms; i++)
         tm_sm_stats_add(&before, &gpu->sms[i].stats);
+    gpu->kernel_start_insts = before.thread_insts;
     uint64_t start = gpu->core_cycle;
     if (!gpu->opc || !gpu->opc_done)
-        tm_gpu_fail(gpu, "out of memory for the instruction classes");
+        tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the instruction classes");
     else if (gpu->occ.ctas == 0)
-        tm_gpu_fail(gpu, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "
+        tm_gpu_fail(gpu, SIM_ERR_RESOURCES, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "
                     "thread, %u bytes of shared memory)", name, gpu->cta_threads,
                     tm_occupancy_limit_name(gpu->occ.limit), gpu->cta_regs, gpu->cta_shared);
     else
@@ -395,7 +470,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     int rc = sim_grid_close(&grid, stats, err, errlen);
     gpu->grid = NULL;
     if (rc == 0 && failed) {
-        stats->error = SIM_ERR_LIMIT;
+        stats->error = gpu->fail_kind;
         snprintf(err, errlen, "%s", gpu->error);
         return -1;
     }

@@ -74,7 +74,11 @@ typedef struct tm_gpu {
     uint64_t next_cta, nctas;
     uint32_t cta_rr;          /* the SM the CTA scheduler tries first */
     bool failed;              /* a CTA faulted or the model stopped: no new CTAs */
+    sim_error fail_kind;      /* what stopped it (a launch's sim_stats.error) */
     char error[512];
+    uint64_t issued;          /* warp instructions issued in the running kernel */
+    uint64_t kernel_start_insts; /* the SMs' thread instructions when it started */
+    uint64_t max_warp_insts;  /* the launch's sim_launch_config.max_instructions (0: none) */
     tm_kernel_stats kernel;
     tm_sm_stats total;        /* over every kernel */
     uint64_t total_insn;
@@ -89,7 +93,13 @@ void tm_gpu_free(tm_gpu *gpu);
 /* Run kernel `name` of program p (on device d) with cfg's grid and
  * parameters on the model: 0, or -1 with err (a launch error, a guest
  * fault, a deadlock, the cycle or instruction limit). stats gets the
- * functional statistics, as sim_launch gives them. */
+ * functional statistics, as sim_launch gives them. Of cfg the model
+ * takes the grid, block, dynamic shared memory, stack size, printf
+ * target and instruction limit (max_instructions, warp instructions);
+ * the divergence mechanism is the configuration's (-simtlab_simt), and
+ * one host thread simulates. Cooperative launches and clusters of several
+ * blocks are refused (SIM_ERR_UNSUPPORTED): the model schedules blocks
+ * one by one. */
 int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
                   const void *params, uint32_t param_bytes, sim_stats *stats, char *err, size_t errlen);
 
@@ -98,8 +108,8 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
  * a unit it needs. */
 const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi);
 
-/* Stop the kernel with an error (the first one wins). */
-void tm_gpu_fail(tm_gpu *gpu, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Stop the kernel with an error of kind `kind` (the first one wins). */
+void tm_gpu_fail(tm_gpu *gpu, sim_error kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* GPGPU-Sim's statistics lines of the last kernel, and the totals. */
 void tm_gpu_print_kernel_stats(const tm_gpu *gpu, FILE *out);

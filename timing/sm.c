@@ -173,6 +173,19 @@ void tm_sm_free(tm_sm *sm)
     memset(sm, 0, sizeof *sm);
 }
 
+bool tm_sm_size_registers(tm_sm *sm, uint32_t nregs)
+{
+    if (sm->sb && sm->sb->nregs >= nregs)
+        return true;
+    tm_scoreboard *sb = tm_scoreboard_new(sm->nwarps, nregs);
+    if (!sb)
+        return false;
+    if (sm->sb)
+        tm_scoreboard_free(sm->sb);
+    sm->sb = sb;
+    return true;
+}
+
 /* ---- CTAs --------------------------------------------------------------- */
 
 bool tm_sm_can_take(const tm_sm *sm)
@@ -238,7 +251,7 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
 /* The CTA faulted: stop the kernel with its message. */
 static void cta_fault(tm_sm *sm, tm_cta *cta)
 {
-    tm_gpu_fail(sm->gpu, "%s", cta->emu.fault);
+    tm_gpu_fail(sm->gpu, cta->emu.fault_kind, "%s", cta->emu.fault);
 }
 
 /* ---- memory instructions ------------------------------------------------ */
@@ -442,7 +455,7 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
             if (s == TM_CACHE_RESERVATION_FAIL)
                 return;
             if (s == TM_CACHE_BAD_REQUEST) {
-                tm_gpu_fail(sm->gpu, "SM %u: %s", sm->id, tm_cache_error(c));
+                tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
                 return;
             }
             if (answered && s == TM_CACHE_HIT) {
@@ -505,7 +518,7 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
     }
     tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
     if (c && !tm_cache_fill(c, r, now))
-        tm_gpu_fail(sm->gpu, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
+        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
                     (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
 }
 
@@ -599,8 +612,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_group *g;
     sim_issue is;
     if (sm->gpu->mech->next(cta, w->cta_slot, &g, &is) != SIM_WARP_READY || is.pc != w->ib.pc) {
-        tm_gpu_fail(sm->gpu, "SM %u warp %u: the divergence mechanism changed its mind about the next issue",
-                    sm->id, wi);
+        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u warp %u: the divergence mechanism changed its mind about the next "
+                    "issue (pc %u lanes 0x%08x fetched, now pc %u lanes 0x%08x)", sm->id, wi, w->ib.pc, w->ib.mask,
+                    is.pc, is.mask);
         return false;
     }
     sim_step st;
@@ -611,6 +625,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     uint32_t lanes = (uint32_t)__builtin_popcount(is.mask);
+    sm->gpu->issued++;
     sm->stats.warp_insts++;
     sm->stats.thread_insts += lanes;
     sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
@@ -624,17 +639,19 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     w->ib_valid = false;
     w->last_commit = now;
     sm->last_progress = now;
-    if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot)) {
-        w->at_barrier = true;
+    if (st.event == SIM_EV_BARRIER) /* someone arrived: the barriers are checked this cycle */
         cta->barrier_arrived = true;
-    }
+    /* the whole warp waits (PDOM); under ITS other lanes may go on, and the
+     * mechanism leaves the waiting ones out of its next issues */
+    if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot))
+        w->at_barrier = true;
     if (ic->ndst)
         tm_scoreboard_reserve(sm->sb, wi, ic);
     if (is_mem) {
         tm_mem_inst *m = &sm->mem[slot];
         *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .reqs = m->reqs, .cap = m->cap, .issued = now};
         if (!mem_requests(sm, m, wi, g, &st)) {
-            tm_gpu_fail(sm->gpu, "out of memory for the requests of SM %u", sm->id);
+            tm_gpu_fail(sm->gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
         if (!m->busy_cycles && !m->nreqs) /* nothing touched memory (every lane predicated off) */
@@ -645,7 +662,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         sm->alu[slot] = (tm_alu_inst){.busy = true, .warp = wi, .ic = ic};
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
-        tm_gpu_fail(sm->gpu, "SM %u: the operand collector refused an instruction it had room for", sm->id);
+        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
         return false;
     }
     return true;

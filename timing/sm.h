@@ -128,6 +128,9 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
                 uint32_t max_reads, uint32_t max_latency, char *err, size_t errlen);
 void tm_sm_free(tm_sm *sm);
 
+/* Make the scoreboard hold functions of nregs registers (between
+ * kernels); false when memory is short. */
+bool tm_sm_size_registers(tm_sm *sm, uint32_t nregs);
 /* Can the SM take one more CTA of the running kernel (threads, registers,
  * shared memory, CTA places)? */
 bool tm_sm_can_take(const tm_sm *sm);

@@ -12,6 +12,7 @@
 #include "emulator/sim.h"
 #include "parser/parser.h"
 #include "parser/tests/ptx_test.h"
+#include "timing/gpu.h"
 
 typedef struct emu {
     ptx_module *m;
@@ -60,6 +61,31 @@ static inline void emu_read(emu *e, void *dst, uint64_t addr, size_t n)
         fail_msg("copy out: %s", e->err);
 }
 
+/* sim_launch, or with SIMTLAB_TEST_TIMING=PRESET in the environment the
+ * same launch on the timing model with that preset's GPU (-simtlab_simt
+ * its for independent scheduling): the emulator's tests, run again that
+ * way, check that the timing path gives the emulator's results and
+ * errors. Launches the model refuses (cooperative, clusters) stay on
+ * the emulator. */
+static inline int emu_launch(emu *e, const char *k, const sim_launch_config *cfg, const uint8_t *buf, uint32_t bytes)
+{
+    const char *preset = getenv("SIMTLAB_TEST_TIMING");
+    if (!preset || !*preset)
+        return sim_launch(e->d, e->p, k, cfg, buf, bytes, &e->stats, e->err, sizeof e->err);
+    tm_config tc;
+    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 ||
+        (cfg->independent_scheduling && tm_config_set(&tc, "-simtlab_simt=its", NULL, e->err, sizeof e->err) != 0))
+        fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);
+    tm_gpu *gpu = tm_gpu_new(&tc, e->err, sizeof e->err);
+    if (!gpu)
+        fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);
+    int rc = tm_gpu_launch(gpu, e->d, e->p, k, cfg, buf, bytes, &e->stats, e->err, sizeof e->err);
+    tm_gpu_free(gpu);
+    if (rc != 0 && e->stats.error == SIM_ERR_UNSUPPORTED && strstr(e->err, "not supported by the timing model"))
+        return sim_launch(e->d, e->p, k, cfg, buf, bytes, &e->stats, e->err, sizeof e->err);
+    return rc;
+}
+
 /* Launch kernel k; args[i] points to the value of parameter i (as many
  * bytes as the parameter has). Returns sim_launch's result; the error is
  * in e->err. */
@@ -72,7 +98,7 @@ static inline int emu_try(emu *e, const char *k, sim_launch_config cfg, const vo
     uint8_t *buf = calloc(bytes + 1, 1);
     for (uint32_t i = 0; i < n; i++)
         memcpy(buf + pi[i].offset, args[i], pi[i].size);
-    int rc = sim_launch(e->d, e->p, k, &cfg, buf, bytes, &e->stats, e->err, sizeof e->err);
+    int rc = emu_launch(e, k, &cfg, buf, bytes);
     free(buf);
     return rc;
 }
