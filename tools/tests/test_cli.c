@@ -18,37 +18,10 @@
 #include <jansson.h>
 
 #include "parser/parser.h"
+#include "tools/tests/cli_run.h"
 
-typedef struct run_result {
-    int status;
-    char *out; /* stdout and stderr together */
-} run_result;
-
-/* Run `simtlab ARGS` (a shell-quoted string) from the repository's testdata
- * directory, capturing its output and exit status. */
-static run_result simtlab(const char *args)
-{
-    const char *build = getenv("SIMTLAB_BUILDDIR"), *data = getenv("SIMTLAB_TESTDATA");
-    run_result r = {-1, NULL};
-    if (!build || !data)
-        return r;
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/tools/simtlab' %s 2>&1", data, build, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0;
-    r.out = malloc(cap);
-    size_t got;
-    while ((got = fread(r.out + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap)
-            r.out = realloc(r.out, cap *= 2);
-    }
-    r.out[n] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
+/* `simtlab ARGS` from the testdata directory (cli_run.h). */
+static run_result simtlab(const char *args) { return cli_run("", args); }
 
 static void need_env(void)
 {

@@ -18,51 +18,7 @@
 
 #include <cmocka.h>
 
-typedef struct run_result {
-    int status;
-    char *out; /* stdout and stderr together */
-} run_result;
-
-/* Run the shell command line `pre simtlab args` from the testdata
- * directory, capturing its output and exit status. */
-static run_result simtlab(const char *pre, const char *args)
-{
-    const char *build = getenv("SIMTLAB_BUILDDIR"), *data = getenv("SIMTLAB_TESTDATA");
-    if (!build || !data)
-        fail_msg("SIMTLAB_BUILDDIR and SIMTLAB_TESTDATA must be set (run through meson test)");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s/tools/simtlab' %s 2>&1", data, pre, build, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, got;
-    run_result r = {-1, malloc(cap)};
-    while ((got = fread(r.out + n, 1, cap - n - 1, p)) > 0) {
-        n += got;
-        if (n + 1 == cap)
-            r.out = realloc(r.out, cap *= 2);
-    }
-    r.out[n] = '\0';
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
-/* `pre simtlab args` exits with status and prints every string of want
- * (NULL-terminated). */
-static void expect(const char *pre, const char *args, int status, const char *const *want)
-{
-    run_result r = simtlab(pre, args);
-    bool ok = r.status == status;
-    for (const char *const *w = want; ok && *w; w++)
-        ok = strstr(r.out, *w) != NULL;
-    if (!ok) {
-        print_message("simtlab %s: exit %d (want %d), output:\n%s\n", args, r.status, status, r.out);
-        for (const char *const *w = want; *w; w++)
-            print_message("  want: %s\n", *w);
-        fail();
-    }
-    free(r.out);
-}
+#include "tools/tests/cli_run.h"
 
 /* A 65535 x 65535 grid would need 80 bytes per block (read and write sets,
  * graph bookkeeping) of 4294836225 blocks, 320 GiB, before any address:
@@ -73,7 +29,7 @@ static void test_locality_too_large(void **state)
     (void)state;
     const char *want[] = {"4294836225 thread blocks", "too large for a locality graph", "320.0 GiB",
                           "80 bytes a block", "at most ", NULL};
-    expect("", "locality ptx/locality.sm_80.O3.ptx -k mm --grid 65535,65535 --block 16,16 --arg buf:zero:16 "
+    cli_expect("", "locality ptx/locality.sm_80.O3.ptx -k mm --grid 65535,65535 --block 16,16 --arg buf:zero:16 "
            "--arg buf:zero:16 --arg buf:zero:16 --arg s32:2 --static-only", 1, want);
 }
 
@@ -84,13 +40,13 @@ static void test_input_kinds(void **state)
 {
     (void)state;
     const char *chr[] = {"cannot read", "is a character device", NULL};
-    expect("", "parse /dev/zero", 1, chr);
-    expect("", "run ptx/locality.sm_80.O3.ptx -k mm --grid 1 --block 1 --arg buf:/dev/zero --arg buf:zero:4 "
+    cli_expect("", "parse /dev/zero", 1, chr);
+    cli_expect("", "run ptx/locality.sm_80.O3.ptx -k mm --grid 1 --block 1 --arg buf:/dev/zero --arg buf:zero:4 "
            "--arg buf:zero:4 --arg s32:1", 1, chr);
     const char *dir[] = {"is a directory", NULL};
-    expect("", "parse ptx", 1, dir);
+    cli_expect("", "parse ptx", 1, dir);
     const char *piped[] = {"/dev/stdin: PTX", "kernel mm", NULL};
-    expect("cat ptx/locality.sm_80.O3.ptx |", "parse /dev/stdin", 0, piped);
+    cli_expect("cat ptx/locality.sm_80.O3.ptx |", "parse /dev/stdin", 0, piped);
 }
 
 /* simtlab exec --max-instructions takes a number of warp instructions (0:
@@ -99,12 +55,12 @@ static void test_exec_budget_option(void **state)
 {
     (void)state;
     const char *bad[] = {"--max-instructions needs a number of warp instructions", "not '1e9'", NULL};
-    expect("", "exec --max-instructions 1e9 -- true", 1, bad);
+    cli_expect("", "exec --max-instructions 1e9 -- true", 1, bad);
     const char *neg[] = {"not '-1'", NULL};
-    expect("", "exec --max-instructions -1 -- true", 1, neg);
+    cli_expect("", "exec --max-instructions -1 -- true", 1, neg);
     const char *help[] = {"--max-instructions N", "Default 2000000000", "0 = no limit", "SIMTLAB_MAX_INSTRUCTIONS",
                           NULL};
-    expect("", "exec --help", 0, help);
+    cli_expect("", "exec --help", 0, help);
 }
 
 int main(void)
