@@ -48,28 +48,13 @@ static bool emulated_at_barrier(const tm_cta *cta, uint32_t s)
 
 static void emulated_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, ops_of(cta)); }
 
-const tm_simt_mechanism tm_simt_pdom = {
-    .name = "pdom",
-    .summary = "per-warp reconvergence stack at immediate post-dominators",
-    .data = &sim_simt_pdom,
-    .slots = static_slots,
-    .start = emulated_start,
-    .next = emulated_next,
-    .commit = emulated_commit,
-    .release = emulated_release,
-    .at_barrier = emulated_at_barrier,
-    .deadlock = emulated_deadlock,
-};
+/* A mechanism that is the emulator's SIMT control `ops` in time. */
+#define EMULATED(NAME, SUMMARY, OPS)                                                                         \
+    {.name = NAME, .summary = SUMMARY, .data = &OPS, .slots = static_slots, .start = emulated_start,          \
+     .next = emulated_next, .commit = emulated_commit, .release = emulated_release,                           \
+     .at_barrier = emulated_at_barrier, .deadlock = emulated_deadlock}
 
-const tm_simt_mechanism tm_simt_its = {
-    .name = "its",
-    .summary = "independent thread scheduling: a program counter per thread",
-    .data = &sim_simt_its,
-    .slots = static_slots,
-    .start = emulated_start,
-    .next = emulated_next,
-    .commit = emulated_commit,
-    .release = emulated_release,
-    .at_barrier = emulated_at_barrier,
-    .deadlock = emulated_deadlock,
-};
+const tm_simt_mechanism tm_simt_pdom =
+    EMULATED("pdom", "per-warp reconvergence stack at immediate post-dominators", sim_simt_pdom);
+const tm_simt_mechanism tm_simt_its =
+    EMULATED("its", "independent thread scheduling: a program counter per thread", sim_simt_its);
