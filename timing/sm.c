@@ -95,8 +95,15 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->gpu = gpu;
     sm->nwarps = cfg->max_threads_per_core / cfg->warp_size;
     uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
+    sm->nsched = nsched;
+    sm->per_sched = (sm->nwarps + nsched - 1) / nsched;
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
-    sm->live = calloc((size_t)sm->nwarps * nsched, sizeof *sm->live);
+    sm->live = calloc((size_t)sm->per_sched * nsched, sizeof *sm->live);
+    sm->resident = calloc(nsched, sizeof *sm->resident);
+    if (sm->per_sched > 64) {
+        snprintf(err, errlen, "%u warps per scheduler: at most 64 are supported", sm->per_sched);
+        return false;
+    }
     sm->sched = calloc(nsched, sizeof *sm->sched);
     sm->ctas = calloc(cfg->max_ctas_per_core, sizeof *sm->ctas);
     sm->cta_used = calloc(cfg->max_ctas_per_core, sizeof *sm->cta_used);
@@ -105,13 +112,13 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
     sm->alu = calloc((size_t)sm->nwarps * TM_ALU_PER_WARP, sizeof *sm->alu);
     sm->nalu = sm->nwarps * TM_ALU_PER_WARP;
-    if (!sm->warps || !sm->live || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
+    if (!sm->warps || !sm->live || !sm->resident || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
         !sm->alu || !tm_queue_init(&sm->out, 64)) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
     }
     for (uint32_t s = 0; s < nsched; s++)
-        if (!tm_warp_sched_init(&sm->sched[s], cfg->scheduler, sm->nwarps, cfg->two_level_active)) {
+        if (!tm_warp_sched_init(&sm->sched[s], cfg->scheduler, sm->per_sched, cfg->two_level_active)) {
             snprintf(err, errlen, "out of memory for SM %u's schedulers", id);
             return false;
         }
@@ -162,6 +169,7 @@ void tm_sm_free(tm_sm *sm)
     free(sm->fu_done);
     free(sm->warps);
     free(sm->live);
+    free(sm->resident);
     free(sm->sched);
     free(sm->ctas);
     free(sm->cta_used);
@@ -199,8 +207,17 @@ bool tm_sm_can_take(const tm_sm *sm)
     return free_slots >= need;
 }
 
-/* The scheduler's liveness row. */
-static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sched * sm->nwarps; }
+/* The scheduler's liveness row (by local slot). */
+static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sched * sm->per_sched; }
+
+/* Slot wi leaves its scheduler (its warp finished or its CTA ended). */
+static void unschedule(tm_sm *sm, uint32_t wi)
+{
+    uint32_t s = sm->warps[wi].sched, j = wi / sm->nsched;
+    live_row(sm, s)[j] = false;
+    sm->resident[s] &= ~(1ull << j);
+    tm_warp_sched_finish(&sm->sched[s], j, live_row(sm, s));
+}
 
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
 {
@@ -223,8 +240,9 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
             continue;
         *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched, .age = ++sm->age_stamp};
         tm_scoreboard_clear_warp(sm->sb, i);
-        tm_warp_sched_start(&sm->sched[w->sched], i, w->age);
-        live_row(sm, w->sched)[i] = true;
+        tm_warp_sched_start(&sm->sched[w->sched], i / nsched, w->age);
+        live_row(sm, w->sched)[i / nsched] = true;
+        sm->resident[w->sched] |= 1ull << (i / nsched);
     }
     return true;
 }
@@ -238,10 +256,8 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
             return;
     for (uint32_t i = 0; i < sm->nwarps; i++)
         if (sm->warps[i].cta == cta) {
-            tm_warp *w = &sm->warps[i];
-            live_row(sm, w->sched)[i] = false;
-            tm_warp_sched_finish(&sm->sched[w->sched], i, live_row(sm, w->sched));
-            w->cta = NULL;
+            unschedule(sm, i);
+            sm->warps[i].cta = NULL;
         }
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
@@ -672,21 +688,21 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
  * policy's order. */
 static void issue_stage(tm_sm *sm, uint64_t now)
 {
-    uint32_t nsched = sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    uint32_t nsched = sm->nsched;
     for (uint32_t s = 0; s < nsched && !sm->gpu->failed; s++) {
         uint32_t n;
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
         bool issued = false, scoreboard = false, ready_but_stalled = false;
         for (uint32_t k = 0; k < n && !issued; k++) {
-            uint32_t wi = order[k];
+            uint32_t wi = order[k] * nsched + s;
             tm_stall why = blocked(sm, wi, now);
             if (why == TM_STALLS) {
                 if (issue(sm, wi, now)) {
-                    tm_warp_sched_issued(&sm->sched[s], wi);
+                    tm_warp_sched_issued(&sm->sched[s], order[k]);
                     issued = true;
                     if (sm->warps[wi].ic->flags & TM_IC_LONGOP)
-                        tm_warp_sched_long_wait(&sm->sched[s], wi, live_row(sm, s));
+                        tm_warp_sched_long_wait(&sm->sched[s], order[k], live_row(sm, s));
                 } else {
                     ready_but_stalled = true;
                     best = TM_STALL_UNIT;
@@ -718,8 +734,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_warp_status st = sm->gpu->mech->next(cta, w->cta_slot, &g, &is);
     if (st == SIM_WARP_DONE) {
         w->done = true;
-        live_row(sm, w->sched)[wi] = false;
-        tm_warp_sched_finish(&sm->sched[w->sched], wi, live_row(sm, w->sched));
+        unschedule(sm, wi);
         maybe_end_cta(sm, cta);
         return true;
     }
@@ -755,18 +770,22 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
  * round robin. */
 static void fetch_stage(tm_sm *sm, uint64_t now)
 {
-    uint32_t nsched = sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    uint32_t nsched = sm->nsched, per = sm->per_sched, rr = sm->fetch_rr;
     for (uint32_t s = 0; s < nsched; s++) {
-        for (uint32_t k = 0; k < sm->nwarps; k++) {
-            uint32_t wi = (sm->fetch_rr + k) % sm->nwarps;
-            tm_warp *w = &sm->warps[wi];
-            if (!w->cta || w->sched != s || w->done || w->ib_valid || w->fetching || w->at_barrier)
-                continue;
-            if (fetch(sm, wi, now) && (w->ib_valid || w->fetching || w->done))
-                break;
-        }
+        /* the resident warps in round-robin order from rr: the bits at and
+         * above rr, then those below */
+        uint64_t m = sm->resident[s], parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
+        bool got = false;
+        for (int half = 0; half < 2 && !got; half++)
+            for (uint64_t b = parts[half]; b && !got; b &= b - 1) {
+                uint32_t wi = (uint32_t)__builtin_ctzll(b) * nsched + s;
+                tm_warp *w = &sm->warps[wi];
+                if (w->done || w->ib_valid || w->fetching || w->at_barrier)
+                    continue;
+                got = fetch(sm, wi, now) && (w->ib_valid || w->fetching || w->done);
+            }
     }
-    sm->fetch_rr = (sm->fetch_rr + 1) % sm->nwarps;
+    sm->fetch_rr = (rr + 1) % per;
 }
 
 /* Barriers whose arrivals are complete release their warps. */

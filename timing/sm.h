@@ -93,7 +93,10 @@ typedef struct tm_sm {
     struct tm_gpu *gpu;
     tm_warp *warps;
     uint32_t nwarps;          /* slots: max_threads_per_core / warp_size */
-    bool *live;               /* per slot: holds a warp that may issue (for the schedulers) */
+    uint32_t nsched, per_sched; /* warp schedulers; slots each owns (slot i: scheduler i % nsched,
+                                   its local slot i / nsched) */
+    bool *live;               /* per scheduler, per local slot: holds a warp that may issue */
+    uint64_t *resident;       /* per scheduler: bit j set while local slot j holds a warp */
     tm_warp_sched *sched;     /* n_schedulers */
     tm_scoreboard *sb;
     tm_opcollector *oc;

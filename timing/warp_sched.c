@@ -9,10 +9,13 @@ bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t
     ws->age = calloc(n + 1, sizeof *ws->age);
     ws->order = calloc(n + 1, sizeof *ws->order);
     ws->active = calloc(n + 1, sizeof *ws->active);
-    if (!ws->age || !ws->order || !ws->active) {
+    ws->by_age = calloc(n + 1, sizeof *ws->by_age);
+    if (!ws->age || !ws->order || !ws->active || !ws->by_age) {
         tm_warp_sched_free(ws);
         return false;
     }
+    for (uint32_t i = 0; i < n; i++)
+        ws->by_age[i] = i;
     return true;
 }
 
@@ -21,14 +24,34 @@ void tm_warp_sched_free(tm_warp_sched *ws)
     free(ws->age);
     free(ws->order);
     free(ws->active);
+    free(ws->by_age);
+    ws->by_age = NULL;
     ws->age = NULL;
     ws->order = NULL;
     ws->active = NULL;
 }
 
+/* Does slot a come before slot b, oldest first? */
+static bool older(const tm_warp_sched *ws, uint32_t a, uint32_t b)
+{
+    return ws->age[a] < ws->age[b] || (ws->age[a] == ws->age[b] && a < b);
+}
+
 void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age)
 {
     ws->age[s] = age;
+    /* move s to its place in by_age: out of the list, then in again */
+    uint32_t i = 0;
+    while (ws->by_age[i] != s)
+        i++;
+    for (; i + 1 < ws->n; i++)
+        ws->by_age[i] = ws->by_age[i + 1];
+    uint32_t j = ws->n - 1;
+    while (j > 0 && older(ws, s, ws->by_age[j - 1])) {
+        ws->by_age[j] = ws->by_age[j - 1];
+        j--;
+    }
+    ws->by_age[j] = s;
     ws->active[s] = false;
     if (ws->policy == TM_SCHED_TWO_LEVEL && ws->nactive < ws->max_active) {
         ws->active[s] = true;
@@ -77,20 +100,6 @@ void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
     }
 }
 
-/* Insertion sort of the first n entries of ws->order by age, then slot. */
-static void sort_by_age(tm_warp_sched *ws, uint32_t from, uint32_t n)
-{
-    uint32_t *o = ws->order;
-    for (uint32_t i = from + 1; i < n; i++) {
-        uint32_t x = o[i], j = i;
-        while (j > from && (ws->age[o[j - 1]] > ws->age[x] || (ws->age[o[j - 1]] == ws->age[x] && o[j - 1] > x))) {
-            o[j] = o[j - 1];
-            j--;
-        }
-        o[j] = x;
-    }
-}
-
 const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
 {
     uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
@@ -109,19 +118,21 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
                 ws->order[k++] = s;
         }
         break;
-    case TM_SCHED_GTO:
-        if (ws->last < ws->n && live[ws->last])
+    case TM_SCHED_GTO: {
+        bool greedy = ws->last < ws->n && live[ws->last];
+        if (greedy)
             ws->order[k++] = ws->last;
-        for (uint32_t s = 0; s < ws->n; s++)
-            if (live[s] && !(k && ws->order[0] == s && s == ws->last))
+        for (uint32_t i = 0; i < ws->n; i++) {
+            uint32_t s = ws->by_age[i];
+            if (live[s] && !(greedy && s == ws->last))
                 ws->order[k++] = s;
-        sort_by_age(ws, ws->last < ws->n && live[ws->last] ? 1 : 0, k);
+        }
         break;
+    }
     case TM_SCHED_OLDEST:
-        for (uint32_t s = 0; s < ws->n; s++)
-            if (live[s])
-                ws->order[k++] = s;
-        sort_by_age(ws, 0, k);
+        for (uint32_t i = 0; i < ws->n; i++)
+            if (live[ws->by_age[i]])
+                ws->order[k++] = ws->by_age[i];
         break;
     }
     *n = k;
