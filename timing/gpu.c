@@ -119,6 +119,17 @@ tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
     return gpu;
 }
 
+/* Forget the last kernel's per-line profile. */
+static void free_profile(tm_gpu *gpu)
+{
+    for (uint32_t f = 0; gpu->inst && f < gpu->nfuncs; f++)
+        free(gpu->inst[f]);
+    free(gpu->inst);
+    free(gpu->inst_n);
+    gpu->inst = NULL;
+    gpu->inst_n = NULL;
+}
+
 void tm_gpu_free(tm_gpu *gpu)
 {
     if (!gpu)
@@ -129,6 +140,7 @@ void tm_gpu_free(tm_gpu *gpu)
         tm_mempart_free(&gpu->parts[k]);
     if (gpu->icnt)
         tm_icnt_free(gpu->icnt);
+    free_profile(gpu);
     free(gpu->sms);
     free(gpu->parts);
     free(gpu->mem);
@@ -142,6 +154,13 @@ const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi)
         const ptx_module *m = gpu->prog->m;
         if (!tm_opclass_function(m, &m->functions[fi], &gpu->cfg, &gpu->opc[fi], err, sizeof err)) {
             tm_gpu_fail(gpu, SIM_ERR_UNSUPPORTED, "%s", err);
+            return NULL;
+        }
+        gpu->inst[fi] = calloc(gpu->opc[fi].ninstrs + 1, sizeof *gpu->inst[fi]);
+        gpu->inst_n[fi] = gpu->opc[fi].ninstrs;
+        if (!gpu->inst[fi]) {
+            tm_opclass_fn_free(&gpu->opc[fi]);
+            tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the profile of function %u", fi);
             return NULL;
         }
         gpu->opc_done[fi] = true;
@@ -404,9 +423,12 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     gpu->grid = &grid;
+    free_profile(gpu); /* the last kernel's, of gpu->nfuncs functions */
     gpu->prog = p;
     gpu->nfuncs = p->m->nfunctions;
     gpu->opc = calloc(gpu->nfuncs + 1, sizeof *gpu->opc);
+    gpu->inst = calloc(gpu->nfuncs + 1, sizeof *gpu->inst);
+    gpu->inst_n = calloc(gpu->nfuncs + 1, sizeof *gpu->inst_n);
     gpu->opc_done = calloc(gpu->nfuncs + 1, sizeof *gpu->opc_done);
     gpu->failed = false;
     gpu->fail_kind = SIM_OK;
@@ -425,7 +447,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
         tm_sm_stats_add(&before, &gpu->sms[i].stats);
     gpu->kernel_start_insts = before.thread_insts;
     uint64_t start = gpu->core_cycle;
-    if (!gpu->opc || !gpu->opc_done)
+    if (!gpu->opc || !gpu->opc_done || !gpu->inst || !gpu->inst_n)
         tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the instruction classes");
     else if (gpu->occ.ctas == 0)
         tm_gpu_fail(gpu, SIM_ERR_RESOURCES, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "

@@ -67,6 +67,10 @@ typedef struct tm_gpu {
     sim_grid *grid;
     const sim_program *prog;
     tm_opclass_fn *opc;       /* per module function, classified on first use */
+    tm_inst_stats **inst;     /* per module function, per pc: the per-line profile of the last
+                                 kernel (NULL for functions it did not run; prog's functions),
+                                 kept until the next launch */
+    uint32_t *inst_n;         /* per module function: entries of inst[f] */
     bool *opc_done;
     uint32_t nfuncs;
     uint32_t cta_threads, cta_regs, cta_shared;

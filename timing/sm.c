@@ -528,6 +528,10 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
 
 void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
 {
+    if (now >= r->t_made) {
+        sm->stats.fetch_latency_sum += now - r->t_made;
+        sm->stats.fetches++;
+    }
     if (r->tag & TM_TAG_DIRECT) {
         mem_answer(sm, r->tag & ~TM_TAG_DIRECT, now);
         return;
@@ -645,8 +649,13 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     sm->stats.warp_insts++;
     sm->stats.thread_insts += lanes;
     sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
-    if (st.event == SIM_EV_BRANCH && (st.taken & is.mask) && (st.taken & is.mask) != is.mask)
+    tm_inst_stats *prof = &sm->gpu->inst[w->ib_fn][is.pc];
+    prof->issues++;
+    prof->lanes += lanes;
+    if (st.event == SIM_EV_BRANCH && (st.taken & is.mask) && (st.taken & is.mask) != is.mask) {
         sm->stats.divergent_branches++;
+        prof->divergent++;
+    }
     sim_warp_status after = sm->gpu->mech->commit(cta, w->cta_slot, &is, &st);
     if (after == SIM_WARP_FAULT) {
         cta_fault(sm, cta);
@@ -670,6 +679,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
             tm_gpu_fail(sm->gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
+        prof->mem_requests += m->nreqs;
+        prof->smem_cycles += m->busy_cycles;
         if (!m->busy_cycles && !m->nreqs) /* nothing touched memory (every lane predicated off) */
             m->busy_cycles = 1;
         w->pending_mem++;
@@ -693,6 +704,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         uint32_t n;
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
+        uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
         bool issued = false, scoreboard = false, ready_but_stalled = false;
         for (uint32_t k = 0; k < n && !issued; k++) {
             uint32_t wi = order[k] * nsched + s;
@@ -706,17 +718,22 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 } else {
                     ready_but_stalled = true;
                     best = TM_STALL_UNIT;
+                    best_wi = wi;
                 }
                 continue;
             }
             scoreboard |= why == TM_STALL_SCOREBOARD;
             ready_but_stalled |= why == TM_STALL_UNIT || why == TM_STALL_MEMBAR;
-            if (best == TM_STALL_IDLE || why < best)
+            if (best == TM_STALL_IDLE || why < best) {
                 best = why;
+                best_wi = wi;
+            }
         }
         if (issued)
             continue;
         sm->stats.stall[best]++;
+        if (best_wi != UINT32_MAX && sm->warps[best_wi].ib_valid) /* charged to the instruction it holds */
+            sm->gpu->inst[sm->warps[best_wi].ib_fn][sm->warps[best_wi].ib.pc].stall_cycles++;
         sm->stats.distro[ready_but_stalled ? TM_DISTRO_STALL : scoreboard ? TM_DISTRO_SCOREBOARD : TM_DISTRO_IDLE]++;
     }
 }
@@ -744,6 +761,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     if (!fc)
         return true;
     w->ib = is;
+    w->ib_fn = cta->emu.fn->index;
     w->group = g;
     w->ic = &fc->ic[is.pc];
     if (sm->l1i) {
@@ -808,8 +826,11 @@ static void barriers(tm_sm *sm, uint64_t now)
 
 void tm_sm_cycle(tm_sm *sm, uint64_t now)
 {
-    if (sm->ncta_used)
+    if (sm->ncta_used) {
         sm->stats.active_cycles++;
+        for (uint32_t k = 0; k < sm->nsched; k++)
+            sm->stats.resident_warp_cycles += (uint64_t)__builtin_popcountll(sm->resident[k]);
+    }
     writeback(sm, now);
     memory_cycle(sm, now);
     ldst_cycle(sm, now);

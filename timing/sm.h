@@ -48,6 +48,7 @@ typedef struct tm_warp {
     bool ib_valid, fetching;
     uint64_t ib_ready;        /* first cycle it may issue (decoded) */
     sim_issue ib;
+    uint32_t ib_fn;           /* the module function index of ib.pc */
     sim_group *group;
     const tm_inst_class *ic;
     bool done;                /* the mechanism says every lane finished */

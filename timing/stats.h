@@ -39,10 +39,25 @@ typedef struct tm_sm_stats {
     uint64_t mem_insts, mem_requests;
     uint64_t load_latency_sum, loads; /* issue to completion of global/local loads (core cycles) */
     uint64_t active_cycles;  /* cycles with a CTA resident */
+    uint64_t resident_warp_cycles; /* resident warps summed over those cycles (occupancy) */
+    uint64_t fetch_latency_sum, fetches; /* requests answered from the memory system: cycles from
+                                            leaving the SM to the answer (averagemflatency) */
     uint64_t ctas;           /* CTAs run */
 } tm_sm_stats;
 
 /* sum += s; diff -= s (counter by counter). */
+/* Per PTX instruction of the running kernel (the per-line profile): the
+ * counts of one instruction (function index, pc). */
+typedef struct tm_inst_stats {
+    uint64_t issues;         /* warp issues */
+    uint64_t lanes;          /* active lanes summed over them */
+    uint64_t stall_cycles;   /* scheduler cycles this instruction, at the head of the warp the
+                                scheduler came closest to issuing, could not issue */
+    uint64_t divergent;      /* issues of a branch that split its lanes */
+    uint64_t mem_requests;   /* memory requests (sectors, constant lines) its issues made */
+    uint64_t smem_cycles;    /* shared-memory bank cycles its issues took */
+} tm_inst_stats;
+
 void tm_sm_stats_add(tm_sm_stats *sum, const tm_sm_stats *s);
 void tm_sm_stats_sub(tm_sm_stats *diff, const tm_sm_stats *s);
 
