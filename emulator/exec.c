@@ -186,34 +186,29 @@ static inline __attribute__((always_inline)) void exec_one(sim_cta *c, uint32_t 
 
 /* (internal.h) Make the CTA run warp w's current code: the kernel, or
  * the function on top of its call stack (registers of 32 lanes, lanes
- * mapped to threads), and g its group. Nothing to do when c and g are
- * already set for w's current code (a call or return clears c's stamp). */
+ * mapped to threads), and g its group. Each is left alone when it is
+ * already set for w's current code (a call or return clears c's stamp;
+ * a group kept per warp stays set while other warps run). */
 void sim_enter_warp(sim_cta *c, const sim_warp *w, sim_group *g)
 {
-    if (c->ctx_warp == w && c->ctx_frames == w->nframes && g->ctx == w && g->ctx_frames == w->nframes)
-        return;
-    if (w->nframes == 0) {
-        c->fn = c->kernel_fn;
-        c->rows = c->kernel_rows;
-        c->stride = c->nthreads;
-        c->tmap = NULL;
-        c->frame_sp = c->prog->module_local;
-        c->taint = c->kernel_taint;
-        sim_group_set(g, w->n, w->t);
-    } else {
-        const sim_frame *f = &w->frames[w->nframes - 1];
-        c->fn = f->fn;
-        c->rows = f->rows;
-        c->stride = 32;
-        c->tmap = w->t;
-        c->frame_sp = f->sp;
-        c->taint = c->kernel_taint ? f->taint : NULL;
-        static const uint32_t lanes[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                           16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-        sim_group_set(g, w->n, lanes);
+    static const uint32_t lanes[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                       16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    const sim_frame *f = w->nframes ? &w->frames[w->nframes - 1] : NULL;
+    if (c->ctx_warp != w || c->ctx_frames != w->nframes) { /* the CTA's running code */
+        c->fn = f ? f->fn : c->kernel_fn;
+        c->rows = f ? f->rows : c->kernel_rows;
+        c->stride = f ? 32 : c->nthreads;
+        c->tmap = f ? w->t : NULL;
+        c->frame_sp = f ? f->sp : c->prog->module_local;
+        c->taint = !c->kernel_taint ? NULL : f ? f->taint : c->kernel_taint;
+        c->ctx_warp = w;
+        c->ctx_frames = w->nframes;
     }
-    c->ctx_warp = g->ctx = w;
-    c->ctx_frames = g->ctx_frames = w->nframes;
+    if (g->ctx != w || g->ctx_frames != w->nframes) { /* the group: threads, or lanes of a frame */
+        sim_group_set(g, w->n, f ? lanes : w->t);
+        g->ctx = w;
+        g->ctx_frames = w->nframes;
+    }
 }
 
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s) { exec_one(c, pc, g, s); }

@@ -214,8 +214,8 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
     schedule_ctas(gpu, err, errlen);
     for (uint32_t i = 0; i < gpu->nsms && !gpu->failed; i++) {
         tm_sm *sm = &gpu->sms[i];
-        if (!sm->ncta_used && tm_sm_idle(sm))
-            continue; /* nothing resident, nothing in flight: nothing to do */
+        if ((!sm->ncta_used && tm_sm_idle(sm)) || tm_sm_asleep(sm, now))
+            continue; /* nothing resident and in flight, or nothing can change: nothing to do */
         tm_sm_cycle(sm, now);
         tm_req *r;
         while ((r = tm_queue_front(&sm->out)) && tm_icnt_can_push(gpu->icnt, TM_ICNT_REQUEST, i)) {
@@ -458,6 +458,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     /* CTAs still resident after a failure end now, reporting their state */
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_sm *sm = &gpu->sms[i];
+        tm_sm_wake(sm, gpu->core_cycle); /* its skipped cycles count */
         for (uint32_t k = 0; k < gpu->cfg.max_ctas_per_core; k++)
             if (sm->cta_used[k]) {
                 tm_cta_end(&sm->ctas[k], &grid);

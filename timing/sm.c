@@ -100,6 +100,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
     sm->live = calloc((size_t)sm->per_sched * nsched, sizeof *sm->live);
     sm->resident = calloc(nsched, sizeof *sm->resident);
+    sm->idle = calloc(nsched, sizeof *sm->idle);
     if (sm->per_sched > 64) {
         snprintf(err, errlen, "%u warps per scheduler: at most 64 are supported", sm->per_sched);
         return false;
@@ -112,7 +113,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
     sm->alu = calloc((size_t)sm->nwarps * TM_ALU_PER_WARP, sizeof *sm->alu);
     sm->nalu = sm->nwarps * TM_ALU_PER_WARP;
-    if (!sm->warps || !sm->live || !sm->resident || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
+    if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
         !sm->alu || !tm_queue_init(&sm->out, 64)) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
@@ -170,6 +171,7 @@ void tm_sm_free(tm_sm *sm)
     free(sm->warps);
     free(sm->live);
     free(sm->resident);
+    free(sm->idle);
     free(sm->sched);
     free(sm->ctas);
     free(sm->cta_used);
@@ -222,6 +224,7 @@ static void unschedule(tm_sm *sm, uint32_t wi)
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
 {
     tm_gpu *gpu = sm->gpu;
+    tm_sm_wake(sm, gpu->core_cycle - 1); /* (the cycle being run) */
     uint32_t p = 0;
     while (sm->cta_used[p])
         p++;
@@ -352,7 +355,7 @@ static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t thread, ui
  * requests: round r holds every lane's r-th access. */
 static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const sim_group *g, const sim_step *st)
 {
-    uint8_t round_of[1024] = {0};
+    uint8_t round_of[1024]; /* entries 0..n-1 are set below */
     uint8_t lane_of_entry[256];
     uint32_t seen[32] = {0}, rounds = 0;
     uint8_t lane_of_thread_small[1024];
@@ -528,6 +531,7 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
 
 void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
 {
+    tm_sm_wake(sm, now);
     if (now >= r->t_made) {
         sm->stats.fetch_latency_sum += now - r->t_made;
         sm->stats.fetches++;
@@ -695,6 +699,28 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     return true;
 }
 
+/* What scheduler s counts for a cycle in which it issues nothing, given
+ * the best stall reason of its warps and the warp behind it. */
+static struct tm_idle_count idle_count(tm_sm *sm, tm_stall best, uint32_t best_wi, bool scoreboard,
+                                       bool ready_but_stalled)
+{
+    struct tm_idle_count c = {(uint8_t)best, (uint8_t)(ready_but_stalled ? TM_DISTRO_STALL
+                                                       : scoreboard       ? TM_DISTRO_SCOREBOARD
+                                                                          : TM_DISTRO_IDLE), NULL};
+    if (best_wi != UINT32_MAX && sm->warps[best_wi].ib_valid) /* charged to the instruction it holds */
+        c.charged = &sm->gpu->inst[sm->warps[best_wi].ib_fn][sm->warps[best_wi].ib.pc];
+    return c;
+}
+
+/* Count one such cycle. */
+static void count_idle(tm_sm *sm, const struct tm_idle_count *c, uint64_t k)
+{
+    sm->stats.stall[c->stall] += k;
+    sm->stats.distro[c->distro] += k;
+    if (c->charged)
+        c->charged->stall_cycles += k;
+}
+
 /* Each scheduler issues at most one instruction, trying its warps in its
  * policy's order. */
 static void issue_stage(tm_sm *sm, uint64_t now)
@@ -729,12 +755,14 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 best_wi = wi;
             }
         }
-        if (issued)
+        if (issued) {
+            sm->idle_ok = false;
             continue;
-        sm->stats.stall[best]++;
-        if (best_wi != UINT32_MAX && sm->warps[best_wi].ib_valid) /* charged to the instruction it holds */
-            sm->gpu->inst[sm->warps[best_wi].ib_fn][sm->warps[best_wi].ib.pc].stall_cycles++;
-        sm->stats.distro[ready_but_stalled ? TM_DISTRO_STALL : scoreboard ? TM_DISTRO_SCOREBOARD : TM_DISTRO_IDLE]++;
+        }
+        sm->idle[s] = idle_count(sm, best, best_wi, scoreboard, ready_but_stalled);
+        count_idle(sm, &sm->idle[s], 1);
+        if (ready_but_stalled)
+            sm->idle_ok = false; /* a unit may free up by itself: no skipping */
     }
 }
 
@@ -824,8 +852,72 @@ static void barriers(tm_sm *sm, uint64_t now)
     }
 }
 
+/* Can the SM skip cycles after `now` (nothing it holds changes before
+ * an outside reply or an event)? The first cycle something may happen
+ * goes to *wake (UINT64_MAX: only a reply). */
+static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake)
+{
+    uint64_t w = UINT64_MAX, next = now + 1;
+    if (sm->mem_n || !tm_queue_empty(&sm->out))
+        return false;
+    for (int k = 0; k < TM_UNIT_KINDS; k++) { /* waiting in OC_EX for a unit to accept it */
+        tm_oc_entry e;
+        if (tm_opcollector_ready(sm->oc, (tm_unit)k, &e))
+            return false;
+    }
+    if (sm->nevents && sm->events[0].cycle < w)
+        w = sm->events[0].cycle;
+    uint64_t t = tm_fu_next_event(sm->fu);
+    w = t < w ? t : w;
+    t = tm_opcollector_next_event(sm->oc, next);
+    w = t < w ? t : w;
+    tm_cache *caches[3] = {sm->l1i, sm->l1d, sm->l1c};
+    for (int k = 0; k < 3; k++) {
+        if (!caches[k])
+            continue;
+        if (tm_cache_miss_front(caches[k]))
+            return false;
+        t = tm_cache_next_event(caches[k], next);
+        w = t < w ? t : w;
+    }
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        const tm_warp *wp = &sm->warps[i];
+        if (!wp->cta || wp->done || wp->fetching || wp->at_barrier)
+            continue;
+        if (!wp->ib_valid)
+            return false; /* it may fetch next cycle */
+        if (wp->ib_ready > next)
+            w = wp->ib_ready < w ? wp->ib_ready : w;
+        else if (blocked(sm, i, next) == TM_STALLS)
+            return false; /* it may issue next cycle */
+    }
+    *wake = w;
+    return w > next;
+}
+
+void tm_sm_wake(tm_sm *sm, uint64_t now)
+{
+    if (!sm->sleep_until)
+        return;
+    uint64_t k = now - sm->sleep_from; /* cycles sleep_from .. now - 1 */
+    if (sm->ncta_used) {
+        sm->stats.active_cycles += k;
+        uint64_t resident = 0;
+        for (uint32_t s = 0; s < sm->nsched; s++)
+            resident += (uint64_t)__builtin_popcountll(sm->resident[s]);
+        sm->stats.resident_warp_cycles += k * resident;
+    }
+    for (uint32_t s = 0; s < sm->nsched; s++)
+        count_idle(sm, &sm->idle[s], k);
+    sm->fetch_rr = (uint32_t)((sm->fetch_rr + k) % sm->per_sched);
+    sm->sleep_until = 0;
+}
+
 void tm_sm_cycle(tm_sm *sm, uint64_t now)
 {
+    if (sm->sleep_until)
+        tm_sm_wake(sm, now);
+    sm->idle_ok = true;
     if (sm->ncta_used) {
         sm->stats.active_cycles++;
         for (uint32_t k = 0; k < sm->nsched; k++)
@@ -838,6 +930,11 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
     barriers(sm, now);
     dispatch(sm, now);
     fetch_stage(sm, now);
+    uint64_t wake;
+    if (sm->idle_ok && sm->ncta_used && can_sleep(sm, now, &wake)) {
+        sm->sleep_until = wake;
+        sm->sleep_from = now + 1;
+    }
 }
 
 bool tm_sm_idle(const tm_sm *sm)

@@ -121,6 +121,16 @@ typedef struct tm_sm {
     uint64_t age_stamp;
     uint32_t fetch_rr;        /* round robin of the fetch stage */
     uint64_t last_progress;   /* last cycle something issued or completed */
+    /* idle skipping: while nothing can change before cycle sleep_until
+     * (UINT64_MAX: before a reply), the GPU skips the SM's cycles from
+     * sleep_from on; what each skipped cycle would have counted per
+     * scheduler is kept to be added when it wakes (tm_sm_wake) */
+    uint64_t sleep_until, sleep_from;
+    bool idle_ok;                /* this cycle issued nothing and no scheduler was held by a unit */
+    struct tm_idle_count {
+        uint8_t stall, distro;
+        tm_inst_stats *charged;  /* the instruction its stall cycles are charged to, or NULL */
+    } *idle;                     /* per scheduler */
     tm_sm_stats stats;
 } tm_sm;
 
@@ -142,8 +152,13 @@ bool tm_sm_can_take(const tm_sm *sm);
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen);
 /* One core cycle. */
 void tm_sm_cycle(tm_sm *sm, uint64_t now);
-/* A reply from the memory system. */
+/* A reply from the memory system (it wakes the SM). */
 void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now);
+/* Is the SM asleep at cycle now (nothing to do: the GPU skips its cycle)? */
+static inline bool tm_sm_asleep(const tm_sm *sm, uint64_t now) { return sm->sleep_until > now; }
+/* Wake the SM at cycle now, counting the cycles it slept as it would
+ * have counted them. */
+void tm_sm_wake(tm_sm *sm, uint64_t now);
 /* Nothing resident and nothing in flight. */
 bool tm_sm_idle(const tm_sm *sm);
 /* Invalidate the L1 caches (between kernels, as GPGPU-Sim does). */
