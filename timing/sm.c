@@ -352,15 +352,17 @@ static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t thread, ui
 }
 
 /* Turn the access log of an issue into m's shared-memory cycles and
- * requests: round r holds every lane's r-th access. */
-static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const sim_group *g, const sim_step *st)
+ * requests: round r holds every lane's r-th access. lane_thread[k] is the
+ * CTA thread of lane k (the log names threads). */
+static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t *lane_thread, uint32_t nlanes,
+                         const sim_step *st)
 {
     uint8_t round_of[1024]; /* entries 0..n-1 are set below */
     uint8_t lane_of_entry[256];
     uint32_t seen[32] = {0}, rounds = 0;
     uint8_t lane_of_thread_small[1024];
-    for (uint32_t k = 0; k < g->n; k++)
-        lane_of_thread_small[g->t[k] & 1023] = (uint8_t)k;
+    for (uint32_t k = 0; k < nlanes; k++)
+        lane_of_thread_small[lane_thread[k] & 1023] = (uint8_t)k;
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t lane = lane_of_thread_small[st->mem[i].thread & 1023];
@@ -644,6 +646,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_step st;
     cta->emu.clock = now;
     sim_exec(&cta->emu, is.pc, g, &st);
+    uint32_t lane_thread[32]; /* inside a call the group's entries are lanes of the warp */
+    for (uint32_t k = 0; k < g->n; k++)
+        lane_thread[k] = sim_thread(&cta->emu, g->t[k]);
     if (st.event == SIM_EV_FAULT) {
         cta_fault(sm, cta);
         return false;
@@ -679,7 +684,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     if (is_mem) {
         tm_mem_inst *m = &sm->mem[slot];
         *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .reqs = m->reqs, .cap = m->cap, .issued = now};
-        if (!mem_requests(sm, m, wi, g, &st)) {
+        if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
             tm_gpu_fail(sm->gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
