@@ -239,7 +239,7 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     report_summary r = summarize(gpu);
     const tm_kernel_stats *k = r.k;
     fprintf(out, "kernel_name = %s \n", k->name);
-    if (k->start_cycle == 0)
+    if (gpu->prog && k->start_cycle == 0)
         fputs("kernel_launch_uid = 1 \n", out);
     fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", k->cycles);
     fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", k->sm.thread_insts);
@@ -422,7 +422,7 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(o, "config", json_string(gpu->cfg.name));
     json_object_set_new(o, "simt", json_string(gpu->mech ? gpu->mech->name : ""));
     json_object_set_new(o, "kernel", json_string(k->name));
-    if (k->start_cycle == 0)
+    if (gpu->prog && k->start_cycle == 0)
         json_object_set_new(o, "kernel_launch_uid", json_integer(1));
     json_object_set_new(o, "gpu_sim_cycle", jcount(k->cycles));
     json_object_set_new(o, "gpu_sim_insn", jcount(k->sm.thread_insts));
