@@ -499,25 +499,3 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     }
     return rc;
 }
-
-void tm_gpu_print_kernel_stats(const tm_gpu *gpu, FILE *out)
-{
-    const tm_kernel_stats *k = &gpu->kernel;
-    fprintf(out, "kernel_name = %s\n", k->name);
-    fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", k->cycles);
-    fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", k->sm.thread_insts);
-    fprintf(out, "gpu_ipc = %12.4f\n", k->cycles ? (double)k->sm.thread_insts / (double)k->cycles : 0.0);
-    fprintf(out, "gpu_tot_sim_cycle = %" PRIu64 "\n", gpu->total_cycles);
-    fprintf(out, "gpu_tot_sim_insn = %" PRIu64 "\n", gpu->total.thread_insts);
-    fprintf(out, "gpu_tot_ipc = %12.4f\n",
-            gpu->total_cycles ? (double)gpu->total.thread_insts / (double)gpu->total_cycles : 0.0);
-    fprintf(out, "gpgpu_n_tot_w_icount = %" PRIu64 "\n", gpu->total.warp_insts);
-    fprintf(out, "gpgpu_n_shmem_bkconflict = %" PRIu64 "\n", k->sm.shmem_bank_conflicts);
-    fprintf(out, "gpgpu_simulation_time = %.3f s\n", k->seconds);
-    fprintf(out, "gpgpu_simulation_rate = %.0f (inst/sec)\n", k->seconds > 0 ? (double)k->sm.thread_insts / k->seconds : 0.0);
-    fprintf(out, "Stall:%" PRIu64 "\tW0_Idle:%" PRIu64 "\tW0_Scoreboard:%" PRIu64, k->sm.distro[TM_DISTRO_STALL],
-            k->sm.distro[TM_DISTRO_IDLE], k->sm.distro[TM_DISTRO_SCOREBOARD]);
-    for (int w = 1; w <= 32; w++)
-        fprintf(out, "\tW%d:%" PRIu64, w, k->sm.distro[TM_DISTRO_W1 + w - 1]);
-    fputc('\n', out);
-}

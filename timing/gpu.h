@@ -115,7 +115,4 @@ const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi);
 /* Stop the kernel with an error of kind `kind` (the first one wins). */
 void tm_gpu_fail(tm_gpu *gpu, sim_error kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* GPGPU-Sim's statistics lines of the last kernel, and the totals. */
-void tm_gpu_print_kernel_stats(const tm_gpu *gpu, FILE *out);
-
 #endif

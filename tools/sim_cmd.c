@@ -1,6 +1,7 @@
 /* sim_cmd.c — `simtlab sim`: one launch on the cycle-level timing model
  * (timing/gpu.h), with a GPGPU-Sim configuration or preset, optional
- * annotations, and GPGPU-Sim's statistics lines (or JSON). */
+ * annotations, and the statistics report (timing/report.h): GPGPU-Sim's
+ * statistics lines or JSON, and optionally the per-PTX-line profile. */
 #include "tools/sim_cmd.h"
 
 #include <inttypes.h>
@@ -10,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "ir/util.h"
 #include "timing/gpu.h"
+#include "timing/report.h"
 
 enum { EXIT_OK = 0, EXIT_USER = 1, EXIT_INTERNAL = 2 };
 
@@ -18,7 +20,7 @@ void sim_cmd_usage(FILE *out)
     fputs("usage: simtlab sim FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]...\n"
           "                   --config PRESET|FILE [--set -OPTION=VALUE]... [--annotations FILE]\n"
-          "                   [--json] [--max-cycles N]\n"
+          "                   [--json] [--lines N] [--max-cycles N]\n"
           "Simulates one launch of KERNEL from FILE on the cycle-level timing model; the\n"
           "results are the emulator's (simtlab run), the time the model's. The launch is\n"
           "described as for simtlab run (see simtlab run --help for --arg, --print, --dump).\n"
@@ -28,7 +30,10 @@ void sim_cmd_usage(FILE *out)
           "                    e.g. --set -gpgpu_scheduler=lrr --set -simtlab_simt=its\n"
           "  --annotations F   reconvergence points from F (simtlab analyze --json, perhaps\n"
           "                    edited) instead of the ones computed from FILE\n"
-          "  --json            the statistics as JSON (schema simtlab-sim/1)\n"
+          "  --json            the statistics as JSON (schema simtlab-sim/1), with the\n"
+          "                    per-PTX-line profile under \"lines\"\n"
+          "  --lines N         after the statistics, the N PTX instructions with the most\n"
+          "                    issues + stall cycles (0: all) as a table\n"
           "  --max-cycles N    stop after N core cycles (as -gpgpu_max_cycle)\n"
           "Exit status: 0 success, 1 bad input, a failed launch or a model error\n"
           "(deadlock, cycle limit), 2 internal error.\n",
@@ -42,7 +47,7 @@ int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v)
         return 1;
     }
     bool known = strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "--annotations") == 0 ||
-                 strcmp(a, "--max-cycles") == 0;
+                 strcmp(a, "--max-cycles") == 0 || strcmp(a, "--lines") == 0;
     if (!known)
         return 0;
     if (!v) {
@@ -56,6 +61,15 @@ int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v)
         o->sets[o->nsets++] = v;
     } else if (strcmp(a, "--annotations") == 0) {
         o->annotations = v;
+    } else if (strcmp(a, "--lines") == 0) {
+        char *end;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (!*v || *end || *v == '-' || n > UINT32_MAX) {
+            fprintf(stderr, "simtlab sim: bad --lines '%s' (a count of PTX lines, 0 for all)\n", v);
+            return -1;
+        }
+        o->lines = (uint32_t)n;
+        o->lines_set = true;
     } else {
         char *end;
         o->max_cycles = strtoull(v, &end, 0);
@@ -106,27 +120,6 @@ static int use_annotations(const char *path, sim_program *p)
     return rc;
 }
 
-/* The statistics as JSON. */
-static void print_json(const tm_gpu *gpu, FILE *out)
-{
-    const tm_kernel_stats *k = &gpu->kernel;
-    fprintf(out, "{\"schema\":\"simtlab-sim/1\",\"config\":\"%s\",\"simt\":\"%s\",\"kernel\":\"%s\",", gpu->cfg.name,
-            gpu->mech->name, k->name);
-    fprintf(out, "\"gpu_sim_cycle\":%" PRIu64 ",\"gpu_sim_insn\":%" PRIu64 ",\"gpgpu_n_tot_w_icount\":%" PRIu64 ",",
-            k->cycles, k->sm.thread_insts, k->sm.warp_insts);
-    fprintf(out, "\"gpu_ipc\":%.6f,\"simd_utilization\":%.6f,\"gpgpu_n_shmem_bkconflict\":%" PRIu64 ",",
-            k->cycles ? (double)k->sm.thread_insts / (double)k->cycles : 0.0,
-            k->sm.warp_insts ? (double)k->sm.thread_insts / (32.0 * (double)k->sm.warp_insts) : 0.0,
-            k->sm.shmem_bank_conflicts);
-    fprintf(out, "\"divergent_branches\":%" PRIu64 ",\"memory_instructions\":%" PRIu64 ",\"memory_requests\":%" PRIu64,
-            k->sm.divergent_branches, k->sm.mem_insts, k->sm.mem_requests);
-    static const char *const stalls[] = {"idle", "fetch", "scoreboard", "barrier", "membar", "unit", "done"};
-    fputs(",\"stalls\":{", out);
-    for (int s = 0; s < TM_STALLS; s++)
-        fprintf(out, "%s\"%s\":%" PRIu64, s ? "," : "", stalls[s], k->sm.stall[s]);
-    fprintf(out, "},\"seconds\":%.6f}\n", k->seconds);
-}
-
 int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_module *m, const char *kernel,
                 const sim_launch_config *cfg, const void *params, uint32_t param_bytes)
 {
@@ -173,10 +166,13 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
         fprintf(stderr, "simtlab sim: %s\n", err);
         rc = EXIT_USER;
     }
+    FILE *report = rc ? stderr : stdout;
     if (o->json)
-        print_json(gpu, rc ? stderr : stdout);
+        tm_report_json(gpu, report);
     else
-        tm_gpu_print_kernel_stats(gpu, rc ? stderr : stdout);
+        tm_report_text(gpu, report);
+    if (o->lines_set && !o->json)
+        tm_report_lines(gpu, report, o->lines);
     tm_gpu_free(gpu);
     return rc;
 }

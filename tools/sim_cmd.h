@@ -17,6 +17,8 @@ typedef struct sim_cmd_opts {
     uint32_t nsets, cap_sets;
     const char *annotations; /* simtlab analyze --json file, or NULL */
     bool json;
+    bool lines_set;          /* --lines given: print the per-line profile table */
+    uint32_t lines;          /* its number of PTX lines (0: all) */
     uint64_t max_cycles;     /* --max-cycles (0: the configuration's) */
 } sim_cmd_opts;
 
