@@ -19,8 +19,10 @@
 // value, so the second clock read follows its arrival (an in-order core
 // issues the read after the store). Writes out[0] = cycles of the last
 // round's n loads, out[1] = cycles per load (rounded down), out[2] = the
-// last pointer (keeps the chain live).
-extern "C" __global__ void pchase(uint64_t *start, unsigned n, unsigned rounds, uint64_t *out)
+// last pointer (keeps the chain live). With CacheGlobal the loads are
+// ld.global.cg (__ldcg: cached in the L2 only, not in the L1).
+template <bool CacheGlobal>
+__device__ void chase(uint64_t *start, unsigned n, unsigned rounds, uint64_t *out)
 {
     uint64_t *p = start;
     uint64_t cycles = 0;
@@ -29,12 +31,22 @@ extern "C" __global__ void pchase(uint64_t *start, unsigned n, unsigned rounds, 
         uint64_t t0 = clock64();
 #pragma unroll 16
         for (unsigned i = 0; i < n; i++)
-            p = (uint64_t *)*p;
+            p = CacheGlobal ? (uint64_t *)__ldcg((const unsigned long long *)p) : (uint64_t *)*p;
         out[2] = (uint64_t)p;
         cycles = clock64() - t0;
     }
     out[0] = cycles;
     out[1] = cycles / n;
+}
+
+extern "C" __global__ void pchase(uint64_t *start, unsigned n, unsigned rounds, uint64_t *out)
+{
+    chase<false>(start, n, rounds, out);
+}
+
+extern "C" __global__ void pchase_cg(uint64_t *start, unsigned n, unsigned rounds, uint64_t *out)
+{
+    chase<true>(start, n, rounds, out);
 }
 
 // Every warp of the block reads the same 32 consecutive floats (one

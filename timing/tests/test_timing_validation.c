@@ -176,11 +176,12 @@ typedef struct chase {
 } chase;
 
 /* Chase through the `count` byte offsets `offs` (8-byte aligned, below
- * `span`) of a buffer aligned to 1 MB, whose address is *base: element i
- * holds the address of element (i + 1) mod count. pchase runs `rounds`
- * rounds of `n` loads from element 0 on one thread and times the last. */
-static chase run_chase(const tm_config *cfg, const uint64_t *offs, uint32_t count, uint64_t span, uint32_t n,
-                       uint32_t rounds, uint64_t *base_out, act_log *acts)
+ * `span`) of a buffer aligned to 1 MB, whose address goes to *base_out:
+ * element i holds the address of element (i + 1) mod count. `kernel`
+ * (pchase or pchase_cg) runs `rounds` rounds of `n` loads from element 0
+ * on one thread and times the last. */
+static chase run_chase_kernel(const tm_config *cfg, const char *kernel, const uint64_t *offs, uint32_t count,
+                              uint64_t span, uint32_t n, uint32_t rounds, uint64_t *base_out, act_log *acts)
 {
     emu e;
     emu_open(&e, MEMBENCH);
@@ -194,7 +195,7 @@ static chase run_chase(const tm_config *cfg, const uint64_t *offs, uint32_t coun
     }
     uint64_t out = emu_buf(&e, NULL, 24), start = base + offs[0];
     const void *args[] = {&start, &n, &rounds, &out};
-    tm_gpu *gpu = run_logged(cfg, &e, "pchase", 1, 1, args, acts);
+    tm_gpu *gpu = run_logged(cfg, &e, kernel, 1, 1, args, acts);
     uint64_t res[3];
     emu_read(&e, res, out, sizeof res);
     /* the functional result: the chase ends at element (rounds x n) mod count */
@@ -209,6 +210,13 @@ static chase run_chase(const tm_config *cfg, const uint64_t *offs, uint32_t coun
     tm_gpu_free(gpu);
     emu_close(&e);
     return c;
+}
+
+/* run_chase_kernel with pchase (ld.u64 on global addresses). */
+static chase run_chase(const tm_config *cfg, const uint64_t *offs, uint32_t count, uint64_t span, uint32_t n,
+                       uint32_t rounds, uint64_t *base_out, act_log *acts)
+{
+    return run_chase_kernel(cfg, "pchase", offs, count, span, n, rounds, base_out, acts);
 }
 
 /* Offsets 0, stride, 2 stride, ... below `bytes`; their number. */
@@ -282,6 +290,33 @@ static void test_l2_hit_latency(void **state)
     assert_int_equal(c.per_load, hit);
     assert_true(c.cycles >= 512 * hit && c.cycles < 512 * hit + hit);
     assert_true(within((double)c.cycles / 512, V100_L2_HIT, BAND_PERCENT));
+}
+
+/* KNOWN DISCREPANCY (left out of main()'s list; it fails today): loads
+ * with the .cg cache operator (ld.global.cg, __ldcg) are cached in the L2
+ * only (PTX ISA, Cache Operators: .cg caches at the global level, L2 and
+ * below, not in the L1), and GPGPU-Sim's LD/ST unit sends them past the L1D straight to
+ * the interconnect (ldst_unit::memory_cycle bypasses the L1D for
+ * CACHE_GLOBAL, as for -gpgpu_gmem_skip_L1D 1). timing/sm.c's route_of
+ * does not look at the cache operator, so the model caches them in the
+ * L1 and a .cg chase that fits the L1 measures L1 hits (28 cycles) where
+ * the hardware and GPGPU-Sim take an L2 hit each time. Expected: the same
+ * 4 KB chain as the L1 test, loaded with ld.global.cg, never touches the
+ * L1D, and every load of the timed round is an L2 hit on the direct path
+ * of test_timing_model.c's derivation (no L1 miss queue): 7 + 2 I + R =
+ * 7 + 2 x 22 + 160 = 211 cycles. */
+static void test_cg_loads_bypass_l1(void **state)
+{
+    (void)state;
+    const char *const cut[] = {"-gpgpu_n_clusters=1", "-gpgpu_n_mem=2", NULL};
+    tm_config cfg = qv100(cut);
+    static uint64_t offs[32];
+    uint32_t count = strided(offs, 4096, 128);
+    chase c = run_chase_kernel(&cfg, "pchase_cg", offs, count, 4096, 256, 2, NULL, NULL);
+    print_message("ld.global.cg chase: %llu per load; L1D global reads %llu\n", (unsigned long long)c.per_load,
+                  (unsigned long long)c.l1d.accesses);
+    assert_int_equal(c.l1d.accesses, 0);
+    assert_int_equal(c.per_load, 7 + 2 * (uint64_t)cfg.icnt_latency + cfg.l2_rop_latency);
 }
 
 /* DRAM row hits against row conflicts, one SM and one channel. With one
@@ -503,6 +538,10 @@ static void test_syncthreads(void **state)
     emu_close(&e);
 }
 
+/* main runs the tests the model passes; test_cg_loads_bypass_l1 documents
+ * a discrepancy of the model (see its comment) and runs only with
+ * SIMTLAB_TEST_KNOWN_DISCREPANCIES set, until timing/sm.c routes .cg loads
+ * past the L1. */
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -513,5 +552,11 @@ int main(void)
         cmocka_unit_test(test_stream_bandwidth),
         cmocka_unit_test(test_syncthreads),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest discrepancies[] = {
+        cmocka_unit_test(test_cg_loads_bypass_l1),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (getenv("SIMTLAB_TEST_KNOWN_DISCREPANCIES"))
+        failed += cmocka_run_group_tests(discrepancies, NULL, NULL);
+    return failed;
 }
