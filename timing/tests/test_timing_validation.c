@@ -277,6 +277,7 @@ static void test_l2_hit_latency(void **state)
     const char *const cut[] = {"-gpgpu_n_clusters=1", "-gpgpu_n_mem=2", NULL};
     tm_config cfg = qv100(cut);
     assert_true(cfg.core_mhz == cfg.icnt_mhz && cfg.icnt_mhz == cfg.l2_mhz);
+    assert_int_equal(cfg.icnt_flit_bytes, 40); /* request and 8 + 32-byte reply: one flit each */
     static uint64_t offs[512];
     uint32_t count = strided(offs, 65536, 128);
     chase c = run_chase(&cfg, offs, count, 65536, count, 2, NULL, NULL);
@@ -295,9 +296,9 @@ static void test_l2_hit_latency(void **state)
 /* KNOWN DISCREPANCY (left out of main()'s list; it fails today): loads
  * with the .cg cache operator (ld.global.cg, __ldcg) are cached in the L2
  * only (PTX ISA, Cache Operators: .cg caches at the global level, L2 and
- * below, not in the L1), and GPGPU-Sim's LD/ST unit sends them past the L1D straight to
- * the interconnect (ldst_unit::memory_cycle bypasses the L1D for
- * CACHE_GLOBAL, as for -gpgpu_gmem_skip_L1D 1). timing/sm.c's route_of
+ * below, not in the L1), and GPGPU-Sim's LD/ST unit sends them past the
+ * L1D straight to the interconnect (ldst_unit::memory_cycle bypasses the
+ * L1D for CACHE_GLOBAL, as for -gpgpu_gmem_skip_L1D 1). timing/sm.c's route_of
  * does not look at the cache operator, so the model caches them in the
  * L1 and a .cg chase that fits the L1 measures L1 hits (28 cycles) where
  * the hardware and GPGPU-Sim take an L2 hit each time. Expected: the same
