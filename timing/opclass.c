@@ -303,6 +303,8 @@ static void classify(const ptx_module *m, const ptx_instr *in, const tm_config *
         ic->flags |= TM_IC_LONGOP;
     if (in->guard != PTX_NONE)
         ic->flags |= TM_IC_GUARDED;
+    if ((ic->flags & LD) && (ptx_form_has(m, form, PTX_MOD_CG) || ptx_form_has(m, form, PTX_MOD_CV)))
+        ic->flags |= TM_IC_BYPASS_L1;
 }
 
 /* Make sure cfg can run ic: a unit to run it on and non-zero timing. */

@@ -121,7 +121,10 @@ enum tm_ic_flags {
     TM_IC_LONGOP = 1u << 10,      /* a load/atomic from global, local, param, tex or generic
                                      space: GPGPU-Sim's long-operation registers */
     TM_IC_GUARDED = 1u << 11,     /* @p / @!p */
-    TM_IC_DEFAULT_RULE = 1u << 12 /* the opcode has no rule of its own (see above) */
+    TM_IC_DEFAULT_RULE = 1u << 12, /* the opcode has no rule of its own (see above) */
+    TM_IC_BYPASS_L1 = 1u << 13     /* a load with cache operator .cg (cache in L2, not L1) or .cv
+                                      (fetch again): the L1 data cache is not looked at, as
+                                      GPGPU-Sim's LD/ST unit sends CACHE_GLOBAL loads past it */
 };
 
 #define TM_NO_REG UINT32_MAX

@@ -431,13 +431,14 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     return true;
 }
 
-/* Where request r goes first. */
+/* Where request r of instruction ic goes first. */
 enum { ROUTE_L1D, ROUTE_L1C, ROUTE_DIRECT };
-static int route_of(const tm_sm *sm, const tm_req *r)
+static int route_of(const tm_sm *sm, const tm_inst_class *ic, const tm_req *r)
 {
     if (r->space == TM_SPACE_CONST)
         return sm->l1c ? ROUTE_L1C : ROUTE_DIRECT;
-    if (r->kind == TM_REQ_ATOMIC || !sm->l1d || (sm->cfg->gmem_skip_l1d && r->space == TM_SPACE_GLOBAL))
+    if (r->kind == TM_REQ_ATOMIC || !sm->l1d || (sm->cfg->gmem_skip_l1d && r->space == TM_SPACE_GLOBAL) ||
+        (r->kind == TM_REQ_READ && (ic->flags & TM_IC_BYPASS_L1)))
         return ROUTE_DIRECT;
     return ROUTE_L1D;
 }
@@ -462,7 +463,7 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
         r.tag = tag;
         r.t_made = now;
         bool answered = r.kind != TM_REQ_WRITE; /* writes hold nothing */
-        int route = route_of(sm, &r);
+        int route = route_of(sm, m->ic, &r);
         if (route == ROUTE_DIRECT) {
             r.tag |= TM_TAG_DIRECT;
             if (!tm_queue_push(&sm->out, &r))

@@ -293,15 +293,12 @@ static void test_l2_hit_latency(void **state)
     assert_true(within((double)c.cycles / 512, V100_L2_HIT, BAND_PERCENT));
 }
 
-/* KNOWN DISCREPANCY (left out of main()'s list; it fails today): loads
- * with the .cg cache operator (ld.global.cg, __ldcg) are cached in the L2
+/* Loads with the .cg cache operator (ld.global.cg, __ldcg) are cached in the L2
  * only (PTX ISA, Cache Operators: .cg caches at the global level, L2 and
  * below, not in the L1), and GPGPU-Sim's LD/ST unit sends them past the
  * L1D straight to the interconnect (ldst_unit::memory_cycle bypasses the
- * L1D for CACHE_GLOBAL, as for -gpgpu_gmem_skip_L1D 1). timing/sm.c's route_of
- * does not look at the cache operator, so the model caches them in the
- * L1 and a .cg chase that fits the L1 measures L1 hits (28 cycles) where
- * the hardware and GPGPU-Sim take an L2 hit each time. Expected: the same
+ * L1D for CACHE_GLOBAL, as for -gpgpu_gmem_skip_L1D 1), as the model does
+ * (timing/opclass.h: TM_IC_BYPASS_L1). Expected: the same
  * 4 KB chain as the L1 test, loaded with ld.global.cg, never touches the
  * L1D, and every load of the timed round is an L2 hit on the direct path
  * of test_timing_model.c's derivation (no L1 miss queue): 7 + 2 I + R =
@@ -539,13 +536,10 @@ static void test_syncthreads(void **state)
     emu_close(&e);
 }
 
-/* main runs the tests the model passes; test_cg_loads_bypass_l1 documents
- * a discrepancy of the model (see its comment) and runs only with
- * SIMTLAB_TEST_KNOWN_DISCREPANCIES set, until timing/sm.c routes .cg loads
- * past the L1. */
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cg_loads_bypass_l1),
         cmocka_unit_test(test_l1_hit_latency),
         cmocka_unit_test(test_l2_hit_latency),
         cmocka_unit_test(test_dram_row_hit_vs_conflict),
@@ -553,11 +547,5 @@ int main(void)
         cmocka_unit_test(test_stream_bandwidth),
         cmocka_unit_test(test_syncthreads),
     };
-    const struct CMUnitTest discrepancies[] = {
-        cmocka_unit_test(test_cg_loads_bypass_l1),
-    };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (getenv("SIMTLAB_TEST_KNOWN_DISCREPANCIES"))
-        failed += cmocka_run_group_tests(discrepancies, NULL, NULL);
-    return failed;
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }
