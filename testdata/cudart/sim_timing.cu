@@ -10,6 +10,8 @@
 //   6 MiB L2          -gpgpu_n_mem 32 x -gpgpu_n_sub_partition_per_mchannel 2
 //                     slices of -gpgpu_cache:dl2 S:32:128:24 (32 sets x 128 B
 //                     x 24 ways = 96 KiB): 64 x 96 KiB = 6 MiB, the GV100's
+//   4096-bit memory  -gpgpu_n_mem 32 channels x -gpgpu_n_mem_per_ctrlr 1 chip x
+//                     -gpgpu_dram_buswidth 16 bytes (the GV100's HBM2 is 4096 bits wide)
 //   96 KiB shared/SM  -gpgpu_shmem_size 98304
 //   65536 registers   -gpgpu_shader_registers 65536
 //   2048 threads, 32 blocks per SM: -gpgpu_shader_core_pipeline 2048:32,
@@ -109,6 +111,7 @@ int main()
     EXPECT(p.multiProcessorCount == 80);
     EXPECT(p.l2CacheSize == 6 << 20);
     EXPECT(p.sharedMemPerMultiprocessor == 98304);
+    EXPECT(p.memoryBusWidth == 4096);
     EXPECT(p.regsPerMultiprocessor == 65536);
     EXPECT(p.maxThreadsPerMultiProcessor == 2048);
     EXPECT(p.maxBlocksPerMultiProcessor == 32);
