@@ -4,7 +4,9 @@
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
  * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_MAX_INSTRUCTIONS (tools/cudart/watchdog.h). */
+ * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_MAX_INSTRUCTIONS (tools/cudart/watchdog.h),
+ * and for the timing model SIMTLAB_SIM, SIMTLAB_SIM_SET and SIMTLAB_SIM_STATS
+ * (tools/cudart/backend.h), which the runtime checks when it starts. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -35,7 +37,8 @@ static void exec_budget_usage(FILE *out)
 
 static void exec_usage(FILE *out)
 {
-    fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--locality DIR] [--sim CONFIG]\n"
+    fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--locality DIR]\n"
+          "                    [--sim PRESET|FILE [--sim-set -OPTION=VALUE]... [--sim-stats]]\n"
           "                    [--memcheck] [--max-instructions N] -- PROGRAM [ARGS...]\n"
           "Runs a CUDA program built with nvcc -cudart shared (and PTX embedded:\n"
           "-gencode arch=compute_XX,code=compute_XX) on simtlab's emulator, through\n"
@@ -51,7 +54,18 @@ static void exec_usage(FILE *out)
           "  --gpu NAME     the virtual device's limits: h100 (default), a100, l40s, b200\n"
           "  --locality DIR write the thread-block locality graphs of every kernel launch,\n"
           "                 static and profiled, to DIR/NNNN-KERNEL.json (see simtlab locality)\n"
-          "  --sim CONFIG   run on the cycle-level timing simulator (not available yet)\n"
+          "  --sim PRESET|FILE  run the kernels on the cycle-level timing model with a preset\n"
+          "                 (QV100, TITANV, ...: simtlab sim --help lists them) or a\n"
+          "                 gpgpusim.config file (also SIMTLAB_SIM); results are the\n"
+          "                 emulator's, CUDA events measure simulated time (launch latency +\n"
+          "                 core cycles at the core clock), and the device's SMs, clocks,\n"
+          "                 caches and limits are the configuration's. A configuration the\n"
+          "                 model refuses makes every CUDA call fail with\n"
+          "                 cudaErrorInitializationError, with the reason on stderr\n"
+          "  --sim-set -OPTION=VALUE  override one option of the configuration (repeatable;\n"
+          "                 SIMTLAB_SIM_SET holds them separated by ';')\n"
+          "  --sim-stats    GPGPU-Sim's statistics lines on stderr after each kernel\n"
+          "                 (SIMTLAB_SIM_STATS=1)\n"
           "  --memcheck     every global access outside a live allocation is an error\n"
           "                 (cudaErrorIllegalAddress), as under compute-sanitizer; without it\n"
           "                 an access outside the allocations but inside a mapped 2 MiB region\n"
@@ -175,6 +189,23 @@ static void prepend_env(const char *name, const char *dir)
     free(v);
 }
 
+/* Add one --sim-set assignment to SIMTLAB_SIM_SET (';'-separated); false,
+ * with a message, for one that cannot be passed that way. */
+static bool append_sim_set(const char *assignment)
+{
+    if (assignment[0] != '-' || strchr(assignment, ';')) {
+        fprintf(stderr, "simtlab exec: --sim-set needs one -OPTION=VALUE without ';', not '%s'\n", assignment);
+        return false;
+    }
+    const char *old = getenv("SIMTLAB_SIM_SET");
+    size_t len = strlen(assignment) + (old ? strlen(old) + 1 : 0) + 1;
+    char *v = malloc(len);
+    snprintf(v, len, "%s%s%s", old && *old ? old : "", old && *old ? ";" : "", assignment);
+    setenv("SIMTLAB_SIM_SET", v, 1);
+    free(v);
+    return true;
+}
+
 int simtlab_exec(int argc, char **argv)
 {
     int i = 0;
@@ -199,6 +230,11 @@ int simtlab_exec(int argc, char **argv)
                 return EXIT_USER;
             }
             setenv(SIMTLAB_MAX_INSTRUCTIONS_ENV, argv[i], 1);
+        } else if (strcmp(a, "--sim-stats") == 0) {
+            setenv("SIMTLAB_SIM_STATS", "1", 1);
+        } else if (strcmp(a, "--sim-set") == 0 && i + 1 < argc) {
+            if (!append_sim_set(argv[++i]))
+                return EXIT_USER;
         } else if (strcmp(a, "--memcheck") == 0) {
             setenv("SIMTLAB_MEMCHECK", "1", 1);
         } else if (strcmp(a, "--locality") == 0 && i + 1 < argc) {
@@ -214,9 +250,8 @@ int simtlab_exec(int argc, char **argv)
                    i + 1 < argc) {
             const char *v = argv[++i];
             if (strcmp(a, "--sim") == 0) {
-                fprintf(stderr, "simtlab exec: --sim %s: the cycle-level timing simulator is not available yet; "
-                        "without --sim the program runs on the functional emulator\n", v);
-                return EXIT_USER;
+                setenv("SIMTLAB_SIM", v, 1);
+                continue;
             }
             char *end;
             if (strcmp(a, "--threads") == 0 && (strtoul(v, &end, 10) == 0 || *end || strlen(v) > 4)) {

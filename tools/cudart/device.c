@@ -100,12 +100,20 @@ void rt_init_device(cudart *rt, const char *gpu)
     rt->limits[cudaLimitPrintfFifoSize] = 1u << 20;
     rt->limits[cudaLimitDevRuntimeSyncDepth] = 2;
     rt->limits[cudaLimitDevRuntimePendingLaunchCount] = 2048;
-    rt->clock_khz = g->clock_khz;
-    rt->mem_clock_khz = g->mem_clock_khz;
+    rt_device_clocks clocks = {g->clock_khz, g->mem_clock_khz};
+    if (rt->backend)
+        rt->backend->ops->properties(rt->backend, p, &clocks);
+    rt->clock_khz = clocks.clock_khz;
+    rt->mem_clock_khz = clocks.mem_clock_khz;
 }
 
+/* One device, unless the runtime could not start (its error then). */
 cudaError_t cudaGetDeviceCount(int *n)
 {
+    cudart *rt = rt_lock();
+    if (rt->start_error)
+        return rt_return(rt, cudaErrorInitializationError);
+    rt_unlock(rt);
     if (!n)
         return cudaErrorInvalidValue;
     *n = 1;

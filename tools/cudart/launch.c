@@ -3,7 +3,8 @@
  * occupancy.
  *
  * A launch packs the argument pointers into the kernel's parameter layout
- * and runs the grid on the emulator at once. Configuration errors come back
+ * and runs the grid at once through the backend (backend.h: the emulator
+ * or the timing model). Configuration errors come back
  * from the launch itself; a fault inside the kernel (runtime.h) becomes the
  * sticky error that every later call returns, with the emulator's report
  * (kind, address, thread, PTX line) on stderr. */
@@ -138,7 +139,7 @@ static int launch_with_locality(cudart *rt, rt_kernel *k, sim_program *p, const 
     if (rc != 0 && st->error == SIM_OK) { /* stopped before the kernel ran */
         fprintf(stderr, "simtlab: no locality graphs for launch %u of %s: %s; the kernel runs without them\n",
                 rt->locality_launches++, k->name, err);
-        return sim_launch(rt->dev, p, k->name, cfg, params, bytes, st, err, errlen);
+        return rt_backend_launch(rt->backend, rt->dev, p, k->name, cfg, params, bytes, st, err, errlen);
     }
     return rc;
 }
@@ -163,6 +164,8 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
 {
     if (rt->sticky_error)
         return rt_error(rt, rt->sticky_error);
+    if (!rt->backend) /* freed at exit: a launch from a later destructor */
+        return rt_error(rt, cudaErrorCudartUnloading);
     rt_kernel *k;
     sim_program *p;
     sim_kernel_attrs a;
@@ -191,7 +194,8 @@ static cudaError_t launch(cudart *rt, const void *func, dim3 grid, dim3 block, v
         .cluster = {cluster.x, cluster.y, cluster.z}, .max_instructions = budget};
     sim_stats st;
     int rc = rt->locality_dir ? launch_with_locality(rt, k, p, &cfg, buf, bytes, &st, err, sizeof err)
-                              : sim_launch(rt->dev, p, k->name, &cfg, buf, bytes, &st, err, sizeof err);
+                              : rt_backend_launch(rt->backend, rt->dev, p, k->name, &cfg, buf, bytes, &st, err,
+                                                  sizeof err);
     free(buf);
     k->launches++;
     k->warp_instructions += st.warp_instructions;

@@ -1,6 +1,7 @@
 /* runtime.c — the process-wide runtime object: creation from the
- * environment, the lock, error bookkeeping, held-back printf output, the
- * handle and registration tables, and the --stats report at exit. */
+ * environment (its backend included), the lock, error bookkeeping,
+ * held-back printf output, the handle and registration tables, and the
+ * --stats report at exit. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -13,6 +14,8 @@
 static cudart the_runtime = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t the_once = PTHREAD_ONCE_INIT;
 
+/* At exit: the --stats report, and the backend freed (the timing model
+ * lives as long as the program). */
 static void print_stats_at_exit(void)
 {
     cudart *rt = rt_lock_at_exit();
@@ -21,6 +24,8 @@ static void print_stats_at_exit(void)
     rt_flush_printf(rt);
     if (rt->stats)
         rt_print_stats(rt);
+    rt_backend_free(rt->backend);
+    rt->backend = NULL;
     rt_unlock(rt);
 }
 
@@ -65,22 +70,37 @@ static uint64_t env_global_window(void)
     return v;
 }
 
+/* The backend the environment asks for (backend.h), or NULL with
+ * rt->start_error set and printed: then every CUDA call fails with
+ * cudaErrorInitializationError (a sticky error) rather than running the
+ * program anywhere else than asked. */
+static rt_backend *open_backend(cudart *rt)
+{
+    char err[1280];
+    const char *sim = getenv("SIMTLAB_SIM");
+    rt_backend *b = NULL;
+    if (sim && *sim && rt->locality_dir)
+        snprintf(err, sizeof err, "SIMTLAB_LOCALITY (exec --locality) needs the emulator; it cannot be combined "
+                 "with SIMTLAB_SIM=%s (exec --sim)", sim);
+    else
+        b = rt_backend_open(rt->its, err, sizeof err);
+    if (!b) {
+        rt->start_error = ptx_strdup(err);
+        rt->sticky_error = cudaErrorInitializationError;
+        fflush(stdout);
+        fprintf(stderr, "simtlab: %s; every CUDA call fails (cudaErrorInitializationError)\n", err);
+    }
+    return b;
+}
+
 /* First use: the device and the options simtlab exec passes in
  * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
  * SIMTLAB_LOCALITY and SIMTLAB_MEMCHECK (with SIMTLAB_GLOBAL_WINDOW, for
- * tests).
- * SIMTLAB_SIM (a timing-simulator configuration) is the switch to the
- * timing simulator; until that exists the program stops rather than
- * silently running on the emulator instead. */
+ * tests), and the backend: SIMTLAB_SIM, SIMTLAB_SIM_SET and
+ * SIMTLAB_SIM_STATS choose the timing model (backend.h). */
 static void init_runtime(void)
 {
     cudart *rt = &the_runtime;
-    const char *sim = getenv("SIMTLAB_SIM");
-    if (sim && *sim) {
-        fprintf(stderr, "simtlab: SIMTLAB_SIM=%s asks for the cycle-level timing simulator, which is not "
-                "available yet; unset it to run on the functional emulator\n", sim);
-        exit(1);
-    }
     /* an error-checking lock: a thread locking it again is told so
      * (rt_lock_at_exit) instead of waiting for itself */
     pthread_mutexattr_t attr;
@@ -95,6 +115,7 @@ static void init_runtime(void)
     rt->its = env_uint("SIMTLAB_ITS", 0) != 0;
     rt->stats = env_uint("SIMTLAB_STATS", 0) != 0;
     rt->locality_dir = getenv("SIMTLAB_LOCALITY") && *getenv("SIMTLAB_LOCALITY") ? getenv("SIMTLAB_LOCALITY") : NULL;
+    rt->backend = open_backend(rt);
     rt_init_device(rt, getenv("SIMTLAB_GPU"));
     rt->printf_out = open_memstream(&rt->printf_text, &rt->printf_len);
     atexit(print_stats_at_exit);
@@ -247,6 +268,8 @@ void rt_reset_device(cudart *rt)
         free(rt->handles[i]);
     rt->nhandles = rt->nmapped = rt->nconfigs = 0;
     rt->last_error = rt->sticky_error = cudaSuccess;
+    if (rt->start_error) /* a reset cannot start a backend that could not start */
+        rt->sticky_error = cudaErrorInitializationError;
     for (uint32_t i = 0; i < rt->nmodules; i++) /* managed variables get their new addresses */
         rt_decode(rt, rt->modules[i]);
 }

@@ -4,7 +4,8 @@
  * The CUDA runtime API has no context argument, so this library keeps one
  * process-wide runtime object (the only global state in simtlab), created
  * on first use and guarded by one lock: every entry point takes the lock,
- * works on the emulator's device, and returns. Work is done when it is
+ * works on the emulator's device, and returns. Kernels run through the
+ * backend (backend.h): the emulator, or the timing model (SIMTLAB_SIM). Work is done when it is
  * submitted, in submission order: streams and events keep CUDA's ordering
  * guarantees trivially, asynchronous calls complete before they return, and
  * a kernel's fault is reported by the calls after it, as a GPU's would be.
@@ -18,6 +19,7 @@
 #include <stdio.h>
 
 #include "tools/cudart/abi.h"
+#include "tools/cudart/backend.h"
 #include "emulator/sim.h"
 
 /* The error codes, by name (cudart/errors.def). */
@@ -82,6 +84,9 @@ typedef struct rt_launch_config {
 typedef struct cudart {
     pthread_mutex_t lock;
     sim_device *dev;
+    rt_backend *backend;     /* what runs kernels; NULL when start_error says why not */
+    char *start_error;       /* the backend could not be made: every call fails
+                                (cudaErrorInitializationError, sticky) */
     struct cudaDeviceProp prop;
     int clock_khz, mem_clock_khz;
     /* options from the environment (simtlab exec sets them) */
@@ -168,7 +173,8 @@ void rt_clock_copy(cudart *rt, uint64_t n, enum cudaMemcpyKind kind);
 void rt_clock_kernel(cudart *rt, const sim_stats *st);
 
 /* Set the virtual device's properties and clocks (device.c) to those of
- * the GPU named gpu (SIMTLAB_GPU; NULL: the default). */
+ * the GPU named gpu (SIMTLAB_GPU; NULL: the default), then those the
+ * backend models. */
 void rt_init_device(cudart *rt, const char *gpu);
 /* Decode mod's PTX for the device if that has not been done (register.c). */
 void rt_decode(cudart *rt, rt_module *mod);

@@ -5,12 +5,11 @@
  * output and any error. Events read the device clock: a deterministic
  * estimate of device time that kernels and copies advance, so that
  * cudaEventElapsedTime is reproducible from run to run:
- *   a kernel: 3 us launch latency + warp instructions issued / (SMs x 4
- *             schedulers issuing one a cycle) at the virtual device's clock;
+ *   a kernel: the backend's time for it (backend.h): on the emulator an
+ *             estimate from the instructions issued, on the timing model
+ *             the simulated cycles at the core clock;
  *   a copy:   1 us + bytes at 25 GB/s between host and device, or at 1 TB/s
- *             within the device (memset too).
- * It is no timing simulation (the timing simulator will provide one); it
- * orders and scales events sensibly. */
+ *             within the device (memset too); no backend simulates copies. */
 #include <stdlib.h>
 
 #include "tools/cudart/runtime.h"
@@ -37,8 +36,8 @@ void rt_clock_copy(cudart *rt, uint64_t n, enum cudaMemcpyKind kind)
 
 void rt_clock_kernel(cudart *rt, const sim_stats *st)
 {
-    double cycles = (double)st->warp_instructions / (4.0 * rt->prop.multiProcessorCount);
-    rt->device_ms += 3e-3 + cycles / rt->clock_khz;
+    rt_device_clocks clocks = {rt->clock_khz, rt->mem_clock_khz};
+    rt->device_ms += rt->backend->ops->kernel_ms(rt->backend, st, &rt->prop, &clocks);
 }
 
 /* The event behind handle e, or NULL. */
