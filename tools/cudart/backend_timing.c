@@ -24,6 +24,7 @@
 
 #include "tools/cudart/backend.h"
 #include "timing/gpu.h"
+#include "timing/report.h"
 #include "ir/util.h"
 
 typedef struct timing_state {
@@ -44,7 +45,7 @@ static int timing_launch(rt_backend *b, sim_device *d, sim_program *p, const cha
     s->last_cycles = ran || rc == 0 ? ran + s->gpu->cfg.kernel_launch_latency : 0;
     if (rc == 0 && s->print_stats) {
         fflush(stdout);
-        tm_gpu_print_kernel_stats(s->gpu, stderr);
+        tm_report_text(s->gpu, stderr);
         fflush(stderr);
     }
     return rc;
