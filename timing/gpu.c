@@ -323,12 +323,38 @@ static uint64_t kernel_thread_insts(const tm_gpu *gpu)
     return n - gpu->kernel_start_insts;
 }
 
+/* Seconds on the host's monotonic clock. */
+static double host_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The progress line (gpu->progress, a terminal): cycles, warp
+ * instructions, IPC, simulation rate and, from the CTAs finished, an
+ * estimate of the time left. Rewritten in place. */
+static void progress_line(tm_gpu *gpu, uint64_t start, double t0)
+{
+    double t = host_seconds() - t0;
+    uint64_t cycles = gpu->core_cycle - start, resident = 0;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        resident += gpu->sms[i].ncta_used;
+    uint64_t done = gpu->next_cta - resident;
+    double eta = done ? t * (double)(gpu->nctas - done) / (double)done : 0;
+    fprintf(gpu->progress, "\rsimtlab sim: %s: %" PRIu64 " cycles, %" PRIu64 " warp instructions, IPC %.2f, "
+            "%.0f warp instructions/s, %" PRIu64 "/%" PRIu64 " blocks, about %.0f s left   ", gpu->kernel.name, cycles,
+            gpu->issued, cycles ? 32.0 * (double)gpu->issued / (double)cycles : 0.0, t > 0 ? (double)gpu->issued / t : 0.0,
+            done, gpu->nctas, eta);
+    fflush(gpu->progress);
+}
+
 /* Run the running kernel to its end. */
 static void run(tm_gpu *gpu, char *err, size_t errlen)
 {
     uint64_t start = gpu->core_cycle;
     uint64_t last_progress = start;
-    uint64_t insn_before = gpu->total.warp_insts;
+    double t0 = gpu->progress ? host_seconds() : 0, shown = t0;
     while (!gpu->failed) {
         int d = 0;
         for (int k = 1; k < DOMAINS; k++)
@@ -379,8 +405,13 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
             tm_gpu_fail(gpu, SIM_ERR_LIMIT, "stopped at the cycle limit (-gpgpu_max_cycle %" PRIu64 ")", gpu->cfg.max_cycle);
             break;
         }
-        (void)insn_before;
+        if (gpu->progress && (now & 4095) == 0 && host_seconds() - shown >= 1.0) {
+            progress_line(gpu, start, t0);
+            shown = host_seconds();
+        }
     }
+    if (gpu->progress && shown > t0) /* a line was shown: end it */
+        fputc('\n', gpu->progress);
 }
 
 /* Does the launch of kernel `name` group blocks in clusters of several? */

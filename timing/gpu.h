@@ -86,7 +86,8 @@ typedef struct tm_gpu {
     tm_kernel_stats kernel;
     tm_sm_stats total;        /* over every kernel */
     uint64_t total_insn;
-    FILE *progress;           /* progress line target (a terminal), or NULL */
+    FILE *progress;           /* where a progress line is kept up to date once a second during a
+                                 long kernel (a terminal), or NULL (the default: none) */
 } tm_gpu;
 
 /* Make the GPU of cfg (validated) with divergence mechanism cfg->simt.

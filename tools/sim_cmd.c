@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "ir/util.h"
@@ -160,6 +161,7 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
         fprintf(stderr, "simtlab sim: %s\n", err);
         return EXIT_USER;
     }
+    gpu->progress = isatty(STDERR_FILENO) ? stderr : NULL; /* a progress line on a terminal */
     sim_stats st;
     int rc = EXIT_OK;
     if (tm_gpu_launch(gpu, d, p, kernel, cfg, params, param_bytes, &st, err, sizeof err) != 0) {
