@@ -124,17 +124,22 @@ static report_summary summarize(const tm_gpu *gpu)
     return r;
 }
 
+/* GPGPU-Sim's "NAME[id]: Access = ..., Miss = ..." line of one cache. */
+static void cache_line(FILE *out, const char *name, uint32_t id, const tm_cache *c)
+{
+    tm_cache_totals t = tm_cache_stats_totals(tm_cache_get_stats(c));
+    fprintf(out, "%s[%u]: Access = %" PRIu64 ", Miss = %" PRIu64 ", Miss_rate = %.3f, Pending_hits = %" PRIu64
+            ", Reservation_fails = %" PRIu64 "\n",
+            name, id, t.accesses, t.misses, ratio((double)t.misses, (double)t.accesses), t.pending_hits, t.res_fails);
+}
+
 /* GPGPU-Sim's "L1D_cache_core[i]: Access = ..." line of each SM's L1D. */
 static void print_l1d_per_core(const tm_gpu *gpu, FILE *out)
 {
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         if (!gpu->sms[i].l1d)
             continue;
-        tm_cache_totals t = tm_cache_stats_totals(tm_cache_get_stats(gpu->sms[i].l1d));
-        fprintf(out,
-                "\tL1D_cache_core[%u]: Access = %" PRIu64 ", Miss = %" PRIu64 ", Miss_rate = %.3f, Pending_hits = %" PRIu64
-                ", Reservation_fails = %" PRIu64 "\n",
-                i, t.accesses, t.misses, ratio((double)t.misses, (double)t.accesses), t.pending_hits, t.res_fails);
+        cache_line(out, "\tL1D_cache_core", i, gpu->sms[i].l1d);
     }
 }
 
@@ -187,12 +192,7 @@ static void print_l2(const tm_gpu *gpu, const report_summary *r, FILE *out)
         for (uint32_t j = 0; j < mp->nslices; j++) {
             if (!mp->slices[j].l2)
                 continue;
-            tm_cache_totals t = tm_cache_stats_totals(tm_cache_get_stats(mp->slices[j].l2));
-            fprintf(out,
-                    "L2_cache_bank[%u]: Access = %" PRIu64 ", Miss = %" PRIu64 ", Miss_rate = %.3f, Pending_hits = %" PRIu64
-                    ", Reservation_fails = %" PRIu64 "\n",
-                    mp->slices[j].id, t.accesses, t.misses, ratio((double)t.misses, (double)t.accesses),
-                    t.pending_hits, t.res_fails);
+            cache_line(out, "L2_cache_bank", mp->slices[j].id, mp->slices[j].l2);
         }
     }
     tm_cache_print_totals(out, &r->l2, "L2", "");
