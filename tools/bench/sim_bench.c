@@ -20,8 +20,9 @@
  *   SCALE  1 is the full size above; SCALE divides each workload's work by
  *          about SCALE (the vector lengths by SCALE, the matrix side by the
  *          cube root of SCALE, rounded down to a multiple of 16). Default
- *          16, about a minute on a 2-core machine at the model's speed when
- *          this was written.
+ *          4: under a minute of CPU time on the machine of
+ *          tools/bench/README.md at the model's speed when this was
+ *          written (the full size: about three minutes).
  *   NAME   run only that workload (vadd, matmul or collatz).
  *   DIR    where the PTX files are (default testdata/timing).
  * Exit status: 0 when every result matches its reference, 3 when one does
@@ -424,12 +425,12 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR]\n"
                  "  SCALE 1 is the full size (4M-float vector add, 512x512 multiply, 1M Collatz\n"
-                 "  starts); SCALE divides each workload's work by about SCALE (default 16)\n");
+                 "  starts); SCALE divides each workload's work by about SCALE (default 4)\n");
 }
 
 int main(int argc, char **argv)
 {
-    double scale = 16;
+    double scale = 4;
     const char *only = NULL, *dir = "testdata/timing";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
