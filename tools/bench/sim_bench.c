@@ -1,0 +1,498 @@
+/* sim_bench.c — the timing model's speed: simulated warp instructions and
+ * core cycles per host second, under the QV100 preset, on the three
+ * workloads a GPGPU-Sim user tries first:
+ *   vadd     c = a + b over 4M floats (testdata/timing/vadd.ptx);
+ *   matmul   C = A * B, 512x512 floats, 16x16 shared-memory tiles
+ *            (testdata/timing/matmul.cu);
+ *   collatz  Collatz step counts of 1M random starts, a data-dependent,
+ *            divergent loop (testdata/timing/collatz.cu).
+ * Each workload runs once on the functional emulator (sim_launch, one
+ * host thread) and once on the timing model (tm_gpu_launch), in the same
+ * run, so the ratio timing / emulator is measured under the same load;
+ * both results are checked against a CPU reference computed here (exactly:
+ * the matrix multiply's reference sums in the kernel's order with fmaf).
+ *
+ * Each workload runs in a child process of its own, so that the peak RSS
+ * printed (getrusage of that process) is the workload's, not the largest
+ * so far.
+ *
+ * Usage: sim_bench [-s SCALE] [-w NAME] [-d DIR]
+ *   SCALE  1 is the full size above; SCALE divides each workload's work by
+ *          about SCALE (the vector lengths by SCALE, the matrix side by the
+ *          cube root of SCALE, rounded down to a multiple of 16). Default
+ *          4: under a minute of CPU time on the machine of
+ *          tools/bench/README.md at the model's speed when this was
+ *          written (the full size: about three minutes).
+ *   NAME   run only that workload (vadd, matmul or collatz).
+ *   DIR    where the PTX files are (default testdata/timing).
+ * Exit status: 0 when every result matches its reference, 3 when one does
+ * not, 1 for bad usage, 2 when something fails to run. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emulator/sim.h"
+#include "parser/parser.h"
+#include "timing/config.h"
+#include "timing/gpu.h"
+
+enum { EXIT_MISMATCH = 3, EXIT_FAILED = 2, EXIT_USAGE = 1 };
+
+/* Wall-clock seconds. */
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds of this process (one simulating thread): on a shared
+ * machine less disturbed by other jobs than the wall clock. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Report a failure to run (not a wrong result) and leave. */
+static void die(const char *what, const char *err)
+{
+    fprintf(stderr, "sim_bench: %s: %s\n", what, err);
+    exit(EXIT_FAILED);
+}
+
+/* One workload's program, device and model, and the last launch's figures. */
+typedef struct bench {
+    sim_device *dev;
+    sim_program *prog;
+    ptx_module *mod;
+    tm_gpu *gpu;
+    char err[1024];
+} bench;
+
+/* What a workload measured; the child process sends it to the parent. */
+typedef struct result {
+    int ok;                      /* both runs' results equal the CPU reference */
+    int size;                    /* elements (vadd, collatz) or matrix side (matmul) */
+    uint64_t warp_insts;         /* timing model: gpgpu_n_tot_w_icount */
+    uint64_t thread_insts;       /* timing model: gpu_sim_insn */
+    uint64_t emu_warp_insts;     /* emulator: warp instructions of the same launch */
+    uint64_t cycles;             /* timing model: gpu_sim_cycle (core cycles) */
+    double tm_wall_s, tm_cpu_s;  /* timing model launch */
+    double emu_wall_s, emu_cpu_s; /* emulator launch */
+    char check[96];              /* what disagreed, or empty */
+} result;
+
+/* xorshift64: the inputs' pseudo-random numbers, from a fixed seed. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Load dir/file, make the device, the program and the QV100 GPU. */
+static void bench_open(bench *b, const char *dir, const char *file)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    ptx_diags dg = {0};
+    b->mod = ptx_load_file(path, 0, &dg);
+    ptx_diags_print(&dg, stderr);
+    ptx_diags_free(&dg);
+    if (!b->mod)
+        die(path, "cannot load");
+    b->dev = sim_device_new();
+    b->prog = sim_program_new(b->dev, b->mod, b->err, sizeof b->err);
+    if (!b->prog)
+        die(path, b->err);
+    tm_config cfg;
+    if (tm_config_preset(&cfg, "QV100", b->err, sizeof b->err) != 0)
+        die("QV100", b->err);
+    b->gpu = tm_gpu_new(&cfg, b->err, sizeof b->err);
+    if (!b->gpu)
+        die("QV100", b->err);
+}
+
+static void bench_close(bench *b)
+{
+    tm_gpu_free(b->gpu);
+    sim_program_free(b->prog);
+    sim_device_free(b->dev);
+    ptx_module_free(b->mod);
+}
+
+/* A device buffer of n bytes holding src (zeros when src is NULL). */
+static uint64_t device_buffer(bench *b, const void *src, size_t n)
+{
+    uint64_t addr;
+    if (sim_malloc(b->dev, n, "sim_bench", &addr, b->err, sizeof b->err) != 0 ||
+        (src && sim_memcpy_to_device(b->dev, addr, src, n, b->err, sizeof b->err) != 0))
+        die("device memory", b->err);
+    return addr;
+}
+
+/* Copy n bytes of device memory at addr to dst. */
+static void device_read(bench *b, void *dst, uint64_t addr, size_t n)
+{
+    if (sim_memcpy_from_device(b->dev, dst, addr, n, b->err, sizeof b->err) != 0)
+        die("device memory", b->err);
+}
+
+/* Zero n bytes of device memory at addr, so that the next launch's results
+ * are its own. */
+static void device_clear(bench *b, uint64_t addr, size_t n)
+{
+    void *zeros = calloc(1, n);
+    if (!zeros)
+        die("host memory", "out of memory");
+    if (sim_memcpy_to_device(b->dev, addr, zeros, n, b->err, sizeof b->err) != 0)
+        die("device memory", b->err);
+    free(zeros);
+}
+
+/* Lay out kernel k's parameters from args (one pointer per parameter, in
+ * order) into buf; the buffer's size. */
+static uint32_t pack_params(bench *b, const char *k, const void *const *args, uint8_t *buf, size_t cap)
+{
+    uint32_t n, bytes;
+    const sim_param_info *pi = sim_kernel_params(b->prog, k, &n, &bytes, b->err, sizeof b->err);
+    if (!pi)
+        die(k, b->err);
+    if (bytes > cap)
+        die(k, "parameters too large");
+    memset(buf, 0, cap);
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(buf + pi[i].offset, args[i], pi[i].size);
+    return bytes;
+}
+
+/* Run kernel k on the emulator (one host thread), into r's emu_* fields. */
+static void run_emulator(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, const void *const *args,
+                         result *r)
+{
+    uint8_t buf[256];
+    uint32_t bytes = pack_params(b, k, args, buf, sizeof buf);
+    sim_launch_config cfg = {.grid = grid, .block = block, .host_threads = 1};
+    sim_stats st;
+    double w0 = wall_now(), c0 = cpu_now();
+    if (sim_launch(b->dev, b->prog, k, &cfg, buf, bytes, &st, b->err, sizeof b->err) != 0)
+        die(k, b->err);
+    r->emu_cpu_s = cpu_now() - c0;
+    r->emu_wall_s = wall_now() - w0;
+    r->emu_warp_insts = st.warp_instructions;
+}
+
+/* Run kernel k on the timing model, into r's timing fields. */
+static void run_timing(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, const void *const *args,
+                       result *r)
+{
+    uint8_t buf[256];
+    uint32_t bytes = pack_params(b, k, args, buf, sizeof buf);
+    sim_launch_config cfg = {.grid = grid, .block = block, .host_threads = 1};
+    double w0 = wall_now(), c0 = cpu_now();
+    if (tm_gpu_launch(b->gpu, b->dev, b->prog, k, &cfg, buf, bytes, NULL, b->err, sizeof b->err) != 0)
+        die(k, b->err);
+    r->tm_cpu_s = cpu_now() - c0;
+    r->tm_wall_s = wall_now() - w0;
+    r->warp_insts = b->gpu->kernel.sm.warp_insts;
+    r->thread_insts = b->gpu->kernel.sm.thread_insts;
+    r->cycles = b->gpu->kernel.cycles;
+}
+
+/* Compare n 32-bit words of the launch's output with the reference; on
+ * the first difference note it in r (which run, which element). */
+static void check_words(result *r, const char *run, const uint32_t *got, const uint32_t *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            r->ok = 0;
+            if (!r->check[0])
+                snprintf(r->check, sizeof r->check, "%s: element %zu is 0x%08" PRIx32 ", expected 0x%08" PRIx32,
+                         run, i, got[i], want[i]);
+            return;
+        }
+}
+
+/* Run kernel k on both simulators with the output buffer dout (n words)
+ * cleared before each, checking each run's output against want. */
+static void run_both(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, const void *const *args,
+                     uint64_t dout, const uint32_t *want, size_t n, result *r)
+{
+    uint32_t *got = malloc(n * 4);
+    if (!got)
+        die("host memory", "out of memory");
+    r->ok = 1;
+    run_emulator(b, k, grid, block, args, r);
+    device_read(b, got, dout, n * 4);
+    check_words(r, "emulator", got, want, n);
+    device_clear(b, dout, n * 4);
+    run_timing(b, k, grid, block, args, r);
+    device_read(b, got, dout, n * 4);
+    check_words(r, "timing model", got, want, n);
+    free(got);
+}
+
+/* ---- the workloads ---------------------------------------------------------- */
+
+/* c = a + b over 4M / scale floats, 256 threads per CTA. */
+static result run_vadd(const char *dir, double scale)
+{
+    bench b = {0};
+    bench_open(&b, dir, "vadd.ptx");
+    uint32_t n = (uint32_t)((4u << 20) / scale);
+    float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+    if (!x || !y || !want)
+        die("host memory", "out of memory");
+    uint64_t s = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        x[i] = (float)(next_random(&s) % 100000) / 7.0f;
+        y[i] = (float)(next_random(&s) % 100000) / 3.0f;
+        want[i] = x[i] + y[i];
+    }
+    uint64_t da = device_buffer(&b, x, (size_t)n * 4), db = device_buffer(&b, y, (size_t)n * 4);
+    uint64_t dc = device_buffer(&b, NULL, (size_t)n * 4);
+    const void *args[] = {&da, &db, &dc, &n};
+    result r = {.size = (int)n};
+    run_both(&b, "vadd", (sim_dim3){(n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, args, dc,
+             (const uint32_t *)want, n, &r);
+    free(x);
+    free(y);
+    free(want);
+    bench_close(&b);
+    return r;
+}
+
+/* C = A * B for side x side matrices, side = 512 / cbrt(scale) rounded
+ * down to a multiple of 16; one 16x16 CTA per 16x16 tile of C. */
+static result run_matmul(const char *dir, double scale)
+{
+    bench b = {0};
+    bench_open(&b, dir, "matmul.ptx");
+    int side = (int)(512.0 / cbrt(scale)) / 16 * 16;
+    if (side < 16)
+        side = 16;
+    size_t nn = (size_t)side * (size_t)side;
+    float *A = malloc(nn * 4), *B = malloc(nn * 4), *want = malloc(nn * 4);
+    if (!A || !B || !want)
+        die("host memory", "out of memory");
+    uint64_t s = 2;
+    for (size_t i = 0; i < nn; i++) {
+        A[i] = (float)(next_random(&s) % 2000) / 64.0f - 15.0f;
+        B[i] = (float)(next_random(&s) % 2000) / 128.0f - 7.5f;
+    }
+    /* the kernel's order: k = 0 .. side - 1, one fused multiply-add each */
+    for (int i = 0; i < side; i++)
+        for (int j = 0; j < side; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < side; k++)
+                acc = fmaf(A[(size_t)i * side + k], B[(size_t)k * side + j], acc);
+            want[(size_t)i * side + j] = acc;
+        }
+    uint64_t da = device_buffer(&b, A, nn * 4), db = device_buffer(&b, B, nn * 4);
+    uint64_t dc = device_buffer(&b, NULL, nn * 4);
+    const void *args[] = {&da, &db, &dc, &side};
+    result r = {.size = side};
+    run_both(&b, "matmul", (sim_dim3){(uint32_t)side / 16, (uint32_t)side / 16, 1}, (sim_dim3){16, 16, 1}, args,
+             dc, (const uint32_t *)want, nn, &r);
+    free(A);
+    free(B);
+    free(want);
+    bench_close(&b);
+    return r;
+}
+
+/* Collatz step counts of 1M / scale random starts in [1, 2^20], 256
+ * threads per CTA. */
+static result run_collatz(const char *dir, double scale)
+{
+    bench b = {0};
+    bench_open(&b, dir, "collatz.ptx");
+    int n = (int)((1u << 20) / scale);
+    uint32_t *start = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+    if (!start || !want)
+        die("host memory", "out of memory");
+    uint64_t s = 3;
+    for (int i = 0; i < n; i++) {
+        start[i] = (uint32_t)(next_random(&s) % (1u << 20)) + 1;
+        uint64_t x = start[i];
+        uint32_t k = 0;
+        while (x != 1) {
+            x = (x & 1) ? 3 * x + 1 : x / 2;
+            k++;
+        }
+        want[i] = k;
+    }
+    uint64_t dstart = device_buffer(&b, start, (size_t)n * 4), dsteps = device_buffer(&b, NULL, (size_t)n * 4);
+    const void *args[] = {&dstart, &dsteps, &n};
+    result r = {.size = n};
+    run_both(&b, "collatz", (sim_dim3){((uint32_t)n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, args, dsteps,
+             want, (size_t)n, &r);
+    free(start);
+    free(want);
+    bench_close(&b);
+    return r;
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+typedef struct workload {
+    const char *name;
+    result (*run)(const char *dir, double scale);
+} workload;
+
+static const workload workloads[] = {
+    {"vadd", run_vadd},
+    {"matmul", run_matmul},
+    {"collatz", run_collatz},
+};
+enum { NWORKLOADS = sizeof workloads / sizeof workloads[0] };
+
+/* Run workload w in a child process; its result and the child's peak RSS
+ * in KiB. 0, or -1 when the child failed (it printed why). */
+static int run_isolated(const workload *w, const char *dir, double scale, result *r, long *peak_kib)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        die("pipe", "cannot create");
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork", "cannot create a process");
+    if (pid == 0) {
+        close(fds[0]);
+        result mine = w->run(dir, scale);
+        ssize_t put = write(fds[1], &mine, sizeof mine);
+        /* exit, not _exit: stdout was flushed before the fork, and leak
+         * checkers run at exit */
+        exit(put == (ssize_t)sizeof mine ? 0 : EXIT_FAILED);
+    }
+    close(fds[1]);
+    ssize_t got = 0;
+    while (got < (ssize_t)sizeof *r) {
+        ssize_t k = read(fds[0], (char *)r + got, sizeof *r - (size_t)got);
+        if (k <= 0)
+            break;
+        got += k;
+    }
+    close(fds[0]);
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid)
+        die("wait4", "lost the workload's process");
+    *peak_kib = ru.ru_maxrss;
+    if (got != (ssize_t)sizeof *r || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "sim_bench: %s did not complete (%s %d)\n", w->name,
+                WIFEXITED(status) ? "exit status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+        return -1;
+    }
+    return 0;
+}
+
+/* The machine the figures come from: CPU model, processors, load. */
+static void print_machine(void)
+{
+    char model[256] = "unknown CPU", line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                const char *colon = strchr(line, ':');
+                if (colon) {
+                    snprintf(model, sizeof model, "%s", colon + 2);
+                    model[strcspn(model, "\n")] = 0;
+                }
+                break;
+            }
+        fclose(f);
+    }
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 0)
+        load[0] = load[1] = load[2] = -1;
+    printf("machine: %s, %ld processors online, load average %.2f %.2f %.2f\n", model,
+           sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR]\n"
+                 "  SCALE 1 is the full size (4M-float vector add, 512x512 multiply, 1M Collatz\n"
+                 "  starts); SCALE divides each workload's work by about SCALE (default 4)\n");
+}
+
+int main(int argc, char **argv)
+{
+    double scale = 4;
+    const char *only = NULL, *dir = "testdata/timing";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+            char *end;
+            scale = strtod(argv[++i], &end);
+            if (*end || !(scale >= 1) || scale > 65536) {
+                fprintf(stderr, "sim_bench: bad scale '%s' (a number from 1 to 65536)\n", argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(argv[i], "-w") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    int selected = 0;
+    for (int i = 0; i < NWORKLOADS; i++)
+        selected |= !only || strcmp(only, workloads[i].name) == 0;
+    if (!selected) {
+        fprintf(stderr, "sim_bench: unknown workload '%s'\n", only);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    printf("timing model speed, QV100 preset, one host thread, scale %g%s\n", scale,
+           scale == 1 ? " (full size)" : "");
+    print_machine();
+    printf("%-8s %9s %12s %11s %7s %8s %8s %9s %9s %8s %8s %7s %8s  %s\n", "workload", "size", "warp instr.",
+           "cycles", "IPC", "wall s", "CPU s", "Kwi/s CPU", "Kcyc/s CPU", "Kwi/s w", "emu CPU s", "tm/emu",
+           "peak MiB", "check");
+    int bad = 0, failed = 0;
+    for (int i = 0; i < NWORKLOADS; i++) {
+        const workload *w = &workloads[i];
+        if (only && strcmp(only, w->name) != 0)
+            continue;
+        result r;
+        long peak_kib;
+        if (run_isolated(w, dir, scale, &r, &peak_kib) != 0) {
+            failed = 1;
+            continue;
+        }
+        bad |= !r.ok;
+        char size[32];
+        snprintf(size, sizeof size, "%d", r.size);
+        printf("%-8s %9s %12" PRIu64 " %11" PRIu64 " %7.1f %8.2f %8.2f %9.1f %9.1f %8.1f %8.3f %7.1f %8.1f  %s\n",
+               w->name, size, r.warp_insts, r.cycles, r.cycles ? (double)r.thread_insts / (double)r.cycles : 0.0,
+               r.tm_wall_s, r.tm_cpu_s, (double)r.warp_insts / r.tm_cpu_s / 1e3,
+               (double)r.cycles / r.tm_cpu_s / 1e3, (double)r.warp_insts / r.tm_wall_s / 1e3, r.emu_cpu_s,
+               r.tm_cpu_s / r.emu_cpu_s, (double)peak_kib / 1024.0, r.ok ? "results match CPU" : r.check);
+        if (r.emu_warp_insts != r.warp_insts)
+            printf("%-8s (the emulator ran %" PRIu64 " warp instructions)\n", "", r.emu_warp_insts);
+        fflush(stdout);
+    }
+    printf("size: vadd and collatz elements, matmul matrix side. IPC: gpu_ipc (thread instructions per\n"
+           "core cycle). Kwi/s: thousand warp instructions per host second, by CPU time (CPU) and wall\n"
+           "clock (w); Kcyc/s: thousand simulated core cycles per CPU second; tm/emu: timing model CPU\n"
+           "time / functional emulator CPU time of the same launch; peak MiB: the workload process's\n"
+           "peak RSS (both runs, inputs and reference included).\n");
+    if (failed)
+        return EXIT_FAILED;
+    return bad ? EXIT_MISMATCH : 0;
+}
