@@ -37,11 +37,14 @@
 #include "timing/gpu.h"
 #include "timing/smem_banks.h"
 
-#define TM_EVENT_FETCH (1ull << 62)
+/* The tag bit of a request sent past the L1 caches: its reply completes
+ * its instruction directly instead of filling a cache. */
 #define TM_TAG_DIRECT (1u << 31)
 /* In-flight ALU instructions an SM tracks per warp slot (far more than
  * its pipelines hold). */
 #define TM_ALU_PER_WARP 8u
+/* Memory instructions in flight an SM tracks, per warp slot on average
+ * (the table is shared: one warp may have more). */
 #define TM_MEM_PER_WARP 8u
 
 /* ---- the completion heap ------------------------------------------------ */

@@ -70,7 +70,6 @@ typedef struct tm_mem_inst {
     tm_req *reqs;
     uint32_t nreqs, sent, cap;
     uint32_t busy_cycles;     /* shared memory: the cycles its bank conflicts take */
-    uint8_t route;            /* TM_ROUTE_*: where its requests go */
     uint64_t issued;          /* core cycle it issued (latency statistics) */
 } tm_mem_inst;
 
@@ -81,8 +80,8 @@ typedef struct tm_alu_inst {
     const tm_inst_class *ic;
 } tm_alu_inst;
 
-/* A completion due at a cycle: a memory instruction's hit (tag = its
- * index), or a fetched instruction (warp slot | TM_EVENT_FETCH). */
+/* A completion due at a cycle: a memory instruction's L1 hit or shared
+ * access (tag = its index in the pending table). */
 typedef struct tm_event {
     uint64_t cycle;
     uint64_t tag;
