@@ -505,6 +505,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     tm_kernel_stats *ks = &gpu->kernel;
     memset(ks, 0, sizeof *ks);
     snprintf(ks->name, sizeof ks->name, "%s", name);
+    ks->launch_uid = ++gpu->launches;
     ks->cycles = gpu->core_cycle - start;
     ks->start_cycle = start;
     for (uint32_t i = 0; i < gpu->nsms; i++)

@@ -43,6 +43,7 @@ struct tm_mempart;
 /* Per-kernel statistics, as GPGPU-Sim prints them at each kernel's end. */
 typedef struct tm_kernel_stats {
     char name[128];
+    uint64_t launch_uid;      /* kernel_launch_uid: 1 for the GPU's first launch, 2 for the next... */
     uint64_t cycles;          /* gpu_sim_cycle */
     uint64_t start_cycle;
     tm_sm_stats sm;           /* summed over SMs */
@@ -63,6 +64,7 @@ typedef struct tm_gpu {
     uint64_t period_ps[4], next_ps[4];
     uint64_t core_cycle, icnt_cycle, l2_cycle, dram_cycle;
     uint64_t total_cycles;    /* core cycles over every kernel: gpu_tot_sim_cycle */
+    uint64_t launches;        /* kernels launched on this GPU (the last one's kernel_launch_uid) */
     /* the kernel running */
     sim_grid *grid;
     const sim_program *prog;

@@ -11,9 +11,6 @@
  * kernel run on the GPU.
  *
  * Deliberate differences from GPGPU-Sim (timing/README.md lists them):
- *  - kernel_launch_uid needs a launch counter the GPU does not keep: it is
- *    printed (as 1) only for the GPU's first launch (the kernel started at
- *    cycle 0); later launches leave the line out rather than guess;
  *  - a ratio over zero prints 0 where GPGPU-Sim prints nan or -nan;
  *  - gpgpu_simulation_time keeps GPGPU-Sim's whole-second format, but the
  *    simulation rates divide by the measured host time of the kernel, not
@@ -239,8 +236,8 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     report_summary r = summarize(gpu);
     const tm_kernel_stats *k = r.k;
     fprintf(out, "kernel_name = %s \n", k->name);
-    if (gpu->prog && k->start_cycle == 0)
-        fputs("kernel_launch_uid = 1 \n", out);
+    if (k->launch_uid)
+        fprintf(out, "kernel_launch_uid = %" PRIu64 " \n", k->launch_uid);
     fprintf(out, "gpu_sim_cycle = %" PRIu64 "\n", k->cycles);
     fprintf(out, "gpu_sim_insn = %" PRIu64 "\n", k->sm.thread_insts);
     fprintf(out, "gpu_ipc = %12.4f\n", r.ipc);
@@ -422,8 +419,8 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(o, "config", json_string(gpu->cfg.name));
     json_object_set_new(o, "simt", json_string(gpu->mech ? gpu->mech->name : ""));
     json_object_set_new(o, "kernel", json_string(k->name));
-    if (gpu->prog && k->start_cycle == 0)
-        json_object_set_new(o, "kernel_launch_uid", json_integer(1));
+    if (k->launch_uid)
+        json_object_set_new(o, "kernel_launch_uid", jcount(k->launch_uid));
     json_object_set_new(o, "gpu_sim_cycle", jcount(k->cycles));
     json_object_set_new(o, "gpu_sim_insn", jcount(k->sm.thread_insts));
     json_object_set_new(o, "gpu_ipc", json_real(r.ipc));

@@ -341,6 +341,30 @@ static void test_lines_table(void **state)
 }
 
 /* Before any launch there is nothing to report per line. */
+/* kernel_launch_uid numbers a GPU's launches in order: the straight-line
+ * kernel launched a second time on the same GPU is launch 2, in the text
+ * and in the JSON. */
+static void test_launch_uid(void **state)
+{
+    (void)state;
+    ran r = run_kernel(straight, 64);
+    char *text = capture(tm_report_text, r.gpu);
+    assert_int_equal(value_after(text, "kernel_launch_uid = "), 1);
+    free(text);
+    char err[512];
+    uint64_t buf = emu_buf(&r.e, NULL, 1024);
+    sim_launch_config lc = emu_cfg(1, 1, 64, 1);
+    if (tm_gpu_launch(r.gpu, r.e.d, r.e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("tm_gpu_launch: %s", err);
+    text = capture(tm_report_text, r.gpu);
+    assert_int_equal(value_after(text, "kernel_launch_uid = "), 2);
+    free(text);
+    json_t *j = report_json(r.gpu);
+    assert_int_equal(jget(j, "kernel_launch_uid"), 2);
+    json_decref(j);
+    ran_free(&r);
+}
+
 static void test_lines_before_launch(void **state)
 {
     (void)state;
@@ -360,7 +384,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_straight_line_counts), cmocka_unit_test(test_divergent_counts),
         cmocka_unit_test(test_l1d_sector_accesses),  cmocka_unit_test(test_json_matches_text),
-        cmocka_unit_test(test_lines_table),          cmocka_unit_test(test_lines_before_launch),
+        cmocka_unit_test(test_lines_table),          cmocka_unit_test(test_launch_uid),
+        cmocka_unit_test(test_lines_before_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
