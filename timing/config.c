@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/util.h"
 #include "timing/config_strings.h"
 
 /* GPGPU-Sim's deadlock detector fires after this many cycles without a
@@ -553,47 +554,18 @@ int tm_config_parse_text(tm_config *c, const char *text, const char *source_name
 
 int tm_config_parse_file(tm_config *c, const char *path, FILE *warnings, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read the configuration: %s", path, strerror(errno));
+    size_t len;
+    char *text = ptx_read_file(path, &len);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read the configuration: %s", path, ptx_read_error(errno));
         return -1;
     }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
     int rc = -1;
-    if (!text) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        goto out;
-    }
-    for (;;) {
-        if (len + 1 >= cap) {
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                goto out;
-            }
-            text = bigger, cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: cannot read the configuration: read error", path);
-        goto out;
-    }
-    text[len] = '\0';
-    if (memchr(text, '\0', len)) {
+    if (memchr(text, '\0', len))
         snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-        goto out;
-    }
-    rc = tm_config_parse_text(c, text, path, warnings, err, errlen);
-    if (rc == 0)
+    else if ((rc = tm_config_parse_text(c, text, path, warnings, err, errlen)) == 0)
         c->name = path;
-out:
     free(text);
-    fclose(f);
     return rc;
 }
 

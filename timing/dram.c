@@ -479,10 +479,10 @@ static void schedule(tm_dram *d, uint64_t now)
 static bool issue(tm_dram *d, uint64_t now)
 {
     bool col = false, row = false;
-    uint64_t todo = d->busy_mask;
-    while (todo && !col) {
-        uint32_t b = first_from(todo, d->prio);
-        todo &= ~(1ull << b);
+    uint64_t unvisited = d->busy_mask;
+    while (unvisited && !col) {
+        uint32_t b = first_from(unvisited, d->prio);
+        unvisited &= ~(1ull << b);
         uint64_t at;
         dram_cmd c = bank_next_cmd(d, b, &at);
         if ((c == CMD_RD || c == CMD_WR) && at <= now) {
@@ -492,10 +492,10 @@ static bool issue(tm_dram *d, uint64_t now)
     }
     if (col && !d->opt.dual_bus_interface)
         return true;
-    todo = d->busy_mask;
-    while (todo && !row) {
-        uint32_t b = first_from(todo, d->prio);
-        todo &= ~(1ull << b);
+    unvisited = d->busy_mask;
+    while (unvisited && !row) {
+        uint32_t b = first_from(unvisited, d->prio);
+        unvisited &= ~(1ull << b);
         uint64_t at;
         dram_cmd c = bank_next_cmd(d, b, &at);
         if ((c == CMD_ACT || c == CMD_PRE) && at <= now) {

@@ -332,16 +332,15 @@ static void mem_answer(tm_sm *sm, uint32_t tag, uint64_t now)
         mem_complete(sm, tag, now);
 }
 
-/* The global address the memory system sees for an access of thread
- * `thread` (of the CTA in warp slot wi) in space sp at addr. */
-static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t thread, uint8_t sp, uint64_t addr)
+/* The global address the memory system sees for an access by lane `lane`
+ * of warp slot wi in space sp at addr. */
+static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t lane, uint8_t sp, uint64_t addr)
 {
     const tm_config *cfg = sm->cfg;
     switch (sp) {
     case PTX_SPACE_LOCAL: {
-        /* the hardware thread: SM, then its thread slot */
-        uint64_t slot_base = (uint64_t)(wi - sm->warps[wi].cta_slot) * cfg->warp_size;
-        uint64_t hw = (uint64_t)sm->id * cfg->max_threads_per_core + slot_base + thread;
+        /* the hardware thread: the SM, its warp slot, the lane */
+        uint64_t hw = (uint64_t)sm->id * cfg->max_threads_per_core + (uint64_t)wi * cfg->warp_size + lane;
         uint64_t all = (uint64_t)sm->gpu->nsms * cfg->max_threads_per_core;
         return TM_LOCAL_BASE + ((addr >> 2) * all + hw) * 4 + (addr & 3);
     }
@@ -360,21 +359,19 @@ static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t thread, ui
 static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t *lane_thread, uint32_t nlanes,
                          const sim_step *st)
 {
-    uint8_t round_of[1024]; /* entries 0..n-1 are set below */
-    uint8_t lane_of_entry[256];
+    uint8_t round_of[1024], lane_of_entry[1024]; /* entries 0..n-1 are set below */
     uint32_t seen[32] = {0}, rounds = 0;
-    uint8_t lane_of_thread_small[1024];
+    uint8_t lane_of_thread[1024]; /* CTAs have at most 1024 threads */
     for (uint32_t k = 0; k < nlanes; k++)
-        lane_of_thread_small[lane_thread[k] & 1023] = (uint8_t)k;
+        lane_of_thread[lane_thread[k] & 1023] = (uint8_t)k;
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t lane = lane_of_thread_small[st->mem[i].thread & 1023];
+        uint32_t lane = lane_of_thread[st->mem[i].thread & 1023];
+        lane_of_entry[i] = (uint8_t)lane;
         round_of[i] = (uint8_t)(seen[lane] < 255 ? seen[lane] : 255);
         seen[lane]++;
         if (round_of[i] + 1u > rounds)
             rounds = round_of[i] + 1u;
-        if (i < 256)
-            lane_of_entry[i] = (uint8_t)lane;
     }
     const tm_config *cfg = sm->cfg;
     tm_coalesce_params cp = {.warp_size = 32, .warp_parts = cfg->shmem_warp_parts, .per_sector = true};
@@ -388,11 +385,11 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
             if (round_of[i] != r)
                 continue;
             const sim_mem_access *a = &st->mem[i];
-            uint32_t lane = i < 256 ? lane_of_entry[i] : lane_of_thread_small[a->thread & 1023];
+            uint32_t lane = lane_of_entry[i];
             if (active >> lane & 1)
                 continue;
             active |= 1u << lane;
-            addr[lane] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, a->thread, a->space, a->addr);
+            addr[lane] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, lane, a->space, a->addr);
             bytes = a->size > bytes ? a->size : bytes;
             space = a->space;
             kind = a->kind;

@@ -4,6 +4,7 @@
  * statistics lines or JSON, and optionally the per-PTX-line profile. */
 #include "tools/sim_cmd.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,23 +88,13 @@ void sim_cmd_free(sim_cmd_opts *o) { free(o->sets); }
 /* Apply the annotation file to program p; the exit status. */
 static int use_annotations(const char *path, sim_program *p)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "simtlab sim: cannot read %s\n", path);
+    size_t len;
+    char *text = ptx_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "simtlab sim: cannot read %s: %s\n", path, ptx_read_error(errno));
         return EXIT_USER;
     }
-    char *text = NULL;
-    size_t len = 0;
-    uint32_t cap = 0;
-    for (;;) {
-        PTX_GROW(text, cap, len + 65536);
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    fclose(f);
-    text[len] = 0;
+    (void)len; /* the text is NUL-terminated; the JSON reader finds its end */
     ptx_annotations a;
     char err[512];
     int rc = EXIT_OK;

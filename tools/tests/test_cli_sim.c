@@ -85,14 +85,15 @@ static void test_sim_annotations_move_reconvergence(void **state)
         moved++;
     }
     assert_int_equal(moved, 1);
-    char path[] = "/tmp/simtlab-annotations-XXXXXX";
+    char path[4096]; /* in the build directory, which the tests own */
+    snprintf(path, sizeof path, "%s/simtlab-annotations-XXXXXX", getenv("SIMTLAB_BUILDDIR"));
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     assert_int_equal(json_dump_file(root, path, 0), 0);
     json_decref(root);
     free(a.out);
-    char args[512];
+    char args[4608];
     snprintf(args, sizeof args, LAUNCH "--config QV100 --annotations %s", path);
     run_result r = cli_run("", args);
     unlink(path);
