@@ -104,6 +104,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->live = calloc((size_t)sm->per_sched * nsched, sizeof *sm->live);
     sm->resident = calloc(nsched, sizeof *sm->resident);
     sm->idle = calloc(nsched, sizeof *sm->idle);
+    sm->scan = calloc(nsched, sizeof *sm->scan);
     if (sm->per_sched > 64) {
         snprintf(err, errlen, "%u warps per scheduler: at most 64 are supported", sm->per_sched);
         return false;
@@ -116,7 +117,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
     sm->alu = calloc((size_t)sm->nwarps * TM_ALU_PER_WARP, sizeof *sm->alu);
     sm->nalu = sm->nwarps * TM_ALU_PER_WARP;
-    if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
+    if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->scan || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
         !sm->alu || !tm_queue_init(&sm->out, 64)) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
@@ -175,6 +176,7 @@ void tm_sm_free(tm_sm *sm)
     free(sm->live);
     free(sm->resident);
     free(sm->idle);
+    free(sm->scan);
     free(sm->sched);
     free(sm->ctas);
     free(sm->cta_used);
@@ -215,6 +217,30 @@ bool tm_sm_can_take(const tm_sm *sm)
 /* The scheduler's liveness row (by local slot). */
 static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sched * sm->per_sched; }
 
+/* ---- skipping work ---------------------------------------------------------
+ * A scheduler's issue scan gives the same answer as in its last cycle
+ * while none of its warps changed and its order did not (it issued
+ * nothing and no warp came or went): then the cycle counts as the last
+ * idle one did. The scan of a scheduler that issued, or whose warp was
+ * held only by a busy unit or a memory barrier (these free up without a
+ * warp changing), runs again the next cycle. Everything that can unblock
+ * a warp touches it: a fetch or an I-cache fill, a register release
+ * (writeback, a memory instruction's completion), a barrier's release, a
+ * warp starting or leaving; and a decoded instruction becomes issuable
+ * at its ib_ready (recheck_at). Likewise the fetch stage looks only at
+ * the warps whose buffer may have emptied (want_fetch): a warp enters
+ * the set when it issues, is released from a barrier or starts, and
+ * leaves it when the fetch stage finds it needs nothing. */
+
+/* Warp wi changed: its scheduler scans again. */
+static void touch(tm_sm *sm, uint32_t wi) { sm->scan[sm->warps[wi].sched].dirty = true; }
+
+/* Warp wi's instruction buffer may need filling. */
+static void want_fetch(tm_sm *sm, uint32_t wi)
+{
+    sm->scan[sm->warps[wi].sched].want_fetch |= 1ull << (wi / sm->nsched);
+}
+
 /* Slot wi leaves its scheduler (its warp finished or its CTA ended). */
 static void unschedule(tm_sm *sm, uint32_t wi)
 {
@@ -223,6 +249,7 @@ static void unschedule(tm_sm *sm, uint32_t wi)
     sm->nresident -= (sm->resident[s] >> j) & 1;
     sm->resident[s] &= ~(1ull << j);
     tm_warp_sched_finish(&sm->sched[s], j, live_row(sm, s));
+    sm->scan[s].dirty = true;
 }
 
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
@@ -252,6 +279,8 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         live_row(sm, w->sched)[i / nsched] = true;
         sm->resident[w->sched] |= 1ull << (i / nsched);
         sm->nresident++;
+        touch(sm, i);
+        want_fetch(sm, i);
     }
     return true;
 }
@@ -320,6 +349,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     }
     m->busy = false;
     w->pending_mem--;
+    touch(sm, m->warp);
     sm->last_progress = now;
     if (w->done && w->cta)
         maybe_end_cta(sm, w->cta);
@@ -518,6 +548,7 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
             w->fetching = false;
             w->ib_valid = true;
             w->ib_ready = now + 1;
+            touch(sm, r.warp);
         }
     }
     while (sm->nevents && sm->events[0].cycle <= now) {
@@ -561,6 +592,7 @@ static void writeback(tm_sm *sm, uint64_t now)
         tm_alu_inst *a = &sm->alu[sm->fu_done[i].tag];
         if (a->ic->ndst) {
             tm_scoreboard_release_inst(sm->sb, a->warp, a->ic);
+            touch(sm, a->warp);
             tm_opcollector_writeback(sm->oc, a->warp, sm->warps[a->warp].sched, a->ic->dst, a->ic->ndst, now);
         }
         a->busy = false;
@@ -675,6 +707,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     w->ib_valid = false;
+    want_fetch(sm, wi);
     w->last_commit = now;
     sm->last_progress = now;
     if (st.event == SIM_EV_BARRIER) /* someone arrived: the barriers are checked this cycle */
@@ -736,14 +769,22 @@ static void issue_stage(tm_sm *sm, uint64_t now)
 {
     uint32_t nsched = sm->nsched;
     for (uint32_t s = 0; s < nsched && !sm->gpu->failed; s++) {
+        struct tm_sched_scan *sc = &sm->scan[s];
+        if (!sc->dirty && now < sc->recheck_at) { /* as last cycle ("skipping work") */
+            count_idle(sm, &sm->idle[s], 1);
+            continue;
+        }
         uint32_t n;
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
         bool issued = false, scoreboard = false, ready_but_stalled = false;
+        uint64_t recheck = UINT64_MAX;
         for (uint32_t k = 0; k < n && !issued; k++) {
             uint32_t wi = order[k] * nsched + s;
             tm_stall why = blocked(sm, wi, now);
+            if (why == TM_STALL_FETCH && sm->warps[wi].ib_valid && sm->warps[wi].ib_ready < recheck)
+                recheck = sm->warps[wi].ib_ready; /* decoded then */
             if (why == TM_STALLS) {
                 if (issue(sm, wi, now)) {
                     tm_warp_sched_issued(&sm->sched[s], order[k]);
@@ -764,6 +805,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 best_wi = wi;
             }
         }
+        sc->dirty = issued || ready_but_stalled;
+        sc->recheck_at = recheck;
         if (issued) {
             sm->idle_ok = false;
             continue;
@@ -786,6 +829,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_group *g;
     sim_issue is;
     sim_warp_status st = sm->gpu->mech->next(cta, w->cta_slot, &g, &is);
+    touch(sm, wi);
     if (st == SIM_WARP_DONE) {
         w->done = true;
         unschedule(sm, wi);
@@ -830,14 +874,16 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
     for (uint32_t s = 0; s < nsched; s++) {
         /* the resident warps in round-robin order from rr: the bits at and
          * above rr, then those below */
-        uint64_t m = sm->resident[s], parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
+        uint64_t m = sm->resident[s] & sm->scan[s].want_fetch, parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
         bool got = false;
         for (int half = 0; half < 2 && !got; half++)
             for (uint64_t b = parts[half]; b && !got; b &= b - 1) {
-                uint32_t wi = (uint32_t)__builtin_ctzll(b) * nsched + s;
+                uint32_t j = (uint32_t)__builtin_ctzll(b), wi = j * nsched + s;
                 tm_warp *w = &sm->warps[wi];
-                if (w->done || w->ib_valid || w->fetching || w->at_barrier)
+                if (w->done || w->ib_valid || w->fetching || w->at_barrier) {
+                    sm->scan[s].want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
                     continue;
+                }
                 got = fetch(sm, wi, now) && (w->ib_valid || w->fetching || w->done);
             }
     }
@@ -857,10 +903,14 @@ static void barriers(tm_sm *sm, uint64_t now)
         cta->barrier_arrived = false;
         if (!sm->gpu->mech->release(cta))
             continue;
-        for (uint32_t i = 0; i < sm->nwarps; i++)
-            if (sm->warps[i].cta == cta && sm->warps[i].at_barrier &&
-                !sm->gpu->mech->at_barrier(cta, sm->warps[i].cta_slot))
-                sm->warps[i].at_barrier = false;
+        for (uint32_t i = 0; i < sm->nwarps; i++) {
+            if (sm->warps[i].cta != cta || !sm->warps[i].at_barrier ||
+                sm->gpu->mech->at_barrier(cta, sm->warps[i].cta_slot))
+                continue;
+            sm->warps[i].at_barrier = false;
+            touch(sm, i);
+            want_fetch(sm, i);
+        }
         sm->last_progress = now;
     }
 }
@@ -917,8 +967,10 @@ void tm_sm_wake(tm_sm *sm, uint64_t now)
         sm->stats.active_cycles += k;
         sm->stats.resident_warp_cycles += k * sm->nresident;
     }
-    for (uint32_t s = 0; s < sm->nsched; s++)
+    for (uint32_t s = 0; s < sm->nsched; s++) {
         count_idle(sm, &sm->idle[s], k);
+        sm->scan[s].dirty = true; /* whatever woke it may have changed anything */
+    }
     sm->fetch_rr = (uint32_t)((sm->fetch_rr + k) % sm->per_sched);
     sm->sleep_until = 0;
 }

@@ -136,6 +136,12 @@ typedef struct tm_sm {
         uint8_t stall, distro;
         tm_inst_stats *charged;  /* the instruction its stall cycles are charged to, or NULL */
     } *idle;                     /* per scheduler */
+    /* per scheduler: what its stages may skip (sm.c: "skipping work") */
+    struct tm_sched_scan {
+        bool dirty;              /* a warp of it changed since its last issue scan */
+        uint64_t recheck_at;     /* ... or this cycle comes (a buffered instruction decodes) */
+        uint64_t want_fetch;     /* local slots that may need a fetch (a superset) */
+    } *scan;
     tm_sm_stats stats;
 } tm_sm;
 
