@@ -936,6 +936,8 @@ bool tm_cache_next_ready(tm_cache *c, uint64_t now, tm_req *out)
     return false;
 }
 
+bool tm_cache_has_output(const tm_cache *c) { return c->ready_n || c->missq.n; }
+
 bool tm_cache_has_pending(const tm_cache *c)
 {
     return c->n_free < c->cfg.mshr_entries || c->missq.n > 0;

@@ -134,7 +134,9 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     if (!(sm->oc = tm_opcollector_new(cfg, max_reads, 1, err, errlen)) ||
         !(sm->fu = tm_fu_new(cfg, max_latency, err, errlen)))
         return false;
-    sm->fu_done = calloc(tm_fu_max_completions(sm->fu) + 1, sizeof *sm->fu_done);
+    sm->fu_max = tm_fu_max_completions(sm->fu);
+    sm->fu_next = UINT64_MAX;
+    sm->fu_done = calloc(sm->fu_max + 1, sizeof *sm->fu_done);
     if (!sm->fu_done) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
@@ -507,6 +509,7 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
             tm_cache *c = route == ROUTE_L1C ? sm->l1c : sm->l1d;
             tm_cache_fail why;
             tm_cache_status s = tm_cache_access(c, &r, now, &why);
+            sm->cache_output |= route == ROUTE_L1C ? TM_SM_L1C : TM_SM_L1D;
             if (s == TM_CACHE_RESERVATION_FAIL)
                 return;
             if (s == TM_CACHE_BAD_REQUEST) {
@@ -534,15 +537,17 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
 }
 
 /* Replies that became ready in the caches, completions due, and the
- * caches' misses towards the interconnect. */
+ * caches' misses towards the interconnect. Caches without output are
+ * left alone ("skipping work"). */
 static void memory_cycle(tm_sm *sm, uint64_t now)
 {
     tm_req r;
-    while (sm->l1d && tm_cache_next_ready(sm->l1d, now, &r))
+    uint8_t out = sm->cache_output;
+    while ((out & TM_SM_L1D) && tm_cache_next_ready(sm->l1d, now, &r))
         mem_answer(sm, r.tag, now);
-    while (sm->l1c && tm_cache_next_ready(sm->l1c, now, &r))
+    while ((out & TM_SM_L1C) && tm_cache_next_ready(sm->l1c, now, &r))
         mem_answer(sm, r.tag, now);
-    while (sm->l1i && tm_cache_next_ready(sm->l1i, now, &r)) {
+    while ((out & TM_SM_L1I) && tm_cache_next_ready(sm->l1i, now, &r)) {
         tm_warp *w = &sm->warps[r.warp];
         if (w->fetching) {
             w->fetching = false;
@@ -557,12 +562,17 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
         mem_answer(sm, (uint32_t)tag, now);
     }
     tm_cache *caches[3] = {sm->l1i, sm->l1c, sm->l1d};
+    static const uint8_t bits[3] = {TM_SM_L1I, TM_SM_L1C, TM_SM_L1D};
     for (int k = 0; k < 3; k++) {
+        if (!(out & bits[k]))
+            continue;
         const tm_req *q;
-        while (caches[k] && !tm_queue_full(&sm->out) && (q = tm_cache_miss_front(caches[k]))) {
+        while (!tm_queue_full(&sm->out) && (q = tm_cache_miss_front(caches[k]))) {
             tm_queue_push(&sm->out, q);
             tm_cache_miss_pop(caches[k]);
         }
+        if (!tm_cache_has_output(caches[k]))
+            sm->cache_output &= (uint8_t)~bits[k];
     }
 }
 
@@ -578,6 +588,7 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
         return;
     }
     tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
+    sm->cache_output |= r->space == TM_SPACE_INST ? TM_SM_L1I : r->space == TM_SPACE_CONST ? TM_SM_L1C : TM_SM_L1D;
     if (c && !tm_cache_fill(c, r, now))
         tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
                     (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
@@ -587,7 +598,10 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
 
 static void writeback(tm_sm *sm, uint64_t now)
 {
-    uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, tm_fu_max_completions(sm->fu));
+    if (now < sm->fu_next)
+        return; /* nothing completes yet ("skipping work") */
+    uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, sm->fu_max);
+    sm->fu_next = tm_fu_next_event(sm->fu);
     for (uint32_t i = 0; i < n; i++) {
         tm_alu_inst *a = &sm->alu[sm->fu_done[i].tag];
         if (a->ic->ndst) {
@@ -606,6 +620,8 @@ static void writeback(tm_sm *sm, uint64_t now)
  * the LD/ST unit's queue. */
 static void dispatch(tm_sm *sm, uint64_t now)
 {
+    if (!sm->oc_held)
+        return; /* an empty collector does nothing ("skipping work") */
     tm_opcollector_cycle(sm->oc, now);
     for (int k = 0; k < TM_UNIT_KINDS; k++) {
         tm_oc_entry e;
@@ -618,8 +634,11 @@ static void dispatch(tm_sm *sm, uint64_t now)
                 uint32_t lat = a->ic->latency > 3 ? a->ic->latency - 2 : 1;
                 if (tm_fu_issue(sm->fu, (tm_unit)k, lat, a->ic->initiation, e.tag, now) < 0)
                     break; /* the unit is busy: it stays in OC_EX */
+                if (now + lat < sm->fu_next)
+                    sm->fu_next = now + lat;
             }
             tm_opcollector_pop(sm->oc, (tm_unit)k);
+            sm->oc_held--;
         }
     }
 }
@@ -738,6 +757,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
         return false;
     }
+    sm->oc_held++;
     return true;
 }
 
@@ -854,6 +874,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
                     .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .tag = wi, .t_made = now};
         tm_cache_fail why;
         tm_cache_status s = tm_cache_access(sm->l1i, &r, now, &why);
+        sm->cache_output |= TM_SM_L1I;
         if (s == TM_CACHE_RESERVATION_FAIL)
             return false;
         if (s != TM_CACHE_HIT) {

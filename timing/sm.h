@@ -39,6 +39,8 @@
 
 struct tm_gpu;
 
+enum { TM_SM_L1I = 1, TM_SM_L1D = 2, TM_SM_L1C = 4 }; /* tm_sm.cache_output bits */
+
 /* A hardware warp slot. */
 typedef struct tm_warp {
     tm_cta *cta;              /* NULL: free */
@@ -108,6 +110,13 @@ typedef struct tm_sm {
     tm_fu *fu;
     tm_fu_done *fu_done;
     tm_cache *l1i, *l1d, *l1c;
+    /* what the stages may skip without looking at a unit (sm.c, "skipping
+     * work"): caches that may have output (bits TM_SM_L1I, _L1D, _L1C),
+     * the first cycle a functional unit completes, and the instructions
+     * held by the operand collector */
+    uint8_t cache_output;
+    uint64_t fu_next;
+    uint32_t fu_max, oc_held;
     tm_queue out;             /* requests towards the interconnect */
     tm_alu_inst *alu;         /* in-flight ALU instructions, by tag (TM_ALU_PER_WARP per slot) */
     uint32_t nalu;
