@@ -43,23 +43,23 @@ enum { TM_SM_L1I = 1, TM_SM_L1D = 2, TM_SM_L1C = 4 }; /* tm_sm.cache_output bits
 
 /* A hardware warp slot. */
 typedef struct tm_warp {
-    tm_cta *cta;              /* NULL: free */
-    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
-    uint32_t sched;           /* the warp scheduler that owns it */
-    /* the instruction buffer: the warp's next issue, once fetched */
-    bool ib_valid, fetching;
+    /* what the issue scan reads of every warp each cycle, first (one cache line) */
+    const tm_inst_class *ic;  /* the buffered instruction's class */
     uint64_t ib_ready;        /* first cycle it may issue (decoded) */
-    sim_issue ib;
-    uint32_t ib_fn;           /* the module function index of ib.pc */
-    sim_group *group;
-    const tm_inst_class *ic;
-    bool done;                /* the mechanism says every lane finished */
-    bool at_barrier;
-    uint32_t pending_mem;     /* memory instructions in flight */
     /* the scoreboard refused the buffered instruction while the warp had
      * this many register writes in flight (UINT32_MAX: not refused); only a
      * release can change the answer, and a release lowers the count */
     uint32_t sb_refused_at;
+    uint32_t pending_mem;     /* memory instructions in flight */
+    uint32_t sched;           /* the warp scheduler that owns it */
+    bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
+    bool done;                /* the mechanism says every lane finished */
+    bool at_barrier;
+    tm_cta *cta;              /* NULL: free */
+    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
+    uint32_t ib_fn;           /* the module function index of ib.pc */
+    sim_issue ib;             /* the buffered issue */
+    sim_group *group;
     uint64_t age;
     uint64_t last_commit;     /* cycle of its last issue (deadlock reports) */
 } tm_warp;
