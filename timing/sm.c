@@ -287,13 +287,13 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
     return true;
 }
 
-/* If every warp of w's CTA is done and its memory drained, the CTA ends
+/* If every warp of the CTA is done and its memory and ALU results drained, the CTA ends
  * and its slots and place are free. */
 static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
 {
     for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (sm->warps[i].cta == cta && (!sm->warps[i].done || sm->warps[i].pending_mem))
-            return;
+        if (sm->warps[i].cta == cta && (!sm->warps[i].done || sm->warps[i].pending_mem || sm->warps[i].alu_busy))
+            return; /* (an ALU result still to come would release the registers of the slot's next warp) */
     for (uint32_t i = 0; i < sm->nwarps; i++)
         if (sm->warps[i].cta == cta) {
             unschedule(sm, i);
@@ -609,7 +609,10 @@ static void writeback(tm_sm *sm, uint64_t now)
             touch(sm, a->warp);
             tm_opcollector_writeback(sm->oc, a->warp, sm->warps[a->warp].sched, a->ic->dst, a->ic->ndst, now);
         }
-        a->busy = false;
+        tm_warp *w = &sm->warps[a->warp];
+        w->alu_busy &= (uint8_t)~(1u << (sm->fu_done[i].tag % TM_ALU_PER_WARP));
+        if (w->done && !w->alu_busy && w->cta)
+            maybe_end_cta(sm, w->cta);
         sm->last_progress = now;
     }
 }
@@ -672,15 +675,13 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     return TM_STALLS;
 }
 
-/* A free in-flight ALU entry, or -1. */
+/* A free in-flight ALU entry of warp wi, or -1. */
 static int alu_alloc(tm_sm *sm, uint32_t wi)
 {
-    for (uint32_t k = 0; k < TM_ALU_PER_WARP; k++) {
-        uint32_t i = wi * TM_ALU_PER_WARP + k;
-        if (!sm->alu[i].busy)
-            return (int)i;
-    }
-    return -1;
+    uint32_t busy = sm->warps[wi].alu_busy;
+    if (busy == (1u << TM_ALU_PER_WARP) - 1)
+        return -1;
+    return (int)(wi * TM_ALU_PER_WARP + (uint32_t)__builtin_ctz(~busy));
 }
 
 /* Issue warp wi's buffered instruction: run it, hand the outcome to the
@@ -751,7 +752,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         w->pending_mem++;
         sm->stats.mem_insts++;
     } else {
-        sm->alu[slot] = (tm_alu_inst){.busy = true, .warp = wi, .ic = ic};
+        sm->alu[slot] = (tm_alu_inst){.warp = wi, .ic = ic};
+        w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
         tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);

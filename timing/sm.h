@@ -55,6 +55,7 @@ typedef struct tm_warp {
     bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
     bool done;                /* the mechanism says every lane finished */
     bool at_barrier;
+    uint8_t alu_busy;         /* its in-flight ALU entries in use (bit k: entry k of the slot's) */
     tm_cta *cta;              /* NULL: free */
     uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
     uint32_t ib_fn;           /* the module function index of ib.pc */
@@ -79,9 +80,9 @@ typedef struct tm_mem_inst {
     uint64_t issued;          /* core cycle it issued (latency statistics) */
 } tm_mem_inst;
 
-/* An ALU instruction between issue and writeback. */
+/* An ALU instruction between issue and writeback (in use: its bit in its
+ * warp's alu_busy). */
 typedef struct tm_alu_inst {
-    bool busy;
     uint32_t warp;
     const tm_inst_class *ic;
 } tm_alu_inst;
