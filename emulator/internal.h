@@ -391,20 +391,22 @@ typedef struct sim_lanes {
 /* Up to 32 threads of one CTA executing together: lane k is thread t[k]
  * (a CTA-linear thread index); lanes set in `mask` are active. */
 typedef struct sim_group {
+    /* (the fields an issue reads first, then the active lanes: together
+     * at the start, for the host's cache) */
+    /* the warp and call depth sim_enter_warp last set the group up for */
+    const struct sim_warp *ctx;
+    const struct sim_warp *pdom; /* under PDOM scheduling, the warp: lanes it holds on its
+                         reconvergence stack at code that only exits count as absent
+                         too (sim_pdom_absent); NULL otherwise */
+    uint32_t ctx_frames;
     uint32_t n;
     uint32_t mask;
     uint32_t absent;  /* lanes that have exited: warp-synchronous instructions leave
                          them out (set by the scheduler) */
-    const struct sim_warp *pdom; /* under PDOM scheduling, the warp: lanes it holds on its
-                         reconvergence stack at code that only exits count as absent
-                         too (sim_pdom_absent); NULL otherwise */
-    uint32_t t[32];
     /* the lanes of `mask`, prepared by sim_group_set and sim_group_mask
      * (set the mask only through them): consecutive instructions share it */
     sim_lanes active;
-    /* the warp and call depth sim_enter_warp last set the group up for */
-    const struct sim_warp *ctx;
-    uint32_t ctx_frames;
+    uint32_t t[32];
 } sim_group;
 
 /* Make g the n threads t (lane k is thread t[k]), all active. */
