@@ -40,9 +40,6 @@
 /* The tag bit of a request sent past the L1 caches: its reply completes
  * its instruction directly instead of filling a cache. */
 #define TM_TAG_DIRECT (1u << 31)
-/* In-flight ALU instructions an SM tracks per warp slot (far more than
- * its pipelines hold). */
-#define TM_ALU_PER_WARP 8u
 /* Memory instructions in flight an SM tracks, per warp slot on average
  * (the table is shared: one warp may have more). */
 #define TM_MEM_PER_WARP 8u
@@ -115,10 +112,8 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->nmem = sm->nwarps * TM_MEM_PER_WARP;
     sm->mem = calloc(sm->nmem, sizeof *sm->mem);
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
-    sm->alu = calloc((size_t)sm->nwarps * TM_ALU_PER_WARP, sizeof *sm->alu);
-    sm->nalu = sm->nwarps * TM_ALU_PER_WARP;
     if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->scan || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
-        !sm->alu || !tm_queue_init(&sm->out, 64)) {
+        !tm_queue_init(&sm->out, 64)) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
     }
@@ -184,7 +179,6 @@ void tm_sm_free(tm_sm *sm)
     free(sm->cta_used);
     free(sm->mem);
     free(sm->mem_fifo);
-    free(sm->alu);
     free(sm->events);
     tm_queue_free(&sm->out);
     memset(sm, 0, sizeof *sm);
@@ -609,14 +603,15 @@ static void writeback(tm_sm *sm, uint64_t now)
     uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, sm->fu_max);
     sm->fu_next = tm_fu_next_event(sm->fu);
     for (uint32_t i = 0; i < n; i++) {
-        tm_alu_inst *a = &sm->alu[sm->fu_done[i].tag];
-        if (a->ic->ndst) {
-            tm_scoreboard_release_inst(sm->sb, a->warp, a->ic);
-            touch(sm, a->warp);
-            tm_opcollector_writeback(sm->oc, a->warp, sm->warps[a->warp].sched, a->ic->dst, a->ic->ndst, now);
+        uint32_t wi = (uint32_t)(sm->fu_done[i].tag / TM_ALU_PER_WARP), k = sm->fu_done[i].tag % TM_ALU_PER_WARP;
+        tm_warp *w = &sm->warps[wi];
+        const tm_inst_class *ic = w->alu[k];
+        if (ic->ndst) {
+            tm_scoreboard_release_inst(sm->sb, wi, ic);
+            touch(sm, wi);
+            tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
         }
-        tm_warp *w = &sm->warps[a->warp];
-        w->alu_busy &= (uint8_t)~(1u << (sm->fu_done[i].tag % TM_ALU_PER_WARP));
+        w->alu_busy &= (uint8_t)~(1u << k);
         if (w->done && !w->alu_busy && w->cta)
             maybe_end_cta(sm, w->cta);
         sm->last_progress = now;
@@ -639,9 +634,9 @@ static void dispatch(tm_sm *sm, uint64_t now)
                 sm->mem_fifo[(sm->mem_head + sm->mem_n) % sm->nmem] = (uint32_t)e.tag;
                 sm->mem_n++;
             } else {
-                const tm_alu_inst *a = &sm->alu[e.tag];
-                uint32_t lat = a->ic->latency > 3 ? a->ic->latency - 2 : 1;
-                if (tm_fu_issue(sm->fu, (tm_unit)k, lat, a->ic->initiation, e.tag, now) < 0)
+                const tm_inst_class *ic = sm->warps[e.tag / TM_ALU_PER_WARP].alu[e.tag % TM_ALU_PER_WARP];
+                uint32_t lat = ic->latency > 3 ? ic->latency - 2 : 1;
+                if (tm_fu_issue(sm->fu, (tm_unit)k, lat, ic->initiation, e.tag, now) < 0)
                     break; /* the unit is busy: it stays in OC_EX */
                 if (now + lat < sm->fu_next)
                     sm->fu_next = now + lat;
@@ -762,7 +757,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         w->pending_mem++;
         sm->stats.mem_insts++;
     } else {
-        sm->alu[slot] = (tm_alu_inst){.warp = wi, .ic = ic};
+        w->alu[slot % TM_ALU_PER_WARP] = ic;
         w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {

@@ -41,6 +41,10 @@ struct tm_gpu;
 
 enum { TM_SM_L1I = 1, TM_SM_L1D = 2, TM_SM_L1C = 4 }; /* tm_sm.cache_output bits */
 
+/* In-flight ALU instructions an SM tracks per warp slot (far more than
+ * its pipelines hold). */
+#define TM_ALU_PER_WARP 8u
+
 /* A hardware warp slot. */
 typedef struct tm_warp {
     /* what the issue scan reads of every warp each cycle, first (one cache line) */
@@ -55,7 +59,7 @@ typedef struct tm_warp {
     bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
     bool done;                /* the mechanism says every lane finished */
     bool at_barrier;
-    uint8_t alu_busy;         /* its in-flight ALU entries in use (bit k: entry k of the slot's) */
+    uint8_t alu_busy;         /* its in-flight ALU instructions' entries in use (bit k: alu[k]) */
     tm_cta *cta;              /* NULL: free */
     uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
     uint32_t ib_fn;           /* the module function index of ib.pc */
@@ -63,6 +67,9 @@ typedef struct tm_warp {
     sim_group *group;
     uint64_t age;
     uint64_t last_commit;     /* cycle of its last issue (deadlock reports) */
+    /* its ALU instructions between issue and writeback (tag: slot x
+     * TM_ALU_PER_WARP + k), kept here because writeback reads the warp too */
+    const tm_inst_class *alu[TM_ALU_PER_WARP];
 } tm_warp;
 
 /* A memory instruction between dispatch and completion. */
@@ -85,12 +92,6 @@ typedef struct tm_mem_inst {
     uint32_t heap_cap;
 } tm_mem_inst;
 
-/* An ALU instruction between issue and writeback (in use: its bit in its
- * warp's alu_busy). */
-typedef struct tm_alu_inst {
-    uint32_t warp;
-    const tm_inst_class *ic;
-} tm_alu_inst;
 
 /* A completion due at a cycle: a memory instruction's L1 hit or shared
  * access (tag = its index in the pending table). */
@@ -124,8 +125,6 @@ typedef struct tm_sm {
     uint64_t fu_next;
     uint32_t fu_max, oc_held;
     tm_queue out;             /* requests towards the interconnect */
-    tm_alu_inst *alu;         /* in-flight ALU instructions, by tag (TM_ALU_PER_WARP per slot) */
-    uint32_t nalu;
     tm_mem_inst *mem;         /* pending memory instructions, by tag */
     uint32_t nmem;
     uint32_t *mem_fifo;       /* the LD/ST unit's queue: tags in dispatch order */
