@@ -273,7 +273,7 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
 /* The CTA faulted: stop the kernel with its message. */
 static void cta_fault(tm_sm *sm, tm_cta *cta)
 {
-    tm_gpu_fail(sm->gpu, cta->emu.fault_kind, "%s", cta->emu.fault);
+    tm_gpu_sm_fail(sm->gpu, sm->id, cta->emu.fault_kind, "%s", cta->emu.fault);
 }
 
 /* ---- memory instructions ------------------------------------------------ */
@@ -477,7 +477,7 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
             if (s == TM_CACHE_RESERVATION_FAIL)
                 return;
             if (s == TM_CACHE_BAD_REQUEST) {
-                tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
+                tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
                 return;
             }
             if (answered && s == TM_CACHE_HIT) {
@@ -545,7 +545,7 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
     }
     tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
     if (c && !tm_cache_fill(c, r, now))
-        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
+        tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
                     (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
 }
 
@@ -639,7 +639,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_group *g;
     sim_issue is;
     if (sm->gpu->mech->next(cta, w->cta_slot, &g, &is) != SIM_WARP_READY || is.pc != w->ib.pc) {
-        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u warp %u: the divergence mechanism changed its mind about the next "
+        tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u warp %u: the divergence mechanism changed its mind about the next "
                     "issue (pc %u lanes 0x%08x fetched, now pc %u lanes 0x%08x)", sm->id, wi, w->ib.pc, w->ib.mask,
                     is.pc, is.mask);
         return false;
@@ -655,11 +655,10 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     uint32_t lanes = (uint32_t)__builtin_popcount(is.mask);
-    sm->gpu->issued++;
     sm->stats.warp_insts++;
     sm->stats.thread_insts += lanes;
     sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
-    tm_inst_stats *prof = &sm->gpu->inst[w->ib_fn][is.pc];
+    tm_inst_stats *prof = tm_gpu_line_stats(sm->gpu, sm->id, w->ib_fn, is.pc);
     prof->issues++;
     prof->lanes += lanes;
     if (st.event == SIM_EV_BRANCH && (st.taken & is.mask) && (st.taken & is.mask) != is.mask) {
@@ -686,7 +685,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         tm_mem_inst *m = &sm->mem[slot];
         *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .reqs = m->reqs, .cap = m->cap, .issued = now};
         if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
-            tm_gpu_fail(sm->gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
+            tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
         prof->mem_requests += m->nreqs;
@@ -699,7 +698,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         sm->alu[slot] = (tm_alu_inst){.busy = true, .warp = wi, .ic = ic};
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
-        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
+        tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
         return false;
     }
     return true;
@@ -714,7 +713,7 @@ static struct tm_idle_count idle_count(tm_sm *sm, tm_stall best, uint32_t best_w
                                                        : scoreboard       ? TM_DISTRO_SCOREBOARD
                                                                           : TM_DISTRO_IDLE), NULL};
     if (best_wi != UINT32_MAX && sm->warps[best_wi].ib_valid) /* charged to the instruction it holds */
-        c.charged = &sm->gpu->inst[sm->warps[best_wi].ib_fn][sm->warps[best_wi].ib.pc];
+        c.charged = tm_gpu_line_stats(sm->gpu, sm->id, sm->warps[best_wi].ib_fn, sm->warps[best_wi].ib.pc);
     return c;
 }
 
@@ -732,7 +731,7 @@ static void count_idle(tm_sm *sm, const struct tm_idle_count *c, uint64_t k)
 static void issue_stage(tm_sm *sm, uint64_t now)
 {
     uint32_t nsched = sm->nsched;
-    for (uint32_t s = 0; s < nsched && !sm->gpu->failed; s++) {
+    for (uint32_t s = 0; s < nsched && !tm_gpu_sm_failed(sm->gpu, sm->id); s++) {
         uint32_t n;
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
@@ -791,7 +790,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     }
     if (st != SIM_WARP_READY)
         return true; /* waiting: asked again later */
-    const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, cta->emu.fn->index);
+    const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
     if (!fc)
         return true;
     w->ib = is;
@@ -941,6 +940,17 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
         sm->sleep_until = wake;
         sm->sleep_from = now + 1;
     }
+}
+
+bool tm_sm_holds_ordered(const tm_sm *sm)
+{
+    const sim_program *p = sm->gpu->prog;
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        const tm_warp *w = &sm->warps[i];
+        if (w->cta && w->ib_valid && (p->funcs[w->ib_fn].code[w->ib.pc].flags & SIM_IF_ORDERED))
+            return true;
+    }
+    return false;
 }
 
 bool tm_sm_idle(const tm_sm *sm)
