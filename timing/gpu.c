@@ -16,7 +16,9 @@
  *     instruction buffer (tm_sm_holds_ordered; emulator/order.c lists
  *     them: global atomics and reductions, strong global accesses beyond
  *     the cluster, .gpu/.sys fences, device malloc and free) run their
- *     cycle on the pool's N threads, SM i on thread i % N;
+ *     cycle on the pool's N threads, in groups (group g: the SMs
+ *     i = g mod G, G = 4N at most the SM count) that the threads take as
+ *     they come free (parallel.h);
  *  2. serial: on the calling thread, in SM order, the SMs that hold one.
  * Then every SM's requests enter the interconnect in SM order, the warp
  * instructions issued are counted, and if SMs failed, the lowest-numbered
@@ -24,9 +26,9 @@
  * Why the statistics and results are the same for every N:
  *  - An SM's cycle changes only its own state, its CTAs' functional state
  *    (sim_exec at issue) and device memory. What else it touches is made
- *    safe: its per-line counts go to its shard of the profile (shard
- *    i % N, touched only by thread i % N, or by the calling thread while
- *    the pool waits; sums, so the shards add up to the same profile); a
+ *    safe: its per-line counts go to its group's shard of the profile
+ *    (one thread runs a group at a time; sums, so the shards add up to
+ *    the same profile whatever thread ran which group); a
  *    function's classes are built once under a lock (the same whoever
  *    builds them); a failure goes to the SM's own slot; the issued count
  *    is taken from the SMs' counters after the cycle; a finished CTA's
@@ -327,13 +329,16 @@ static uint32_t slice_of(const tm_gpu *gpu, uint64_t addr)
     return a.sub_partition;
 }
 
-/* Phase 1 of a core cycle, part k of n: the SMs i = k (mod n) that run
- * in parallel. */
-static void parallel_part(void *ctx, uint32_t k, uint32_t n)
+/* Phase 1 of a core cycle, group g: the SMs i = g (mod nshards), which
+ * count into shard g, that run in parallel. The pool hands each group to
+ * one host thread, so a shard is touched by one thread at a time; which
+ * thread takes which group does not matter (the file's header), and a
+ * thread that the host does not run for a while holds up only its group. */
+static void run_group(void *ctx, uint32_t g)
 {
     tm_gpu *gpu = ctx;
     uint64_t now = gpu->core_cycle - 1; /* the cycle being run */
-    for (uint32_t i = k; i < gpu->nsms; i += n)
+    for (uint32_t i = g; i < gpu->nsms; i += gpu->nshards)
         if (gpu->slots[i].parallel)
             tm_sm_cycle(&gpu->sms[i], now);
 }
@@ -356,10 +361,11 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
         s->parallel = s->run && !(gpu->any_ordered && tm_sm_holds_ordered(sm));
         nparallel += s->parallel;
     }
-    if (nparallel >= 2 && gpu->nshards > 1)
-        tm_pool_run(gpu->pool, parallel_part, gpu);
-    else if (nparallel)
-        parallel_part(gpu, 0, 1);
+    if (nparallel >= 2 && gpu->pool)
+        tm_pool_run(gpu->pool, run_group, gpu, gpu->nshards);
+    else
+        for (uint32_t g = 0; nparallel && g < gpu->nshards; g++)
+            run_group(gpu, g);
     bool failed = false;
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_gpu_sm_slot *s = &gpu->slots[i];
@@ -597,6 +603,11 @@ static bool has_ordered(const sim_program *p)
     return false;
 }
 
+/* Profile shards (groups of SMs that phase 1 hands out) per host thread:
+ * enough for a thread that the host stops for a while to hold up only a
+ * small part of a cycle, and for uneven groups to even out. */
+#define TM_GROUPS_PER_THREAD 4u
+
 /* The host threads a launch asking for cfg->host_threads runs on: the
  * GPU's setting, else the launch's, at most one per SM. */
 static uint32_t launch_threads(const tm_gpu *gpu, const sim_launch_config *cfg)
@@ -609,16 +620,20 @@ static uint32_t launch_threads(const tm_gpu *gpu, const sim_launch_config *cfg)
  * with err when they cannot be started. */
 static bool make_pool(tm_gpu *gpu, uint32_t n, char *err, size_t errlen)
 {
-    if (n < 2 || (gpu->pool && tm_pool_threads(gpu->pool) == n))
+    if (gpu->pool && (n < 2 || tm_pool_threads(gpu->pool) != n)) {
+        tm_pool_free(gpu->pool);
+        gpu->pool = NULL;
+    }
+    if (n < 2 || gpu->pool)
         return true;
-    tm_pool_free(gpu->pool);
     gpu->pool = tm_pool_new(n, err, errlen);
     return gpu->pool != NULL;
 }
 
 /* The launch's per-function tables (classes, their states and errors,
  * the profile) and nshards profile shards, shard 0 being gpu->inst; SM i
- * counts into shard i % nshards. False when memory is short. */
+ * counts into shard i % nshards (and belongs to phase 1's group of that
+ * number). False when memory is short. */
 static bool open_launch_tables(tm_gpu *gpu, uint32_t nshards)
 {
     uint32_t n = gpu->nfuncs + 1;
@@ -717,7 +732,8 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     free_profile(gpu); /* the last kernel's, of gpu->nfuncs functions */
     gpu->prog = p;
     gpu->nfuncs = p->m->nfunctions;
-    bool tables = open_launch_tables(gpu, threads);
+    uint32_t groups = threads > 1 ? threads * TM_GROUPS_PER_THREAD : 1;
+    bool tables = open_launch_tables(gpu, groups < gpu->nsms ? groups : gpu->nsms);
     gpu->any_ordered = has_ordered(p);
     for (uint32_t i = 0; i < gpu->nsms; i++)
         gpu->slots[i] = (tm_gpu_sm_slot){.warp_insts_seen = gpu->sms[i].stats.warp_insts};

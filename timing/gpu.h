@@ -97,8 +97,8 @@ typedef struct tm_gpu {
      * the per-line profile in shards: SM i counts into shard i % nshards
      * (shard 0 is inst), which only one host thread touches at a time */
     uint32_t host_threads;    /* requested (tm_gpu_set_threads; 0: the launch's host_threads) */
-    struct tm_pool *pool;     /* nshards threads, made for the first launch that needs it */
-    uint32_t nshards;
+    struct tm_pool *pool;     /* the launch's host threads (NULL: one) */
+    uint32_t nshards;         /* also phase 1's groups of SMs (gpu.c) */
     tm_inst_stats ***shards;  /* per shard, per function, per pc */
     tm_inst_stats ***sm_lines;/* per SM: its shard */
     tm_gpu_sm_slot *slots;    /* per SM */

@@ -1,20 +1,25 @@
 /* parallel.c — the host thread pool of the timing model (parallel.h).
  *
- * Hand-off: the caller publishes the job (function, context, the count of
- * workers still to finish it) and then bumps a generation counter; each
- * worker waits for the counter to move past the generation it last ran,
- * runs its part and counts itself out; the caller runs part 0 and waits
- * for the count to reach zero. Both waits spin first (a cycle's job is
- * microseconds long, a sleep and wake-up costs about as much) and then
- * sleep on a condition variable. A sleeper announces itself (an atomic
- * counter or flag) before it checks the condition it waits for, and the
- * thread that changes the condition checks for sleepers after changing
- * it, both with sequentially consistent atomics: so either the sleeper
- * sees the change or the changer sees the sleeper and signals it under
- * the mutex the sleeper holds until it waits. No wake-up is lost.
+ * One atomic word describes the job being run: its number (high 32 bits),
+ * its item count (16 bits) and the next item not yet taken (low 16 bits).
+ * The caller publishes a job by writing the job's function and context
+ * and then the word; a thread takes an item by a compare-and-swap that
+ * advances the next item in the same word, so a thread still holding a
+ * word of an older job can never take an item of a newer one (its swap
+ * fails), and the function and context it reads after taking an item
+ * are that job's (the caller rewrites them only after every item of the
+ * job has finished). Finished items are counted; the caller, which takes
+ * items too, returns when the count reaches the item count.
  *
- * With more threads than host processors, spinning takes processor time
- * from the threads that have work, so then waits go to sleep at once. */
+ * Waiting: workers wait for the job number to change, the caller for the
+ * count; both spin first (a cycle's job is microseconds long, a sleep and
+ * wake-up costs about as much) and then sleep on a condition variable. A
+ * sleeper announces itself (an atomic counter or flag) before it checks
+ * the condition it waits for, and the thread that changes the condition
+ * checks for sleepers after changing it, both with sequentially
+ * consistent atomics: either the sleeper sees the change or the changer
+ * sees the sleeper and signals it under the mutex the sleeper holds until
+ * it waits. No wake-up is lost. */
 #include "timing/parallel.h"
 
 #include <pthread.h>
@@ -25,30 +30,29 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Spins before a wait sleeps (each one a processor pause: some tens of
- * nanoseconds, so tens of microseconds in all). */
-#define TM_POOL_SPINS 4000u
+/* Spins before a wait sleeps (each a processor pause of some tens of
+ * nanoseconds). */
+#define TM_POOL_SPINS 1000u
 
-struct tm_pool_worker {
-    struct tm_pool *pool;
-    uint32_t part;
-};
+/* The job word's fields. */
+#define JOB_OF(w) ((uint32_t)((w) >> 32))
+#define COUNT_OF(w) ((uint32_t)((w) >> 16) & 0xffffu)
+#define NEXT_OF(w) ((uint32_t)(w) & 0xffffu)
 
 struct tm_pool {
     uint32_t n;                   /* threads, the caller's included */
     uint32_t started;             /* workers running */
     uint32_t spins;               /* TM_POOL_SPINS, or 0 with more threads than processors */
     pthread_t *threads;
-    struct tm_pool_worker *workers;
     pthread_mutex_t lock;
-    pthread_cond_t wake;          /* a new generation (job or stop) */
-    pthread_cond_t done;          /* pending reached zero */
-    tm_pool_fn fn;                /* the job, written before the generation moves */
+    pthread_cond_t wake;          /* a new job (or stop) */
+    pthread_cond_t done_cv;       /* the job's items all finished */
+    tm_pool_fn fn;                /* the job, written before its word */
     void *ctx;
-    _Atomic uint64_t generation;
-    _Atomic uint32_t pending;     /* workers that have not finished the job */
+    _Atomic uint64_t word;        /* job number, item count, next item */
+    _Atomic uint32_t done;        /* items of the job finished */
     _Atomic uint32_t sleepers;    /* workers asleep (or about to sleep) on wake */
-    _Atomic bool caller_asleep;   /* the caller asleep (or about to sleep) on done */
+    _Atomic bool caller_asleep;   /* the caller asleep (or about to sleep) on done_cv */
     _Atomic bool stop;
 };
 
@@ -62,47 +66,66 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Wait until the generation differs from seen; the new one. */
-static uint64_t wait_generation(tm_pool *p, uint64_t seen)
+/* Take and run items of the job of word w until none is left; the item
+ * that finishes the job wakes the caller if it sleeps. */
+static void take_items(tm_pool *p, uint64_t w)
 {
-    uint64_t g;
+    uint32_t job = JOB_OF(w);
+    while (NEXT_OF(w) < COUNT_OF(w)) {
+        if (!atomic_compare_exchange_weak(&p->word, &w, w + 1)) {
+            if (JOB_OF(w) != job)
+                return; /* w now holds the newer word */
+            continue;
+        }
+        uint32_t count = COUNT_OF(w);
+        p->fn(p->ctx, NEXT_OF(w));
+        if (atomic_fetch_add(&p->done, 1) + 1 == count && atomic_load(&p->caller_asleep)) {
+            pthread_mutex_lock(&p->lock);
+            pthread_cond_signal(&p->done_cv);
+            pthread_mutex_unlock(&p->lock);
+        }
+        w = atomic_load(&p->word);
+        if (JOB_OF(w) != job)
+            return;
+    }
+}
+
+/* Wait until the job number differs from seen; the new word. */
+static uint64_t wait_job(tm_pool *p, uint32_t seen)
+{
+    uint64_t w;
     for (uint32_t i = 0; i < p->spins; i++) {
-        if ((g = atomic_load_explicit(&p->generation, memory_order_acquire)) != seen)
-            return g;
+        if (JOB_OF(w = atomic_load(&p->word)) != seen)
+            return w;
         cpu_relax();
     }
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add(&p->sleepers, 1);
-    while ((g = atomic_load(&p->generation)) == seen)
+    while (JOB_OF(w = atomic_load(&p->word)) == seen)
         pthread_cond_wait(&p->wake, &p->lock);
     atomic_fetch_sub(&p->sleepers, 1);
     pthread_mutex_unlock(&p->lock);
-    return g;
+    return w;
 }
 
-/* A worker: run part `part` of every job until the pool stops. */
+/* A worker: help with every job until the pool stops. */
 static void *worker_main(void *arg)
 {
-    const struct tm_pool_worker *w = arg;
-    tm_pool *p = w->pool;
-    uint64_t seen = 0;
+    tm_pool *p = arg;
+    uint32_t seen = 0;
     for (;;) {
-        seen = wait_generation(p, seen);
+        uint64_t w = wait_job(p, seen);
         if (atomic_load(&p->stop))
             return NULL;
-        p->fn(p->ctx, w->part, p->n);
-        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_asleep)) {
-            pthread_mutex_lock(&p->lock);
-            pthread_cond_signal(&p->done);
-            pthread_mutex_unlock(&p->lock);
-        }
+        seen = JOB_OF(w);
+        take_items(p, w);
     }
 }
 
-/* Move to the next generation and wake the sleeping workers. */
-static void next_generation(tm_pool *p)
+/* Publish word w (a new job number) and wake the sleeping workers. */
+static void publish(tm_pool *p, uint64_t w)
 {
-    atomic_fetch_add(&p->generation, 1);
+    atomic_store(&p->word, w);
     if (atomic_load(&p->sleepers)) {
         pthread_mutex_lock(&p->lock);
         pthread_cond_broadcast(&p->wake);
@@ -114,22 +137,20 @@ static void next_generation(tm_pool *p)
 static void pool_release(tm_pool *p)
 {
     atomic_store(&p->stop, true);
-    next_generation(p);
+    publish(p, (uint64_t)(JOB_OF(atomic_load(&p->word)) + 1) << 32);
     for (uint32_t i = 0; i < p->started; i++)
         pthread_join(p->threads[i], NULL);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->wake);
-    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->done_cv);
     free(p->threads);
-    free(p->workers);
     free(p);
 }
 
 tm_pool *tm_pool_new(uint32_t n, char *err, size_t errlen)
 {
-    tm_pool *p = calloc(1, sizeof *p);
-    if (!p || n == 0) {
-        free(p);
+    tm_pool *p = n ? calloc(1, sizeof *p) : NULL;
+    if (!p) {
         snprintf(err, errlen, n ? "out of memory for the host thread pool" : "a thread pool needs a thread");
         return NULL;
     }
@@ -138,22 +159,19 @@ tm_pool *tm_pool_new(uint32_t n, char *err, size_t errlen)
     p->spins = cpus > 0 && n > (uint64_t)cpus ? 0 : TM_POOL_SPINS;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
-    pthread_cond_init(&p->done, NULL);
-    atomic_init(&p->generation, 0);
-    atomic_init(&p->pending, 0);
+    pthread_cond_init(&p->done_cv, NULL);
+    atomic_init(&p->word, 0);
+    atomic_init(&p->done, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->caller_asleep, false);
     atomic_init(&p->stop, false);
-    p->threads = calloc(n, sizeof *p->threads);
-    p->workers = calloc(n, sizeof *p->workers);
-    if (!p->threads || !p->workers) {
+    if (!(p->threads = calloc(n, sizeof *p->threads))) {
         pool_release(p);
         snprintf(err, errlen, "out of memory for the host thread pool");
         return NULL;
     }
     for (uint32_t k = 1; k < n; k++) {
-        p->workers[k] = (struct tm_pool_worker){p, k};
-        int rc = pthread_create(&p->threads[p->started], NULL, worker_main, &p->workers[k]);
+        int rc = pthread_create(&p->threads[p->started], NULL, worker_main, p);
         if (rc != 0) {
             pool_release(p);
             snprintf(err, errlen, "cannot start host thread %u of %u: %s", k + 1, n, strerror(rc));
@@ -166,26 +184,28 @@ tm_pool *tm_pool_new(uint32_t n, char *err, size_t errlen)
 
 uint32_t tm_pool_threads(const tm_pool *p) { return p->n; }
 
-void tm_pool_run(tm_pool *p, tm_pool_fn fn, void *ctx)
+void tm_pool_run(tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t nitems)
 {
-    if (p->n == 1) {
-        fn(ctx, 0, 1);
+    if (p->n == 1 || nitems <= 1) {
+        for (uint32_t i = 0; i < nitems; i++)
+            fn(ctx, i);
         return;
     }
     p->fn = fn;
     p->ctx = ctx;
-    atomic_store(&p->pending, p->n - 1);
-    next_generation(p);
-    fn(ctx, 0, p->n);
+    atomic_store(&p->done, 0);
+    uint64_t w = (uint64_t)(JOB_OF(atomic_load(&p->word)) + 1) << 32 | (uint64_t)nitems << 16;
+    publish(p, w);
+    take_items(p, w);
     for (uint32_t i = 0; i < p->spins; i++) {
-        if (atomic_load_explicit(&p->pending, memory_order_acquire) == 0)
+        if (atomic_load(&p->done) == nitems)
             return;
         cpu_relax();
     }
     pthread_mutex_lock(&p->lock);
     atomic_store(&p->caller_asleep, true);
-    while (atomic_load(&p->pending) != 0)
-        pthread_cond_wait(&p->done, &p->lock);
+    while (atomic_load(&p->done) != nitems)
+        pthread_cond_wait(&p->done_cv, &p->lock);
     atomic_store(&p->caller_asleep, false);
     pthread_mutex_unlock(&p->lock);
 }
