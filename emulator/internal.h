@@ -730,6 +730,21 @@ bool sim_misaligned(uint64_t addr, uint32_t size);
  * address in that space. */
 uint8_t sim_generic_space(uint64_t addr, uint64_t *off);
 
+/* Make room in c's access log for one more entry; false (after
+ * recording a fault) when memory is short. */
+bool sim_mem_log_grow(sim_cta *c, const sim_inst *in);
+
+/* Append an access to c's log of the running instruction (record_mem);
+ * space and addr as sim_mem_access has them. False after a fault. */
+static inline bool sim_mem_log(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,
+                               uint32_t size, int kind)
+{
+    if (c->nmem_log == c->cap_mem_log && !sim_mem_log_grow(c, in))
+        return false;
+    c->mem_log[c->nmem_log++] = (sim_mem_access){addr, size, sim_thread(c, t), (uint8_t)kind, space};
+    return true;
+}
+
 /* Host pointer for a guest access of `size` bytes at addr in `space` by
  * thread t (kind 1 read, 2 write, 3 atomic), or NULL after recording a
  * fault. Logs the access when the CTA records them (record_mem). */

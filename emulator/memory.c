@@ -140,7 +140,7 @@ int sim_malloc(sim_device *d, uint64_t size, const char *label, uint64_t *addr, 
 int sim_malloc_mapped(sim_device *d, uint64_t size, const char *label, void **host, char *err,
                       size_t errlen)
 {
-    uint64_t a;
+    uint64_t a = 0;
     if (allocate(d, size, true, label ? label : "cudaMallocManaged", &a, err, errlen) != 0)
         return -1;
     *host = (void *)(uintptr_t)a;
@@ -625,29 +625,31 @@ uint8_t sim_generic_space(uint64_t addr, uint64_t *off)
     return PTX_SPACE_GLOBAL;
 }
 
-/* Add an access to the CTA's log of the running instruction (growing it
- * the first times; a full log that cannot grow stops the launch). */
+bool sim_mem_log_grow(sim_cta *c, const sim_inst *in)
+{
+    uint32_t cap = c->cap_mem_log ? 2 * c->cap_mem_log : 64;
+    sim_mem_access *log = cap > c->cap_mem_log ? realloc(c->mem_log, cap * sizeof *log) : NULL;
+    if (!log) {
+        sim_fault(c, SIM_ERR_OUT_OF_MEMORY, "out of memory recording the accesses of kernel %s, PTX line %u",
+                  c->kernel, in->line);
+        return false;
+    }
+    c->mem_log = log;
+    c->cap_mem_log = cap;
+    return true;
+}
+
+/* Log an access sim_mem served, its space resolved as sim_mem_access
+ * holds it. */
 static bool record(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr, uint32_t size, int kind)
 {
-    if (c->nmem_log == c->cap_mem_log) {
-        uint32_t cap = c->cap_mem_log ? 2 * c->cap_mem_log : 64;
-        sim_mem_access *log = cap > c->cap_mem_log ? realloc(c->mem_log, cap * sizeof *log) : NULL;
-        if (!log) {
-            sim_fault(c, SIM_ERR_OUT_OF_MEMORY, "out of memory recording the accesses of kernel %s, PTX line %u",
-                      c->kernel, in->line);
-            return false;
-        }
-        c->mem_log = log;
-        c->cap_mem_log = cap;
-    }
     if (space == PTX_SPACE_NONE)
         space = sim_generic_space(addr, &addr);
     else if (space == PTX_SPACE_SHARED_CTA || space == PTX_SPACE_SHARED_CLUSTER)
         space = PTX_SPACE_SHARED;
     else if (space == PTX_SPACE_PARAM_ENTRY)
         space = PTX_SPACE_PARAM;
-    c->mem_log[c->nmem_log++] = (sim_mem_access){addr, size, sim_thread(c, t), (uint8_t)kind, space};
-    return true;
+    return sim_mem_log(c, in, t, space, addr, size, kind);
 }
 
 uint8_t *sim_mem(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr,

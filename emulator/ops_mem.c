@@ -17,15 +17,13 @@
  * memory, or the cached global allocation (generic addresses too;
  * allocations are 256-byte aligned, so an offset's alignment is the
  * address's). An access at a is inside when a - lo < end; other spaces
- * get an empty window (end 0), and so does every space while the CTA
- * logs its accesses. */
+ * get an empty window (end 0). */
 static inline void window(const sim_cta *c, const sim_inst *in, uint32_t n, uint8_t **data, uint64_t *lo,
                           uint64_t *end)
 {
     uint64_t size = 0;
     *data = NULL, *lo = 0;
-    if (c->record_mem) { /* every access through sim_mem, which logs it */
-    } else if (in->space == PTX_SPACE_SHARED) {
+    if (in->space == PTX_SPACE_SHARED) {
         /* the kernel's first shared range; sim_mem checks the others */
         const sim_func *fn = c->kernel_fn;
         *lo = fn->shared_fast_lo;
@@ -37,6 +35,15 @@ static inline void window(const sim_cta *c, const sim_inst *in, uint32_t n, uint
     *end = size >= n ? size - n + 1 : 0;
 }
 
+/* An access at a that the window served: logged, as sim_mem logs the
+ * others, when the CTA records its accesses (the window is shared memory
+ * or global memory). False after a fault. */
+static inline bool logged(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, uint32_t size, int kind)
+{
+    return !c->record_mem ||
+           sim_mem_log(c, in, t, in->space == PTX_SPACE_SHARED ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL, a, size, kind);
+}
+
 /* Host pointer for an access of size bytes at a: inside the window
  * inline, else sim_mem (which checks everything and reports faults). */
 static inline uint8_t *mem(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a, uint32_t size,
@@ -46,7 +53,7 @@ static inline uint8_t *mem(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t 
     uint64_t lo, end;
     window(c, in, size, &data, &lo, &end);
     if (a - lo < end && (a & (size - 1)) == 0)
-        return data + (a - lo);
+        return logged(c, in, t, a, size, kind) ? data + (a - lo) : NULL;
     return sim_mem(c, in, t, in->space, a, size, kind);
 }
 
@@ -83,7 +90,8 @@ static bool word_load(sim_cta *c, const sim_inst *in, const sim_lanes *L, const 
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v;
         uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
-        uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 1, &data, &lo, &end);
+        uint8_t *p = o < end && !(o & 3) ? (logged(c, in, t, a, 4, 1) ? data + o : NULL)
+                                         : word_slow(c, in, t, a, 1, &data, &lo, &end);
         if (!p)
             return false;
         memcpy(&v, p, 4);
@@ -104,7 +112,8 @@ static bool word_store(sim_cta *c, const sim_inst *in, const sim_lanes *L, const
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i], v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ x);
         uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
-        uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, 2, &data, &lo, &end);
+        uint8_t *p = o < end && !(o & 3) ? (logged(c, in, t, a, 4, 2) ? data + o : NULL)
+                                         : word_slow(c, in, t, a, 2, &data, &lo, &end);
         if (!p)
             return false;
         memcpy(p, &v, 4);

@@ -5,13 +5,17 @@
 #include <stdio.h>
 
 /* The bits of val under mask, packed together lowest first (what x86's
- * pext does); the cost is one step per set bit of the mask. */
+ * pext does), a run of consecutive mask bits per step. */
 static uint64_t pack_bits(uint64_t mask, uint64_t val)
 {
     uint64_t out = 0;
-    for (uint32_t k = 0; mask; k++, mask &= mask - 1)
-        if (val & mask & -mask)
-            out |= 1ull << k;
+    for (uint32_t k = 0; mask;) { /* a run of consecutive mask bits at a time */
+        uint32_t lo = (uint32_t)__builtin_ctzll(mask);
+        uint64_t run = ((mask + (mask & -mask)) ^ mask) & mask; /* (the carry out of bit 63 gives 0) */
+        out |= ((val & run) >> lo) << k;
+        k += 64 - (uint32_t)__builtin_clzll(run >> lo);
+        mask &= ~run;
+    }
     return out;
 }
 
@@ -20,9 +24,13 @@ static uint64_t pack_bits(uint64_t mask, uint64_t val)
 static uint64_t spread_bits(uint64_t mask, uint64_t val)
 {
     uint64_t out = 0;
-    for (uint32_t k = 0; mask; k++, mask &= mask - 1)
-        if (val >> k & 1)
-            out |= mask & -mask;
+    for (uint32_t k = 0; mask;) {
+        uint32_t lo = (uint32_t)__builtin_ctzll(mask);
+        uint64_t run = ((mask + (mask & -mask)) ^ mask) & mask;
+        out |= ((val >> k) << lo) & run;
+        k += 64 - (uint32_t)__builtin_clzll(run >> lo);
+        mask &= ~run;
+    }
     return out;
 }
 

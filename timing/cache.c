@@ -62,6 +62,11 @@ struct tm_cache {
 
 /* ---- small helpers ----------------------------------------------------- */
 
+/* Room for k more requests in the miss queue, as configured (the queue
+ * has more slots when fills allocate: the write-backs of the dirty
+ * victims they evict go in beyond the configured size; see fill_line). */
+static bool missq_room(const tm_cache *c, uint32_t k) { return c->missq.n + k <= c->cfg.miss_queue; }
+
 static bool is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
 static uint32_t log2u(uint32_t x)
@@ -187,10 +192,6 @@ static const char *config_problem(const tm_cache_config *cfg, char *buf, size_t 
     if (cfg->miss_queue == 0)
         return "a miss queue of 0 entries can send nothing";
     if (cfg->alloc != TM_ALLOC_ON_MISS &&
-        (cfg->write == TM_WRITE_BACK || cfg->write == TM_WRITE_LOCAL_WB_GLOBAL_WT))
-        return "a write-back cache (B, L) cannot allocate on fill or stream: "
-               "a fill evicting a dirty line would have no write-back";
-    if (cfg->alloc != TM_ALLOC_ON_MISS &&
         (cfg->write_alloc == TM_WA_FETCH_ON_WRITE || cfg->write_alloc == TM_WA_LAZY_FETCH_ON_READ))
         return "fetch-on-write (F) and lazy fetch-on-read (L) need allocation on miss (m)";
     if (cfg->data_port_width && (cfg->data_port_width > cfg->line_bytes ||
@@ -230,7 +231,8 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
     c->free_list = calloc(entries, sizeof *c->free_list);
     c->table = malloc(tsize * sizeof *c->table);
     c->ready_ring = calloc(entries, sizeof *c->ready_ring);
-    bool ok = tm_queue_init(&c->missq, cfg->miss_queue);
+    /* allocating on fill, each pending fill may evict a dirty line */
+    bool ok = tm_queue_init(&c->missq, cfg->miss_queue + (cfg->alloc == TM_ALLOC_ON_MISS ? 0 : cfg->mshr_entries));
     if (!ok || !c->lines || !c->mshrs || !c->merged || !c->internal || !c->free_list || !c->table ||
         !c->ready_ring) {
         tm_cache_free(c);
@@ -582,7 +584,7 @@ static tm_cache_status read_access(access *a)
     }
     if (a->p.status == TM_CACHE_RESERVATION_FAIL)
         return fail(a, TM_CACHE_FAIL_LINE_ALLOC);
-    if (c->missq.n + 1 >= c->missq.cap)
+    if (!missq_room(c, 2))
         return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
     tm_cache_fail why = mshr_check(c, a->key);
     if (why != TM_CACHE_FAIL_REASONS)
@@ -602,7 +604,7 @@ static tm_cache_status read_only_access(access *a)
     }
     if (a->p.status == TM_CACHE_RESERVATION_FAIL)
         return fail(a, TM_CACHE_FAIL_LINE_ALLOC);
-    if (tm_queue_full(&c->missq))
+    if (!missq_room(c, 1))
         return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
     tm_cache_fail why = mshr_check(c, a->key);
     if (why != TM_CACHE_FAIL_REASONS)
@@ -640,14 +642,14 @@ static tm_cache_status write_hit(access *a)
         write_into(a, l);
         return TM_CACHE_HIT;
     case TM_WRITE_THROUGH:
-        if (tm_queue_full(&c->missq))
+        if (!missq_room(c, 1))
             return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
         l->last_access = a->now;
         write_into(a, l);
         push(c, a->r);
         return TM_CACHE_HIT;
     default: /* write-evict */
-        if (tm_queue_full(&c->missq))
+        if (!missq_room(c, 1))
             return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
         push(c, a->r);
         set_invalid(l, a->smask);
@@ -660,7 +662,7 @@ static tm_cache_status write_hit(access *a)
 static tm_cache_fail fetch_check(const access *a, uint32_t extra)
 {
     const tm_cache *c = a->c;
-    if (c->missq.n + extra >= c->missq.cap)
+    if (!missq_room(c, extra + 1))
         return TM_CACHE_FAIL_MISS_QUEUE;
     return mshr_check(c, a->key);
 }
@@ -674,7 +676,7 @@ static tm_cache_status write_miss(access *a)
     tm_req wb;
     switch (c->cfg.write_alloc) {
     case TM_WA_NONE:
-        if (tm_queue_full(&c->missq))
+        if (!missq_room(c, 1))
             return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
         push(c, a->r);
         return TM_CACHE_MISS;
@@ -686,7 +688,7 @@ static tm_cache_status write_miss(access *a)
         return TM_CACHE_MISS;
     case TM_WA_FETCH_ON_WRITE:
         if (a->full) { /* nothing to fetch: the sector is written whole */
-            if (tm_queue_full(&c->missq))
+            if (!missq_room(c, 1))
                 return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
             bool dirty = touch_tags(c, a->p, a->block, a->smask, a->now, a->r, &wb);
             write_into(a, &c->lines[a->p.idx]);
@@ -703,7 +705,7 @@ static tm_cache_status write_miss(access *a)
         bool wt = c->cfg.write == TM_WRITE_THROUGH;
         if (wt && (why = fetch_check(a, 1)) != TM_CACHE_FAIL_REASONS)
             return fail(a, why);
-        if (!wt && needs_writeback(c, a->p) && tm_queue_full(&c->missq))
+        if (!wt && needs_writeback(c, a->p) && !missq_room(c, 1))
             return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
         if (wt)
             push(c, a->r);
@@ -789,7 +791,7 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     if (bad_request(c, r))
         return TM_CACHE_BAD_REQUEST;
     if (r->kind == TM_REQ_ATOMIC && !c->last_level) { /* bypass, as GPGPU-Sim's L1 */
-        if (tm_queue_full(&c->missq)) {
+        if (!missq_room(c, 1)) {
             if (why)
                 *why = TM_CACHE_FAIL_MISS_QUEUE;
             return TM_CACHE_RESERVATION_FAIL;
@@ -842,7 +844,7 @@ void tm_cache_miss_pop(tm_cache *c)
 /* Put the data of entry m into the tag array: with allocation on miss
  * into the line reserved for it (if it is still there), else by
  * allocating now (GPGPU-Sim's tag_array::fill). */
-static void fill_line(tm_cache *c, const mshr *m, uint64_t now)
+static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t now)
 {
     uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
     if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
@@ -860,6 +862,12 @@ static void fill_line(tm_cache *c, const mshr *m, uint64_t now)
     if (p.status == TM_CACHE_RESERVATION_FAIL)
         return; /* cannot happen: nothing is reserved when allocating on fill */
     line *l = &c->lines[p.idx];
+    if (p.status == TM_CACHE_MISS && l->modified && c->cfg.write != TM_WRITE_THROUGH) {
+        /* the victim's dirty data goes to the next level (GPGPU-Sim drops
+         * it: its tag_array::fill makes no write-back); room is kept for it */
+        tm_req wb = writeback_of(c, l, reply);
+        tm_queue_push(&c->missq, &wb);
+    }
     if (p.status == TM_CACHE_MISS)
         allocate_line(l, block, m->sectors, now);
     else if (p.status == TM_CACHE_SECTOR_MISS)
@@ -888,7 +896,7 @@ bool tm_cache_fill(tm_cache *c, const tm_req *reply, uint64_t now)
     m->pending &= (uint8_t)~(reply->sectors ? reply->sectors : 0xFFu);
     if (m->pending)
         return true; /* the other sectors of the line are still on their way */
-    fill_line(c, m, now);
+    fill_line(c, m, reply, now);
     if (!has_callers_request(c, e)) { /* only write-allocate fetches: done */
         mshr_release(c, e);
         return true;

@@ -81,10 +81,14 @@
  *     utilisation statistics, MSHR_RW_PENDING (it cannot occur: pending
  *     MSHR entries only ever hold reads), and the L2's partition-address
  *     set index (tm_cache_set_index_address lets the L2 slice supply it).
+ *   - A write-back cache (B, or L for local data) that allocates on fill
+ *     or streams (the Volta L1D, L:L:s) evicts its victim when the fill
+ *     arrives; a dirty victim's write-back then goes into the miss queue
+ *     (which keeps a slot per MSHR entry for them beyond its configured
+ *     size, so a fill is never refused). GPGPU-Sim's fill drops the dirty
+ *     data without a write-back, which loses a DRAM write.
  *   - Configurations GPGPU-Sim rejects by assertion are rejected here
- *     with a message: write-back (B) or local write-back (L) with
- *     allocation on fill or streaming (an evicted dirty line would have
- *     no write-back), F or L write-allocate with allocation on fill.
+ *     with a message: F or L write-allocate with allocation on fill.
  */
 #ifndef SIMTLAB_TIMING_CACHE_H
 #define SIMTLAB_TIMING_CACHE_H

@@ -539,8 +539,11 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
             icnt_cycle(gpu);
             break;
         case DOM_L2:
-            for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
+            for (uint32_t k = 0; k < gpu->cfg.n_mem; k++) {
                 tm_mempart_l2_cycle(&gpu->parts[k], gpu->l2_cycle);
+                if (gpu->parts[k].error[0])
+                    tm_gpu_fail(gpu, SIM_ERR_CONFIG, "memory partition %u: %s", k, gpu->parts[k].error);
+            }
             gpu->l2_cycle++;
             break;
         default:

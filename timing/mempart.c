@@ -10,6 +10,9 @@
 #define TM_L2_REPLY_QUEUE 64u
 /* Requests split into sectors that one slice tracks at once. */
 #define TM_SPLITS 64u
+/* The most accesses one request becomes at a slice (the L1 line sizes
+ * are checked against it in tm_mempart_init). */
+#define TM_SPLIT_PIECES 32u
 /* A sector request's tag: the split entry it belongs to. */
 #define TM_SPLIT_TAG (1u << 30)
 
@@ -31,6 +34,15 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
         snprintf(err, errlen, "out of memory for memory partition %u", channel);
         return false;
     }
+    /* the widest request (an L1 line) must fit the split table and the ROP queue */
+    const tm_cache_config *l1[3] = {&cfg->l1i, &cfg->l1d, &cfg->l1c};
+    uint32_t piece = cfg->l2.sectored ? TM_SECTOR_BYTES : cfg->l2.line_bytes;
+    for (int k = 0; cfg->l2.present && k < 3; k++)
+        if (l1[k]->present && l1[k]->line_bytes / piece > TM_SPLIT_PIECES) {
+            snprintf(err, errlen, "%u-byte L1 lines are more than %u accesses of the L2 (%u bytes each)",
+                     l1[k]->line_bytes, TM_SPLIT_PIECES, piece);
+            return false;
+        }
     if (!(mp->dram = tm_dram_new(cfg, channel, err, errlen)))
         return false;
     tm_dram_set_options(mp->dram, &(tm_dram_options){.dual_bus_interface = cfg->dram_dual_bus,
@@ -73,10 +85,40 @@ void tm_mempart_free(tm_mempart *mp)
     memset(mp, 0, sizeof *mp);
 }
 
-/* Does request r go to a sectored L2 as several sector requests? */
-static bool needs_split(const tm_mempart *mp, const tm_req *r)
+/* The accesses request r makes at an L2 slice when it needs more than
+ * one (0 otherwise), into out (at most TM_SPLIT_PIECES): a sectored L2
+ * takes one 32-byte sector per access, other L2s one line, so a request
+ * for several sectors (an instruction fetch, a constant-cache line) or
+ * wider than an L2 line (a 256-byte instruction line over 64-byte L2
+ * lines) becomes one access per sector or line it covers. */
+static uint32_t split_pieces(const tm_mempart *mp, const tm_req *r, tm_req *out)
 {
-    return mp->cfg->l2.present && mp->cfg->l2.sectored && __builtin_popcount(r->sectors) > 1;
+    const tm_cache_config *l2 = &mp->cfg->l2;
+    if (!l2->present)
+        return 0;
+    uint64_t piece = l2->sectored ? TM_SECTOR_BYTES : l2->line_bytes, first = r->addr & ~(piece - 1);
+    uint32_t n = 0;
+    if (l2->sectored && r->addr % 128 + r->bytes <= 128) { /* within a line: its sector mask */
+        if (__builtin_popcount(r->sectors) <= 1)
+            return 0;
+        for (uint32_t i = 0; i < 4; i++)
+            if (r->sectors >> i & 1) {
+                out[n] = *r;
+                out[n].addr = (r->addr & ~(uint64_t)127) + TM_SECTOR_BYTES * i;
+                out[n].sectors = (uint8_t)(1u << i);
+                out[n++].bytes = TM_SECTOR_BYTES;
+            }
+        return n;
+    }
+    if (r->addr + r->bytes <= first + piece)
+        return 0; /* one line of an L2 that is not sectored */
+    for (uint64_t a = first; a < r->addr + r->bytes && n < TM_SPLIT_PIECES; a += piece, n++) {
+        out[n] = *r;
+        out[n].addr = a;
+        out[n].bytes = (uint32_t)piece;
+        out[n].sectors = l2->sectored ? (uint8_t)(1u << (a / TM_SECTOR_BYTES % 4)) : 0xf;
+    }
+    return n;
 }
 
 /* A free split entry of slice s, or -1. */
@@ -91,31 +133,29 @@ static int free_split(const tm_l2slice *s)
 bool tm_mempart_can_accept(const tm_mempart *mp, uint32_t k, const tm_req *r)
 {
     const tm_l2slice *s = &mp->slices[k];
-    if (!needs_split(mp, r))
+    tm_req pieces[TM_SPLIT_PIECES];
+    uint32_t n = split_pieces(mp, r, pieces);
+    if (!n)
         return s->rop_n < s->rop_cap;
-    return s->rop_n + (uint32_t)__builtin_popcount(r->sectors) <= s->rop_cap && free_split(s) >= 0;
+    return s->rop_n + n <= s->rop_cap && free_split(s) >= 0;
 }
 
 void tm_mempart_push(tm_mempart *mp, uint32_t k, const tm_req *r, uint64_t now)
 {
     tm_l2slice *s = &mp->slices[k];
     uint64_t due = now + mp->cfg->l2_rop_latency;
-    if (!needs_split(mp, r)) {
+    tm_req pieces[TM_SPLIT_PIECES];
+    uint32_t n = split_pieces(mp, r, pieces);
+    if (!n) {
         s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){*r, due};
         return;
     }
     int e = free_split(s);
-    s->splits[e] = (tm_split){*r, (uint32_t)__builtin_popcount(r->sectors)};
-    uint64_t line = r->addr & ~(uint64_t)127;
-    for (uint32_t i = 0; i < 4; i++)
-        if (r->sectors >> i & 1) {
-            tm_req q = *r;
-            q.addr = line + TM_SECTOR_BYTES * i;
-            q.bytes = TM_SECTOR_BYTES;
-            q.sectors = (uint8_t)(1u << i);
-            q.tag = TM_SPLIT_TAG | (uint32_t)e;
-            s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){q, due};
-        }
+    s->splits[e] = (tm_split){*r, n};
+    for (uint32_t i = 0; i < n; i++) {
+        pieces[i].tag = TM_SPLIT_TAG | (uint32_t)e;
+        s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){pieces[i], due};
+    }
 }
 
 /* Queue the answer to request r (a sector of a split request counts
@@ -177,6 +217,8 @@ void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
         } else {
             tm_cache_fail why;
             tm_cache_status st = tm_cache_access(s->l2, head, now, &why);
+            if (st == TM_CACHE_BAD_REQUEST && !mp->error[0]) /* a model error: the GPU stops */
+                snprintf(mp->error, sizeof mp->error, "%s", tm_cache_error(s->l2));
             if (st == TM_CACHE_RESERVATION_FAIL || st == TM_CACHE_BAD_REQUEST)
                 continue; /* tried again next cycle */
             if (st == TM_CACHE_HIT && answered)

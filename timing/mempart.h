@@ -12,7 +12,11 @@
  * sector per access, so a request for several sectors (an instruction
  * fetch, a constant-cache line) is split into sector requests on arrival
  * and answered once all of them are, as GPGPU-Sim's memory sub-partition
- * does (breakdown_request_to_sector_requests). */
+ * does (breakdown_request_to_sector_requests); likewise an L2 that is not
+ * sectored takes one line per access, so a request wider than its lines
+ * (a 256-byte instruction line over 64-byte L2 lines) becomes one access
+ * per line. The pieces are served by the slice the request reached: the
+ * request's address picked it (as for a whole line in GPGPU-Sim). */
 #ifndef SIMTLAB_TIMING_MEMPART_H
 #define SIMTLAB_TIMING_MEMPART_H
 
@@ -58,6 +62,7 @@ typedef struct tm_mempart {
     uint32_t delay_cap, delay_head, delay_n;
     tm_l2slice *slices;       /* n_sub_partition_per_mchannel */
     uint32_t nslices;
+    char error[200];          /* set when an L2 refused a request as malformed (a model error) */
 } tm_mempart;
 
 bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec, uint32_t channel, char *err,

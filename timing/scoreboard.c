@@ -107,11 +107,6 @@ bool tm_scoreboard_longop(const tm_scoreboard *sb, uint32_t warp, uint32_t reg)
     return warp < sb->nwarps && reg < sb->nregs && test_bit(sb, sb->longop, warp, reg);
 }
 
-uint32_t tm_scoreboard_pending_writes(const tm_scoreboard *sb, uint32_t warp)
-{
-    return warp < sb->nwarps ? sb->npending[warp] : 0;
-}
-
 /* Forget every reservation of warp. */
 void tm_scoreboard_clear_warp(tm_scoreboard *sb, uint32_t warp)
 {

@@ -72,8 +72,12 @@ void tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_
 bool tm_scoreboard_pending(const tm_scoreboard *sb, uint32_t warp, uint32_t reg);
 bool tm_scoreboard_longop(const tm_scoreboard *sb, uint32_t warp, uint32_t reg);
 
-/* Registers of warp with a write in flight. */
-uint32_t tm_scoreboard_pending_writes(const tm_scoreboard *sb, uint32_t warp);
+/* Registers of warp with a write in flight (inline: the issue stage asks
+ * for every stalled warp every cycle). */
+static inline uint32_t tm_scoreboard_pending_writes(const tm_scoreboard *sb, uint32_t warp)
+{
+    return warp < sb->nwarps ? sb->npending[warp] : 0;
+}
 
 /* Forget every reservation of warp (the slot starts a new warp). */
 void tm_scoreboard_clear_warp(tm_scoreboard *sb, uint32_t warp);

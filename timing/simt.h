@@ -32,6 +32,10 @@ typedef struct tm_simt_mechanism {
      * filled, or WAITING / DONE. Calling it again without a commit in
      * between gives the same answer. */
     sim_warp_status (*next)(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is);
+    /* Make the emulator ready to run group g, which next() gave for slot
+     * s (other slots' next() may have run since): the SM buffers next()'s
+     * answer at fetch and calls this at issue, just before sim_exec. */
+    void (*enter)(tm_cta *cta, uint32_t s, sim_group *g);
     /* Apply the outcome of slot s's issue. */
     sim_warp_status (*commit)(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *st);
     /* Release barriers whose arrivals are complete; true if any was. */

@@ -30,6 +30,8 @@ static sim_warp_status emulated_next(tm_cta *cta, uint32_t s, sim_group **g, sim
     return ops_of(cta)->next(&cta->emu, &cta->emu.warps[s], *g, is);
 }
 
+static void emulated_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
+
 static sim_warp_status emulated_commit(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *st)
 {
     return ops_of(cta)->commit(&cta->emu, &cta->emu.warps[s], is, st);
@@ -51,7 +53,7 @@ static void emulated_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, ops
 /* A mechanism that is the emulator's SIMT control `ops` in time. */
 #define EMULATED(NAME, SUMMARY, OPS)                                                                         \
     {.name = NAME, .summary = SUMMARY, .data = &OPS, .slots = static_slots, .start = emulated_start,          \
-     .next = emulated_next, .commit = emulated_commit, .release = emulated_release,                           \
+     .next = emulated_next, .enter = emulated_enter, .commit = emulated_commit, .release = emulated_release,                           \
      .at_barrier = emulated_at_barrier, .deadlock = emulated_deadlock}
 
 const tm_simt_mechanism tm_simt_pdom =

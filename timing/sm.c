@@ -220,6 +220,7 @@ static void unschedule(tm_sm *sm, uint32_t wi)
 {
     uint32_t s = sm->warps[wi].sched, j = wi / sm->nsched;
     live_row(sm, s)[j] = false;
+    sm->nresident -= (sm->resident[s] >> j) & 1;
     sm->resident[s] &= ~(1ull << j);
     tm_warp_sched_finish(&sm->sched[s], j, live_row(sm, s));
 }
@@ -244,11 +245,13 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         tm_warp *w = &sm->warps[i];
         if (w->cta)
             continue;
-        *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched, .age = ++sm->age_stamp};
+        *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched, .sb_refused_at = UINT32_MAX,
+                       .age = ++sm->age_stamp};
         tm_scoreboard_clear_warp(sm->sb, i);
         tm_warp_sched_start(&sm->sched[w->sched], i / nsched, w->age);
         live_row(sm, w->sched)[i / nsched] = true;
         sm->resident[w->sched] |= 1ull << (i / nsched);
+        sm->nresident++;
     }
     return true;
 }
@@ -594,7 +597,7 @@ static void dispatch(tm_sm *sm, uint64_t now)
 /* Why warp w cannot issue its buffered instruction now (TM_STALLS: it can). */
 static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
 {
-    const tm_warp *w = &sm->warps[wi];
+    tm_warp *w = &sm->warps[wi];
     if (w->done)
         return TM_STALL_DONE;
     if (w->at_barrier)
@@ -604,8 +607,13 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
-    if (tm_scoreboard_check(sm->sb, wi, ic))
+    uint32_t writes = tm_scoreboard_pending_writes(sm->sb, wi);
+    if (w->sb_refused_at == writes)
+        return TM_STALL_SCOREBOARD; /* nothing released since it was refused */
+    if (tm_scoreboard_check(sm->sb, wi, ic)) {
+        w->sb_refused_at = writes;
         return TM_STALL_SCOREBOARD;
+    }
     if (!tm_opcollector_can_issue(sm->oc, (tm_unit)ic->unit, w->sched))
         return TM_STALL_UNIT;
     if (ic->unit == TM_UNIT_MEM && sm->mem_n + 1 >= sm->nmem)
@@ -636,14 +644,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     int slot = is_mem ? mem_alloc(sm) : alu_alloc(sm, wi);
     if (slot < 0)
         return false;
-    sim_group *g;
-    sim_issue is;
-    if (sm->gpu->mech->next(cta, w->cta_slot, &g, &is) != SIM_WARP_READY || is.pc != w->ib.pc) {
-        tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u warp %u: the divergence mechanism changed its mind about the next "
-                    "issue (pc %u lanes 0x%08x fetched, now pc %u lanes 0x%08x)", sm->id, wi, w->ib.pc, w->ib.mask,
-                    is.pc, is.mask);
-        return false;
-    }
+    sim_group *g = w->group; /* what the mechanism gave at fetch (its answer holds until a commit) */
+    sim_issue is = w->ib;
+    sm->gpu->mech->enter(cta, w->cta_slot, g);
     sim_step st;
     cta->emu.clock = now;
     sim_exec(&cta->emu, is.pc, g, &st);
@@ -674,7 +677,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     w->last_commit = now;
     sm->last_progress = now;
     if (st.event == SIM_EV_BARRIER) /* someone arrived: the barriers are checked this cycle */
-        cta->barrier_arrived = true;
+        cta->barrier_arrived = sm->barrier_arrived = true;
     /* the whole warp waits (PDOM); under ITS other lanes may go on, and the
      * mechanism leaves the waiting ones out of its next issues */
     if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot))
@@ -794,6 +797,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     if (!fc)
         return true;
     w->ib = is;
+    w->sb_refused_at = UINT32_MAX;
     w->ib_fn = cta->emu.fn->index;
     w->group = g;
     w->ic = &fc->ic[is.pc];
@@ -842,6 +846,9 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
 /* Barriers whose arrivals are complete release their warps. */
 static void barriers(tm_sm *sm, uint64_t now)
 {
+    if (!sm->barrier_arrived)
+        return;
+    sm->barrier_arrived = false;
     for (uint32_t p = 0; p < sm->cfg->max_ctas_per_core; p++) {
         tm_cta *cta = &sm->ctas[p];
         if (!sm->cta_used[p] || !cta->barrier_arrived)
@@ -907,10 +914,7 @@ void tm_sm_wake(tm_sm *sm, uint64_t now)
     uint64_t k = now - sm->sleep_from; /* cycles sleep_from .. now - 1 */
     if (sm->ncta_used) {
         sm->stats.active_cycles += k;
-        uint64_t resident = 0;
-        for (uint32_t s = 0; s < sm->nsched; s++)
-            resident += (uint64_t)__builtin_popcountll(sm->resident[s]);
-        sm->stats.resident_warp_cycles += k * resident;
+        sm->stats.resident_warp_cycles += k * sm->nresident;
     }
     for (uint32_t s = 0; s < sm->nsched; s++)
         count_idle(sm, &sm->idle[s], k);
@@ -925,8 +929,7 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
     sm->idle_ok = true;
     if (sm->ncta_used) {
         sm->stats.active_cycles++;
-        for (uint32_t k = 0; k < sm->nsched; k++)
-            sm->stats.resident_warp_cycles += (uint64_t)__builtin_popcountll(sm->resident[k]);
+        sm->stats.resident_warp_cycles += sm->nresident;
     }
     writeback(sm, now);
     memory_cycle(sm, now);

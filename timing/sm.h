@@ -54,6 +54,10 @@ typedef struct tm_warp {
     bool done;                /* the mechanism says every lane finished */
     bool at_barrier;
     uint32_t pending_mem;     /* memory instructions in flight */
+    /* the scoreboard refused the buffered instruction while the warp had
+     * this many register writes in flight (UINT32_MAX: not refused); only a
+     * release can change the answer, and a release lowers the count */
+    uint32_t sb_refused_at;
     uint64_t age;
     uint64_t last_commit;     /* cycle of its last issue (deadlock reports) */
 } tm_warp;
@@ -97,6 +101,7 @@ typedef struct tm_sm {
                                    its local slot i / nsched) */
     bool *live;               /* per scheduler, per local slot: holds a warp that may issue */
     uint64_t *resident;       /* per scheduler: bit j set while local slot j holds a warp */
+    uint32_t nresident;       /* bits set in resident */
     tm_warp_sched *sched;     /* n_schedulers */
     tm_scoreboard *sb;
     tm_opcollector *oc;
@@ -116,6 +121,7 @@ typedef struct tm_sm {
     tm_cta *ctas;             /* max_ctas_per_core places */
     bool *cta_used;
     uint32_t ncta_used;
+    bool barrier_arrived;     /* some CTA's barrier_arrived is set */
     uint32_t threads_used, regs_used, shared_used;
     uint64_t age_stamp;
     uint32_t fetch_rr;        /* round robin of the fetch stage */

@@ -8,9 +8,24 @@
  * any bank holds. word[]/bank[] list the sub-warp's active lanes. */
 static uint32_t distinct_words_per_bank(const uint64_t *word, const uint32_t *bank, uint32_t n)
 {
+    /* the common case first: no bank holds two distinct words (cost 1),
+     * found in one pass (banks number at most 1024) */
+    uint64_t seen[1024 / 64] = {0}, first[1024];
+    uint32_t i = 0;
+    for (; i < n; i++) {
+        uint32_t b = bank[i];
+        if (!(seen[b / 64] >> (b % 64) & 1)) {
+            seen[b / 64] |= 1ull << (b % 64);
+            first[b] = word[i];
+        } else if (first[b] != word[i]) {
+            break; /* a conflict: count it below */
+        }
+    }
+    if (i == n)
+        return n ? 1 : 0;
     uint64_t dword[32];
     uint32_t dbank[32], d = 0;
-    for (uint32_t i = 0; i < n; i++) { /* the distinct words, with their banks */
+    for (i = 0; i < n; i++) { /* the distinct words, with their banks */
         uint32_t j = 0;
         while (j < d && dword[j] != word[i])
             j++;
@@ -20,10 +35,10 @@ static uint32_t distinct_words_per_bank(const uint64_t *word, const uint32_t *ba
         }
     }
     uint32_t worst = 0;
-    for (uint32_t i = 0; i < d; i++) {
+    for (uint32_t k = 0; k < d; k++) {
         uint32_t in_bank = 0;
         for (uint32_t j = 0; j < d; j++)
-            in_bank += dbank[j] == dbank[i];
+            in_bank += dbank[j] == dbank[k];
         if (in_bank > worst)
             worst = in_bank;
     }

@@ -105,19 +105,16 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
     uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
     switch (ws->policy) {
     case TM_SCHED_LRR:
-        for (uint32_t i = 0; i < ws->n; i++) {
-            uint32_t s = (start + i) % ws->n;
-            if (live[s])
+    case TM_SCHED_TWO_LEVEL: { /* from start round to start - 1 */
+        const bool *active = ws->policy == TM_SCHED_TWO_LEVEL ? ws->active : live;
+        for (uint32_t s = start; s < ws->n; s++)
+            if (live[s] && active[s])
                 ws->order[k++] = s;
-        }
-        break;
-    case TM_SCHED_TWO_LEVEL:
-        for (uint32_t i = 0; i < ws->n; i++) {
-            uint32_t s = (start + i) % ws->n;
-            if (live[s] && ws->active[s])
+        for (uint32_t s = 0; s < start && s < ws->n; s++)
+            if (live[s] && active[s])
                 ws->order[k++] = s;
-        }
         break;
+    }
     case TM_SCHED_GTO: {
         bool greedy = ws->last < ws->n && live[ws->last];
         if (greedy)

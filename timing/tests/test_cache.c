@@ -602,7 +602,7 @@ static void test_write_back_hit_needs_no_queue(void **state)
     tm_cache_config cfg = tiny();
     cfg.write = TM_WRITE_BACK;
     cfg.write_alloc = TM_WA_LAZY_FETCH_ON_READ;
-    cfg.miss_queue = 1;
+    cfg.miss_queue = 2; /* a read miss needs two free slots (read_access) */
     tm_cache *c = make(&cfg);
     /* whole-line write: allocated MODIFIED, nothing sent */
     assert_int_equal(wr(c, 0x000, 128, TM_SPACE_GLOBAL, 1), TM_CACHE_MISS);
@@ -692,6 +692,48 @@ static void test_write_evict_and_local(void **state)
     assert_int_equal(wr(c, 0x180, 4, TM_SPACE_GLOBAL, 7), TM_CACHE_HIT); /* global: evicts */
     assert_int_equal(tm_cache_miss_front(c)->kind, TM_REQ_WRITE);
     assert_int_equal(rd(c, 0x180, 8), TM_CACHE_MISS);
+    tm_cache_free(c);
+}
+
+/* A write-back cache that allocates on fill (GPGPU-Sim's Volta L1D is
+ * L:L:s, streaming with local write-back): a fill that evicts a dirty line
+ * sends the line's write-back to the next level, even when the configured
+ * miss queue is full (hardware must write dirty data somewhere; GPGPU-Sim
+ * drops it, which loses a DRAM write). One set, one way: */
+static void test_fill_evicts_dirty_line(void **state)
+{
+    (void)state;
+    tm_cache_config cfg = tiny();
+    cfg.nsets = 1;
+    cfg.assoc = 1;
+    cfg.write = TM_WRITE_LOCAL_WB_GLOBAL_WT;
+    cfg.alloc = TM_ALLOC_STREAMING;
+    cfg.miss_queue = 2; /* a read miss needs two free slots (read_access) */
+    tm_cache *c = make(&cfg);
+    tm_req out;
+    assert_int_equal(rd(c, 0x100, 1), TM_CACHE_MISS);
+    answer_front(c, 2);                                       /* 0x100 allocated by its fill */
+    assert_true(tm_cache_next_ready(c, 2, &out));
+    assert_int_equal(wr(c, 0x100, 4, TM_SPACE_LOCAL, 3), TM_CACHE_HIT); /* local: dirty, kept */
+    assert_null(tm_cache_miss_front(c));
+    assert_int_equal(rd(c, 0x180, 4), TM_CACHE_MISS);         /* no victim taken yet */
+    assert_int_equal(tm_cache_miss_front(c)->kind, TM_REQ_READ);
+    tm_req r = *tm_cache_miss_front(c);
+    tm_cache_miss_pop(c);
+    assert_int_equal(rd(c, 0x200, 5), TM_CACHE_MISS);
+    assert_int_equal(wr(c, 0x300, 4, TM_SPACE_GLOBAL, 5), TM_CACHE_MISS); /* the queue is full: 2 of 2 */
+    r.is_reply = 1;
+    assert_true(tm_cache_fill(c, &r, 6));                     /* 0x180's fill evicts 0x100 */
+    tm_cache_miss_pop(c);                                     /* (0x200's read) */
+    tm_cache_miss_pop(c);                                     /* (0x300's write) */
+    const tm_req *wb = tm_cache_miss_front(c);
+    assert_non_null(wb);
+    assert_int_equal(wb->kind, TM_REQ_WRITEBACK);
+    assert_int_equal(wb->addr, 0x100);
+    assert_int_equal(wb->bytes, 128);
+    tm_cache_miss_pop(c);
+    assert_null(tm_cache_miss_front(c));
+    assert_int_equal(rd(c, 0x180, 7), TM_CACHE_HIT);
     tm_cache_free(c);
 }
 
@@ -924,11 +966,6 @@ static void test_bad_configs(void **state)
     assert_non_null(strstr(err, "32 or 64"));
     assert_non_null(strstr(err, "L1D"));
     cfg = tiny();
-    cfg.write = TM_WRITE_BACK;
-    cfg.alloc = TM_ALLOC_ON_FILL;
-    assert_null(tm_cache_new(&cfg, "L2", err, sizeof err));
-    assert_non_null(strstr(err, "write-back"));
-    cfg = tiny();
     cfg.nsets = 3;
     assert_null(tm_cache_new(&cfg, "x", err, sizeof err));
     cfg = tiny();
@@ -1083,6 +1120,7 @@ int main(void)
         cmocka_unit_test(test_write_through_lazy),
         cmocka_unit_test(test_write_through),
         cmocka_unit_test(test_write_evict_and_local),
+        cmocka_unit_test(test_fill_evicts_dirty_line),
         cmocka_unit_test(test_write_allocate_naive),
         cmocka_unit_test(test_fetch_on_write),
         cmocka_unit_test(test_atomics),

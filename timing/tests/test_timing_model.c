@@ -23,6 +23,7 @@
 
 #include "emulator/tests/emu_test.h"
 #include "timing/gpu.h"
+#include "timing/mempart.h"
 #include "timing/sm.h"
 
 #define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -263,6 +264,76 @@ static void test_float_atomics_deterministic(void **state)
     assert_true(sums[0] > 0.0f);
 }
 
+/* Instruction lines wider than the L2's lines (the FX5800 preset: 256-byte
+ * L1I lines over a 64-byte-line L2 that is not sectored): the L2 takes one
+ * line per access, so every instruction-line miss is 256 / 64 = 4 L2
+ * accesses (mempart.h), and the kernel runs to its end with its result. */
+static void test_fetch_lines_wider_than_l2_lines(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {"-gpgpu_cache:il1=N:4:256:4,L:R:f:N:L,A:2:32,4",
+                                        "-gpgpu_cache:dl2=N:64:64:8,L:B:m:W:L,A:16:4,4", NULL};
+    tm_config cfg = small_gpu(extra);
+    char *t = repeat_kernel(".reg .b32 %r<4>;\n.reg .b64 %rd<2>;", "mov.u32 %r1, 0;", "add.s32 %%r1, %%r1, 1;\n", 100,
+                            "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r1;");
+    emu e;
+    emu_open_module(&e, ptx_test_parse(t));
+    uint64_t buf = emu_buf(&e, NULL, 8);
+    char err[512];
+    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+    if (!gpu)
+        fail_msg("tm_gpu_new: %s", err);
+    sim_launch_config lc = emu_cfg(1, 1, 32, 1);
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("tm_gpu_launch: %s", err);
+    uint32_t result;
+    emu_read(&e, &result, buf, 4);
+    assert_int_equal(result, 100);
+    uint64_t l1i_misses = tm_cache_get_stats(gpu->sms[0].l1i)->count[TM_ACC_INST_R][TM_CACHE_MISS], l2_inst = 0;
+    for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
+        for (uint32_t j = 0; j < gpu->parts[k].nslices; j++)
+            for (int st = 0; st < TM_CACHE_STATUSES; st++)
+                l2_inst += tm_cache_get_stats(gpu->parts[k].slices[j].l2)->count[TM_ACC_INST_R][st];
+    /* 104 instructions of 16 bytes span 7 lines of 256 bytes: at least that many misses */
+    assert_true(l1i_misses >= 7);
+    assert_int_equal(l2_inst, 4 * l1i_misses);
+    tm_gpu_free(gpu);
+    emu_close(&e);
+    free(t);
+}
+
+/* Every preset makes a GPU that runs a kernel to its end with the right
+ * result: 64 blocks of 128 threads each add their thread number into a
+ * word (an atomic) and store it, checked against the sum computed here
+ * (each preset's caches, lines, clocks and memory map together: a 256-byte
+ * instruction line over 64-byte L2 lines or a streaming write-back L1 once
+ * stopped FX5800 and TITANV). */
+static void test_every_preset_runs(void **state)
+{
+    (void)state;
+    static const char text[] = HEAD ".visible .entry k(.param .u64 p)\n{\n"
+                               ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                               "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\n"
+                               "mad.lo.u32 %r3, %r2, 128, %r1;\nmul.wide.u32 %rd2, %r3, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
+                               "st.global.u32 [%rd3+4], %r3;\natom.global.add.u32 %r1, [%rd1], %r3;\nret;\n}\n";
+    for (const char *const *name = tm_config_preset_names(); *name; name++) {
+        tm_config cfg;
+        char err[512];
+        if (tm_config_preset(&cfg, *name, err, sizeof err) != 0)
+            fail_msg("%s: %s", *name, err);
+        uint32_t out[1 + 64 * 128];
+        simulate(&cfg, text, 64, 128, NULL, sizeof out, out);
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < 64 * 128; i++) {
+            if (out[1 + i] != i)
+                fail_msg("%s: word %u is %u", *name, 1 + i, out[1 + i]);
+            sum += i;
+        }
+        if (out[0] != (uint32_t)sum)
+            fail_msg("%s: the sum is %u, not %u", *name, out[0], (uint32_t)sum);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +345,8 @@ int main(void)
         cmocka_unit_test(test_pointer_chase_l2_hit),
         cmocka_unit_test(test_barrier_holds_early_warp),
         cmocka_unit_test(test_float_atomics_deterministic),
+        cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
+        cmocka_unit_test(test_every_preset_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
