@@ -23,6 +23,7 @@
 #include "timing/parallel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,9 +31,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Spins before a wait sleeps (each a processor pause of some tens of
- * nanoseconds). */
-#define TM_POOL_SPINS 1000u
+/* A wait first pauses the processor this many times (some tens of
+ * nanoseconds each), then yields it this many times (to a thread of the
+ * job that the host runs on the same processor, if any), then sleeps. */
+#define TM_POOL_PAUSES 500u
+#define TM_POOL_YIELDS 20u
 
 /* The job word's fields. */
 #define JOB_OF(w) ((uint32_t)((w) >> 32))
@@ -42,7 +45,8 @@
 struct tm_pool {
     uint32_t n;                   /* threads, the caller's included */
     uint32_t started;             /* workers running */
-    uint32_t spins;               /* TM_POOL_SPINS, or 0 with more threads than processors */
+    uint32_t spins;               /* pauses and yields before a wait sleeps (0 with more threads
+                                     than processors) */
     pthread_t *threads;
     pthread_mutex_t lock;
     pthread_cond_t wake;          /* a new job (or stop) */
@@ -56,13 +60,18 @@ struct tm_pool {
     _Atomic bool stop;
 };
 
-/* A pause inside a spin loop (lets a sibling hardware thread run). */
-static inline void cpu_relax(void)
+/* Step i of a wait's spinning: a processor pause (lets a sibling
+ * hardware thread run), later a yield of the processor. */
+static inline void backoff(uint32_t i)
 {
+    if (i >= TM_POOL_PAUSES)
+        sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+    else
+        __builtin_ia32_pause();
 #elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
+    else
+        __asm__ __volatile__("yield");
 #endif
 }
 
@@ -97,7 +106,7 @@ static uint64_t wait_job(tm_pool *p, uint32_t seen)
     for (uint32_t i = 0; i < p->spins; i++) {
         if (JOB_OF(w = atomic_load(&p->word)) != seen)
             return w;
-        cpu_relax();
+        backoff(i);
     }
     pthread_mutex_lock(&p->lock);
     atomic_fetch_add(&p->sleepers, 1);
@@ -156,7 +165,7 @@ tm_pool *tm_pool_new(uint32_t n, char *err, size_t errlen)
     }
     p->n = n;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    p->spins = cpus > 0 && n > (uint64_t)cpus ? 0 : TM_POOL_SPINS;
+    p->spins = cpus > 0 && n > (uint64_t)cpus ? 0 : TM_POOL_PAUSES + TM_POOL_YIELDS;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done_cv, NULL);
@@ -200,7 +209,7 @@ void tm_pool_run(tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t nitems)
     for (uint32_t i = 0; i < p->spins; i++) {
         if (atomic_load(&p->done) == nitems)
             return;
-        cpu_relax();
+        backoff(i);
     }
     pthread_mutex_lock(&p->lock);
     atomic_store(&p->caller_asleep, true);
