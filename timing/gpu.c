@@ -41,26 +41,33 @@
  *  - An instruction issues at the earliest in the cycle after it was
  *    buffered (fetch and I-cache fills set ib_ready = now + 1), so which
  *    SMs may issue an ordered instruction in a cycle is known before it.
- *  - Ordered instructions run in phase 2, in SM order, for every N. Two
- *    plain accesses of different SMs in one cycle's phase 1 that touch
- *    the same bytes, one of them a write, are a data race between blocks
- *    in the PTX memory model: ordering them takes a release after one
- *    and an acquire before the other, ordered instructions, and a warp
- *    issues one instruction per cycle, so the accesses they order lie in
- *    different cycles. In a data-race-free program each phase-1 read
- *    therefore returns the same value whatever the threads' interleaving;
- *    by induction over the cycles every read returns the same value for
- *    every N, and so do the results and the statistics.
+ *  - Ordered instructions run in phase 2, in SM order, for every N, and
+ *    an SM runs its own instructions in one order for every N. Take two
+ *    plain accesses X (SM a) and Y (SM b != a) in phase 1 of the same
+ *    cycle t, touching the same bytes, one a write. In a data-race-free
+ *    program something orders them, say X before Y: a chain that leaves
+ *    SM a only through an ordered instruction Z1 of SM a (a release, a
+ *    strong or atomic write: nothing else synchronizes blocks) and
+ *    reaches SM b through an ordered Z2 of SM b. Within an SM the order
+ *    is that of execution, so Z1 runs after X and Z2 before Y; SM a ran in
+ *    phase 1 at t, so it ran no ordered instruction at t, so Z1 is later
+ *    than t; likewise Z2 is earlier than t: impossible. So phase 1's
+ *    accesses of different SMs in one cycle never conflict, each read
+ *    returns the same value whatever the threads' interleaving, and by
+ *    induction over the cycles every read returns the same value for
+ *    every N; so do the results and the statistics.
  *  - What may differ between N: programs with plain-access races between
  *    blocks that meet in one cycle (as for the emulator's own --threads,
- *    emulator/launch.c); which thread's words a once-per-line warning of
- *    the emulator quotes; the order in which an access-trace collector
- *    hears of different blocks' accesses.
+ *    emulator/launch.c); which block and thread the emulator's
+ *    once-per-PTX-line warning of an access outside every allocation
+ *    names when several meet it in one cycle; the order in which an
+ *    access-trace collector hears of different blocks' accesses.
  *  - A failing kernel: every SM of the failing cycle finishes that cycle,
  *    for every N, and the kernel's error is the lowest-numbered failed
  *    SM's (a guest fault's message is the grid's: its lowest faulting
- *    CTA). Before host threads an SM's failure stopped the SMs after it
- *    in that cycle; results of failed launches are not comparable anyway.
+ *    CTA). (Before host threads an SM's failure stopped the SMs after it
+ *    in that cycle, so a failed launch's statistics may differ from
+ *    those of earlier versions; its error does not.)
  * Cost: the pool is used only in cycles with at least two SMs for phase
  * 1; a program without ordered instructions skips the per-SM check. */
 #include "timing/gpu.h"
