@@ -195,7 +195,7 @@ uint32_t tm_pool_threads(const tm_pool *p) { return p->n; }
 
 void tm_pool_run(tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t nitems)
 {
-    if (p->n == 1 || nitems <= 1) {
+    if (p->n == 1 || nitems <= 1 || nitems > TM_POOL_MAX_ITEMS) { /* (the word's field has 16 bits) */
         for (uint32_t i = 0; i < nitems; i++)
             fn(ctx, i);
         return;

@@ -34,9 +34,9 @@ typedef void (*tm_pool_fn)(void *ctx, uint32_t item);
 tm_pool *tm_pool_new(uint32_t n, char *err, size_t errlen);
 /* The pool's thread count, the caller's included. */
 uint32_t tm_pool_threads(const tm_pool *p);
-/* Run fn(ctx, i) for i = 0 .. nitems - 1 (nitems <= TM_POOL_MAX_ITEMS)
- * on the pool's threads; returns when all have finished. One job at a
- * time, from one caller. */
+/* Run fn(ctx, i) for i = 0 .. nitems - 1 on the pool's threads (more
+ * than TM_POOL_MAX_ITEMS items: on the caller's alone); returns when all
+ * have finished. One job at a time, from one caller. */
 void tm_pool_run(tm_pool *p, tm_pool_fn fn, void *ctx, uint32_t nitems);
 /* Stop the workers and release the pool (NULL: nothing). */
 void tm_pool_free(tm_pool *p);
