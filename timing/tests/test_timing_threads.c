@@ -20,7 +20,9 @@
  * float4 copies) and histogram.cu (global atomics: a histogram, a ticket
  * counter whose order shows the order of the atomics, and a store that
  * faults in a late block), under the QV100 preset (80 SMs); thread counts
- * 1, 2, 3, 4 and 7 (more than this machine's processors must work too). */
+ * 1, 2, 3, 4 and 7 (more than this machine's processors must work too).
+ * Also: one GPU whose launches change their thread count, the
+ * -simtlab_threads option, and the pool itself. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -387,6 +389,51 @@ static void test_late_fault_small_gpu(void **state)
     outcome_free(&o);
 }
 
+/* One GPU running vadd three times on 3, 1 and 2 host threads (its pool
+ * made, dropped and made again; caches and time carry over between the
+ * launches) gives each launch the cycles, instructions and per-line
+ * profile that a GPU running the same three launches on one thread gives. */
+static void test_launches_change_threads(void **state)
+{
+    (void)state;
+    enum { N = 8192 };
+    const uint32_t sequence[3] = {3, 1, 2};
+    char *json[2][3];
+    for (int run = 0; run < 2; run++) {
+        emu e;
+        emu_open(&e, "timing/vadd.ptx");
+        uint64_t a = emu_buf(&e, NULL, N * 4), b = emu_buf(&e, NULL, N * 4), c = emu_buf(&e, NULL, N * 4);
+        uint32_t n = N;
+        const void *args[] = {&a, &b, &c, &n};
+        uint32_t np, bytes;
+        const sim_param_info *pi = sim_kernel_params(e.p, "vadd", &np, &bytes, e.err, sizeof e.err);
+        assert_non_null(pi);
+        uint8_t params[64] = {0};
+        for (uint32_t i = 0; i < np; i++)
+            memcpy(params + pi[i].offset, args[i], pi[i].size);
+        tm_config cfg;
+        char err[512];
+        assert_int_equal(tm_config_preset(&cfg, "QV100", err, sizeof err), 0);
+        tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+        assert_non_null(gpu);
+        for (int k = 0; k < 3; k++) {
+            tm_gpu_set_threads(gpu, run ? sequence[k] : 1);
+            sim_launch_config lc = {.grid = {N / 256, 1, 1}, .block = {256, 1, 1}, .host_threads = 1};
+            if (tm_gpu_launch(gpu, e.d, e.p, "vadd", &lc, params, bytes, NULL, err, sizeof err) != 0)
+                fail_msg("launch %d: %s", k, err);
+            gpu->kernel.seconds = 0;
+            json[run][k] = report_string(gpu, tm_report_json);
+        }
+        tm_gpu_free(gpu);
+        emu_close(&e);
+    }
+    for (int k = 0; k < 3; k++) {
+        assert_same_text("a later launch's JSON report", sequence[k], json[0][k], json[1][k]);
+        free(json[0][k]);
+        free(json[1][k]);
+    }
+}
+
 /* -simtlab_threads: parsed, printed, bounded; tm_gpu_set_threads(0)
  * returns to it. */
 static void test_threads_option(void **state)
@@ -468,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_atomic_tickets),
         cmocka_unit_test(test_late_fault),
         cmocka_unit_test(test_late_fault_small_gpu),
+        cmocka_unit_test(test_launches_change_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
