@@ -493,9 +493,9 @@ static double job_seconds(tm_pool *p, uint32_t items, uint64_t iters, uint32_t r
 
 /* The pool's cost per core cycle on n host threads, with as many items as
  * a QV100 launch on n threads has groups of SMs (4 per thread, gpu.c):
- * an empty job, and a job whose items together take about 150 us on one
- * thread (a QV100 core cycle of the vadd workload, release build), on one
- * thread and on n; the difference from a perfect split is the
+ * an empty job, and a job whose items together take 150 to 300 us on one
+ * thread (about a QV100 core cycle of these workloads, release build), on
+ * one thread and on n; the difference from a perfect split is the
  * synchronization's cost. */
 static void print_handoff(uint32_t n)
 {
