@@ -508,19 +508,25 @@ typedef struct sim_frame {
 } sim_frame;
 
 typedef struct sim_warp {
-    uint32_t n;               /* threads in the warp */
-    uint32_t t[32];           /* lane k is CTA thread t[k] */
+    /* what every turn of the warp reads, together in its first cache line
+     * (the timing model takes turns of thousands of warps: each turn's
+     * first touch of its warp is a cache miss) */
     sim_simt_entry *stack;
+    sim_frame *frames;        /* calls in progress, innermost last */
     uint32_t depth, cap;
+    uint32_t nframes, cap_frames;
     uint32_t exited;          /* lanes that executed exit/ret */
+    uint32_t n;               /* threads in the warp */
     bool at_barrier;
+    bool at_cluster;          /* waits for the cluster barrier's phase cluster_target (at barrier_pc) */
+    bool rr;
+    uint8_t status;           /* sim_warp_status after its last turn (cta.c) */
+    uint32_t t[32];           /* lane k is CTA thread t[k] */
     uint32_t barrier, barrier_pc, barrier_mask, barrier_count, barrier_line;
     uint8_t red_op;           /* waiting at bar.red: where the result goes */
     uint64_t *red_row;        /* the destination row (kernel or frame registers) */
     uint64_t red_mask;        /* its width mask */
     bool red_in_frame;        /* row indexed by lane (frame) or by thread (kernel) */
-    sim_frame *frames;        /* calls in progress, innermost last */
-    uint32_t nframes, cap_frames;
     /* independent thread scheduling (its.c): a pc per lane, the lanes
      * waiting at a CTA barrier (and which) or at a warp-synchronous
      * instruction for the rest of their member mask */
@@ -529,12 +535,8 @@ typedef struct sim_warp {
     uint32_t red_wait;        /* the lanes of bar_wait waiting at bar.red */
     uint8_t lane_bar[32];
     uint32_t last_pc;
-    bool rr;
-    /* the cluster barrier: the phase this warp's last arrival completes,
-     * and whether it waits for it (at barrier_pc) */
+    /* the cluster barrier: the phase this warp's last arrival completes */
     uint32_t cluster_target;
-    bool at_cluster;
-    uint8_t status;           /* sim_warp_status after its last turn (cta.c) */
 } sim_warp;
 
 /* Barriers of a CTA: the 16 of the ISA and one the emulator uses for

@@ -47,6 +47,7 @@ struct tm_cache {
     uint64_t (*index_fn)(void *ctx, uint64_t addr);
     void *index_ctx;
     line *lines;               /* nsets x assoc */
+    uint32_t *mru;             /* per set: the way that hit last (probed first) */
     /* MSHRs */
     mshr *mshrs;
     tm_req *merged;            /* mshr_entries x mshr_max_merge slots */
@@ -225,6 +226,7 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
         tsize <<= 1;
     c->table_mask = tsize - 1;
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
+    c->mru = calloc(cfg->nsets, sizeof *c->mru);
     c->mshrs = calloc(entries, sizeof *c->mshrs);
     c->merged = calloc((size_t)entries * cfg->mshr_max_merge, sizeof *c->merged);
     c->internal = calloc((size_t)entries * cfg->mshr_max_merge, sizeof *c->internal);
@@ -233,7 +235,7 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
     c->ready_ring = calloc(entries, sizeof *c->ready_ring);
     /* allocating on fill, each pending fill may evict a dirty line */
     bool ok = tm_queue_init(&c->missq, cfg->miss_queue + (cfg->alloc == TM_ALLOC_ON_MISS ? 0 : cfg->mshr_entries));
-    if (!ok || !c->lines || !c->mshrs || !c->merged || !c->internal || !c->free_list || !c->table ||
+    if (!ok || !c->lines || !c->mru || !c->mshrs || !c->merged || !c->internal || !c->free_list || !c->table ||
         !c->ready_ring) {
         tm_cache_free(c);
         seterr(err, errlen, "cache %s: out of memory", name ? name : "?");
@@ -252,6 +254,7 @@ void tm_cache_free(tm_cache *c)
     if (!c)
         return;
     free(c->lines);
+    free(c->mru);
     free(c->mshrs);
     free(c->merged);
     free(c->internal);
@@ -366,9 +369,25 @@ typedef struct probe {
  * modified sector not wholly written reads as a SECTOR_MISS. On a miss,
  * the way to allocate: the last invalid way, else the LRU (or FIFO) one
  * among the ways holding no reserved sector; none: RESERVATION_FAIL. */
-static probe probe_tags(const tm_cache *c, uint64_t block, uint8_t smask, bool is_write)
+/* The probe of a line l (at index idx) that holds the block. */
+static probe probe_present(const line *l, uint32_t idx, uint8_t smask, bool is_write)
 {
-    uint32_t assoc = c->cfg.assoc, base = tm_cache_set_index(c, block) * assoc;
+    probe p = {TM_CACHE_SECTOR_MISS, idx};
+    if (l->reserved & smask)
+        p.status = TM_CACHE_HIT_RESERVED;
+    else if (l->valid & smask)
+        p.status = TM_CACHE_HIT;
+    else if ((l->modified & smask) && (is_write || !(l->unreadable & smask)))
+        p.status = TM_CACHE_HIT;
+    return p;
+}
+
+static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_write)
+{
+    uint32_t assoc = c->cfg.assoc, set = tm_cache_set_index(c, block), base = set * assoc;
+    const line *hint = &c->lines[base + c->mru[set]]; /* a block sits in one way at most: look there first */
+    if ((hint->reserved | hint->valid | hint->modified) && hint->block == block)
+        return probe_present(hint, base + c->mru[set], smask, is_write);
     uint32_t invalid = NONE, victim = NONE;
     uint64_t best = UINT64_MAX;
     bool lru = c->cfg.repl == TM_REPL_LRU;
@@ -376,14 +395,8 @@ static probe probe_tags(const tm_cache *c, uint64_t block, uint8_t smask, bool i
         const line *l = &c->lines[base + w];
         uint8_t live = l->reserved | l->valid | l->modified;
         if (live && l->block == block) {
-            probe p = {TM_CACHE_SECTOR_MISS, base + w};
-            if (l->reserved & smask)
-                p.status = TM_CACHE_HIT_RESERVED;
-            else if (l->valid & smask)
-                p.status = TM_CACHE_HIT;
-            else if ((l->modified & smask) && (is_write || !(l->unreadable & smask)))
-                p.status = TM_CACHE_HIT;
-            return p;
+            c->mru[set] = w;
+            return probe_present(l, base + w, smask, is_write);
         }
         if (l->reserved)
             continue;
@@ -483,6 +496,7 @@ static bool touch_tags(tm_cache *c, probe p, uint64_t block, uint8_t smask, uint
         if (dirty)
             *wb = writeback_of(c, l, cause);
         allocate_line(l, block, smask, now);
+        c->mru[p.idx / c->cfg.assoc] = p.idx % c->cfg.assoc; /* its fill and next hits look here first */
         return dirty;
     }
     case TM_CACHE_SECTOR_MISS:
@@ -848,15 +862,10 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
 {
     uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
     if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
-        uint32_t base = tm_cache_set_index(c, block) * c->cfg.assoc;
-        for (uint32_t w = 0; w < c->cfg.assoc; w++) {
-            line *l = &c->lines[base + w];
-            if (l->block == block && (l->reserved | l->valid | l->modified)) {
-                fill_sectors(l, m->sectors, m->has_atomic);
-                return;
-            }
-        }
-        return; /* invalidated while pending */
+        probe p = probe_tags(c, block, m->sectors, false);
+        if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL)
+            fill_sectors(&c->lines[p.idx], m->sectors, m->has_atomic);
+        return; /* (not there: invalidated while pending) */
     }
     probe p = probe_tags(c, block, m->sectors, false);
     if (p.status == TM_CACHE_RESERVATION_FAIL)
@@ -868,8 +877,10 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
         tm_req wb = writeback_of(c, l, reply);
         tm_queue_push(&c->missq, &wb);
     }
-    if (p.status == TM_CACHE_MISS)
+    if (p.status == TM_CACHE_MISS) {
         allocate_line(l, block, m->sectors, now);
+        c->mru[p.idx / c->cfg.assoc] = p.idx % c->cfg.assoc;
+    }
     else if (p.status == TM_CACHE_SECTOR_MISS)
         allocate_sector(l, m->sectors, now);
     fill_sectors(l, m->sectors, m->has_atomic);
@@ -935,6 +946,8 @@ bool tm_cache_next_ready(tm_cache *c, uint64_t now, tm_req *out)
     }
     return false;
 }
+
+bool tm_cache_has_output(const tm_cache *c) { return c->ready_n || c->missq.n; }
 
 bool tm_cache_has_pending(const tm_cache *c)
 {

@@ -210,6 +210,10 @@ bool tm_cache_next_ready(tm_cache *c, uint64_t now, tm_req *out);
 /* Anything in flight: a pending miss, a request in the miss queue, or a
  * ready request not yet handed out. */
 bool tm_cache_has_pending(const tm_cache *c);
+/* Anything for the caller to take: a ready request or a request in the
+ * miss queue (false: tm_cache_next_ready and tm_cache_miss_front have
+ * nothing until the next access or fill). */
+bool tm_cache_has_output(const tm_cache *c);
 
 /* The first cycle >= now at which the cache can do something without
  * outside input (hand out a ready request); UINT64_MAX when only an

@@ -30,7 +30,17 @@ static sim_warp_status emulated_next(tm_cta *cta, uint32_t s, sim_group **g, sim
     return ops_of(cta)->next(&cta->emu, &cta->emu.warps[s], *g, is);
 }
 
-static void emulated_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
+/* The CTA runs the kernel's own code (no call frame) and so does slot s
+ * (its group was set up, at its fetch, for the warp without frames, and
+ * frames change only at a commit): the context is already right, and the
+ * warp itself is not touched (a host cache miss per issue otherwise). */
+static void emulated_enter(tm_cta *cta, uint32_t s, sim_group *g)
+{
+    sim_warp *w = &cta->emu.warps[s];
+    if (cta->emu.ctx_warp && cta->emu.ctx_frames == 0 && g->ctx == w && g->ctx_frames == 0)
+        return;
+    sim_enter_warp(&cta->emu, w, g);
+}
 
 static sim_warp_status emulated_commit(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *st)
 {

@@ -104,6 +104,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->live = calloc((size_t)sm->per_sched * nsched, sizeof *sm->live);
     sm->resident = calloc(nsched, sizeof *sm->resident);
     sm->idle = calloc(nsched, sizeof *sm->idle);
+    sm->scan = calloc(nsched, sizeof *sm->scan);
     if (sm->per_sched > 64) {
         snprintf(err, errlen, "%u warps per scheduler: at most 64 are supported", sm->per_sched);
         return false;
@@ -116,7 +117,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
     sm->alu = calloc((size_t)sm->nwarps * TM_ALU_PER_WARP, sizeof *sm->alu);
     sm->nalu = sm->nwarps * TM_ALU_PER_WARP;
-    if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
+    if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->scan || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
         !sm->alu || !tm_queue_init(&sm->out, 64)) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
@@ -133,7 +134,9 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     if (!(sm->oc = tm_opcollector_new(cfg, max_reads, 1, err, errlen)) ||
         !(sm->fu = tm_fu_new(cfg, max_latency, err, errlen)))
         return false;
-    sm->fu_done = calloc(tm_fu_max_completions(sm->fu) + 1, sizeof *sm->fu_done);
+    sm->fu_max = tm_fu_max_completions(sm->fu);
+    sm->fu_next = UINT64_MAX;
+    sm->fu_done = calloc(sm->fu_max + 1, sizeof *sm->fu_done);
     if (!sm->fu_done) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
@@ -175,6 +178,7 @@ void tm_sm_free(tm_sm *sm)
     free(sm->live);
     free(sm->resident);
     free(sm->idle);
+    free(sm->scan);
     free(sm->sched);
     free(sm->ctas);
     free(sm->cta_used);
@@ -215,6 +219,30 @@ bool tm_sm_can_take(const tm_sm *sm)
 /* The scheduler's liveness row (by local slot). */
 static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sched * sm->per_sched; }
 
+/* ---- skipping work ---------------------------------------------------------
+ * A scheduler's issue scan gives the same answer as in its last cycle
+ * while none of its warps changed and its order did not (it issued
+ * nothing and no warp came or went): then the cycle counts as the last
+ * idle one did. The scan of a scheduler that issued, or whose warp was
+ * held only by a busy unit or a memory barrier (these free up without a
+ * warp changing), runs again the next cycle. Everything that can unblock
+ * a warp touches it: a fetch or an I-cache fill, a register release
+ * (writeback, a memory instruction's completion), a barrier's release, a
+ * warp starting or leaving; and a decoded instruction becomes issuable
+ * at its ib_ready (recheck_at). Likewise the fetch stage looks only at
+ * the warps whose buffer may have emptied (want_fetch): a warp enters
+ * the set when it issues, is released from a barrier or starts, and
+ * leaves it when the fetch stage finds it needs nothing. */
+
+/* Warp wi changed: its scheduler scans again. */
+static void touch(tm_sm *sm, uint32_t wi) { sm->scan[sm->warps[wi].sched].dirty = true; }
+
+/* Warp wi's instruction buffer may need filling. */
+static void want_fetch(tm_sm *sm, uint32_t wi)
+{
+    sm->scan[sm->warps[wi].sched].want_fetch |= 1ull << (wi / sm->nsched);
+}
+
 /* Slot wi leaves its scheduler (its warp finished or its CTA ended). */
 static void unschedule(tm_sm *sm, uint32_t wi)
 {
@@ -223,6 +251,7 @@ static void unschedule(tm_sm *sm, uint32_t wi)
     sm->nresident -= (sm->resident[s] >> j) & 1;
     sm->resident[s] &= ~(1ull << j);
     tm_warp_sched_finish(&sm->sched[s], j, live_row(sm, s));
+    sm->scan[s].dirty = true;
 }
 
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
@@ -252,17 +281,19 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         live_row(sm, w->sched)[i / nsched] = true;
         sm->resident[w->sched] |= 1ull << (i / nsched);
         sm->nresident++;
+        touch(sm, i);
+        want_fetch(sm, i);
     }
     return true;
 }
 
-/* If every warp of w's CTA is done and its memory drained, the CTA ends
+/* If every warp of the CTA is done and its memory and ALU results drained, the CTA ends
  * and its slots and place are free. */
 static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
 {
     for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (sm->warps[i].cta == cta && (!sm->warps[i].done || sm->warps[i].pending_mem))
-            return;
+        if (sm->warps[i].cta == cta && (!sm->warps[i].done || sm->warps[i].pending_mem || sm->warps[i].alu_busy))
+            return; /* (an ALU result still to come would release the registers of the slot's next warp) */
     for (uint32_t i = 0; i < sm->nwarps; i++)
         if (sm->warps[i].cta == cta) {
             unschedule(sm, i);
@@ -320,6 +351,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     }
     m->busy = false;
     w->pending_mem--;
+    touch(sm, m->warp);
     sm->last_progress = now;
     if (w->done && w->cta)
         maybe_end_cta(sm, w->cta);
@@ -477,6 +509,7 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
             tm_cache *c = route == ROUTE_L1C ? sm->l1c : sm->l1d;
             tm_cache_fail why;
             tm_cache_status s = tm_cache_access(c, &r, now, &why);
+            sm->cache_output |= route == ROUTE_L1C ? TM_SM_L1C : TM_SM_L1D;
             if (s == TM_CACHE_RESERVATION_FAIL)
                 return;
             if (s == TM_CACHE_BAD_REQUEST) {
@@ -504,20 +537,23 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
 }
 
 /* Replies that became ready in the caches, completions due, and the
- * caches' misses towards the interconnect. */
+ * caches' misses towards the interconnect. Caches without output are
+ * left alone ("skipping work"). */
 static void memory_cycle(tm_sm *sm, uint64_t now)
 {
     tm_req r;
-    while (sm->l1d && tm_cache_next_ready(sm->l1d, now, &r))
+    uint8_t out = sm->cache_output;
+    while ((out & TM_SM_L1D) && tm_cache_next_ready(sm->l1d, now, &r))
         mem_answer(sm, r.tag, now);
-    while (sm->l1c && tm_cache_next_ready(sm->l1c, now, &r))
+    while ((out & TM_SM_L1C) && tm_cache_next_ready(sm->l1c, now, &r))
         mem_answer(sm, r.tag, now);
-    while (sm->l1i && tm_cache_next_ready(sm->l1i, now, &r)) {
+    while ((out & TM_SM_L1I) && tm_cache_next_ready(sm->l1i, now, &r)) {
         tm_warp *w = &sm->warps[r.warp];
         if (w->fetching) {
             w->fetching = false;
             w->ib_valid = true;
             w->ib_ready = now + 1;
+            touch(sm, r.warp);
         }
     }
     while (sm->nevents && sm->events[0].cycle <= now) {
@@ -526,12 +562,17 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
         mem_answer(sm, (uint32_t)tag, now);
     }
     tm_cache *caches[3] = {sm->l1i, sm->l1c, sm->l1d};
+    static const uint8_t bits[3] = {TM_SM_L1I, TM_SM_L1C, TM_SM_L1D};
     for (int k = 0; k < 3; k++) {
+        if (!(out & bits[k]))
+            continue;
         const tm_req *q;
-        while (caches[k] && !tm_queue_full(&sm->out) && (q = tm_cache_miss_front(caches[k]))) {
+        while (!tm_queue_full(&sm->out) && (q = tm_cache_miss_front(caches[k]))) {
             tm_queue_push(&sm->out, q);
             tm_cache_miss_pop(caches[k]);
         }
+        if (!tm_cache_has_output(caches[k]))
+            sm->cache_output &= (uint8_t)~bits[k];
     }
 }
 
@@ -547,6 +588,7 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
         return;
     }
     tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
+    sm->cache_output |= r->space == TM_SPACE_INST ? TM_SM_L1I : r->space == TM_SPACE_CONST ? TM_SM_L1C : TM_SM_L1D;
     if (c && !tm_cache_fill(c, r, now))
         tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
                     (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
@@ -556,14 +598,21 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
 
 static void writeback(tm_sm *sm, uint64_t now)
 {
-    uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, tm_fu_max_completions(sm->fu));
+    if (now < sm->fu_next)
+        return; /* nothing completes yet ("skipping work") */
+    uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, sm->fu_max);
+    sm->fu_next = tm_fu_next_event(sm->fu);
     for (uint32_t i = 0; i < n; i++) {
         tm_alu_inst *a = &sm->alu[sm->fu_done[i].tag];
         if (a->ic->ndst) {
             tm_scoreboard_release_inst(sm->sb, a->warp, a->ic);
+            touch(sm, a->warp);
             tm_opcollector_writeback(sm->oc, a->warp, sm->warps[a->warp].sched, a->ic->dst, a->ic->ndst, now);
         }
-        a->busy = false;
+        tm_warp *w = &sm->warps[a->warp];
+        w->alu_busy &= (uint8_t)~(1u << (sm->fu_done[i].tag % TM_ALU_PER_WARP));
+        if (w->done && !w->alu_busy && w->cta)
+            maybe_end_cta(sm, w->cta);
         sm->last_progress = now;
     }
 }
@@ -574,6 +623,8 @@ static void writeback(tm_sm *sm, uint64_t now)
  * the LD/ST unit's queue. */
 static void dispatch(tm_sm *sm, uint64_t now)
 {
+    if (!sm->oc_held)
+        return; /* an empty collector does nothing ("skipping work") */
     tm_opcollector_cycle(sm->oc, now);
     for (int k = 0; k < TM_UNIT_KINDS; k++) {
         tm_oc_entry e;
@@ -586,8 +637,11 @@ static void dispatch(tm_sm *sm, uint64_t now)
                 uint32_t lat = a->ic->latency > 3 ? a->ic->latency - 2 : 1;
                 if (tm_fu_issue(sm->fu, (tm_unit)k, lat, a->ic->initiation, e.tag, now) < 0)
                     break; /* the unit is busy: it stays in OC_EX */
+                if (now + lat < sm->fu_next)
+                    sm->fu_next = now + lat;
             }
             tm_opcollector_pop(sm->oc, (tm_unit)k);
+            sm->oc_held--;
         }
     }
 }
@@ -621,15 +675,13 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     return TM_STALLS;
 }
 
-/* A free in-flight ALU entry, or -1. */
+/* A free in-flight ALU entry of warp wi, or -1. */
 static int alu_alloc(tm_sm *sm, uint32_t wi)
 {
-    for (uint32_t k = 0; k < TM_ALU_PER_WARP; k++) {
-        uint32_t i = wi * TM_ALU_PER_WARP + k;
-        if (!sm->alu[i].busy)
-            return (int)i;
-    }
-    return -1;
+    uint32_t busy = sm->warps[wi].alu_busy;
+    if (busy == (1u << TM_ALU_PER_WARP) - 1)
+        return -1;
+    return (int)(wi * TM_ALU_PER_WARP + (uint32_t)__builtin_ctz(~busy));
 }
 
 /* Issue warp wi's buffered instruction: run it, hand the outcome to the
@@ -674,6 +726,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     w->ib_valid = false;
+    want_fetch(sm, wi);
     w->last_commit = now;
     sm->last_progress = now;
     if (st.event == SIM_EV_BARRIER) /* someone arrived: the barriers are checked this cycle */
@@ -698,12 +751,14 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         w->pending_mem++;
         sm->stats.mem_insts++;
     } else {
-        sm->alu[slot] = (tm_alu_inst){.busy = true, .warp = wi, .ic = ic};
+        sm->alu[slot] = (tm_alu_inst){.warp = wi, .ic = ic};
+        w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
         tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
         return false;
     }
+    sm->oc_held++;
     return true;
 }
 
@@ -735,14 +790,22 @@ static void issue_stage(tm_sm *sm, uint64_t now)
 {
     uint32_t nsched = sm->nsched;
     for (uint32_t s = 0; s < nsched && !tm_gpu_sm_failed(sm->gpu, sm->id); s++) {
+        struct tm_sched_scan *sc = &sm->scan[s];
+        if (!sc->dirty && now < sc->recheck_at) { /* as last cycle ("skipping work") */
+            count_idle(sm, &sm->idle[s], 1);
+            continue;
+        }
         uint32_t n;
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
         bool issued = false, scoreboard = false, ready_but_stalled = false;
+        uint64_t recheck = UINT64_MAX;
         for (uint32_t k = 0; k < n && !issued; k++) {
             uint32_t wi = order[k] * nsched + s;
             tm_stall why = blocked(sm, wi, now);
+            if (why == TM_STALL_FETCH && sm->warps[wi].ib_valid && sm->warps[wi].ib_ready < recheck)
+                recheck = sm->warps[wi].ib_ready; /* decoded then */
             if (why == TM_STALLS) {
                 if (issue(sm, wi, now)) {
                     tm_warp_sched_issued(&sm->sched[s], order[k]);
@@ -763,6 +826,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 best_wi = wi;
             }
         }
+        sc->dirty = issued || ready_but_stalled;
+        sc->recheck_at = recheck;
         if (issued) {
             sm->idle_ok = false;
             continue;
@@ -785,6 +850,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_group *g;
     sim_issue is;
     sim_warp_status st = sm->gpu->mech->next(cta, w->cta_slot, &g, &is);
+    touch(sm, wi);
     if (st == SIM_WARP_DONE) {
         w->done = true;
         unschedule(sm, wi);
@@ -809,6 +875,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
                     .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .tag = wi, .t_made = now};
         tm_cache_fail why;
         tm_cache_status s = tm_cache_access(sm->l1i, &r, now, &why);
+        sm->cache_output |= TM_SM_L1I;
         if (s == TM_CACHE_RESERVATION_FAIL)
             return false;
         if (s != TM_CACHE_HIT) {
@@ -829,14 +896,16 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
     for (uint32_t s = 0; s < nsched; s++) {
         /* the resident warps in round-robin order from rr: the bits at and
          * above rr, then those below */
-        uint64_t m = sm->resident[s], parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
+        uint64_t m = sm->resident[s] & sm->scan[s].want_fetch, parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
         bool got = false;
         for (int half = 0; half < 2 && !got; half++)
             for (uint64_t b = parts[half]; b && !got; b &= b - 1) {
-                uint32_t wi = (uint32_t)__builtin_ctzll(b) * nsched + s;
+                uint32_t j = (uint32_t)__builtin_ctzll(b), wi = j * nsched + s;
                 tm_warp *w = &sm->warps[wi];
-                if (w->done || w->ib_valid || w->fetching || w->at_barrier)
+                if (w->done || w->ib_valid || w->fetching || w->at_barrier) {
+                    sm->scan[s].want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
                     continue;
+                }
                 got = fetch(sm, wi, now) && (w->ib_valid || w->fetching || w->done);
             }
     }
@@ -856,10 +925,14 @@ static void barriers(tm_sm *sm, uint64_t now)
         cta->barrier_arrived = false;
         if (!sm->gpu->mech->release(cta))
             continue;
-        for (uint32_t i = 0; i < sm->nwarps; i++)
-            if (sm->warps[i].cta == cta && sm->warps[i].at_barrier &&
-                !sm->gpu->mech->at_barrier(cta, sm->warps[i].cta_slot))
-                sm->warps[i].at_barrier = false;
+        for (uint32_t i = 0; i < sm->nwarps; i++) {
+            if (sm->warps[i].cta != cta || !sm->warps[i].at_barrier ||
+                sm->gpu->mech->at_barrier(cta, sm->warps[i].cta_slot))
+                continue;
+            sm->warps[i].at_barrier = false;
+            touch(sm, i);
+            want_fetch(sm, i);
+        }
         sm->last_progress = now;
     }
 }
@@ -916,8 +989,10 @@ void tm_sm_wake(tm_sm *sm, uint64_t now)
         sm->stats.active_cycles += k;
         sm->stats.resident_warp_cycles += k * sm->nresident;
     }
-    for (uint32_t s = 0; s < sm->nsched; s++)
+    for (uint32_t s = 0; s < sm->nsched; s++) {
         count_idle(sm, &sm->idle[s], k);
+        sm->scan[s].dirty = true; /* whatever woke it may have changed anything */
+    }
     sm->fetch_rr = (uint32_t)((sm->fetch_rr + k) % sm->per_sched);
     sm->sleep_until = 0;
 }

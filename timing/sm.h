@@ -39,25 +39,28 @@
 
 struct tm_gpu;
 
+enum { TM_SM_L1I = 1, TM_SM_L1D = 2, TM_SM_L1C = 4 }; /* tm_sm.cache_output bits */
+
 /* A hardware warp slot. */
 typedef struct tm_warp {
-    tm_cta *cta;              /* NULL: free */
-    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
-    uint32_t sched;           /* the warp scheduler that owns it */
-    /* the instruction buffer: the warp's next issue, once fetched */
-    bool ib_valid, fetching;
+    /* what the issue scan reads of every warp each cycle, first (one cache line) */
+    const tm_inst_class *ic;  /* the buffered instruction's class */
     uint64_t ib_ready;        /* first cycle it may issue (decoded) */
-    sim_issue ib;
-    uint32_t ib_fn;           /* the module function index of ib.pc */
-    sim_group *group;
-    const tm_inst_class *ic;
-    bool done;                /* the mechanism says every lane finished */
-    bool at_barrier;
-    uint32_t pending_mem;     /* memory instructions in flight */
     /* the scoreboard refused the buffered instruction while the warp had
      * this many register writes in flight (UINT32_MAX: not refused); only a
      * release can change the answer, and a release lowers the count */
     uint32_t sb_refused_at;
+    uint32_t pending_mem;     /* memory instructions in flight */
+    uint32_t sched;           /* the warp scheduler that owns it */
+    bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
+    bool done;                /* the mechanism says every lane finished */
+    bool at_barrier;
+    uint8_t alu_busy;         /* its in-flight ALU entries in use (bit k: entry k of the slot's) */
+    tm_cta *cta;              /* NULL: free */
+    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
+    uint32_t ib_fn;           /* the module function index of ib.pc */
+    sim_issue ib;             /* the buffered issue */
+    sim_group *group;
     uint64_t age;
     uint64_t last_commit;     /* cycle of its last issue (deadlock reports) */
 } tm_warp;
@@ -77,9 +80,9 @@ typedef struct tm_mem_inst {
     uint64_t issued;          /* core cycle it issued (latency statistics) */
 } tm_mem_inst;
 
-/* An ALU instruction between issue and writeback. */
+/* An ALU instruction between issue and writeback (in use: its bit in its
+ * warp's alu_busy). */
 typedef struct tm_alu_inst {
-    bool busy;
     uint32_t warp;
     const tm_inst_class *ic;
 } tm_alu_inst;
@@ -108,6 +111,13 @@ typedef struct tm_sm {
     tm_fu *fu;
     tm_fu_done *fu_done;
     tm_cache *l1i, *l1d, *l1c;
+    /* what the stages may skip without looking at a unit (sm.c, "skipping
+     * work"): caches that may have output (bits TM_SM_L1I, _L1D, _L1C),
+     * the first cycle a functional unit completes, and the instructions
+     * held by the operand collector */
+    uint8_t cache_output;
+    uint64_t fu_next;
+    uint32_t fu_max, oc_held;
     tm_queue out;             /* requests towards the interconnect */
     tm_alu_inst *alu;         /* in-flight ALU instructions, by tag (TM_ALU_PER_WARP per slot) */
     uint32_t nalu;
@@ -136,6 +146,12 @@ typedef struct tm_sm {
         uint8_t stall, distro;
         tm_inst_stats *charged;  /* the instruction its stall cycles are charged to, or NULL */
     } *idle;                     /* per scheduler */
+    /* per scheduler: what its stages may skip (sm.c: "skipping work") */
+    struct tm_sched_scan {
+        bool dirty;              /* a warp of it changed since its last issue scan */
+        uint64_t recheck_at;     /* ... or this cycle comes (a buffered instruction decodes) */
+        uint64_t want_fetch;     /* local slots that may need a fetch (a superset) */
+    } *scan;
     tm_sm_stats stats;
 } tm_sm;
 

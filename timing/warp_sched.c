@@ -2,6 +2,7 @@
 #include "timing/warp_sched.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t max_active)
 {
@@ -10,7 +11,8 @@ bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t
     ws->order = calloc(n + 1, sizeof *ws->order);
     ws->active = calloc(n + 1, sizeof *ws->active);
     ws->by_age = calloc(n + 1, sizeof *ws->by_age);
-    if (!ws->age || !ws->order || !ws->active || !ws->by_age) {
+    ws->order_live = calloc(n + 1, sizeof *ws->order_live);
+    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live) {
         tm_warp_sched_free(ws);
         return false;
     }
@@ -25,7 +27,9 @@ void tm_warp_sched_free(tm_warp_sched *ws)
     free(ws->order);
     free(ws->active);
     free(ws->by_age);
+    free(ws->order_live);
     ws->by_age = NULL;
+    ws->order_live = NULL;
     ws->age = NULL;
     ws->order = NULL;
     ws->active = NULL;
@@ -39,6 +43,7 @@ static bool older(const tm_warp_sched *ws, uint32_t a, uint32_t b)
 
 void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age)
 {
+    ws->order_valid = false;
     ws->age[s] = age;
     /* move s to its place in by_age: out of the list, then in again */
     uint32_t i = 0;
@@ -76,6 +81,7 @@ static void promote(tm_warp_sched *ws, const bool *live, uint32_t except)
 
 void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live)
 {
+    ws->order_valid = false;
     if (ws->active[s]) {
         ws->active[s] = false;
         ws->nactive--;
@@ -88,6 +94,7 @@ void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live)
 
 void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
 {
+    ws->order_valid = false;
     if (ws->policy != TM_SCHED_TWO_LEVEL || !ws->active[s])
         return;
     uint32_t before = ws->nactive;
@@ -102,6 +109,10 @@ void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
 
 const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
 {
+    if (ws->order_valid && memcmp(live, ws->order_live, ws->n * sizeof *live) == 0) {
+        *n = ws->norder; /* nothing it depends on changed (a greedy warp issuing again, typically) */
+        return ws->order;
+    }
     uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
     switch (ws->policy) {
     case TM_SCHED_LRR:
@@ -132,8 +143,15 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
                 ws->order[k++] = ws->by_age[i];
         break;
     }
-    *n = k;
+    *n = ws->norder = k;
+    memcpy(ws->order_live, live, ws->n * sizeof *live);
+    ws->order_valid = true;
     return ws->order;
 }
 
-void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s) { ws->last = s; }
+void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s)
+{
+    if (ws->last != s)
+        ws->order_valid = false;
+    ws->last = s;
+}

@@ -30,7 +30,10 @@ typedef struct tm_warp_sched {
     uint32_t n;            /* slots */
     uint32_t last;         /* the slot that issued last (n: none yet) */
     uint64_t *age;         /* per slot: smaller is older (set when a warp starts) */
-    uint32_t *order;       /* scratch for the order handed out */
+    uint32_t *order;       /* the order handed out last ... */
+    uint32_t norder;
+    bool *order_live;      /* ... for these live flags (n) */
+    bool order_valid;      /* ... and still the policy's answer unless live changed */
     uint32_t *by_age;      /* every slot, oldest first (ties: lower slot), kept by tm_warp_sched_start */
     /* two-level: membership of the active set, its size and limit */
     bool *active;

@@ -334,6 +334,29 @@ static void test_every_preset_runs(void **state)
     }
 }
 
+/* A block lasts until its last ALU result is written, and its slots are
+ * not handed on before (the result would release the registers of the
+ * slot's next warp). One block at a time on the one SM; each block ends
+ * with a division (-ptx_opcode_latency_int's DIV: 145 cycles here) issued
+ * x >= 1 cycles after it starts, then exits. One block takes at least
+ * 145 + 1 cycles; block 1 starts no earlier than block 0's division
+ * completes, and its own completes 145 + x cycles after that at the
+ * earliest, so two blocks take at least 145 + 1 cycles more than one
+ * (the kernel once ended 5 cycles in, and a second block began at the
+ * first one's exit). */
+static void test_cta_waits_for_alu_results(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {"-gpgpu_shader_cta=1", NULL};
+    tm_config cfg = small_gpu(extra);
+    static const char text[] = HEAD ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n"
+                               "mov.u32 %r1, 7;\ndiv.s32 %r2, %r1, 3;\nret;\n}\n";
+    uint64_t one = simulate(&cfg, text, 1, 32, NULL, 8, NULL).cycles;
+    uint64_t two = simulate(&cfg, text, 2, 32, NULL, 8, NULL).cycles;
+    assert_true(one >= 145 + 1);
+    assert_true(two - one >= 145 + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_float_atomics_deterministic),
         cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
         cmocka_unit_test(test_every_preset_runs),
+        cmocka_unit_test(test_cta_waits_for_alu_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
