@@ -160,7 +160,7 @@ void tm_sm_free(tm_sm *sm)
     for (uint32_t s = 0; sm->sched && s < nsched; s++)
         tm_warp_sched_free(&sm->sched[s]);
     for (uint32_t i = 0; sm->mem && i < sm->nmem; i++)
-        free(sm->mem[i].reqs);
+        free(sm->mem[i].heap);
     if (sm->l1i)
         tm_cache_free(sm->l1i);
     if (sm->l1d)
@@ -321,16 +321,22 @@ static int mem_alloc(tm_sm *sm)
     return -1;
 }
 
-/* Append request r to m's list. */
+/* Append request r to m's list (false when memory is short). */
 static bool mem_add(tm_mem_inst *m, const tm_req *r)
 {
-    if (m->nreqs == m->cap) {
-        uint32_t cap = m->cap ? 2 * m->cap : 64;
-        tm_req *q = realloc(m->reqs, cap * sizeof *q);
-        if (!q)
-            return false;
-        m->reqs = q;
-        m->cap = cap;
+    if (m->nreqs == m->cap) { /* into the heap buffer, grown as needed */
+        uint32_t cap = 2 * m->cap > 64 ? 2 * m->cap : 64;
+        if (cap > m->heap_cap) {
+            tm_req *q = realloc(m->heap, cap * sizeof *q);
+            if (!q)
+                return false;
+            m->heap = q;
+            m->heap_cap = cap;
+        }
+        if (m->reqs == m->small)
+            memcpy(m->heap, m->small, m->nreqs * sizeof *m->heap);
+        m->reqs = m->heap;
+        m->cap = m->heap_cap;
     }
     m->reqs[m->nreqs++] = *r;
     return true;
@@ -739,7 +745,11 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         tm_scoreboard_reserve(sm->sb, wi, ic);
     if (is_mem) {
         tm_mem_inst *m = &sm->mem[slot];
-        *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .reqs = m->reqs, .cap = m->cap, .issued = now};
+        tm_req *heap = m->heap;
+        uint32_t heap_cap = m->heap_cap;
+        *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .cap = TM_MEM_SMALL_REQS, .issued = now,
+                           .heap = heap, .heap_cap = heap_cap};
+        m->reqs = m->small;
         if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
             tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;

@@ -66,6 +66,7 @@ typedef struct tm_warp {
 } tm_warp;
 
 /* A memory instruction between dispatch and completion. */
+#define TM_MEM_SMALL_REQS 4u      /* a coalesced 128-byte access: 4 sectors */
 typedef struct tm_mem_inst {
     bool busy;
     uint32_t warp;
@@ -73,11 +74,15 @@ typedef struct tm_mem_inst {
     uint32_t outstanding;     /* requests not yet answered */
     bool all_sent;
     /* requests still to send (a warp instruction makes at most
-     * TM_COALESCE_MAX_REQS per access round, and a few rounds) */
+     * TM_COALESCE_MAX_REQS per access round, and a few rounds): in `small`
+     * while they fit (beside the rest, for the host's cache), else in heap */
     tm_req *reqs;
     uint32_t nreqs, sent, cap;
     uint32_t busy_cycles;     /* shared memory: the cycles its bank conflicts take */
     uint64_t issued;          /* core cycle it issued (latency statistics) */
+    tm_req small[TM_MEM_SMALL_REQS];
+    tm_req *heap;             /* kept from one instruction to the next */
+    uint32_t heap_cap;
 } tm_mem_inst;
 
 /* An ALU instruction between issue and writeback (in use: its bit in its
