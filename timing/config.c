@@ -133,6 +133,7 @@ static const opt_def options[] = {
     {"-gpgpu_perfect_mem", K_BOOL, F(perfect_mem)},
     {"-simtlab_simt", K_SIMT, F(simt)},
     {"-simtlab_icnt_latency", K_U32, F(icnt_latency)},
+    {"-simtlab_threads", K_U32, F(host_threads)},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -792,6 +793,9 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
                        c->n_sub_partition_per_mchannel, t->nbk);
     if (!c->simt[0])
         return invalid(err, errlen, "-simtlab_simt: no divergence mechanism named");
+    if (c->host_threads > TM_MAX_HOST_THREADS)
+        return invalid(err, errlen, "-simtlab_threads %u: at most %u host threads", c->host_threads,
+                       TM_MAX_HOST_THREADS);
     return 0;
 }
 

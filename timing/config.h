@@ -65,6 +65,8 @@ typedef struct tm_cache_config {
 } tm_cache_config;
 
 #define TM_SECTOR_BYTES 32u
+/* Most host threads -simtlab_threads may ask for. */
+#define TM_MAX_HOST_THREADS 1024u
 
 /* ---- DRAM (-gpgpu_dram_timing_opt, -gpgpu_mem_addr_mapping) ------------ */
 typedef struct tm_dram_timing {
@@ -180,6 +182,9 @@ typedef struct tm_config {
     bool perfect_mem;                /* -gpgpu_perfect_mem: every access hits at L1 latency */
     /* simtlab-only (-simtlab_*) */
     char simt[32];                   /* -simtlab_simt: the divergence mechanism ("pdom") */
+    uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
+                                        launch's own request, --threads / SIMTLAB_THREADS, else 1);
+                                        statistics and results do not depend on it */
 } tm_config;
 
 /* ---- reading and writing a configuration (config.c, presets.c) --------

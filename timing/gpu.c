@@ -6,8 +6,70 @@
  * interconnect, L2, DRAM), as GPGPU-Sim's gpgpu_sim::cycle does. Within
  * a core cycle the CTA scheduler first gives each SM (round robin from
  * where it stopped) at most one new CTA while the SM has room and CTAs
- * are left, then every SM runs its cycle and hands its outgoing requests
- * to the interconnect. */
+ * are left, then every SM runs its cycle, then the SMs' outgoing requests
+ * go to the interconnect in SM order.
+ *
+ * Host threads (-simtlab_threads, tm_gpu_set_threads, --threads). The
+ * SMs' part of a core cycle runs in two phases, for one host thread as
+ * for N:
+ *  1. parallel: the SMs that hold no ordered instruction in a warp's
+ *     instruction buffer (tm_sm_holds_ordered; emulator/order.c lists
+ *     them: global atomics and reductions, strong global accesses beyond
+ *     the cluster, .gpu/.sys fences, device malloc and free) run their
+ *     cycle on the pool's N threads, in groups (group g: the SMs
+ *     i = g mod G, G = 4N at most the SM count) that the threads take as
+ *     they come free (parallel.h);
+ *  2. serial: on the calling thread, in SM order, the SMs that hold one.
+ * Then every SM's requests enter the interconnect in SM order, the warp
+ * instructions issued are counted, and if SMs failed, the lowest-numbered
+ * one's error stops the kernel.
+ * Why the statistics and results are the same for every N:
+ *  - An SM's cycle changes only its own state, its CTAs' functional state
+ *    (sim_exec at issue) and device memory. What else it touches is made
+ *    safe: its per-line counts go to its group's shard of the profile
+ *    (one thread runs a group at a time; sums, so the shards add up to
+ *    the same profile whatever thread ran which group); a
+ *    function's classes are built once under a lock (the same whoever
+ *    builds them); a failure goes to the SM's own slot; the issued count
+ *    is taken from the SMs' counters after the cycle; a finished CTA's
+ *    report to the grid (counts, printf text, fault) takes the grid's lock
+ *    and keeps no order (emulator/launch.c sorts texts by CTA and keeps
+ *    the lowest CTA's fault). Requests and replies move between SMs and
+ *    the memory system only in the serial parts of the loop. So an SM's
+ *    timing, and every statistic, depends only on the values its
+ *    instructions' reads return.
+ *  - An instruction issues at the earliest in the cycle after it was
+ *    buffered (fetch and I-cache fills set ib_ready = now + 1), so which
+ *    SMs may issue an ordered instruction in a cycle is known before it.
+ *  - Ordered instructions run in phase 2, in SM order, for every N, and
+ *    an SM runs its own instructions in one order for every N. Take two
+ *    plain accesses X (SM a) and Y (SM b != a) in phase 1 of the same
+ *    cycle t, touching the same bytes, one a write. In a data-race-free
+ *    program something orders them, say X before Y: a chain that leaves
+ *    SM a only through an ordered instruction Z1 of SM a (a release, a
+ *    strong or atomic write: nothing else synchronizes blocks) and
+ *    reaches SM b through an ordered Z2 of SM b. Within an SM the order
+ *    is that of execution, so Z1 runs after X and Z2 before Y; SM a ran in
+ *    phase 1 at t, so it ran no ordered instruction at t, so Z1 is later
+ *    than t; likewise Z2 is earlier than t: impossible. So phase 1's
+ *    accesses of different SMs in one cycle never conflict, each read
+ *    returns the same value whatever the threads' interleaving, and by
+ *    induction over the cycles every read returns the same value for
+ *    every N; so do the results and the statistics.
+ *  - What may differ between N: programs with plain-access races between
+ *    blocks that meet in one cycle (as for the emulator's own --threads,
+ *    emulator/launch.c); which block and thread the emulator's
+ *    once-per-PTX-line warning of an access outside every allocation
+ *    names when several meet it in one cycle; the order in which an
+ *    access-trace collector hears of different blocks' accesses.
+ *  - A failing kernel: every SM of the failing cycle finishes that cycle,
+ *    for every N, and the kernel's error is the lowest-numbered failed
+ *    SM's (a guest fault's message is the grid's: its lowest faulting
+ *    CTA). (Before host threads an SM's failure stopped the SMs after it
+ *    in that cycle, so a failed launch's statistics may differ from
+ *    those of earlier versions; its error does not.)
+ * Cost: the pool is used only in cycles with at least two SMs for phase
+ * 1; a program without ordered instructions skips the per-SM check. */
 #include "timing/gpu.h"
 
 #include <inttypes.h>
@@ -18,12 +80,18 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "ir/util.h"
 #include "timing/addrmap.h"
 #include "timing/icnt.h"
 #include "timing/mempart.h"
+#include "timing/parallel.h"
 #include "timing/sm.h"
 
 enum { DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM, DOMAINS };
+
+/* A function's classes (tm_gpu.opc_state): not built yet, built, refused
+ * by the configuration, or no memory for its profile. */
+enum { TM_OPC_NONE, TM_OPC_READY, TM_OPC_UNSUPPORTED, TM_OPC_NO_MEMORY };
 
 /* The registers, reads per instruction and latency the SMs are sized
  * for: what the opclass tables need. */
@@ -46,6 +114,32 @@ void tm_gpu_fail(tm_gpu *gpu, sim_error kind, const char *fmt, ...)
     vsnprintf(gpu->error, sizeof gpu->error, fmt, ap);
     va_end(ap);
 }
+
+void tm_gpu_sm_fail(tm_gpu *gpu, uint32_t sm, sim_error kind, const char *fmt, ...)
+{
+    tm_gpu_sm_slot *s = &gpu->slots[sm];
+    if (s->failed)
+        return;
+    s->failed = true;
+    s->fail_kind = kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->fail, sizeof s->fail, fmt, ap);
+    va_end(ap);
+}
+
+/* The lowest-numbered SM of those with a failure recorded in their slots
+ * stops the kernel with it. */
+static void take_sm_failure(tm_gpu *gpu)
+{
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        if (gpu->slots[i].failed) {
+            tm_gpu_fail(gpu, gpu->slots[i].fail_kind, "%s", gpu->slots[i].fail);
+            return;
+        }
+}
+
+void tm_gpu_set_threads(tm_gpu *gpu, uint32_t n) { gpu->host_threads = n ? n : gpu->cfg.host_threads; }
 
 /* The largest latency of the configuration (the functional units' rings). */
 static uint32_t max_latency(const tm_config *c)
@@ -81,6 +175,8 @@ tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
     gpu->cfg = *cfg;
     gpu->mem = mem;
     gpu->mech = mech;
+    gpu->host_threads = cfg->host_threads;
+    pthread_mutex_init(&gpu->opc_lock, NULL);
     const tm_config *c = &gpu->cfg;
     gpu->nsms = c->n_clusters * c->n_cores_per_cluster;
     gpu->nparts = c->n_mem * c->n_sub_partition_per_mchannel;
@@ -91,7 +187,9 @@ tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
     }
     gpu->sms = calloc(gpu->nsms, sizeof *gpu->sms);
     gpu->parts = calloc(c->n_mem, sizeof *gpu->parts);
-    if (!gpu->sms || !gpu->parts) {
+    gpu->slots = calloc(gpu->nsms, sizeof *gpu->slots);
+    gpu->sm_lines = calloc(gpu->nsms, sizeof *gpu->sm_lines);
+    if (!gpu->sms || !gpu->parts || !gpu->slots || !gpu->sm_lines) {
         snprintf(err, errlen, "out of memory for the GPU model");
         tm_gpu_free(gpu);
         return NULL;
@@ -141,31 +239,62 @@ void tm_gpu_free(tm_gpu *gpu)
     if (gpu->icnt)
         tm_icnt_free(gpu->icnt);
     free_profile(gpu);
+    tm_pool_free(gpu->pool);
+    pthread_mutex_destroy(&gpu->opc_lock);
     free(gpu->sms);
     free(gpu->parts);
+    free(gpu->slots);
+    free(gpu->sm_lines);
     free(gpu->mem);
     free(gpu);
 }
 
-const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi)
+/* Classify function fi and make its per-line profile in every shard
+ * (opc_lock held); its TM_OPC_* state. */
+static uint8_t classify_function(tm_gpu *gpu, uint32_t fi)
 {
-    if (!gpu->opc_done[fi]) {
-        char err[256];
-        const ptx_module *m = gpu->prog->m;
-        if (!tm_opclass_function(m, &m->functions[fi], &gpu->cfg, &gpu->opc[fi], err, sizeof err)) {
-            tm_gpu_fail(gpu, SIM_ERR_UNSUPPORTED, "%s", err);
-            return NULL;
-        }
-        gpu->inst[fi] = calloc(gpu->opc[fi].ninstrs + 1, sizeof *gpu->inst[fi]);
-        gpu->inst_n[fi] = gpu->opc[fi].ninstrs;
-        if (!gpu->inst[fi]) {
-            tm_opclass_fn_free(&gpu->opc[fi]);
-            tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the profile of function %u", fi);
-            return NULL;
-        }
-        gpu->opc_done[fi] = true;
+    char err[256];
+    const ptx_module *m = gpu->prog->m;
+    if (!tm_opclass_function(m, &m->functions[fi], &gpu->cfg, &gpu->opc[fi], err, sizeof err)) {
+        gpu->opc_error[fi] = ptx_strdup(err);
+        return TM_OPC_UNSUPPORTED;
     }
-    return &gpu->opc[fi];
+    uint32_t n = gpu->opc[fi].ninstrs, k = 0;
+    for (; k < gpu->nshards; k++)
+        if (!(gpu->shards[k][fi] = calloc(n + 1, sizeof *gpu->shards[k][fi])))
+            break;
+    if (k < gpu->nshards) {
+        while (k--) {
+            free(gpu->shards[k][fi]);
+            gpu->shards[k][fi] = NULL;
+        }
+        tm_opclass_fn_free(&gpu->opc[fi]);
+        char msg[96];
+        snprintf(msg, sizeof msg, "out of memory for the profile of function %u", fi);
+        gpu->opc_error[fi] = ptx_strdup(msg);
+        return TM_OPC_NO_MEMORY;
+    }
+    gpu->inst_n[fi] = n;
+    return TM_OPC_READY;
+}
+
+const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t sm, uint32_t fi)
+{
+    uint8_t st = atomic_load_explicit(&gpu->opc_state[fi], memory_order_acquire);
+    if (st == TM_OPC_NONE) {
+        pthread_mutex_lock(&gpu->opc_lock);
+        st = atomic_load_explicit(&gpu->opc_state[fi], memory_order_relaxed);
+        if (st == TM_OPC_NONE) {
+            st = classify_function(gpu, fi);
+            atomic_store_explicit(&gpu->opc_state[fi], st, memory_order_release);
+        }
+        pthread_mutex_unlock(&gpu->opc_lock);
+    }
+    if (st == TM_OPC_READY)
+        return &gpu->opc[fi];
+    tm_gpu_sm_fail(gpu, sm, st == TM_OPC_NO_MEMORY ? SIM_ERR_OUT_OF_MEMORY : SIM_ERR_UNSUPPORTED, "%s",
+                   gpu->opc_error[fi]);
+    return NULL;
 }
 
 /* Registers per thread of kernel `name`, estimated as the most PTX
@@ -207,22 +336,65 @@ static uint32_t slice_of(const tm_gpu *gpu, uint64_t addr)
     return a.sub_partition;
 }
 
-/* A core cycle: CTAs to SMs, the SMs, their requests into the network. */
+/* Phase 1 of a core cycle, group g: the SMs i = g (mod nshards), which
+ * count into shard g, that run in parallel. The pool hands each group to
+ * one host thread, so a shard is touched by one thread at a time; which
+ * thread takes which group does not matter (the file's header), and a
+ * thread that the host does not run for a while holds up only its group. */
+static void run_group(void *ctx, uint32_t g)
+{
+    tm_gpu *gpu = ctx;
+    uint64_t now = gpu->core_cycle - 1; /* the cycle being run */
+    for (uint32_t i = g; i < gpu->nsms; i += gpu->nshards)
+        if (gpu->slots[i].parallel)
+            tm_sm_cycle(&gpu->sms[i], now);
+}
+
+/* A core cycle: CTAs to SMs; the SMs, in two phases (the file's header);
+ * their requests into the network; the warp instructions they issued;
+ * their failures. */
 static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
 {
     uint64_t now = gpu->core_cycle++;
     schedule_ctas(gpu, err, errlen);
-    for (uint32_t i = 0; i < gpu->nsms && !gpu->failed; i++) {
+    if (gpu->failed)
+        return;
+    uint32_t nparallel = 0;
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_sm *sm = &gpu->sms[i];
-        if ((!sm->ncta_used && tm_sm_idle(sm)) || tm_sm_asleep(sm, now))
-            continue; /* nothing resident and in flight, or nothing can change: nothing to do */
-        tm_sm_cycle(sm, now);
+        tm_gpu_sm_slot *s = &gpu->slots[i];
+        /* nothing resident and in flight, or nothing can change: nothing to do */
+        s->run = !((!sm->ncta_used && tm_sm_idle(sm)) || tm_sm_asleep(sm, now));
+        s->parallel = s->run && !(gpu->any_ordered && tm_sm_holds_ordered(sm));
+        nparallel += s->parallel;
+    }
+    if (nparallel >= 2 && gpu->pool)
+        tm_pool_run(gpu->pool, run_group, gpu, gpu->nshards);
+    else
+        for (uint32_t g = 0; nparallel && g < gpu->nshards; g++)
+            run_group(gpu, g);
+    bool failed = false;
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
+        tm_gpu_sm_slot *s = &gpu->slots[i];
+        if (s->run && !s->parallel)
+            tm_sm_cycle(&gpu->sms[i], now);
+    }
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
+        tm_gpu_sm_slot *s = &gpu->slots[i];
+        if (!s->run)
+            continue;
+        tm_sm *sm = &gpu->sms[i];
         tm_req *r;
         while ((r = tm_queue_front(&sm->out)) && tm_icnt_can_push(gpu->icnt, TM_ICNT_REQUEST, i)) {
             tm_icnt_push(gpu->icnt, TM_ICNT_REQUEST, i, slice_of(gpu, r->addr), r, gpu->icnt_cycle);
             tm_queue_pop(&sm->out);
         }
+        gpu->issued += sm->stats.warp_insts - s->warp_insts_seen;
+        s->warp_insts_seen = sm->stats.warp_insts;
+        failed |= s->failed;
     }
+    if (failed)
+        take_sm_failure(gpu);
 }
 
 /* An interconnect cycle: packets cross; arrivals go to the L2 slices'
@@ -251,9 +423,14 @@ static void icnt_cycle(tm_gpu *gpu)
             tm_mempart_push(mp, p % per, &r, gpu->l2_cycle);
         }
     }
-    for (uint32_t i = 0; i < gpu->nsms; i++)
+    bool failed = false;
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
         while (tm_icnt_pop(gpu->icnt, TM_ICNT_REPLY, i, now, &r))
             tm_sm_reply(&gpu->sms[i], &r, gpu->core_cycle);
+        failed |= gpu->slots[i].failed;
+    }
+    if (failed)
+        take_sm_failure(gpu);
 }
 
 /* Every SM idle and no CTA left: the kernel is over. */
@@ -426,6 +603,106 @@ static bool clustered(const sim_program *p, const char *name, const sim_launch_c
     return (uint64_t)(c.x ? c.x : 1) * (c.y ? c.y : 1) * (c.z ? c.z : 1) > 1;
 }
 
+/* Whether program p has an ordered instruction (emulator/order.c) anywhere. */
+static bool has_ordered(const sim_program *p)
+{
+    for (uint32_t f = 0; f < p->m->nfunctions; f++)
+        for (uint32_t pc = 0; p->funcs[f].code && pc < p->funcs[f].ninstrs; pc++)
+            if (p->funcs[f].code[pc].flags & SIM_IF_ORDERED)
+                return true;
+    return false;
+}
+
+/* Profile shards (groups of SMs that phase 1 hands out) per host thread:
+ * enough for a thread that the host stops for a while to hold up only a
+ * small part of a cycle, and for uneven groups to even out. */
+#define TM_GROUPS_PER_THREAD 4u
+
+/* The host threads a launch asking for cfg->host_threads runs on: the
+ * GPU's setting, else the launch's, at most one per SM. */
+static uint32_t launch_threads(const tm_gpu *gpu, const sim_launch_config *cfg)
+{
+    uint32_t n = gpu->host_threads ? gpu->host_threads : cfg->host_threads ? cfg->host_threads : 1;
+    return n < gpu->nsms ? n : gpu->nsms;
+}
+
+/* A pool of n host threads in gpu->pool (none needed for one); false
+ * with err when they cannot be started. */
+static bool make_pool(tm_gpu *gpu, uint32_t n, char *err, size_t errlen)
+{
+    if (gpu->pool && (n < 2 || tm_pool_threads(gpu->pool) != n)) {
+        tm_pool_free(gpu->pool);
+        gpu->pool = NULL;
+    }
+    if (n < 2 || gpu->pool)
+        return true;
+    gpu->pool = tm_pool_new(n, err, errlen);
+    return gpu->pool != NULL;
+}
+
+/* The launch's per-function tables (classes, their states and errors,
+ * the profile) and nshards profile shards, shard 0 being gpu->inst; SM i
+ * counts into shard i % nshards (and belongs to phase 1's group of that
+ * number). False when memory is short. */
+static bool open_launch_tables(tm_gpu *gpu, uint32_t nshards)
+{
+    uint32_t n = gpu->nfuncs + 1;
+    gpu->opc = calloc(n, sizeof *gpu->opc);
+    gpu->inst = calloc(n, sizeof *gpu->inst);
+    gpu->inst_n = calloc(n, sizeof *gpu->inst_n);
+    gpu->opc_state = calloc(n, sizeof *gpu->opc_state);
+    gpu->opc_error = calloc(n, sizeof *gpu->opc_error);
+    gpu->shards = calloc(nshards, sizeof *gpu->shards);
+    if (!gpu->opc || !gpu->inst || !gpu->inst_n || !gpu->opc_state || !gpu->opc_error || !gpu->shards)
+        return false;
+    gpu->nshards = nshards;
+    gpu->shards[0] = gpu->inst;
+    for (uint32_t k = 1; k < nshards; k++)
+        if (!(gpu->shards[k] = calloc(n, sizeof *gpu->shards[k])))
+            return false;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        gpu->sm_lines[i] = gpu->shards[i % nshards];
+    return true;
+}
+
+/* The launch is over: the shards' counts added into shard 0 (the profile
+ * kept until the next launch), the rest released. */
+static void close_launch_tables(tm_gpu *gpu)
+{
+    for (uint32_t k = 1; gpu->shards && k < gpu->nshards; k++) {
+        for (uint32_t f = 0; gpu->shards[k] && f < gpu->nfuncs; f++) {
+            const tm_inst_stats *from = gpu->shards[k][f];
+            for (uint32_t pc = 0; from && pc < gpu->inst_n[f]; pc++) {
+                tm_inst_stats *to = &gpu->inst[f][pc];
+                to->issues += from[pc].issues;
+                to->lanes += from[pc].lanes;
+                to->stall_cycles += from[pc].stall_cycles;
+                to->divergent += from[pc].divergent;
+                to->mem_requests += from[pc].mem_requests;
+                to->smem_cycles += from[pc].smem_cycles;
+            }
+            free(gpu->shards[k][f]);
+        }
+        free(gpu->shards[k]);
+    }
+    free(gpu->shards);
+    gpu->shards = NULL;
+    gpu->nshards = 0;
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        gpu->sm_lines[i] = NULL;
+    for (uint32_t f = 0; gpu->opc_state && f < gpu->nfuncs; f++)
+        if (gpu->opc_state[f] == TM_OPC_READY)
+            tm_opclass_fn_free(&gpu->opc[f]);
+    for (uint32_t f = 0; gpu->opc_error && f < gpu->nfuncs; f++)
+        free(gpu->opc_error[f]);
+    free(gpu->opc);
+    free(gpu->opc_state);
+    free(gpu->opc_error);
+    gpu->opc = NULL;
+    gpu->opc_state = NULL;
+    gpu->opc_error = NULL;
+}
+
 int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
                   const void *params, uint32_t param_bytes, sim_stats *stats, char *err, size_t errlen)
 {
@@ -448,6 +725,11 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
             snprintf(err, errlen, "out of memory for the scoreboards of functions of %u registers", regs);
             return -1;
         }
+    uint32_t threads = launch_threads(gpu, cfg);
+    if (!make_pool(gpu, threads, err, errlen)) {
+        *stats = (sim_stats){.error = SIM_ERR_OUT_OF_MEMORY};
+        return -1;
+    }
     sim_grid grid;
     sim_error kind;
     if (sim_grid_open(&grid, d, p, name, cfg, params, param_bytes, &kind, err, errlen) != 0) {
@@ -460,10 +742,11 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     free_profile(gpu); /* the last kernel's, of gpu->nfuncs functions */
     gpu->prog = p;
     gpu->nfuncs = p->m->nfunctions;
-    gpu->opc = calloc(gpu->nfuncs + 1, sizeof *gpu->opc);
-    gpu->inst = calloc(gpu->nfuncs + 1, sizeof *gpu->inst);
-    gpu->inst_n = calloc(gpu->nfuncs + 1, sizeof *gpu->inst_n);
-    gpu->opc_done = calloc(gpu->nfuncs + 1, sizeof *gpu->opc_done);
+    uint32_t groups = threads > 1 ? threads * TM_GROUPS_PER_THREAD : 1;
+    bool tables = open_launch_tables(gpu, groups < gpu->nsms ? groups : gpu->nsms);
+    gpu->any_ordered = has_ordered(p);
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        gpu->slots[i] = (tm_gpu_sm_slot){.warp_insts_seen = gpu->sms[i].stats.warp_insts};
     gpu->failed = false;
     gpu->fail_kind = SIM_OK;
     gpu->error[0] = 0;
@@ -481,7 +764,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
         tm_sm_stats_add(&before, &gpu->sms[i].stats);
     gpu->kernel_start_insts = before.thread_insts;
     uint64_t start = gpu->core_cycle;
-    if (!gpu->opc || !gpu->opc_done || !gpu->inst || !gpu->inst_n)
+    if (!tables)
         tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the instruction classes");
     else if (gpu->occ.ctas == 0)
         tm_gpu_fail(gpu, SIM_ERR_RESOURCES, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "
@@ -517,13 +800,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     tm_sm_stats_add(&gpu->total, &ks->sm);
     gpu->total_cycles += ks->cycles;
     ks->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    for (uint32_t f = 0; f < gpu->nfuncs; f++)
-        if (gpu->opc_done[f])
-            tm_opclass_fn_free(&gpu->opc[f]);
-    free(gpu->opc);
-    free(gpu->opc_done);
-    gpu->opc = NULL;
-    gpu->opc_done = NULL;
+    close_launch_tables(gpu);
     bool failed = gpu->failed;
     int rc = sim_grid_close(&grid, stats, err, errlen);
     gpu->grid = NULL;

@@ -11,6 +11,8 @@
 #ifndef SIMTLAB_TIMING_GPU_H
 #define SIMTLAB_TIMING_GPU_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +27,19 @@
 struct tm_sm;
 struct tm_icnt;
 struct tm_mempart;
+struct tm_pool;
+
+/* What the run loop keeps per SM for the cycle being run (gpu.c): which
+ * phase runs the SM, the first failure the SM met, and what of its
+ * counters the GPU has already taken. */
+typedef struct tm_gpu_sm_slot {
+    bool run;                 /* runs this core cycle */
+    bool parallel;            /* in the parallel phase (it can issue no ordered instruction) */
+    bool failed;              /* the SM stopped the kernel (its first failure below) */
+    sim_error fail_kind;
+    uint64_t warp_insts_seen; /* its warp instructions counted into tm_gpu.issued */
+    char fail[512];
+} tm_gpu_sm_slot;
 
 /* Synthetic global addresses the memory system uses for spaces that have
  * none of their own: a thread's local memory (interleaved word by word
@@ -73,8 +88,20 @@ typedef struct tm_gpu {
                                  kernel (NULL for functions it did not run; prog's functions),
                                  kept until the next launch */
     uint32_t *inst_n;         /* per module function: entries of inst[f] */
-    bool *opc_done;
+    _Atomic uint8_t *opc_state; /* per module function: TM_OPC_* (gpu.c) */
+    char **opc_error;         /* per module function: why it could not be classified, or NULL */
+    pthread_mutex_t opc_lock; /* held while a function is classified */
     uint32_t nfuncs;
+    bool any_ordered;         /* the program has an ordered instruction (SIM_IF_ORDERED) */
+    /* host threads (gpu.c's header): the pool and, while a kernel runs,
+     * the per-line profile in shards: SM i counts into shard i % nshards
+     * (shard 0 is inst), which only one host thread touches at a time */
+    uint32_t host_threads;    /* requested (tm_gpu_set_threads; 0: the launch's host_threads) */
+    struct tm_pool *pool;     /* the launch's host threads (NULL: one) */
+    uint32_t nshards;         /* also phase 1's groups of SMs (gpu.c) */
+    tm_inst_stats ***shards;  /* per shard, per function, per pc */
+    tm_inst_stats ***sm_lines;/* per SM: its shard */
+    tm_gpu_sm_slot *slots;    /* per SM */
     uint32_t cta_threads, cta_regs, cta_shared;
     tm_occupancy occ;
     uint64_t next_cta, nctas;
@@ -82,7 +109,8 @@ typedef struct tm_gpu {
     bool failed;              /* a CTA faulted or the model stopped: no new CTAs */
     sim_error fail_kind;      /* what stopped it (a launch's sim_stats.error) */
     char error[512];
-    uint64_t issued;          /* warp instructions issued in the running kernel */
+    uint64_t issued;          /* warp instructions issued in the running kernel (counted after
+                                 each core cycle) */
     uint64_t kernel_start_insts; /* the SMs' thread instructions when it started */
     uint64_t max_warp_insts;  /* the launch's sim_launch_config.max_instructions (0: none) */
     tm_kernel_stats kernel;
@@ -103,19 +131,43 @@ void tm_gpu_free(tm_gpu *gpu);
  * functional statistics, as sim_launch gives them. Of cfg the model
  * takes the grid, block, dynamic shared memory, stack size, printf
  * target and instruction limit (max_instructions, warp instructions);
- * the divergence mechanism is the configuration's (-simtlab_simt), and
- * one host thread simulates. Cooperative launches and clusters of several
+ * the divergence mechanism is the configuration's (-simtlab_simt). The
+ * SMs are simulated on tm_gpu_set_threads's host threads, else
+ * -simtlab_threads, else cfg->host_threads (at most one per SM); the
+ * statistics and results are the same for every count (gpu.c says for
+ * which programs the results are). Cooperative launches and clusters of several
  * blocks are refused (SIM_ERR_UNSUPPORTED): the model schedules blocks
  * one by one. */
 int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
                   const void *params, uint32_t param_bytes, sim_stats *stats, char *err, size_t errlen);
 
-/* The classes of function index fi of the running program (classified
- * once per launch); NULL with gpu->error set when the configuration lacks
- * a unit it needs. */
-const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t fi);
+/* Simulate the SMs of the next launches on n host threads (0: as
+ * -simtlab_threads says, else the launch's host_threads). */
+void tm_gpu_set_threads(tm_gpu *gpu, uint32_t n);
 
-/* Stop the kernel with an error of kind `kind` (the first one wins). */
+/* The classes of function index fi of the running program (classified
+ * once per launch, by whichever SM needs it first); NULL when the
+ * configuration lacks a unit it needs, which fails SM sm (tm_gpu_sm_fail). */
+const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t sm, uint32_t fi);
+
+/* Stop the kernel with an error of kind `kind` (the first one wins). For
+ * the run loop's own failures; an SM's go through tm_gpu_sm_fail. */
 void tm_gpu_fail(tm_gpu *gpu, sim_error kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* SM sm stops the kernel with an error of kind `kind` (the SM's first
+ * one counts). Safe while other SMs run on other host threads: after the
+ * cycle the lowest-numbered failed SM's error becomes the kernel's. */
+void tm_gpu_sm_fail(tm_gpu *gpu, uint32_t sm, sim_error kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Has SM sm failed in the cycle being run? */
+static inline bool tm_gpu_sm_failed(const tm_gpu *gpu, uint32_t sm) { return gpu->slots[sm].failed; }
+
+/* SM sm's per-line counts of instruction pc of function fn (its shard of
+ * the profile: only the host thread running the SM touches it). */
+static inline tm_inst_stats *tm_gpu_line_stats(const tm_gpu *gpu, uint32_t sm, uint32_t fn, uint32_t pc)
+{
+    return &gpu->sm_lines[sm][fn][pc];
+}
 
 #endif

@@ -301,7 +301,7 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
 /* The CTA faulted: stop the kernel with its message. */
 static void cta_fault(tm_sm *sm, tm_cta *cta)
 {
-    tm_gpu_fail(sm->gpu, cta->emu.fault_kind, "%s", cta->emu.fault);
+    tm_gpu_sm_fail(sm->gpu, sm->id, cta->emu.fault_kind, "%s", cta->emu.fault);
 }
 
 /* ---- memory instructions ------------------------------------------------ */
@@ -513,7 +513,7 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
             if (s == TM_CACHE_RESERVATION_FAIL)
                 return;
             if (s == TM_CACHE_BAD_REQUEST) {
-                tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
+                tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
                 return;
             }
             if (answered && s == TM_CACHE_HIT) {
@@ -590,7 +590,7 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
     tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
     sm->cache_output |= r->space == TM_SPACE_INST ? TM_SM_L1I : r->space == TM_SPACE_CONST ? TM_SM_L1C : TM_SM_L1D;
     if (c && !tm_cache_fill(c, r, now))
-        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
+        tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: a reply for 0x%llx that no miss of %s waits for", sm->id,
                     (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
 }
 
@@ -711,11 +711,10 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     uint32_t lanes = (uint32_t)__builtin_popcount(is.mask);
-    sm->gpu->issued++;
     sm->stats.warp_insts++;
     sm->stats.thread_insts += lanes;
     sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
-    tm_inst_stats *prof = &sm->gpu->inst[w->ib_fn][is.pc];
+    tm_inst_stats *prof = tm_gpu_line_stats(sm->gpu, sm->id, w->ib_fn, is.pc);
     prof->issues++;
     prof->lanes += lanes;
     if (st.event == SIM_EV_BRANCH && (st.taken & is.mask) && (st.taken & is.mask) != is.mask) {
@@ -747,7 +746,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
                            .heap = heap, .heap_cap = heap_cap};
         m->reqs = m->small;
         if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
-            tm_gpu_fail(sm->gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
+            tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
         prof->mem_requests += m->nreqs;
@@ -761,7 +760,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
-        tm_gpu_fail(sm->gpu, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
+        tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: the operand collector refused an instruction it had room for", sm->id);
         return false;
     }
     sm->oc_held++;
@@ -777,7 +776,7 @@ static struct tm_idle_count idle_count(tm_sm *sm, tm_stall best, uint32_t best_w
                                                        : scoreboard       ? TM_DISTRO_SCOREBOARD
                                                                           : TM_DISTRO_IDLE), NULL};
     if (best_wi != UINT32_MAX && sm->warps[best_wi].ib_valid) /* charged to the instruction it holds */
-        c.charged = &sm->gpu->inst[sm->warps[best_wi].ib_fn][sm->warps[best_wi].ib.pc];
+        c.charged = tm_gpu_line_stats(sm->gpu, sm->id, sm->warps[best_wi].ib_fn, sm->warps[best_wi].ib.pc);
     return c;
 }
 
@@ -795,7 +794,7 @@ static void count_idle(tm_sm *sm, const struct tm_idle_count *c, uint64_t k)
 static void issue_stage(tm_sm *sm, uint64_t now)
 {
     uint32_t nsched = sm->nsched;
-    for (uint32_t s = 0; s < nsched && !sm->gpu->failed; s++) {
+    for (uint32_t s = 0; s < nsched && !tm_gpu_sm_failed(sm->gpu, sm->id); s++) {
         struct tm_sched_scan *sc = &sm->scan[s];
         if (!sc->dirty && now < sc->recheck_at) { /* as last cycle ("skipping work") */
             count_idle(sm, &sm->idle[s], 1);
@@ -865,7 +864,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     }
     if (st != SIM_WARP_READY)
         return true; /* waiting: asked again later */
-    const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, cta->emu.fn->index);
+    const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
     if (!fc)
         return true;
     w->ib = is;
@@ -1024,6 +1023,17 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
         sm->sleep_until = wake;
         sm->sleep_from = now + 1;
     }
+}
+
+bool tm_sm_holds_ordered(const tm_sm *sm)
+{
+    const sim_program *p = sm->gpu->prog;
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        const tm_warp *w = &sm->warps[i];
+        if (w->cta && w->ib_valid && (p->funcs[w->ib_fn].code[w->ib.pc].flags & SIM_IF_ORDERED))
+            return true;
+    }
+    return false;
 }
 
 bool tm_sm_idle(const tm_sm *sm)

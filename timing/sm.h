@@ -186,6 +186,13 @@ static inline bool tm_sm_asleep(const tm_sm *sm, uint64_t now) { return sm->slee
 void tm_sm_wake(tm_sm *sm, uint64_t now);
 /* Nothing resident and nothing in flight. */
 bool tm_sm_idle(const tm_sm *sm);
+/* Does a warp's instruction buffer hold an ordered instruction (global
+ * atomic, strong access beyond the cluster, .gpu/.sys fence, malloc...:
+ * SIM_IF_ORDERED, emulator/order.c)? Asked before a cycle: only what is
+ * buffered before it can issue in it (fetch makes an instruction ready
+ * the cycle after), so an SM for which this is false issues no ordered
+ * instruction in the cycle and may run beside other SMs (gpu.c). */
+bool tm_sm_holds_ordered(const tm_sm *sm);
 /* Invalidate the L1 caches (between kernels, as GPGPU-Sim does). */
 void tm_sm_kernel_done(tm_sm *sm);
 

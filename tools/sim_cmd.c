@@ -22,7 +22,7 @@ void sim_cmd_usage(FILE *out)
     fputs("usage: simtlab sim FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]...\n"
           "                   --config PRESET|FILE [--set -OPTION=VALUE]... [--annotations FILE]\n"
-          "                   [--json] [--lines N] [--max-cycles N]\n"
+          "                   [--json] [--lines N] [--max-cycles N] [--threads N]\n"
           "Simulates one launch of KERNEL from FILE on the cycle-level timing model; the\n"
           "results are the emulator's (simtlab run), the time the model's. The launch is\n"
           "described as for simtlab run (see simtlab run --help for --arg, --print, --dump).\n"
@@ -37,6 +37,8 @@ void sim_cmd_usage(FILE *out)
           "  --lines N         after the statistics, the N PTX instructions with the most\n"
           "                    issues + stall cycles (0: all) as a table\n"
           "  --max-cycles N    stop after N core cycles (as -gpgpu_max_cycle)\n"
+          "  --threads N       simulate the SMs on N host threads (as -simtlab_threads, which\n"
+          "                    wins when set); statistics and results are the same for every N\n"
           "Exit status: 0 success, 1 bad input, a failed launch or a model error\n"
           "(deadlock, cycle limit), 2 internal error.\n",
           out);
@@ -118,11 +120,6 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
     (void)m;
     if (!o->config) {
         fprintf(stderr, "simtlab sim: needs --config PRESET|FILE (see simtlab sim --help)\n");
-        return EXIT_USER;
-    }
-    if (cfg->host_threads > 1) {
-        fprintf(stderr, "simtlab sim: --threads is not supported by the timing model yet: it simulates on one "
-                        "host thread\n");
         return EXIT_USER;
     }
     if (cfg->independent_scheduling) {

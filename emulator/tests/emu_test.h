@@ -63,7 +63,8 @@ static inline void emu_read(emu *e, void *dst, uint64_t addr, size_t n)
 
 /* sim_launch, or with SIMTLAB_TEST_TIMING=PRESET in the environment the
  * same launch on the timing model with that preset's GPU (-simtlab_simt
- * its for independent scheduling): the emulator's tests, run again that
+ * its for independent scheduling), simulated on SIMTLAB_TEST_TIMING_THREADS
+ * host threads when that is set: the emulator's tests, run again that
  * way, check that the timing path gives the emulator's results and
  * errors. Launches the model refuses (cooperative, clusters) stay on
  * the emulator. */
@@ -79,6 +80,9 @@ static inline int emu_launch(emu *e, const char *k, const sim_launch_config *cfg
     tm_gpu *gpu = tm_gpu_new(&tc, e->err, sizeof e->err);
     if (!gpu)
         fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);
+    const char *threads = getenv("SIMTLAB_TEST_TIMING_THREADS");
+    if (threads && *threads)
+        tm_gpu_set_threads(gpu, (uint32_t)strtoul(threads, NULL, 10));
     int rc = tm_gpu_launch(gpu, e->d, e->p, k, cfg, buf, bytes, &e->stats, e->err, sizeof e->err);
     tm_gpu_free(gpu);
     if (rc != 0 && e->stats.error == SIM_ERR_UNSUPPORTED && strstr(e->err, "not supported by the timing model"))

@@ -16,7 +16,15 @@
  * printed (getrusage of that process) is the workload's, not the largest
  * so far.
  *
- * Usage: sim_bench [-s SCALE] [-w NAME] [-d DIR]
+ * With -t N (N > 1) the timing model runs each workload a second time,
+ * on N host threads (tm_gpu_set_threads), in the same process right
+ * after the one-thread run: a line after the workload's gives the wall
+ * time of both, their ratio, and whether the two runs' statistics (core
+ * cycles, warp and thread instructions) and results agree; and before the
+ * table, the cost of the pool's hand-off per core cycle (an empty job of
+ * as many items as a launch's groups of SMs, timed over many rounds).
+ *
+ * Usage: sim_bench [-s SCALE] [-w NAME] [-d DIR] [-t N]
  *   SCALE  1 is the full size above; SCALE divides each workload's work by
  *          about SCALE (the vector lengths by SCALE, the matrix side by the
  *          cube root of SCALE, rounded down to a multiple of 16). Default
@@ -25,6 +33,7 @@
  *          written (the full size: about three minutes).
  *   NAME   run only that workload (vadd, matmul or collatz).
  *   DIR    where the PTX files are (default testdata/timing).
+ *   N      host threads of the second timing run (default 1: no second run).
  * Exit status: 0 when every result matches its reference, 3 when one does
  * not, 1 for bad usage, 2 when something fails to run. */
 #include <inttypes.h>
@@ -41,6 +50,7 @@
 #include "parser/parser.h"
 #include "timing/config.h"
 #include "timing/gpu.h"
+#include "timing/parallel.h"
 
 enum { EXIT_MISMATCH = 3, EXIT_FAILED = 2, EXIT_USAGE = 1 };
 
@@ -52,8 +62,9 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds of this process (one simulating thread): on a shared
- * machine less disturbed by other jobs than the wall clock. */
+/* CPU seconds of this process (all its threads): for one simulating
+ * thread, on a shared machine, less disturbed by other jobs than the wall
+ * clock. */
 static double cpu_now(void)
 {
     struct timespec ts;
@@ -86,6 +97,8 @@ typedef struct result {
     uint64_t emu_warp_insts;     /* emulator: warp instructions of the same launch */
     uint64_t cycles;             /* timing model: gpu_sim_cycle (core cycles) */
     double tm_wall_s, tm_cpu_s;  /* timing model launch */
+    double par_wall_s, par_cpu_s; /* the same on `threads` host threads (-t), or 0 */
+    int par_same;                /* that run's cycles and instructions equal the one-thread run's */
     double emu_wall_s, emu_cpu_s; /* emulator launch */
     char check[96];              /* what disagreed, or empty */
 } result;
@@ -98,6 +111,13 @@ static uint64_t next_random(uint64_t *state)
     *state ^= *state << 17;
     return *state;
 }
+
+/* What the command line chose, for the workloads. */
+typedef struct options {
+    const char *dir;
+    double scale;
+    uint32_t threads; /* -t: host threads of a second timing run (1: none) */
+} options;
 
 /* Load dir/file, make the device, the program and the QV100 GPU. */
 static void bench_open(bench *b, const char *dir, const char *file)
@@ -191,21 +211,38 @@ static void run_emulator(bench *b, const char *k, sim_dim3 grid, sim_dim3 block,
     r->emu_warp_insts = st.warp_instructions;
 }
 
-/* Run kernel k on the timing model, into r's timing fields. */
+/* Run kernel k on the timing model on a new QV100 GPU simulated on
+ * `threads` host threads: into r's timing fields (one thread) or its
+ * par_* fields (more), the latter noting whether the statistics equal the
+ * one-thread run's. */
 static void run_timing(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, const void *const *args,
-                       result *r)
+                       uint32_t threads, result *r)
 {
     uint8_t buf[256];
     uint32_t bytes = pack_params(b, k, args, buf, sizeof buf);
     sim_launch_config cfg = {.grid = grid, .block = block, .host_threads = 1};
+    tm_config tc = b->gpu->cfg;
+    tm_gpu_free(b->gpu); /* a fresh GPU: both runs start from empty caches */
+    if (!(b->gpu = tm_gpu_new(&tc, b->err, sizeof b->err)))
+        die("QV100", b->err);
+    tm_gpu_set_threads(b->gpu, threads);
     double w0 = wall_now(), c0 = cpu_now();
     if (tm_gpu_launch(b->gpu, b->dev, b->prog, k, &cfg, buf, bytes, NULL, b->err, sizeof b->err) != 0)
         die(k, b->err);
-    r->tm_cpu_s = cpu_now() - c0;
-    r->tm_wall_s = wall_now() - w0;
-    r->warp_insts = b->gpu->kernel.sm.warp_insts;
-    r->thread_insts = b->gpu->kernel.sm.thread_insts;
-    r->cycles = b->gpu->kernel.cycles;
+    double cpu = cpu_now() - c0, wall = wall_now() - w0;
+    const tm_kernel_stats *ks = &b->gpu->kernel;
+    if (threads > 1) {
+        r->par_cpu_s = cpu;
+        r->par_wall_s = wall;
+        r->par_same = ks->sm.warp_insts == r->warp_insts && ks->sm.thread_insts == r->thread_insts &&
+                      ks->cycles == r->cycles;
+        return;
+    }
+    r->tm_cpu_s = cpu;
+    r->tm_wall_s = wall;
+    r->warp_insts = ks->sm.warp_insts;
+    r->thread_insts = ks->sm.thread_insts;
+    r->cycles = ks->cycles;
 }
 
 /* Compare n 32-bit words of the launch's output with the reference; on
@@ -222,10 +259,11 @@ static void check_words(result *r, const char *run, const uint32_t *got, const u
         }
 }
 
-/* Run kernel k on both simulators with the output buffer dout (n words)
- * cleared before each, checking each run's output against want. */
+/* Run kernel k on both simulators (the timing model a second time on
+ * `threads` host threads when threads > 1) with the output buffer dout (n
+ * words) cleared before each, checking each run's output against want. */
 static void run_both(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, const void *const *args,
-                     uint64_t dout, const uint32_t *want, size_t n, result *r)
+                     uint64_t dout, const uint32_t *want, size_t n, uint32_t threads, result *r)
 {
     uint32_t *got = malloc(n * 4);
     if (!got)
@@ -235,17 +273,25 @@ static void run_both(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, con
     device_read(b, got, dout, n * 4);
     check_words(r, "emulator", got, want, n);
     device_clear(b, dout, n * 4);
-    run_timing(b, k, grid, block, args, r);
+    run_timing(b, k, grid, block, args, 1, r);
     device_read(b, got, dout, n * 4);
     check_words(r, "timing model", got, want, n);
+    if (threads > 1) {
+        device_clear(b, dout, n * 4);
+        run_timing(b, k, grid, block, args, threads, r);
+        device_read(b, got, dout, n * 4);
+        check_words(r, "timing model, host threads", got, want, n);
+    }
     free(got);
 }
 
 /* ---- the workloads ---------------------------------------------------------- */
 
 /* c = a + b over 4M / scale floats, 256 threads per CTA. */
-static result run_vadd(const char *dir, double scale)
+static result run_vadd(const options *o)
 {
+    const char *dir = o->dir;
+    double scale = o->scale;
     bench b = {0};
     bench_open(&b, dir, "vadd.ptx");
     uint32_t n = (uint32_t)((4u << 20) / scale);
@@ -263,7 +309,7 @@ static result run_vadd(const char *dir, double scale)
     const void *args[] = {&da, &db, &dc, &n};
     result r = {.size = (int)n};
     run_both(&b, "vadd", (sim_dim3){(n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, args, dc,
-             (const uint32_t *)want, n, &r);
+             (const uint32_t *)want, n, o->threads, &r);
     free(x);
     free(y);
     free(want);
@@ -273,8 +319,10 @@ static result run_vadd(const char *dir, double scale)
 
 /* C = A * B for side x side matrices, side = 512 / cbrt(scale) rounded
  * down to a multiple of 16; one 16x16 CTA per 16x16 tile of C. */
-static result run_matmul(const char *dir, double scale)
+static result run_matmul(const options *o)
 {
+    const char *dir = o->dir;
+    double scale = o->scale;
     bench b = {0};
     bench_open(&b, dir, "matmul.ptx");
     int side = (int)(512.0 / cbrt(scale)) / 16 * 16;
@@ -302,7 +350,7 @@ static result run_matmul(const char *dir, double scale)
     const void *args[] = {&da, &db, &dc, &side};
     result r = {.size = side};
     run_both(&b, "matmul", (sim_dim3){(uint32_t)side / 16, (uint32_t)side / 16, 1}, (sim_dim3){16, 16, 1}, args,
-             dc, (const uint32_t *)want, nn, &r);
+             dc, (const uint32_t *)want, nn, o->threads, &r);
     free(A);
     free(B);
     free(want);
@@ -312,8 +360,10 @@ static result run_matmul(const char *dir, double scale)
 
 /* Collatz step counts of 1M / scale random starts in [1, 2^20], 256
  * threads per CTA. */
-static result run_collatz(const char *dir, double scale)
+static result run_collatz(const options *o)
 {
+    const char *dir = o->dir;
+    double scale = o->scale;
     bench b = {0};
     bench_open(&b, dir, "collatz.ptx");
     int n = (int)((1u << 20) / scale);
@@ -335,7 +385,7 @@ static result run_collatz(const char *dir, double scale)
     const void *args[] = {&dstart, &dsteps, &n};
     result r = {.size = n};
     run_both(&b, "collatz", (sim_dim3){((uint32_t)n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, args, dsteps,
-             want, (size_t)n, &r);
+             want, (size_t)n, o->threads, &r);
     free(start);
     free(want);
     bench_close(&b);
@@ -346,7 +396,7 @@ static result run_collatz(const char *dir, double scale)
 
 typedef struct workload {
     const char *name;
-    result (*run)(const char *dir, double scale);
+    result (*run)(const options *o);
 } workload;
 
 static const workload workloads[] = {
@@ -358,7 +408,7 @@ enum { NWORKLOADS = sizeof workloads / sizeof workloads[0] };
 
 /* Run workload w in a child process; its result and the child's peak RSS
  * in KiB. 0, or -1 when the child failed (it printed why). */
-static int run_isolated(const workload *w, const char *dir, double scale, result *r, long *peak_kib)
+static int run_isolated(const workload *w, const options *o, result *r, long *peak_kib)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -369,7 +419,7 @@ static int run_isolated(const workload *w, const char *dir, double scale, result
         die("fork", "cannot create a process");
     if (pid == 0) {
         close(fds[0]);
-        result mine = w->run(dir, scale);
+        result mine = w->run(o);
         ssize_t put = write(fds[1], &mine, sizeof mine);
         /* exit, not _exit: stdout was flushed before the fork, and leak
          * checkers run at exit */
@@ -422,19 +472,73 @@ static void print_machine(void)
            sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
 }
 
+/* An item of the hand-off measurement: *ctx iterations of a dependent
+ * integer loop (0: nothing). */
+static void work_item(void *ctx, uint32_t item)
+{
+    volatile uint64_t x = item;
+    for (uint64_t i = *(const uint64_t *)ctx; i; i--)
+        x = x * 6364136223846793005ull + 1;
+}
+
+/* Wall seconds per job of `items` work items of `iters` iterations on
+ * pool p, over `rounds` jobs. */
+static double job_seconds(tm_pool *p, uint32_t items, uint64_t iters, uint32_t rounds)
+{
+    double w0 = wall_now();
+    for (uint32_t i = 0; i < rounds; i++)
+        tm_pool_run(p, work_item, &iters, items);
+    return (wall_now() - w0) / rounds;
+}
+
+/* The pool's cost per core cycle on n host threads, with as many items as
+ * a QV100 launch on n threads has groups of SMs (4 per thread, gpu.c):
+ * an empty job, and a job whose items together take 150 to 300 us on one
+ * thread (about a QV100 core cycle of these workloads, release build), on
+ * one thread and on n; the difference from a perfect split is the
+ * synchronization's cost. */
+static void print_handoff(uint32_t n)
+{
+    char err[256];
+    tm_pool *one = tm_pool_new(1, err, sizeof err), *p = tm_pool_new(n, err, sizeof err);
+    if (!one || !p)
+        die("thread pool", err);
+    uint32_t items = 4 * n < 80 ? 4 * n : 80, rounds = 2000;
+    uint64_t iters = 1000;
+    while (job_seconds(one, items, iters, 20) < 150e-6 && iters < (1ull << 40))
+        iters *= 2;
+    double empty = job_seconds(p, items, 0, rounds), serial = job_seconds(one, items, iters, rounds),
+           parallel = job_seconds(p, items, iters, rounds);
+    tm_pool_free(one);
+    tm_pool_free(p);
+    printf("hand-off on %u host threads, per job of %u items: empty %.2f us; items of %.0f us in all: %.1f us "
+           "(one thread: %.1f us, perfect split: %.1f us, cost %.1f us)\n", n, items, empty * 1e6, serial * 1e6,
+           parallel * 1e6, serial * 1e6, serial / n * 1e6, (parallel - serial / n) * 1e6);
+}
+
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR]\n"
+    fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR] [-t N]\n"
                  "  SCALE 1 is the full size (4M-float vector add, 512x512 multiply, 1M Collatz\n"
-                 "  starts); SCALE divides each workload's work by about SCALE (default 4)\n");
+                 "  starts); SCALE divides each workload's work by about SCALE (default 4)\n"
+                 "  N > 1: each workload runs on the timing model a second time, on N host threads\n");
 }
 
 int main(int argc, char **argv)
 {
     double scale = 4;
     const char *only = NULL, *dir = "testdata/timing";
+    uint32_t threads = 1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n < 1 || n > TM_MAX_HOST_THREADS || argv[i][0] == '-') {
+                fprintf(stderr, "sim_bench: bad thread count '%s' (1 to %u)\n", argv[i], TM_MAX_HOST_THREADS);
+                return EXIT_USAGE;
+            }
+            threads = (uint32_t)n;
+        } else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
             char *end;
             scale = strtod(argv[++i], &end);
             if (*end || !(scale >= 1) || scale > 65536) {
@@ -458,9 +562,12 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    printf("timing model speed, QV100 preset, one host thread, scale %g%s\n", scale,
-           scale == 1 ? " (full size)" : "");
+    printf("timing model speed, QV100 preset, one host thread%s, scale %g%s\n",
+           threads > 1 ? " (then again on more: -t)" : "", scale, scale == 1 ? " (full size)" : "");
     print_machine();
+    if (threads > 1)
+        print_handoff(threads);
+    const options opts = {dir, scale, threads};
     printf("%-8s %9s %12s %11s %7s %8s %8s %9s %9s %8s %8s %7s %8s  %s\n", "workload", "size", "warp instr.",
            "cycles", "IPC", "wall s", "CPU s", "Kwi/s CPU", "Kcyc/s CPU", "Kwi/s w", "emu CPU s", "tm/emu",
            "peak MiB", "check");
@@ -471,7 +578,7 @@ int main(int argc, char **argv)
             continue;
         result r;
         long peak_kib;
-        if (run_isolated(w, dir, scale, &r, &peak_kib) != 0) {
+        if (run_isolated(w, &opts, &r, &peak_kib) != 0) {
             failed = 1;
             continue;
         }
@@ -485,6 +592,11 @@ int main(int argc, char **argv)
                r.tm_cpu_s / r.emu_cpu_s, (double)peak_kib / 1024.0, r.ok ? "results match CPU" : r.check);
         if (r.emu_warp_insts != r.warp_insts)
             printf("%-8s (the emulator ran %" PRIu64 " warp instructions)\n", "", r.emu_warp_insts);
+        if (threads > 1)
+            printf("%-8s on %u host threads: wall %.2f s, CPU %.2f s; 1 thread / %u threads wall time %.2f; "
+                   "statistics %s\n", "", threads, r.par_wall_s, r.par_cpu_s, threads, r.tm_wall_s / r.par_wall_s,
+                   r.par_same ? "identical" : "DIFFER");
+        bad |= threads > 1 && !r.par_same;
         fflush(stdout);
     }
     printf("size: vadd and collatz elements, matmul matrix side. IPC: gpu_ipc (thread instructions per\n"

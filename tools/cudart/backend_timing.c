@@ -12,6 +12,11 @@
  * simulated duration. Copies are not simulated: they keep the runtime's
  * estimate (stream.c).
  *
+ * Host threads: each launch carries the runtime's host thread count
+ * (SIMTLAB_THREADS, exec --threads), on which the model simulates the
+ * SMs unless SIMTLAB_SIM_SET sets -simtlab_threads; the statistics and
+ * results are the same for every count (timing/gpu.c).
+ *
  * The device's properties that the configuration states (SMs, clocks, L2,
  * shared memory, registers, threads and blocks per SM, warp size, memory
  * bus width) are the configuration's; the rest (compute capability, memory

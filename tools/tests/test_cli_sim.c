@@ -111,7 +111,6 @@ static void test_sim_refusals(void **state)
     cli_expect("", LAUNCH "--config NOSUCH", 1, (const char *const[]){"NOSUCH", "QV100", NULL});
     cli_expect("", LAUNCH "--config QV100 --set -gpgpu_no_such_option=1", 1,
                (const char *const[]){"-gpgpu_no_such_option", NULL});
-    cli_expect("", LAUNCH "--config QV100 --threads 2", 1, (const char *const[]){"--threads", NULL});
     cli_expect("", LAUNCH "--config QV100 --set -simtlab_simt=nosuch", 1, (const char *const[]){"nosuch", NULL});
     cli_expect("", LAUNCH "--config QV100 --annotations /nonexistent/file.json", 1,
                (const char *const[]){"/nonexistent/file.json", NULL});
