@@ -103,28 +103,31 @@ typedef struct tm_gpu_mem {
     tm_addrdec dec;
 } tm_gpu_mem;
 
+/* Record a failure of kind `kind` where none is recorded yet (the first wins). */
+static void record_failure(bool *failed, sim_error *kind_out, char *msg, size_t n, sim_error kind, const char *fmt,
+                           va_list ap)
+{
+    if (*failed)
+        return;
+    *failed = true;
+    *kind_out = kind;
+    vsnprintf(msg, n, fmt, ap);
+}
+
 void tm_gpu_fail(tm_gpu *gpu, sim_error kind, const char *fmt, ...)
 {
-    if (gpu->failed)
-        return;
-    gpu->failed = true;
-    gpu->fail_kind = kind;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(gpu->error, sizeof gpu->error, fmt, ap);
+    record_failure(&gpu->failed, &gpu->fail_kind, gpu->error, sizeof gpu->error, kind, fmt, ap);
     va_end(ap);
 }
 
 void tm_gpu_sm_fail(tm_gpu *gpu, uint32_t sm, sim_error kind, const char *fmt, ...)
 {
     tm_gpu_sm_slot *s = &gpu->slots[sm];
-    if (s->failed)
-        return;
-    s->failed = true;
-    s->fail_kind = kind;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->fail, sizeof s->fail, fmt, ap);
+    record_failure(&s->failed, &s->fail_kind, s->fail, sizeof s->fail, kind, fmt, ap);
     va_end(ap);
 }
 
@@ -241,6 +244,7 @@ void tm_gpu_free(tm_gpu *gpu)
     free_profile(gpu);
     tm_pool_free(gpu->pool);
     pthread_mutex_destroy(&gpu->opc_lock);
+    free(gpu->regs_of);
     free(gpu->sms);
     free(gpu->parts);
     free(gpu->slots);
@@ -300,7 +304,7 @@ const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t sm, uint32_t fi)
 /* Registers per thread of kernel `name`, estimated as the most PTX
  * registers live at once (the analyzer's max_live): ptxas allocates about
  * that many when it does not spill. */
-static uint32_t kernel_registers(const ptx_module *m, const char *name)
+static uint32_t estimate_registers(const ptx_module *m, const char *name)
 {
     ptx_annotations a;
     ptx_analyze_module(m, &(ptx_analysis_options){.only = name}, &a);
@@ -310,6 +314,25 @@ static uint32_t kernel_registers(const ptx_module *m, const char *name)
             regs = a.kernels[k].max_live;
     ptx_annotations_free(&a);
     return regs ? regs : 1;
+}
+
+/* estimate_registers of kernel fn (module function index) of program p,
+ * once per kernel of the program (when memory is short for the cache,
+ * every launch estimates again). Programs are told apart by address: a
+ * program lives as long as the runtime or command that launches on the
+ * GPU. */
+static uint32_t kernel_registers(tm_gpu *gpu, const sim_program *p, uint32_t fn, const char *name)
+{
+    if (gpu->regs_prog != p) {
+        free(gpu->regs_of);
+        gpu->regs_of = calloc(p->m->nfunctions + 1, sizeof *gpu->regs_of);
+        gpu->regs_prog = gpu->regs_of ? p : NULL;
+    }
+    if (!gpu->regs_of)
+        return estimate_registers(p->m, name);
+    if (!gpu->regs_of[fn])
+        gpu->regs_of[fn] = estimate_registers(p->m, name);
+    return gpu->regs_of[fn];
 }
 
 /* Hand each SM with room at most one new CTA, round robin. */
@@ -754,7 +777,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     gpu->max_warp_insts = cfg->max_instructions;
     snprintf(gpu->kernel.name, sizeof gpu->kernel.name, "%s", name);
     gpu->cta_threads = cfg->block.x * cfg->block.y * cfg->block.z;
-    gpu->cta_regs = kernel_registers(p->m, name);
+    gpu->cta_regs = kernel_registers(gpu, p, grid.fn->index, name);
     gpu->cta_shared = grid.fn->shared_used + cfg->dynamic_shared;
     gpu->occ = tm_occupancy_of(&gpu->cfg, gpu->cta_threads, gpu->cta_regs, gpu->cta_shared);
     gpu->next_cta = 0;

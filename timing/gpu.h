@@ -83,6 +83,11 @@ typedef struct tm_gpu {
     /* the kernel running */
     sim_grid *grid;
     const sim_program *prog;
+    /* registers per thread of the kernels of regs_prog launched so far
+     * (per module function, 0: not estimated yet): the analysis behind
+     * the estimate runs once per kernel, not once per launch */
+    const sim_program *regs_prog;
+    uint32_t *regs_of;
     tm_opclass_fn *opc;       /* per module function, classified on first use */
     tm_inst_stats **inst;     /* per module function, per pc: the per-line profile of the last
                                  kernel (NULL for functions it did not run; prog's functions),

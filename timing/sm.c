@@ -268,6 +268,7 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         tm_warp *w = &sm->warps[i];
         if (w->cta)
             continue;
+        sm->ordered_held -= w->ib_ordered; /* (a faulted block's warp may leave one) */
         *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched, .sb_refused_at = UINT32_MAX,
                        .age = ++sm->age_stamp};
         tm_scoreboard_clear_warp(sm->sb, i);
@@ -727,6 +728,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     w->ib_valid = false;
+    sm->ordered_held -= w->ib_ordered;
+    w->ib_ordered = false;
     want_fetch(sm, wi);
     w->last_commit = now;
     sm->last_progress = now;
@@ -869,6 +872,8 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         return true;
     w->ib = is;
     w->sb_refused_at = UINT32_MAX;
+    w->ib_ordered = (cta->emu.fn->code[is.pc].flags & SIM_IF_ORDERED) != 0;
+    sm->ordered_held += w->ib_ordered;
     w->ib_fn = cta->emu.fn->index;
     w->group = g;
     w->ic = &fc->ic[is.pc];
@@ -1025,16 +1030,7 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
     }
 }
 
-bool tm_sm_holds_ordered(const tm_sm *sm)
-{
-    const sim_program *p = sm->gpu->prog;
-    for (uint32_t i = 0; i < sm->nwarps; i++) {
-        const tm_warp *w = &sm->warps[i];
-        if (w->cta && w->ib_valid && (p->funcs[w->ib_fn].code[w->ib.pc].flags & SIM_IF_ORDERED))
-            return true;
-    }
-    return false;
-}
+bool tm_sm_holds_ordered(const tm_sm *sm) { return sm->ordered_held != 0; }
 
 bool tm_sm_idle(const tm_sm *sm)
 {

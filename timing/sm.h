@@ -59,6 +59,7 @@ typedef struct tm_warp {
     bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
     bool done;                /* the mechanism says every lane finished */
     bool at_barrier;
+    bool ib_ordered;          /* the buffered (or fetching) instruction is an ordered point */
     uint8_t alu_busy;         /* its in-flight ALU instructions' entries in use (bit k: alu[k]) */
     tm_cta *cta;              /* NULL: free */
     uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
@@ -111,6 +112,7 @@ typedef struct tm_sm {
     bool *live;               /* per scheduler, per local slot: holds a warp that may issue */
     uint64_t *resident;       /* per scheduler: bit j set while local slot j holds a warp */
     uint32_t nresident;       /* bits set in resident */
+    uint32_t ordered_held;    /* warps whose ib_ordered is set */
     tm_warp_sched *sched;     /* n_schedulers */
     tm_scoreboard *sb;
     tm_opcollector *oc;
@@ -186,12 +188,13 @@ static inline bool tm_sm_asleep(const tm_sm *sm, uint64_t now) { return sm->slee
 void tm_sm_wake(tm_sm *sm, uint64_t now);
 /* Nothing resident and nothing in flight. */
 bool tm_sm_idle(const tm_sm *sm);
-/* Does a warp's instruction buffer hold an ordered instruction (global
- * atomic, strong access beyond the cluster, .gpu/.sys fence, malloc...:
- * SIM_IF_ORDERED, emulator/order.c)? Asked before a cycle: only what is
- * buffered before it can issue in it (fetch makes an instruction ready
- * the cycle after), so an SM for which this is false issues no ordered
- * instruction in the cycle and may run beside other SMs (gpu.c). */
+/* Does a warp's instruction buffer hold (or wait for) an ordered
+ * instruction (global atomic, strong access beyond the cluster, .gpu/.sys
+ * fence, malloc...: SIM_IF_ORDERED, emulator/order.c)? A count kept at
+ * fetch and issue. Asked before a cycle: only what is buffered before it
+ * can issue in it (fetch makes an instruction ready the cycle after), so
+ * an SM for which this is false issues no ordered instruction in the
+ * cycle and may run beside other SMs (gpu.c). */
 bool tm_sm_holds_ordered(const tm_sm *sm);
 /* Invalidate the L1 caches (between kernels, as GPGPU-Sim does). */
 void tm_sm_kernel_done(tm_sm *sm);
