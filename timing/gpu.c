@@ -127,7 +127,7 @@ void tm_gpu_sm_fail(tm_gpu *gpu, uint32_t sm, sim_error kind, const char *fmt, .
     tm_gpu_sm_slot *s = &gpu->slots[sm];
     va_list ap;
     va_start(ap, fmt);
-    record_failure(&s->failed, &s->fail_kind, s->fail, sizeof s->fail, kind, fmt, ap);
+    record_failure(&s->failed, &s->fail_kind, s->fail, TM_FAIL_MESSAGE, kind, fmt, ap);
     va_end(ap);
 }
 
@@ -191,12 +191,15 @@ tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
     gpu->sms = calloc(gpu->nsms, sizeof *gpu->sms);
     gpu->parts = calloc(c->n_mem, sizeof *gpu->parts);
     gpu->slots = calloc(gpu->nsms, sizeof *gpu->slots);
+    gpu->fail_text = calloc(gpu->nsms, TM_FAIL_MESSAGE);
     gpu->sm_lines = calloc(gpu->nsms, sizeof *gpu->sm_lines);
-    if (!gpu->sms || !gpu->parts || !gpu->slots || !gpu->sm_lines) {
+    if (!gpu->sms || !gpu->parts || !gpu->slots || !gpu->fail_text || !gpu->sm_lines) {
         snprintf(err, errlen, "out of memory for the GPU model");
         tm_gpu_free(gpu);
         return NULL;
     }
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        gpu->slots[i].fail = gpu->fail_text + (size_t)i * TM_FAIL_MESSAGE;
     if (!tm_addrdec_init(&mem->dec, &c->addrmap, c->n_mem, c->n_sub_partition_per_mchannel, err, errlen) ||
         !tm_addrdec_check_banks(&mem->dec, c->dram.nbk, err, errlen)) {
         tm_gpu_free(gpu);
@@ -248,6 +251,7 @@ void tm_gpu_free(tm_gpu *gpu)
     free(gpu->sms);
     free(gpu->parts);
     free(gpu->slots);
+    free(gpu->fail_text);
     free(gpu->sm_lines);
     free(gpu->mem);
     free(gpu);
@@ -769,7 +773,8 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     bool tables = open_launch_tables(gpu, groups < gpu->nsms ? groups : gpu->nsms);
     gpu->any_ordered = has_ordered(p);
     for (uint32_t i = 0; i < gpu->nsms; i++)
-        gpu->slots[i] = (tm_gpu_sm_slot){.warp_insts_seen = gpu->sms[i].stats.warp_insts};
+        gpu->slots[i] = (tm_gpu_sm_slot){.warp_insts_seen = gpu->sms[i].stats.warp_insts,
+                                         .fail = gpu->fail_text + (size_t)i * TM_FAIL_MESSAGE};
     gpu->failed = false;
     gpu->fail_kind = SIM_OK;
     gpu->error[0] = 0;

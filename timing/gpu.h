@@ -38,8 +38,10 @@ typedef struct tm_gpu_sm_slot {
     bool failed;              /* the SM stopped the kernel (its first failure below) */
     sim_error fail_kind;
     uint64_t warp_insts_seen; /* its warp instructions counted into tm_gpu.issued */
-    char fail[512];
+    char *fail;               /* its failure's message: TM_FAIL_MESSAGE bytes of tm_gpu.fail_text
+                                 (apart, as the loop reads every slot each cycle) */
 } tm_gpu_sm_slot;
+#define TM_FAIL_MESSAGE 512u
 
 /* Synthetic global addresses the memory system uses for spaces that have
  * none of their own: a thread's local memory (interleaved word by word
@@ -106,7 +108,8 @@ typedef struct tm_gpu {
     uint32_t nshards;         /* also phase 1's groups of SMs (gpu.c) */
     tm_inst_stats ***shards;  /* per shard, per function, per pc */
     tm_inst_stats ***sm_lines;/* per SM: its shard */
-    tm_gpu_sm_slot *slots;    /* per SM */
+    tm_gpu_sm_slot *slots;
+    char *fail_text;          /* the slots' failure messages */    /* per SM */
     uint32_t cta_threads, cta_regs, cta_shared;
     tm_occupancy occ;
     uint64_t next_cta, nctas;

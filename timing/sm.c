@@ -660,12 +660,12 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
         return TM_STALL_BARRIER;
     if (!w->ib_valid || w->ib_ready > now)
         return TM_STALL_FETCH;
+    uint32_t writes = tm_scoreboard_pending_writes(sm->sb, wi);
+    if (w->sb_refused_at == writes) /* nothing released since it was refused; (and no memory */
+        return TM_STALL_SCOREBOARD; /* barrier that waited then: pending_mem has not grown since) */
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
-    uint32_t writes = tm_scoreboard_pending_writes(sm->sb, wi);
-    if (w->sb_refused_at == writes)
-        return TM_STALL_SCOREBOARD; /* nothing released since it was refused */
     if (tm_scoreboard_check(sm->sb, wi, ic)) {
         w->sb_refused_at = writes;
         return TM_STALL_SCOREBOARD;
