@@ -9,13 +9,6 @@
 
 #include "ir/util.h"
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The static accesses' destination, with a direct-mapped filter of
  * recent accesses: the threads of a block mostly repeat each other's
  * addresses (a row of A for every thread of a matrix-multiply row). */
@@ -155,7 +148,7 @@ int sim_locality_launch(sim_device *d, sim_program *p, const ptx_module *m, cons
     ptx_st_launch l;
     if (describe_launch(p, m, name, cfg, params, param_bytes, &l, err, errlen) != 0)
         return -1;
-    double t0 = now();
+    double t0 = ptx_wall_seconds();
     ptx_syntrees_build(m, f, &out->trees);
     ptx_access_sets sets;
     ptx_access_sets_init(&sets, (uint32_t)ntbs, opt ? opt->line : 0);
@@ -170,7 +163,7 @@ int sim_locality_launch(sim_device *d, sim_program *p, const ptx_module *m, cons
         ptx_locality_build(&sets, true, &out->static_writes);
     }
     ptx_access_sets_free(&sets);
-    out->static_seconds = now() - t0;
+    out->static_seconds = ptx_wall_seconds() - t0;
     free((void *)l.param_offset);
     free((void *)l.symbol_addr);
     if (rc != 0 || (opt && opt->static_only))

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 void *ptx_xmalloc(size_t n);
 void *ptx_xcalloc(size_t n, size_t size);
@@ -54,5 +55,22 @@ char *ptx_read_file_max(const char *path, size_t max, size_t *size);
  * except for the limits (EFBIG, ENOBUFS) and the kinds of file refused
  * (EISDIR, ENODEV, ENOTBLK), which say so plainly. */
 const char *ptx_read_error(int err);
+
+/* Seconds on the host's monotonic clock (intervals of wall time). */
+static inline double ptx_wall_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* CPU seconds of this process, all its threads: on a shared machine less
+ * disturbed by other jobs than the wall clock. */
+static inline double ptx_cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 #endif

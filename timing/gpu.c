@@ -527,20 +527,12 @@ static uint64_t kernel_thread_insts(const tm_gpu *gpu)
     return n - gpu->kernel_start_insts;
 }
 
-/* Seconds on the host's monotonic clock. */
-static double host_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The progress line (gpu->progress, a terminal): cycles, warp
  * instructions, IPC, simulation rate and, from the CTAs finished, an
  * estimate of the time left. Rewritten in place. */
 static void progress_line(tm_gpu *gpu, uint64_t start, double t0)
 {
-    double t = host_seconds() - t0;
+    double t = ptx_wall_seconds() - t0;
     uint64_t cycles = gpu->core_cycle - start, resident = 0;
     for (uint32_t i = 0; i < gpu->nsms; i++)
         resident += gpu->sms[i].ncta_used;
@@ -558,7 +550,7 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
 {
     uint64_t start = gpu->core_cycle;
     uint64_t last_progress = start;
-    double t0 = gpu->progress ? host_seconds() : 0, shown = t0;
+    double t0 = gpu->progress ? ptx_wall_seconds() : 0, shown = t0;
     while (!gpu->failed) {
         int d = 0;
         for (int k = 1; k < DOMAINS; k++)
@@ -612,9 +604,9 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
             tm_gpu_fail(gpu, SIM_ERR_LIMIT, "stopped at the cycle limit (-gpgpu_max_cycle %" PRIu64 ")", gpu->cfg.max_cycle);
             break;
         }
-        if (gpu->progress && (now & 4095) == 0 && host_seconds() - shown >= 1.0) {
+        if (gpu->progress && (now & 4095) == 0 && ptx_wall_seconds() - shown >= 1.0) {
             progress_line(gpu, start, t0);
-            shown = host_seconds();
+            shown = ptx_wall_seconds();
         }
     }
     if (gpu->progress && shown > t0) /* a line was shown: end it */
@@ -763,8 +755,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
         *stats = (sim_stats){.error = kind};
         return -1;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ptx_wall_seconds();
     gpu->grid = &grid;
     free_profile(gpu); /* the last kernel's, of gpu->nfuncs functions */
     gpu->prog = p;
@@ -814,7 +805,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
             sm->warps[w].cta = NULL;
         tm_sm_kernel_done(sm);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double t1 = ptx_wall_seconds();
     /* the kernel's statistics */
     tm_kernel_stats *ks = &gpu->kernel;
     memset(ks, 0, sizeof *ks);
@@ -827,7 +818,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     tm_sm_stats_sub(&ks->sm, &before);
     tm_sm_stats_add(&gpu->total, &ks->sm);
     gpu->total_cycles += ks->cycles;
-    ks->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ks->seconds = t1 - t0;
     close_launch_tables(gpu);
     bool failed = gpu->failed;
     int rc = sim_grid_close(&grid, stats, err, errlen);

@@ -28,23 +28,8 @@
 #include <unistd.h>
 
 #include "emulator/sim.h"
+#include "ir/util.h"
 #include "parser/parser.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* CPU seconds of this process: on a shared machine the emulator's own
- * time, less disturbed by other load than the wall clock. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *what, const char *err)
 {
@@ -82,10 +67,10 @@ static sim_stats launch(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, 
         memcpy(buf + pi[i].offset, args[i], pi[i].size);
     sim_launch_config cfg = {.grid = grid, .block = block, .host_threads = threads};
     sim_stats st;
-    double c0 = cpu_now();
+    double c0 = ptx_cpu_seconds();
     if (sim_launch(b->d, b->p, k, &cfg, buf, bytes, &st, b->err, sizeof b->err))
         die(k, b->err);
-    b->launch_cpu_s = cpu_now() - c0;
+    b->launch_cpu_s = ptx_cpu_seconds() - c0;
     return st;
 }
 
@@ -119,20 +104,20 @@ static result run_saxpy(bench *b, int scale)
     }
     uint64_t dx = dev_buf(b, x, n * sizeof *x), dy = dev_buf(b, y, n * sizeof *y);
     const void *args[] = {&n, &a, &dx, &dy};
-    double t0 = now();
+    double t0 = ptx_wall_seconds();
     sim_stats st = launch(b, "bench_saxpy", (sim_dim3){(n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, 1, args);
     double emu_cpu_s = b->launch_cpu_s;
-    double t1 = now();
+    double t1 = ptx_wall_seconds();
     sim_memcpy_from_device(b->d, r, dy, n * sizeof *r, b->err, sizeof b->err);
-    double t2 = now();
+    double t2 = ptx_wall_seconds();
     for (int i = 0; i < n; i++)
         y[i] = fmaf(a, x[i], y[i]);
-    double t3 = now();
+    double t3 = ptx_wall_seconds();
     int ok = memcmp(r, y, n * sizeof *r) == 0;
     sim_memcpy_to_device(b->d, dy, x, n * sizeof *x, b->err, sizeof b->err);
-    double t4 = now();
+    double t4 = ptx_wall_seconds();
     launch(b, "bench_saxpy", (sim_dim3){(n + 255) / 256, 1, 1}, (sim_dim3){256, 1, 1}, b->threads, args);
-    double t5 = now();
+    double t5 = ptx_wall_seconds();
     free(x);
     free(y);
     free(r);
@@ -154,12 +139,12 @@ static result run_matmul(bench *b, int scale)
     uint64_t da = dev_buf(b, A, nn * 4), db = dev_buf(b, B, nn * 4), dc = dev_buf(b, NULL, nn * 4);
     const void *args[] = {&da, &db, &dc, &n};
     sim_dim3 grid = {n / 16, n / 16, 1}, block = {16, 16, 1};
-    double t0 = now();
+    double t0 = ptx_wall_seconds();
     sim_stats st = launch(b, "bench_matmul", grid, block, 1, args);
     double emu_cpu_s = b->launch_cpu_s;
-    double t1 = now();
+    double t1 = ptx_wall_seconds();
     sim_memcpy_from_device(b->d, R, dc, nn * 4, b->err, sizeof b->err);
-    double t2 = now();
+    double t2 = ptx_wall_seconds();
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             float acc = 0.0f;
@@ -167,11 +152,11 @@ static result run_matmul(bench *b, int scale)
                 acc = fmaf(A[i * n + k], B[k * n + j], acc);
             C[i * n + j] = acc;
         }
-    double t3 = now();
+    double t3 = ptx_wall_seconds();
     int ok = memcmp(C, R, nn * 4) == 0;
-    double t4 = now();
+    double t4 = ptx_wall_seconds();
     launch(b, "bench_matmul", grid, block, b->threads, args);
-    double t5 = now();
+    double t5 = ptx_wall_seconds();
     free(A);
     free(B);
     free(C);
@@ -188,12 +173,12 @@ static result run_mandel(bench *b, int scale)
     uint64_t dout = dev_buf(b, NULL, (size_t)w * h * 4);
     const void *args[] = {&dout, &w, &h, &maxit};
     sim_dim3 grid = {(w + 15) / 16, (h + 15) / 16, 1}, block = {16, 16, 1};
-    double t0 = now();
+    double t0 = ptx_wall_seconds();
     sim_stats st = launch(b, "bench_mandel", grid, block, 1, args);
     double emu_cpu_s = b->launch_cpu_s;
-    double t1 = now();
+    double t1 = ptx_wall_seconds();
     sim_memcpy_from_device(b->d, out, dout, (size_t)w * h * 4, b->err, sizeof b->err);
-    double t2 = now();
+    double t2 = ptx_wall_seconds();
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             float cr = -2.0f + 3.0f * (float)x / (float)w, ci = -1.5f + 3.0f * (float)y / (float)h;
@@ -210,11 +195,11 @@ static result run_mandel(bench *b, int scale)
             }
             ref[y * w + x] = k;
         }
-    double t3 = now();
+    double t3 = ptx_wall_seconds();
     int ok = memcmp(out, ref, (size_t)w * h * 4) == 0;
-    double t4 = now();
+    double t4 = ptx_wall_seconds();
     launch(b, "bench_mandel", grid, block, b->threads, args);
-    double t5 = now();
+    double t5 = ptx_wall_seconds();
     free(out);
     free(ref);
     return (result){"Mandelbrot (1024^2, 256 it.)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
@@ -231,12 +216,12 @@ static result run_collatz(bench *b, int scale)
     uint64_t dout = dev_buf(b, NULL, (size_t)n * 4);
     const void *args[] = {&dout, &n};
     sim_dim3 grid = {(n + 255) / 256, 1, 1}, block = {256, 1, 1};
-    double t0 = now();
+    double t0 = ptx_wall_seconds();
     sim_stats st = launch(b, "bench_collatz", grid, block, 1, args);
     double emu_cpu_s = b->launch_cpu_s;
-    double t1 = now();
+    double t1 = ptx_wall_seconds();
     sim_memcpy_from_device(b->d, out, dout, (size_t)n * 4, b->err, sizeof b->err);
-    double t2 = now();
+    double t2 = ptx_wall_seconds();
     for (int i = 0; i < n; i++) {
         uint64_t x = (uint64_t)i + 1;
         uint32_t k = 0;
@@ -246,11 +231,11 @@ static result run_collatz(bench *b, int scale)
         }
         ref[i] = k;
     }
-    double t3 = now();
+    double t3 = ptx_wall_seconds();
     int ok = memcmp(out, ref, (size_t)n * 4) == 0;
-    double t4 = now();
+    double t4 = ptx_wall_seconds();
     launch(b, "bench_collatz", grid, block, b->threads, args);
-    double t5 = now();
+    double t5 = ptx_wall_seconds();
     free(out);
     free(ref);
     return (result){"Collatz steps (1M)", st.thread_instructions, t1 - t0, t3 - t2, t5 - t4,
@@ -279,7 +264,7 @@ static result run_bfs(bench *b, int scale)
     double emu_s = 0, mt_s = 0, emu_cpu_s = 0;
     for (int pass = 0; pass < 2; pass++) {
         sim_memcpy_to_device(b->d, dlevel, level, n * sizeof *level, b->err, sizeof b->err);
-        double t0 = now();
+        double t0 = ptx_wall_seconds();
         for (int cur = 0;; cur++) {
             int changed = 0;
             sim_memcpy_to_device(b->d, dchanged, &changed, 4, b->err, sizeof b->err);
@@ -296,11 +281,11 @@ static result run_bfs(bench *b, int scale)
                 break;
         }
         if (pass)
-            mt_s = now() - t0;
+            mt_s = ptx_wall_seconds() - t0;
         else
-            emu_s = now() - t0;
+            emu_s = ptx_wall_seconds() - t0;
     }
-    double t2 = now();
+    double t2 = ptx_wall_seconds();
     memcpy(ref, level, n * sizeof *ref);
     for (int cur = 0;; cur++) {
         int changed = 0;
@@ -314,7 +299,7 @@ static result run_bfs(bench *b, int scale)
         if (!changed)
             break;
     }
-    double t3 = now();
+    double t3 = ptx_wall_seconds();
     sim_memcpy_from_device(b->d, level, dlevel, n * sizeof *level, b->err, sizeof b->err);
     int ok = memcmp(level, ref, n * sizeof *ref) == 0;
     free(start);

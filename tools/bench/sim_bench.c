@@ -47,30 +47,13 @@
 #include <unistd.h>
 
 #include "emulator/sim.h"
+#include "ir/util.h"
 #include "parser/parser.h"
 #include "timing/config.h"
 #include "timing/gpu.h"
 #include "timing/parallel.h"
 
 enum { EXIT_MISMATCH = 3, EXIT_FAILED = 2, EXIT_USAGE = 1 };
-
-/* Wall-clock seconds. */
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* CPU seconds of this process (all its threads): for one simulating
- * thread, on a shared machine, less disturbed by other jobs than the wall
- * clock. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Report a failure to run (not a wrong result) and leave. */
 static void die(const char *what, const char *err)
@@ -203,11 +186,11 @@ static void run_emulator(bench *b, const char *k, sim_dim3 grid, sim_dim3 block,
     uint32_t bytes = pack_params(b, k, args, buf, sizeof buf);
     sim_launch_config cfg = {.grid = grid, .block = block, .host_threads = 1};
     sim_stats st;
-    double w0 = wall_now(), c0 = cpu_now();
+    double w0 = ptx_wall_seconds(), c0 = ptx_cpu_seconds();
     if (sim_launch(b->dev, b->prog, k, &cfg, buf, bytes, &st, b->err, sizeof b->err) != 0)
         die(k, b->err);
-    r->emu_cpu_s = cpu_now() - c0;
-    r->emu_wall_s = wall_now() - w0;
+    r->emu_cpu_s = ptx_cpu_seconds() - c0;
+    r->emu_wall_s = ptx_wall_seconds() - w0;
     r->emu_warp_insts = st.warp_instructions;
 }
 
@@ -226,10 +209,10 @@ static void run_timing(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, c
     if (!(b->gpu = tm_gpu_new(&tc, b->err, sizeof b->err)))
         die("QV100", b->err);
     tm_gpu_set_threads(b->gpu, threads);
-    double w0 = wall_now(), c0 = cpu_now();
+    double w0 = ptx_wall_seconds(), c0 = ptx_cpu_seconds();
     if (tm_gpu_launch(b->gpu, b->dev, b->prog, k, &cfg, buf, bytes, NULL, b->err, sizeof b->err) != 0)
         die(k, b->err);
-    double cpu = cpu_now() - c0, wall = wall_now() - w0;
+    double cpu = ptx_cpu_seconds() - c0, wall = ptx_wall_seconds() - w0;
     const tm_kernel_stats *ks = &b->gpu->kernel;
     if (threads > 1) {
         r->par_cpu_s = cpu;
@@ -485,10 +468,10 @@ static void work_item(void *ctx, uint32_t item)
  * pool p, over `rounds` jobs. */
 static double job_seconds(tm_pool *p, uint32_t items, uint64_t iters, uint32_t rounds)
 {
-    double w0 = wall_now();
+    double w0 = ptx_wall_seconds();
     for (uint32_t i = 0; i < rounds; i++)
         tm_pool_run(p, work_item, &iters, items);
-    return (wall_now() - w0) / rounds;
+    return (ptx_wall_seconds() - w0) / rounds;
 }
 
 /* The pool's cost per core cycle on n host threads, with as many items as

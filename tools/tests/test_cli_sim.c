@@ -86,7 +86,9 @@ static void test_sim_annotations_move_reconvergence(void **state)
     }
     assert_int_equal(moved, 1);
     char path[4096]; /* in the build directory, which the tests own */
-    snprintf(path, sizeof path, "%s/simtlab-annotations-XXXXXX", getenv("SIMTLAB_BUILDDIR"));
+    const char *build = getenv("SIMTLAB_BUILDDIR"); /* (cli_run above checked it is set) */
+    assert_non_null(build);
+    snprintf(path, sizeof path, "%s/simtlab-annotations-XXXXXX", build);
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
