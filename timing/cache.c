@@ -57,6 +57,18 @@ struct tm_cache {
     uint32_t *ready_ring, ready_head, ready_n;
     tm_queue missq;
     uint64_t port_bytes;       /* byte-time at which the data port is next free */
+    /* The last refused access ("skipping work"): a request equal to it,
+     * made while nothing in the cache changed (same `version`), is
+     * refused for the same reason without a probe. Every change of the
+     * tags, MSHRs or miss queue bumps `version`. */
+    uint64_t version;
+    struct {
+        uint64_t version, addr;
+        uint32_t bytes;
+        uint8_t kind, space, sectors;
+        tm_cache_fail why;
+        bool valid;
+    } refused;
     tm_cache_stats stats;
     char error[192];
 };
@@ -800,6 +812,26 @@ static tm_cache_status stats_status(tm_cache_status probe_status, tm_cache_statu
     return access_status;
 }
 
+/* Is r the request refused last, with nothing changed since? */
+static bool refused_again(const tm_cache *c, const tm_req *r)
+{
+    return c->refused.valid && c->refused.version == c->version && c->refused.addr == r->addr &&
+           c->refused.bytes == r->bytes && c->refused.kind == r->kind && c->refused.space == r->space &&
+           c->refused.sectors == r->sectors;
+}
+
+static void remember_refusal(tm_cache *c, const tm_req *r, tm_cache_fail why)
+{
+    c->refused.valid = true;
+    c->refused.version = c->version;
+    c->refused.addr = r->addr;
+    c->refused.bytes = r->bytes;
+    c->refused.kind = (uint8_t)r->kind;
+    c->refused.space = (uint8_t)r->space;
+    c->refused.sectors = r->sectors;
+    c->refused.why = why;
+}
+
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)
 {
     if (bad_request(c, r))
@@ -811,7 +843,15 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
             return TM_CACHE_RESERVATION_FAIL;
         }
         push(c, r);
+        c->version++;
         return TM_CACHE_BYPASS;
+    }
+    if (refused_again(c, r)) {
+        c->stats.count[access_type(r)][TM_CACHE_RESERVATION_FAIL]++;
+        c->stats.fail[access_type(r)][c->refused.why]++;
+        if (why)
+            *why = c->refused.why;
+        return TM_CACHE_RESERVATION_FAIL;
     }
     access a = {.c = c, .r = r, .now = now, .why = TM_CACHE_FAIL_REASONS};
     a.block = r->addr & ~(uint64_t)(c->cfg.line_bytes - 1);
@@ -830,10 +870,12 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     c->stats.count[a.type][counted]++;
     if (st == TM_CACHE_RESERVATION_FAIL) {
         c->stats.fail[a.type][a.why]++;
+        remember_refusal(c, r, a.why);
         if (why)
             *why = a.why;
         return st;
     }
+    c->version++;
     if (st == TM_CACHE_HIT || is_write)
         return counted;
     /* a read that waits: merged, or sent for a missing line or sector */
@@ -851,8 +893,10 @@ const tm_req *tm_cache_miss_front(const tm_cache *c)
 
 void tm_cache_miss_pop(tm_cache *c)
 {
-    if (c->missq.n)
+    if (c->missq.n) {
         tm_queue_pop(&c->missq);
+        c->version++;
+    }
 }
 
 /* Put the data of entry m into the tag array: with allocation on miss
@@ -903,6 +947,7 @@ bool tm_cache_fill(tm_cache *c, const tm_req *reply, uint64_t now)
     uint32_t e = mshr_find(c, mshr_key(c, reply->addr));
     if (e == NONE || c->mshrs[e].ready)
         return false;
+    c->version++;
     mshr *m = &c->mshrs[e];
     m->pending &= (uint8_t)~(reply->sectors ? reply->sectors : 0xFFu);
     if (m->pending)
@@ -936,6 +981,7 @@ bool tm_cache_next_ready(tm_cache *c, uint64_t now, tm_req *out)
             *out = c->merged[i];
         }
         m->head = (m->head + 1) % merge;
+        c->version++;
         if (--m->n == 0) {
             mshr_release(c, e);
             c->ready_head = (c->ready_head + 1) % entries;
@@ -964,6 +1010,7 @@ uint64_t tm_cache_next_event(const tm_cache *c, uint64_t now)
 
 void tm_cache_invalidate(tm_cache *c)
 {
+    c->version++;
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++) {
         line *l = &c->lines[i];

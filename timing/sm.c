@@ -14,7 +14,7 @@
  * issues and decoded the next cycle, so a warp with independent
  * instructions issues every cycle. Each scheduler fetches for one of its
  * warps per cycle (Volta's per-sub-core L0 instruction caches; one L1
- * instruction cache access each).
+ * instruction cache access each, a refused one included).
  *
  * Memory instructions: the emulator's access log (sim_step.mem) of the
  * issue is cut into rounds (the i-th access of every lane), each round
@@ -850,7 +850,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
 /* ---- fetch -------------------------------------------------------------- */
 
 /* Fetch for warp wi: the mechanism's next issue, through the I-cache.
- * False when the I-cache could not take the access this cycle. */
+ * False when the I-cache refused the access this cycle (nothing is
+ * buffered then). */
 static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
 {
     tm_warp *w = &sm->warps[wi];
@@ -870,13 +871,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
     if (!fc)
         return true;
-    w->ib = is;
-    w->sb_refused_at = UINT32_MAX;
-    w->ib_ordered = (cta->emu.fn->code[is.pc].flags & SIM_IF_ORDERED) != 0;
-    sm->ordered_held += w->ib_ordered;
-    w->ib_fn = cta->emu.fn->index;
-    w->group = g;
-    w->ic = &fc->ic[is.pc];
+    tm_cache_status s = TM_CACHE_HIT;
     if (sm->l1i) {
         uint64_t addr = TM_CODE_BASE + ((uint64_t)cta->emu.fn->index << TM_FUNC_CODE_SHIFT) +
                         (uint64_t)is.pc * TM_INST_BYTES;
@@ -884,14 +879,21 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         tm_req r = {.addr = addr & ~(uint64_t)(line - 1), .bytes = line, .sectors = 0xf, .kind = TM_REQ_READ,
                     .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .tag = wi, .t_made = now};
         tm_cache_fail why;
-        tm_cache_status s = tm_cache_access(sm->l1i, &r, now, &why);
+        s = tm_cache_access(sm->l1i, &r, now, &why);
         sm->cache_output |= TM_SM_L1I;
         if (s == TM_CACHE_RESERVATION_FAIL)
-            return false;
-        if (s != TM_CACHE_HIT) {
-            w->fetching = true;
-            return true;
-        }
+            return false; /* nothing buffered: the warp asks again */
+    }
+    w->ib = is;
+    w->sb_refused_at = UINT32_MAX;
+    w->ib_ordered = (cta->emu.fn->code[is.pc].flags & SIM_IF_ORDERED) != 0;
+    sm->ordered_held += w->ib_ordered;
+    w->ib_fn = cta->emu.fn->index;
+    w->group = g;
+    w->ic = &fc->ic[is.pc];
+    if (s != TM_CACHE_HIT) {
+        w->fetching = true;
+        return true;
     }
     w->ib_valid = true;
     w->ib_ready = now + 1;
@@ -916,7 +918,10 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
                     sm->scan[s].want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
                     continue;
                 }
-                got = fetch(sm, wi, now) && (w->ib_valid || w->fetching || w->done);
+                /* one I-cache access a cycle: a refused one ends the
+                 * scheduler's fetch too (GPGPU-Sim's fetch breaks after
+                 * any access); a warp that is waiting made none */
+                got = !fetch(sm, wi, now) || w->ib_valid || w->fetching || w->done;
             }
     }
     sm->fetch_rr = (rr + 1) % per;

@@ -302,6 +302,41 @@ static void test_fetch_lines_wider_than_l2_lines(void **state)
     free(t);
 }
 
+/* Each scheduler makes at most one I-cache access a cycle, and a refused
+ * one counts as its access (GPGPU-Sim's fetch stops at any access). With
+ * an L1I of one MSHR entry that merges nothing, every warp but the one
+ * whose miss is pending is refused while the line comes: 32 warps on 4
+ * schedulers once made up to 32 refused accesses a cycle. Counted here:
+ * every access the L1I saw, refusals included, is at most 4 a cycle. */
+static void test_one_fetch_access_per_scheduler(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {"-gpgpu_cache:il1=N:4:128:4,L:R:f:N:L,A:1:1,4", NULL};
+    tm_config cfg = small_gpu(extra);
+    assert_int_equal(cfg.n_schedulers, 4);
+    char *t = repeat_kernel(".reg .b32 %r<4>;", "mov.u32 %r1, 0;", "add.s32 %%r1, %%r1, 1;\n", 100, "");
+    emu e;
+    emu_open_module(&e, ptx_test_parse(t));
+    uint64_t buf = emu_buf(&e, NULL, 8);
+    char err[512];
+    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+    if (!gpu)
+        fail_msg("tm_gpu_new: %s", err);
+    sim_launch_config lc = emu_cfg(1, 1, 1024, 1);
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("tm_gpu_launch: %s", err);
+    const tm_cache_stats *st = tm_cache_get_stats(gpu->sms[0].l1i);
+    uint64_t seen = 0;
+    for (int k = 0; k < TM_CACHE_STATUSES; k++)
+        if (k != TM_CACHE_MSHR_HIT) /* counted beside HIT_RESERVED, not an access of its own */
+            seen += st->count[TM_ACC_INST_R][k];
+    assert_true(st->count[TM_ACC_INST_R][TM_CACHE_RESERVATION_FAIL] > 0);
+    assert_true(seen <= 4 * gpu->kernel.cycles);
+    tm_gpu_free(gpu);
+    emu_close(&e);
+    free(t);
+}
+
 /* Every preset makes a GPU that runs a kernel to its end with the right
  * result: 64 blocks of 128 threads each add their thread number into a
  * word (an atomic) and store it, checked against the sum computed here
@@ -371,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
         cmocka_unit_test(test_every_preset_runs),
         cmocka_unit_test(test_cta_waits_for_alu_results),
+        cmocka_unit_test(test_one_fetch_access_per_scheduler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
