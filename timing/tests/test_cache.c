@@ -411,7 +411,9 @@ static void test_mshr_full(void **state)
 }
 
 /* mshr_max_merge 2: the first miss and one merge fill the entry; a third
- * request to the line fails with MSHR_MERGE_ENRTY_FAIL. */
+ * request to the line fails with MSHR_MERGE_ENRTY_FAIL, each time it is
+ * asked while nothing changes (every refusal counted), and hits once the
+ * fill has come. */
 static void test_mshr_merge_limit(void **state)
 {
     (void)state;
@@ -422,11 +424,18 @@ static void test_mshr_merge_limit(void **state)
     assert_int_equal(rd(c, 0x80, 1), TM_CACHE_MISS);
     assert_int_equal(rd(c, 0x84, 2), TM_CACHE_HIT_RESERVED);
     tm_req third = req(TM_REQ_READ, 0x88, 4, 3);
-    assert_int_equal(tm_cache_access(c, &third, 3, &why), TM_CACHE_RESERVATION_FAIL);
-    assert_int_equal(why, TM_CACHE_FAIL_MSHR_MERGE);
-    answer_front(c, 4);
+    for (uint64_t t = 3; t < 6; t++) {
+        why = TM_CACHE_FAIL_REASONS;
+        assert_int_equal(tm_cache_access(c, &third, t, &why), TM_CACHE_RESERVATION_FAIL);
+        assert_int_equal(why, TM_CACHE_FAIL_MSHR_MERGE);
+    }
+    const tm_cache_stats *s = tm_cache_get_stats(c);
+    assert_int_equal(s->count[TM_ACC_GLOBAL_R][TM_CACHE_RESERVATION_FAIL], 3);
+    assert_int_equal(s->fail[TM_ACC_GLOBAL_R][TM_CACHE_FAIL_MSHR_MERGE], 3);
+    answer_front(c, 6);
     const uint32_t tags[2] = {0x80, 0x84}; /* the failed one is not among them */
-    expect_ready(c, 4, tags, 2);
+    expect_ready(c, 6, tags, 2);
+    assert_int_equal(tm_cache_access(c, &third, 7, &why), TM_CACHE_HIT);
     tm_cache_free(c);
 }
 
