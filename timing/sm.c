@@ -229,7 +229,23 @@ static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sch
  * leaves it when the fetch stage finds it needs nothing. */
 
 /* Warp wi changed: its scheduler scans again. */
-static void touch(tm_sm *sm, uint32_t wi) { sm->scan[sm->warps[wi].sched].dirty = true; }
+/* Copy warp wi's done, at_barrier and ib_valid into its scheduler's
+ * masks (struct tm_sched_scan); after every change of one of them. */
+static void mirror(tm_sm *sm, uint32_t wi)
+{
+    const tm_warp *w = &sm->warps[wi];
+    struct tm_sched_scan *sc = &sm->scan[w->sched];
+    uint64_t bit = 1ull << (wi / sm->nsched);
+    sc->done = w->done ? sc->done | bit : sc->done & ~bit;
+    sc->at_barrier = w->at_barrier ? sc->at_barrier | bit : sc->at_barrier & ~bit;
+    sc->holds = w->ib_valid && !w->done && !w->at_barrier ? sc->holds | bit : sc->holds & ~bit;
+}
+
+static void touch(tm_sm *sm, uint32_t wi)
+{
+    sm->scan[sm->warps[wi].sched].dirty = true;
+    mirror(sm, wi);
+}
 
 /* Warp wi's instruction buffer may need filling. */
 static void want_fetch(tm_sm *sm, uint32_t wi)
@@ -739,6 +755,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
      * mechanism leaves the waiting ones out of its next issues */
     if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot))
         w->at_barrier = true;
+    mirror(sm, wi);
     if (ic->ndst)
         tm_scoreboard_reserve(sm->sb, wi, ic);
     if (is_mem) {
@@ -811,8 +828,11 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         uint64_t recheck = UINT64_MAX;
         for (uint32_t k = 0; k < n && !issued; k++) {
             uint32_t wi = order[k] * nsched + s;
-            tm_stall why = blocked(sm, wi, now);
-            if (why == TM_STALL_FETCH && sm->warps[wi].ib_valid && sm->warps[wi].ib_ready < recheck)
+            uint64_t bit = 1ull << order[k];
+            tm_stall why;
+            if (!(sc->holds & bit)) /* blocked()'s answer from the masks */
+                why = sc->done & bit ? TM_STALL_DONE : sc->at_barrier & bit ? TM_STALL_BARRIER : TM_STALL_FETCH;
+            else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready < recheck)
                 recheck = sm->warps[wi].ib_ready; /* decoded then */
             if (why == TM_STALLS) {
                 if (issue(sm, wi, now)) {
@@ -862,6 +882,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     touch(sm, wi);
     if (st == SIM_WARP_DONE) {
         w->done = true;
+        mirror(sm, wi);
         unschedule(sm, wi);
         maybe_end_cta(sm, cta);
         return true;
@@ -897,6 +918,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     }
     w->ib_valid = true;
     w->ib_ready = now + 1;
+    mirror(sm, wi);
     return true;
 }
 

@@ -157,6 +157,11 @@ typedef struct tm_sm {
         bool dirty;              /* a warp of it changed since its last issue scan */
         uint64_t recheck_at;     /* ... or this cycle comes (a buffered instruction decodes) */
         uint64_t want_fetch;     /* local slots that may need a fetch (a superset) */
+        /* the warps' done, at_barrier and "holds an instruction it may
+         * issue" (ib_valid, neither done nor at a barrier), by local slot:
+         * the issue scan reads these and looks into a warp only when it
+         * holds an instruction (mirror() in sm.c keeps them) */
+        uint64_t done, at_barrier, holds;
     } *scan;
     tm_sm_stats stats;
 } tm_sm;
