@@ -112,7 +112,11 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->nmem = sm->nwarps * TM_MEM_PER_WARP;
     sm->mem = calloc(sm->nmem, sizeof *sm->mem);
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
+    sm->mem_free = calloc((sm->nmem + 63) / 64, sizeof *sm->mem_free);
+    for (uint32_t i = 0; sm->mem_free && i < sm->nmem; i++)
+        sm->mem_free[i / 64] |= 1ull << (i % 64);
     if (!sm->warps || !sm->live || !sm->resident || !sm->idle || !sm->scan || !sm->sched || !sm->ctas || !sm->cta_used || !sm->mem || !sm->mem_fifo ||
+        !sm->mem_free ||
         !tm_queue_init(&sm->out, 64)) {
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
@@ -179,6 +183,7 @@ void tm_sm_free(tm_sm *sm)
     free(sm->cta_used);
     free(sm->mem);
     free(sm->mem_fifo);
+    free(sm->mem_free);
     free(sm->events);
     tm_queue_free(&sm->out);
     memset(sm, 0, sizeof *sm);
@@ -239,6 +244,14 @@ static void mirror(tm_sm *sm, uint32_t wi)
     sc->done = w->done ? sc->done | bit : sc->done & ~bit;
     sc->at_barrier = w->at_barrier ? sc->at_barrier | bit : sc->at_barrier & ~bit;
     sc->holds = w->ib_valid && !w->done && !w->at_barrier ? sc->holds | bit : sc->holds & ~bit;
+    sc->fetching = w->fetching ? sc->fetching | bit : sc->fetching & ~bit;
+}
+
+/* Warp wi's scoreboard answer may have changed (a register of its was
+ * released, or it buffers a new instruction). */
+static void sb_forget(tm_sm *sm, uint32_t wi)
+{
+    sm->scan[sm->warps[wi].sched].sb_wait &= ~(1ull << (wi / sm->nsched));
 }
 
 static void touch(tm_sm *sm, uint32_t wi)
@@ -285,9 +298,10 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         if (w->cta)
             continue;
         sm->ordered_held -= w->ib_ordered; /* (a faulted block's warp may leave one) */
-        *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched, .sb_refused_at = UINT32_MAX,
+        *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched,
                        .age = ++sm->age_stamp};
         tm_scoreboard_clear_warp(sm->sb, i);
+        sb_forget(sm, i);
         tm_warp_sched_start(&sm->sched[w->sched], i / nsched, w->age);
         live_row(sm, w->sched)[i / nsched] = true;
         sm->resident[w->sched] |= 1ull << (i / nsched);
@@ -326,9 +340,9 @@ static void cta_fault(tm_sm *sm, tm_cta *cta)
 /* A free pending-memory entry, or -1. */
 static int mem_alloc(tm_sm *sm)
 {
-    for (uint32_t i = 0; i < sm->nmem; i++)
-        if (!sm->mem[i].busy)
-            return (int)i;
+    for (uint32_t k = 0; k < (sm->nmem + 63) / 64; k++)
+        if (sm->mem_free[k])
+            return (int)(k * 64 + (uint32_t)__builtin_ctzll(sm->mem_free[k]));
     return -1;
 }
 
@@ -360,6 +374,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     tm_warp *w = &sm->warps[m->warp];
     if (m->ic->ndst) {
         tm_scoreboard_release_inst(sm->sb, m->warp, m->ic);
+        sb_forget(sm, m->warp);
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
@@ -367,6 +382,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
         sm->stats.loads++;
     }
     m->busy = false;
+    sm->mem_free[tag / 64] |= 1ull << (tag % 64);
     w->pending_mem--;
     touch(sm, m->warp);
     sm->last_progress = now;
@@ -625,6 +641,7 @@ static void writeback(tm_sm *sm, uint64_t now)
         const tm_inst_class *ic = w->alu[k];
         if (ic->ndst) {
             tm_scoreboard_release_inst(sm->sb, wi, ic);
+            sb_forget(sm, wi);
             touch(sm, wi);
             tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
         }
@@ -676,14 +693,13 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
         return TM_STALL_BARRIER;
     if (!w->ib_valid || w->ib_ready > now)
         return TM_STALL_FETCH;
-    uint32_t writes = tm_scoreboard_pending_writes(sm->sb, wi);
-    if (w->sb_refused_at == writes) /* nothing released since it was refused; (and no memory */
-        return TM_STALL_SCOREBOARD; /* barrier that waited then: pending_mem has not grown since) */
+    if (sm->scan[w->sched].sb_wait >> (wi / sm->nsched) & 1) /* nothing released since it was refused; */
+        return TM_STALL_SCOREBOARD; /* (and no memory barrier waited then: pending_mem has not grown since) */
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
     if (tm_scoreboard_check(sm->sb, wi, ic)) {
-        w->sb_refused_at = writes;
+        sm->scan[w->sched].sb_wait |= 1ull << (wi / sm->nsched);
         return TM_STALL_SCOREBOARD;
     }
     if (!tm_opcollector_can_issue(sm->oc, (tm_unit)ic->unit, w->sched))
@@ -765,6 +781,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .cap = TM_MEM_SMALL_REQS, .issued = now,
                            .heap = heap, .heap_cap = heap_cap};
         m->reqs = m->small;
+        sm->mem_free[slot / 64] &= ~(1ull << (slot % 64));
         if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
             tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
@@ -832,6 +849,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             tm_stall why;
             if (!(sc->holds & bit)) /* blocked()'s answer from the masks */
                 why = sc->done & bit ? TM_STALL_DONE : sc->at_barrier & bit ? TM_STALL_BARRIER : TM_STALL_FETCH;
+            else if (sc->sb_wait & bit)
+                why = TM_STALL_SCOREBOARD;
             else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready < recheck)
                 recheck = sm->warps[wi].ib_ready; /* decoded then */
             if (why == TM_STALLS) {
@@ -906,7 +925,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
             return false; /* nothing buffered: the warp asks again */
     }
     w->ib = is;
-    w->sb_refused_at = UINT32_MAX;
+    sb_forget(sm, wi);
     w->ib_ordered = (cta->emu.fn->code[is.pc].flags & SIM_IF_ORDERED) != 0;
     sm->ordered_held += w->ib_ordered;
     w->ib_fn = cta->emu.fn->index;
@@ -914,6 +933,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     w->ic = &fc->ic[is.pc];
     if (s != TM_CACHE_HIT) {
         w->fetching = true;
+        mirror(sm, wi);
         return true;
     }
     w->ib_valid = true;
@@ -1002,16 +1022,19 @@ static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake)
         t = tm_cache_next_event(caches[k], next);
         w = t < w ? t : w;
     }
-    for (uint32_t i = 0; i < sm->nwarps; i++) {
-        const tm_warp *wp = &sm->warps[i];
-        if (!wp->cta || wp->done || wp->fetching || wp->at_barrier)
-            continue;
-        if (!wp->ib_valid)
-            return false; /* it may fetch next cycle */
-        if (wp->ib_ready > next)
-            w = wp->ib_ready < w ? wp->ib_ready : w;
-        else if (blocked(sm, i, next) == TM_STALLS)
-            return false; /* it may issue next cycle */
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        const struct tm_sched_scan *sc = &sm->scan[s];
+        uint64_t may_act = sm->resident[s] & ~sc->at_barrier & ~sc->fetching; /* (resident: not done) */
+        if (may_act & ~sc->holds)
+            return false; /* a warp may fetch next cycle */
+        for (uint64_t b = may_act & ~sc->sb_wait; b; b &= b - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(b) * sm->nsched + s;
+            const tm_warp *wp = &sm->warps[i];
+            if (wp->ib_ready > next)
+                w = wp->ib_ready < w ? wp->ib_ready : w;
+            else if (blocked(sm, i, next) == TM_STALLS)
+                return false; /* it may issue next cycle */
+        }
     }
     *wake = w;
     return w > next;

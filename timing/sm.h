@@ -50,10 +50,6 @@ typedef struct tm_warp {
     /* what the issue scan reads of every warp each cycle, first (one cache line) */
     const tm_inst_class *ic;  /* the buffered instruction's class */
     uint64_t ib_ready;        /* first cycle it may issue (decoded) */
-    /* the scoreboard refused the buffered instruction while the warp had
-     * this many register writes in flight (UINT32_MAX: not refused); only a
-     * release can change the answer, and a release lowers the count */
-    uint32_t sb_refused_at;
     uint32_t pending_mem;     /* memory instructions in flight */
     uint32_t sched;           /* the warp scheduler that owns it */
     bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
@@ -129,6 +125,7 @@ typedef struct tm_sm {
     tm_queue out;             /* requests towards the interconnect */
     tm_mem_inst *mem;         /* pending memory instructions, by tag */
     uint32_t nmem;
+    uint64_t *mem_free;       /* bit i: mem[i] is free (the lowest is taken first) */
     uint32_t *mem_fifo;       /* the LD/ST unit's queue: tags in dispatch order */
     uint32_t mem_head, mem_n;
     tm_event *events;         /* min-heap by cycle */
@@ -161,7 +158,10 @@ typedef struct tm_sm {
          * issue" (ib_valid, neither done nor at a barrier), by local slot:
          * the issue scan reads these and looks into a warp only when it
          * holds an instruction (mirror() in sm.c keeps them) */
-        uint64_t done, at_barrier, holds;
+        uint64_t done, at_barrier, holds, fetching;
+        /* warps whose buffered instruction the scoreboard refused, no
+         * register of theirs released since (blocked()'s memo) */
+        uint64_t sb_wait;
     } *scan;
     tm_sm_stats stats;
 } tm_sm;
