@@ -37,6 +37,7 @@ typedef struct mshr {
     uint8_t sectors;           /* the line sectors it fills */
     uint8_t pending;           /* sectors of the next-level request still to come back */
     bool ready, has_atomic;
+    uint32_t line;             /* the line its access found or allocated (a hint for the fill) */
 } mshr;
 
 struct tm_cache {
@@ -581,6 +582,7 @@ static void send_read(access *a, bool internal)
     } else {
         uint8_t next = c->cfg.sectored ? a->smask : sectors_of_range(a->block, c->cfg.line_bytes);
         e = mshr_open(c, a->key, a->smask, next);
+        c->mshrs[e].line = a->p.idx;
         mshr_append(c, e, a->r, internal);
         tm_req m = *a->r;
         m.addr = a->key;
@@ -906,7 +908,10 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
 {
     uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
     if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
-        probe p = probe_tags(c, block, m->sectors, false);
+        const line *at = m->line < c->cfg.nsets * c->cfg.assoc ? &c->lines[m->line] : NULL;
+        probe p = at && (at->reserved | at->valid | at->modified) && at->block == block
+                      ? probe_present(at, m->line, m->sectors, false) /* still there: the one way that holds it */
+                      : probe_tags(c, block, m->sectors, false);
         if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL)
             fill_sectors(&c->lines[p.idx], m->sectors, m->has_atomic);
         return; /* (not there: invalidated while pending) */
