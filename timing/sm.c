@@ -812,7 +812,8 @@ static struct tm_idle_count idle_count(tm_sm *sm, tm_stall best, uint32_t best_w
     struct tm_idle_count c = {(uint8_t)best, (uint8_t)(ready_but_stalled ? TM_DISTRO_STALL
                                                        : scoreboard       ? TM_DISTRO_SCOREBOARD
                                                                           : TM_DISTRO_IDLE), NULL};
-    if (best_wi != UINT32_MAX && sm->warps[best_wi].ib_valid) /* charged to the instruction it holds */
+    if (best_wi != UINT32_MAX && /* charged to the instruction it holds (ib_valid: holds, mirror()) */
+        (sm->scan[best_wi % sm->nsched].holds >> (best_wi / sm->nsched) & 1))
         c.charged = tm_gpu_line_stats(sm->gpu, sm->id, sm->warps[best_wi].ib_fn, sm->warps[best_wi].ib.pc);
     return c;
 }
@@ -955,11 +956,12 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
         for (int half = 0; half < 2 && !got; half++)
             for (uint64_t b = parts[half]; b && !got; b &= b - 1) {
                 uint32_t j = (uint32_t)__builtin_ctzll(b), wi = j * nsched + s;
-                tm_warp *w = &sm->warps[wi];
-                if (w->done || w->ib_valid || w->fetching || w->at_barrier) {
+                const struct tm_sched_scan *sc = &sm->scan[s];
+                if ((sc->done | sc->holds | sc->fetching | sc->at_barrier) >> j & 1) { /* (holds: ib_valid) */
                     sm->scan[s].want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
                     continue;
                 }
+                tm_warp *w = &sm->warps[wi];
                 /* one I-cache access a cycle: a refused one ends the
                  * scheduler's fetch too (GPGPU-Sim's fetch breaks after
                  * any access); a warp that is waiting made none */
