@@ -442,7 +442,8 @@ static void icnt_cycle(tm_gpu *gpu)
         }
     tm_icnt_cycle(gpu->icnt, now);
     tm_req r;
-    for (uint32_t p = 0; p < gpu->nparts; p++) {
+    for (uint32_t p = tm_icnt_next_busy_dst(gpu->icnt, TM_ICNT_REQUEST, 0); p < gpu->nparts;
+         p = tm_icnt_next_busy_dst(gpu->icnt, TM_ICNT_REQUEST, p + 1)) {
         tm_mempart *mp = &gpu->parts[p / per];
         const tm_req *head;
         while ((head = tm_icnt_peek(gpu->icnt, TM_ICNT_REQUEST, p, now)) && tm_mempart_can_accept(mp, p % per, head)) {
@@ -451,10 +452,11 @@ static void icnt_cycle(tm_gpu *gpu)
         }
     }
     bool failed = false;
-    for (uint32_t i = 0; i < gpu->nsms; i++) {
+    for (uint32_t i = tm_icnt_next_busy_dst(gpu->icnt, TM_ICNT_REPLY, 0); i < gpu->nsms;
+         i = tm_icnt_next_busy_dst(gpu->icnt, TM_ICNT_REPLY, i + 1)) {
         while (tm_icnt_pop(gpu->icnt, TM_ICNT_REPLY, i, now, &r))
             tm_sm_reply(&gpu->sms[i], &r, gpu->core_cycle);
-        failed |= gpu->slots[i].failed;
+        failed |= gpu->slots[i].failed; /* (only a reply can make an SM fail here) */
     }
     if (failed)
         take_sm_failure(gpu);
@@ -583,12 +585,16 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
         if (kernel_finished(gpu))
             break;
         uint64_t now = gpu->core_cycle;
-        for (uint32_t i = 0; i < gpu->nsms; i++)
-            if (gpu->sms[i].last_progress > last_progress)
-                last_progress = gpu->sms[i].last_progress;
         if (gpu->cfg.deadlock_cycles && now - last_progress > gpu->cfg.deadlock_cycles) {
-            deadlock(gpu);
-            break;
+            /* the SMs' progress only grows: look at it only when the last
+             * value seen is too old */
+            for (uint32_t i = 0; i < gpu->nsms; i++)
+                if (gpu->sms[i].last_progress > last_progress)
+                    last_progress = gpu->sms[i].last_progress;
+            if (now - last_progress > gpu->cfg.deadlock_cycles) {
+                deadlock(gpu);
+                break;
+            }
         }
         if (gpu->max_warp_insts && gpu->issued >= gpu->max_warp_insts) {
             tm_gpu_fail(gpu, SIM_ERR_LIMIT, "kernel %s stopped after %" PRIu64 " warp instructions (the instruction "

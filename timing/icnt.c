@@ -278,6 +278,19 @@ bool tm_icnt_pop(tm_icnt *icnt, tm_icnt_net net, uint32_t dst, uint64_t now, tm_
     return true;
 }
 
+uint32_t tm_icnt_next_busy_dst(const tm_icnt *icnt, tm_icnt_net net, uint32_t from)
+{
+    const icnt_subnet *s = &icnt->net[net];
+    for (uint32_t w = from / 64; w < words_for(s->n_out); w++) {
+        uint64_t m = s->out_busy[w];
+        if (w == from / 64)
+            m &= ~0ull << (from % 64);
+        if (m)
+            return w * 64 + (uint32_t)__builtin_ctzll(m);
+    }
+    return UINT32_MAX;
+}
+
 /* The earliest event >= now of one subnetwork (UINT64_MAX: none). */
 static uint64_t subnet_next_event(const icnt_subnet *s, uint64_t now)
 {

@@ -120,6 +120,11 @@ void tm_icnt_cycle(tm_icnt *icnt, uint64_t now);
 const tm_req *tm_icnt_peek(const tm_icnt *icnt, tm_icnt_net net, uint32_t dst, uint64_t now);
 bool tm_icnt_pop(tm_icnt *icnt, tm_icnt_net net, uint32_t dst, uint64_t now, tm_req *out);
 
+/* The first destination >= from on net whose output queue holds a packet
+ * (arrived or still crossing), UINT32_MAX when none: the callers visit
+ * only those destinations. */
+uint32_t tm_icnt_next_busy_dst(const tm_icnt *icnt, tm_icnt_net net, uint32_t from);
+
 /* The earliest cycle >= now at which the crossbar moves a flit or a packet
  * arrives at an output queue (a packet arriving at now itself counts);
  * UINT64_MAX when nothing is on its way. Packets that arrived before now
