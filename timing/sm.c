@@ -843,7 +843,23 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         tm_stall best = TM_STALL_IDLE;
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
         bool issued = false, scoreboard = false, ready_but_stalled = false;
-        uint64_t recheck = UINT64_MAX;
+        uint64_t recheck = UINT64_MAX, in_order = sm->sched[s].order_mask;
+        if (!(in_order & sc->holds & ~sc->sb_wait)) {
+            /* no warp needs blocked(): the loop below would give the least
+             * stall reason of the masks, charged to the first warp in order
+             * with it */
+            uint64_t fetch = in_order & ~sc->holds & ~sc->done & ~sc->at_barrier,
+                     sbw = in_order & sc->holds & sc->sb_wait, bar = in_order & ~sc->holds & ~sc->done & sc->at_barrier,
+                     done = in_order & ~sc->holds & sc->done;
+            best = fetch ? TM_STALL_FETCH : sbw ? TM_STALL_SCOREBOARD : bar ? TM_STALL_BARRIER
+                   : done ? TM_STALL_DONE : TM_STALL_IDLE;
+            uint64_t m = fetch ? fetch : sbw ? sbw : bar ? bar : done;
+            for (uint32_t k = 0; k < n && best_wi == UINT32_MAX; k++)
+                if (m >> order[k] & 1)
+                    best_wi = order[k] * nsched + s;
+            scoreboard = sbw != 0;
+            n = 0; /* (the loop has nothing to do) */
+        }
         for (uint32_t k = 0; k < n && !issued; k++) {
             uint32_t wi = order[k] * nsched + s;
             uint64_t bit = 1ull << order[k];

@@ -144,6 +144,9 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
         break;
     }
     *n = ws->norder = k;
+    ws->order_mask = 0;
+    for (uint32_t i = 0; i < k && ws->order[i] < 64; i++)
+        ws->order_mask |= 1ull << ws->order[i];
     memcpy(ws->order_live, live, ws->n * sizeof *live);
     ws->order_valid = true;
     return ws->order;

@@ -32,6 +32,7 @@ typedef struct tm_warp_sched {
     uint64_t *age;         /* per slot: smaller is older (set when a warp starts) */
     uint32_t *order;       /* the order handed out last ... */
     uint32_t norder;
+    uint64_t order_mask;   /* bit s: slot s is in that order (slots < 64) */
     bool *order_live;      /* ... for these live flags (n) */
     bool order_valid;      /* ... and still the policy's answer unless live changed */
     uint32_t *by_age;      /* every slot, oldest first (ties: lower slot), kept by tm_warp_sched_start */
