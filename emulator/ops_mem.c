@@ -57,6 +57,21 @@ static inline uint8_t *mem(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t 
     return sim_mem(c, in, t, in->space, a, size, kind);
 }
 
+/* When every lane accesses one address: log the access just logged for
+ * lane L->t[0] for the other lanes too, as one access each would have
+ * been (the same but for the thread). False after a fault. */
+static bool log_other_lanes(sim_cta *c, const sim_inst *in, const sim_lanes *L)
+{
+    sim_mem_access e = c->mem_log[c->nmem_log - 1];
+    for (uint32_t i = 1; i < L->n; i++) {
+        if (c->nmem_log == c->cap_mem_log && !sim_mem_log_grow(c, in))
+            return false;
+        e.thread = sim_thread(c, L->t[i]);
+        c->mem_log[c->nmem_log++] = e;
+    }
+    return true;
+}
+
 /* Little-endian load / store of n <= 8 bytes. */
 static inline uint64_t load_n(const uint8_t *p, unsigned n)
 {
@@ -128,12 +143,12 @@ HANDLER(op_ld)
     (void)g;
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     bool sg = type_signed(in->type);
-    if (in->addr.base.imm == 1 && L->n && in->space != PTX_SPACE_LOCAL &&
-        in->space != PTX_SPACE_NONE && !c->record_mem) {
-        /* one address for every lane (a parameter, a variable): read once
-         * (unless each lane's access is to be logged) */
+    if (in->addr.base.imm == 1 && L->n && in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_NONE) {
+        /* one address for every lane (a parameter, a variable): read once */
         uint32_t t0 = L->t[0];
         uint8_t *p = mem(c, in, t0, sim_addr_sum(&in->addr, in->addr.base.value), size * n, 1);
+        if (p && c->record_mem && !log_other_lanes(c, in, L))
+            p = NULL;
         if (!p) {
             s->event = SIM_EV_FAULT;
             return;
