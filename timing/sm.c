@@ -236,15 +236,16 @@ static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sch
 /* Warp wi changed: its scheduler scans again. */
 /* Copy warp wi's done, at_barrier and ib_valid into its scheduler's
  * masks (struct tm_sched_scan); after every change of one of them. */
-static void mirror(tm_sm *sm, uint32_t wi)
+static inline void mirror(tm_sm *sm, uint32_t wi)
 {
     const tm_warp *w = &sm->warps[wi];
     struct tm_sched_scan *sc = &sm->scan[w->sched];
-    uint64_t bit = 1ull << (wi / sm->nsched);
-    sc->done = w->done ? sc->done | bit : sc->done & ~bit;
-    sc->at_barrier = w->at_barrier ? sc->at_barrier | bit : sc->at_barrier & ~bit;
-    sc->holds = w->ib_valid && !w->done && !w->at_barrier ? sc->holds | bit : sc->holds & ~bit;
-    sc->fetching = w->fetching ? sc->fetching | bit : sc->fetching & ~bit;
+    uint32_t j = wi / sm->nsched;
+    uint64_t bit = 1ull << j;
+    sc->done = (sc->done & ~bit) | (uint64_t)w->done << j;
+    sc->at_barrier = (sc->at_barrier & ~bit) | (uint64_t)w->at_barrier << j;
+    sc->holds = (sc->holds & ~bit) | (uint64_t)(w->ib_valid && !w->done && !w->at_barrier) << j;
+    sc->fetching = (sc->fetching & ~bit) | (uint64_t)w->fetching << j;
 }
 
 /* Warp wi's scoreboard answer may have changed (a register of its was
@@ -254,11 +255,7 @@ static void sb_forget(tm_sm *sm, uint32_t wi)
     sm->scan[sm->warps[wi].sched].sb_wait &= ~(1ull << (wi / sm->nsched));
 }
 
-static void touch(tm_sm *sm, uint32_t wi)
-{
-    sm->scan[sm->warps[wi].sched].dirty = true;
-    mirror(sm, wi);
-}
+static void touch(tm_sm *sm, uint32_t wi) { sm->scan[sm->warps[wi].sched].dirty = true; }
 
 /* Warp wi's instruction buffer may need filling. */
 static void want_fetch(tm_sm *sm, uint32_t wi)
@@ -307,6 +304,7 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         sm->resident[w->sched] |= 1ull << (i / nsched);
         sm->nresident++;
         touch(sm, i);
+        mirror(sm, i);
         want_fetch(sm, i);
     }
     return true;
@@ -587,6 +585,7 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
             w->ib_valid = true;
             w->ib_ready = now + 1;
             touch(sm, r.warp);
+            mirror(sm, r.warp);
         }
     }
     while (sm->nevents && sm->events[0].cycle <= now) {
@@ -1006,6 +1005,7 @@ static void barriers(tm_sm *sm, uint64_t now)
                 continue;
             sm->warps[i].at_barrier = false;
             touch(sm, i);
+            mirror(sm, i);
             want_fetch(sm, i);
         }
         sm->last_progress = now;

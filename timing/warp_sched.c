@@ -107,6 +107,13 @@ void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
     }
 }
 
+/* Append slot s to the order being built (k entries so far). */
+static inline void put(tm_warp_sched *ws, uint32_t *k, uint32_t s)
+{
+    ws->order[(*k)++] = s;
+    ws->order_mask |= s < 64 ? 1ull << s : 0;
+}
+
 const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
 {
     if (ws->order_valid && memcmp(live, ws->order_live, ws->n * sizeof *live) == 0) {
@@ -114,39 +121,37 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
         return ws->order;
     }
     uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
+    ws->order_mask = 0;
     switch (ws->policy) {
     case TM_SCHED_LRR:
     case TM_SCHED_TWO_LEVEL: { /* from start round to start - 1 */
         const bool *active = ws->policy == TM_SCHED_TWO_LEVEL ? ws->active : live;
         for (uint32_t s = start; s < ws->n; s++)
             if (live[s] && active[s])
-                ws->order[k++] = s;
+                put(ws, &k, s);
         for (uint32_t s = 0; s < start && s < ws->n; s++)
             if (live[s] && active[s])
-                ws->order[k++] = s;
+                put(ws, &k, s);
         break;
     }
     case TM_SCHED_GTO: {
         bool greedy = ws->last < ws->n && live[ws->last];
         if (greedy)
-            ws->order[k++] = ws->last;
+            put(ws, &k, ws->last);
         for (uint32_t i = 0; i < ws->n; i++) {
             uint32_t s = ws->by_age[i];
             if (live[s] && !(greedy && s == ws->last))
-                ws->order[k++] = s;
+                put(ws, &k, s);
         }
         break;
     }
     case TM_SCHED_OLDEST:
         for (uint32_t i = 0; i < ws->n; i++)
             if (live[ws->by_age[i]])
-                ws->order[k++] = ws->by_age[i];
+                put(ws, &k, ws->by_age[i]);
         break;
     }
     *n = ws->norder = k;
-    ws->order_mask = 0;
-    for (uint32_t i = 0; i < k && ws->order[i] < 64; i++)
-        ws->order_mask |= 1ull << ws->order[i];
     memcpy(ws->order_live, live, ws->n * sizeof *live);
     ws->order_valid = true;
     return ws->order;
