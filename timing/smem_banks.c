@@ -103,6 +103,7 @@ int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *add
         return -1;
     }
     uint32_t lanes = p->warp_size / p->warp_parts;
+    bool pow2 = !(p->n_banks & (p->n_banks - 1)); /* (the usual case: a mask, not a division per lane) */
     for (uint32_t lo = 0; lo < p->warp_size; lo += lanes) {
         uint64_t word[32];
         uint32_t bank[32], n = 0;
@@ -110,7 +111,7 @@ int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *add
             if (!((active >> lane) & 1))
                 continue;
             word[n] = addr[lane] / TM_SMEM_WORD_BYTES;
-            bank[n] = (uint32_t)(word[n] % p->n_banks);
+            bank[n] = (uint32_t)(pow2 ? word[n] & (p->n_banks - 1) : word[n] % p->n_banks);
             n++;
         }
         *cycles += p->limited_broadcast ? limited_broadcast_cost(word, bank, n) : distinct_words_per_bank(word, bank, n);

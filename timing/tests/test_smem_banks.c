@@ -209,7 +209,7 @@ static void test_random_against_table(void **state)
         uint64_t addr[32];
         uint32_t active = 0;
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        uint32_t banks = (uint32_t[]){32, 16, 8}[(seed >> 33) % 3];
+        uint32_t banks = (uint32_t[]){32, 16, 8, 24, 12}[(seed >> 33) % 5]; /* (and counts that are no power of two) */
         uint32_t parts = (uint32_t[]){1, 2, 4}[(seed >> 40) % 3];
         for (int i = 0; i < 32; i++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
