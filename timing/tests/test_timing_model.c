@@ -81,6 +81,24 @@ static tm_kernel_stats simulate(const tm_config *cfg, const char *text, uint32_t
     return ks;
 }
 
+/* Launch kernel k of `text` as one block of `block` threads, its one
+ * parameter a zeroed 8-byte buffer (*buf), on a GPU of cfg; the GPU is
+ * returned for the test to read its units (tm_gpu_free), the module and
+ * device stay in *e (emu_close). */
+static tm_gpu *launch_kept(const tm_config *cfg, const char *text, uint32_t block, emu *e, uint64_t *buf)
+{
+    emu_open_module(e, ptx_test_parse(text));
+    *buf = emu_buf(e, NULL, 8);
+    char err[512];
+    tm_gpu *gpu = tm_gpu_new(cfg, err, sizeof err);
+    if (!gpu)
+        fail_msg("tm_gpu_new: %s", err);
+    sim_launch_config lc = emu_cfg(1, 1, block, 1);
+    if (tm_gpu_launch(gpu, e->d, e->p, "k", &lc, buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("tm_gpu_launch: %s", err);
+    return gpu;
+}
+
 /* A kernel whose body is `n` copies of `line` between `pre` and `post`. */
 static char *repeat_kernel(const char *decls, const char *pre, const char *line, uint32_t n, const char *post)
 {
@@ -277,15 +295,8 @@ static void test_fetch_lines_wider_than_l2_lines(void **state)
     char *t = repeat_kernel(".reg .b32 %r<4>;\n.reg .b64 %rd<2>;", "mov.u32 %r1, 0;", "add.s32 %%r1, %%r1, 1;\n", 100,
                             "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], %r1;");
     emu e;
-    emu_open_module(&e, ptx_test_parse(t));
-    uint64_t buf = emu_buf(&e, NULL, 8);
-    char err[512];
-    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
-    if (!gpu)
-        fail_msg("tm_gpu_new: %s", err);
-    sim_launch_config lc = emu_cfg(1, 1, 32, 1);
-    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
-        fail_msg("tm_gpu_launch: %s", err);
+    uint64_t buf;
+    tm_gpu *gpu = launch_kept(&cfg, t, 32, &e, &buf);
     uint32_t result;
     emu_read(&e, &result, buf, 4);
     assert_int_equal(result, 100);
@@ -316,15 +327,8 @@ static void test_one_fetch_access_per_scheduler(void **state)
     assert_int_equal(cfg.n_schedulers, 4);
     char *t = repeat_kernel(".reg .b32 %r<4>;", "mov.u32 %r1, 0;", "add.s32 %%r1, %%r1, 1;\n", 100, "");
     emu e;
-    emu_open_module(&e, ptx_test_parse(t));
-    uint64_t buf = emu_buf(&e, NULL, 8);
-    char err[512];
-    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
-    if (!gpu)
-        fail_msg("tm_gpu_new: %s", err);
-    sim_launch_config lc = emu_cfg(1, 1, 1024, 1);
-    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
-        fail_msg("tm_gpu_launch: %s", err);
+    uint64_t buf;
+    tm_gpu *gpu = launch_kept(&cfg, t, 1024, &e, &buf);
     const tm_cache_stats *st = tm_cache_get_stats(gpu->sms[0].l1i);
     uint64_t seen = 0;
     for (int k = 0; k < TM_CACHE_STATUSES; k++)
