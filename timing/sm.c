@@ -233,9 +233,8 @@ static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sch
  * the set when it issues, is released from a barrier or starts, and
  * leaves it when the fetch stage finds it needs nothing. */
 
-/* Warp wi changed: its scheduler scans again. */
-/* Copy warp wi's done, at_barrier and ib_valid into its scheduler's
- * masks (struct tm_sched_scan); after every change of one of them. */
+/* Copy warp wi's done, at_barrier, ib_valid and fetching into its
+ * scheduler's masks (struct tm_sched_scan); after every change of one. */
 static inline void mirror(tm_sm *sm, uint32_t wi)
 {
     const tm_warp *w = &sm->warps[wi];
@@ -255,6 +254,7 @@ static void sb_forget(tm_sm *sm, uint32_t wi)
     sm->scan[sm->warps[wi].sched].sb_wait &= ~(1ull << (wi / sm->nsched));
 }
 
+/* Warp wi changed: its scheduler scans again. */
 static void touch(tm_sm *sm, uint32_t wi) { sm->scan[sm->warps[wi].sched].dirty = true; }
 
 /* Warp wi's instruction buffer may need filling. */
