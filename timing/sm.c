@@ -428,10 +428,18 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     uint8_t round_of[1024], lane_of_entry[1024]; /* entries 0..n-1 are set below */
     uint32_t seen[32] = {0}, rounds = 0;
     uint8_t lane_of_thread[1024]; /* CTAs have at most 1024 threads */
-    for (uint32_t k = 0; k < nlanes; k++)
-        lane_of_thread[lane_thread[k] & 1023] = (uint8_t)k;
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
-    for (uint32_t i = 0; i < n; i++) {
+    bool one_each = n == nlanes; /* the usual log: entry i is lane i's one access */
+    for (uint32_t i = 0; one_each && i < n; i++)
+        one_each = st->mem[i].thread == lane_thread[i];
+    for (uint32_t i = 0; one_each && i < n; i++) {
+        lane_of_entry[i] = (uint8_t)i;
+        round_of[i] = 0;
+        rounds = 1;
+    }
+    for (uint32_t k = 0; !one_each && k < nlanes; k++)
+        lane_of_thread[lane_thread[k] & 1023] = (uint8_t)k;
+    for (uint32_t i = 0; !one_each && i < n; i++) {
         uint32_t lane = lane_of_thread[st->mem[i].thread & 1023];
         lane_of_entry[i] = (uint8_t)lane;
         round_of[i] = (uint8_t)(seen[lane] < 255 ? seen[lane] : 255);
