@@ -429,14 +429,13 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     uint32_t seen[32] = {0}, rounds = 0;
     uint8_t lane_of_thread[1024]; /* CTAs have at most 1024 threads */
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
-    bool one_each = n == nlanes; /* the usual log: entry i is lane i's one access */
-    for (uint32_t i = 0; one_each && i < n; i++)
-        one_each = st->mem[i].thread == lane_thread[i];
-    for (uint32_t i = 0; one_each && i < n; i++) {
-        lane_of_entry[i] = (uint8_t)i;
-        round_of[i] = 0;
-        rounds = 1;
+    uint32_t same = 0; /* the usual log: entry i is lane i's one access */
+    for (; n == nlanes && same < n && st->mem[same].thread == lane_thread[same]; same++) {
+        lane_of_entry[same] = (uint8_t)same;
+        round_of[same] = 0;
     }
+    bool one_each = n == nlanes && same == n;
+    rounds = one_each && n;
     for (uint32_t k = 0; !one_each && k < nlanes; k++)
         lane_of_thread[lane_thread[k] & 1023] = (uint8_t)k;
     for (uint32_t i = 0; !one_each && i < n; i++) {
