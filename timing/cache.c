@@ -18,12 +18,13 @@
 #define NONE UINT32_MAX
 #define ALL_SECTORS 0xFu
 
-/* One line of the tag array. The sector masks reserved, valid and
- * modified are disjoint; a whole-line cache keeps them 0 or ALL_SECTORS. */
+/* One line of the tag array, without its block address (tm_cache.blocks,
+ * apart so that a scan for the victim reads 16 bytes a way). The sector
+ * masks reserved, valid and modified are disjoint; a whole-line cache
+ * keeps them 0 or ALL_SECTORS. */
 typedef struct line {
-    uint64_t block;            /* block address (GPGPU-Sim's tag) */
-    uint64_t last_access;      /* cycle of the last hit or allocation (LRU) */
-    uint64_t alloc_time;       /* cycle the line was allocated (FIFO) */
+    uint64_t stamp;            /* what replacement compares: the cycle of the last hit or
+                                  allocation (LRU), or of the allocation (FIFO) */
     uint8_t reserved, valid, modified;
     uint8_t unreadable;        /* modified sectors not wholly written (lazy fetch on read) */
     uint8_t modified_on_fill;  /* reserved sectors that become MODIFIED when filled */
@@ -48,6 +49,9 @@ struct tm_cache {
     uint64_t (*index_fn)(void *ctx, uint64_t addr);
     void *index_ctx;
     line *lines;               /* nsets x assoc */
+    uint64_t *blocks;          /* per line: its block address (GPGPU-Sim's tag) */
+    uint8_t *prints;           /* per line: a byte of its block's hash; a probe compares
+                                  blocks only where this matches */
     uint32_t *mru;             /* per set: the way that hit last (probed first) */
     /* MSHRs */
     mshr *mshrs;
@@ -239,6 +243,8 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
         tsize <<= 1;
     c->table_mask = tsize - 1;
     c->lines = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->lines);
+    c->blocks = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->blocks);
+    c->prints = calloc((size_t)cfg->nsets * cfg->assoc, sizeof *c->prints);
     c->mru = calloc(cfg->nsets, sizeof *c->mru);
     c->mshrs = calloc(entries, sizeof *c->mshrs);
     c->merged = calloc((size_t)entries * cfg->mshr_max_merge, sizeof *c->merged);
@@ -248,7 +254,7 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
     c->ready_ring = calloc(entries, sizeof *c->ready_ring);
     /* allocating on fill, each pending fill may evict a dirty line */
     bool ok = tm_queue_init(&c->missq, cfg->miss_queue + (cfg->alloc == TM_ALLOC_ON_MISS ? 0 : cfg->mshr_entries));
-    if (!ok || !c->lines || !c->mru || !c->mshrs || !c->merged || !c->internal || !c->free_list || !c->table ||
+    if (!ok || !c->lines || !c->blocks || !c->prints || !c->mru || !c->mshrs || !c->merged || !c->internal || !c->free_list || !c->table ||
         !c->ready_ring) {
         tm_cache_free(c);
         seterr(err, errlen, "cache %s: out of memory", name ? name : "?");
@@ -267,6 +273,8 @@ void tm_cache_free(tm_cache *c)
     if (!c)
         return;
     free(c->lines);
+    free(c->blocks);
+    free(c->prints);
     free(c->mru);
     free(c->mshrs);
     free(c->merged);
@@ -395,32 +403,35 @@ static probe probe_present(const line *l, uint32_t idx, uint8_t smask, bool is_w
     return p;
 }
 
+/* The byte of block's hash kept in tm_cache.prints. */
+static uint8_t print_of(uint64_t block) { return (uint8_t)((block * 0x9E3779B97F4A7C15ull) >> 56); }
+
+static bool live(const line *l) { return (l->reserved | l->valid | l->modified) != 0; }
+
 static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_write)
 {
     uint32_t assoc = c->cfg.assoc, set = tm_cache_set_index(c, block), base = set * assoc;
-    const line *hint = &c->lines[base + c->mru[set]]; /* a block sits in one way at most: look there first */
-    if ((hint->reserved | hint->valid | hint->modified) && hint->block == block)
-        return probe_present(hint, base + c->mru[set], smask, is_write);
+    uint32_t h = base + c->mru[set]; /* a block sits in one way at most: look there first */
+    if (live(&c->lines[h]) && c->blocks[h] == block)
+        return probe_present(&c->lines[h], h, smask, is_write);
+    uint8_t print = print_of(block);
+    for (uint32_t w = 0; w < assoc; w++)
+        if (c->prints[base + w] == print && live(&c->lines[base + w]) && c->blocks[base + w] == block) {
+            c->mru[set] = w;
+            return probe_present(&c->lines[base + w], base + w, smask, is_write);
+        }
+    /* absent: the way to allocate */
     uint32_t invalid = NONE, victim = NONE;
     uint64_t best = UINT64_MAX;
-    bool lru = c->cfg.repl == TM_REPL_LRU;
     for (uint32_t w = 0; w < assoc; w++) {
         const line *l = &c->lines[base + w];
-        uint8_t live = l->reserved | l->valid | l->modified;
-        if (live && l->block == block) {
-            c->mru[set] = w;
-            return probe_present(l, base + w, smask, is_write);
-        }
         if (l->reserved)
             continue;
-        if (!live) {
+        if (!live(l)) {
             invalid = base + w;
-        } else {
-            uint64_t t = lru ? l->last_access : l->alloc_time;
-            if (t < best) {
-                best = t;
-                victim = base + w;
-            }
+        } else if (l->stamp < best) {
+            best = l->stamp;
+            victim = base + w;
         }
     }
     if (invalid != NONE)
@@ -430,16 +441,17 @@ static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_writ
     return (probe){TM_CACHE_RESERVATION_FAIL, NONE};
 }
 
-/* The write-back of l's dirty sectors. */
-static tm_req writeback_of(const tm_cache *c, const line *l, const tm_req *cause)
+/* The write-back of line idx's dirty sectors. */
+static tm_req writeback_of(const tm_cache *c, uint32_t idx, const tm_req *cause)
 {
-    tm_req wb = {.addr = l->block, .kind = TM_REQ_WRITEBACK, .space = TM_SPACE_GLOBAL,
+    const line *l = &c->lines[idx];
+    tm_req wb = {.addr = c->blocks[idx], .kind = TM_REQ_WRITEBACK, .space = TM_SPACE_GLOBAL,
                  .sm = cause->sm, .warp = cause->warp, .t_made = cause->t_made};
     if (c->cfg.sectored) {
         wb.sectors = l->modified;
         wb.bytes = popcount8(l->modified) * TM_SECTOR_BYTES;
     } else {
-        wb.sectors = sectors_of_range(l->block, c->cfg.line_bytes);
+        wb.sectors = sectors_of_range(c->blocks[idx], c->cfg.line_bytes);
         wb.bytes = c->cfg.line_bytes;
     }
     return wb;
@@ -468,15 +480,24 @@ static void set_invalid(line *l, uint8_t s)
     l->unreadable &= (uint8_t)~s;
 }
 
-/* A fresh line for block with the sectors s reserved. */
-static void allocate_line(line *l, uint64_t block, uint8_t s, uint64_t now)
+/* Line idx becomes a fresh line for block with the sectors s reserved. */
+static void allocate_line(tm_cache *c, uint32_t idx, uint64_t block, uint8_t s, uint64_t now)
 {
-    *l = (line){.block = block, .last_access = now, .alloc_time = now, .reserved = s};
+    c->lines[idx] = (line){.stamp = now, .reserved = s};
+    c->blocks[idx] = block;
+    c->prints[idx] = print_of(block);
+}
+
+/* A hit on (or a sector allocated in) l at cycle now: LRU's time. */
+static void used(const tm_cache *c, line *l, uint64_t now)
+{
+    if (c->cfg.repl == TM_REPL_LRU)
+        l->stamp = now;
 }
 
 /* Reserve the sectors s of a present line (GPGPU-Sim's allocate_sector:
  * a sector that was modified stays modified once filled). */
-static void allocate_sector(line *l, uint8_t s, uint64_t now)
+static void allocate_sector(const tm_cache *c, line *l, uint8_t s, uint64_t now)
 {
     if (l->modified & s)
         l->modified_on_fill |= s;
@@ -485,7 +506,7 @@ static void allocate_sector(line *l, uint8_t s, uint64_t now)
     l->readable_on_fill &= (uint8_t)~s;
     set_invalid(l, s);
     l->reserved |= s;
-    l->last_access = now;
+    used(c, l, now);
 }
 
 /* GPGPU-Sim's tag_array::access after its probe p: a hit refreshes the
@@ -500,21 +521,21 @@ static bool touch_tags(tm_cache *c, probe p, uint64_t block, uint8_t smask, uint
     switch (p.status) {
     case TM_CACHE_HIT:
     case TM_CACHE_HIT_RESERVED:
-        l->last_access = now;
+        used(c, l, now);
         return false;
     case TM_CACHE_MISS: {
         if (!on_miss)
             return false;
         bool dirty = needs_writeback(c, p);
         if (dirty)
-            *wb = writeback_of(c, l, cause);
-        allocate_line(l, block, smask, now);
+            *wb = writeback_of(c, p.idx, cause);
+        allocate_line(c, p.idx, block, smask, now);
         c->mru[p.idx / c->cfg.assoc] = p.idx % c->cfg.assoc; /* its fill and next hits look here first */
         return dirty;
     }
     case TM_CACHE_SECTOR_MISS:
         if (on_miss)
-            allocate_sector(l, smask, now);
+            allocate_sector(c, l, smask, now);
         return false;
     default:
         return false;
@@ -605,7 +626,7 @@ static tm_cache_status read_access(access *a)
     tm_cache *c = a->c;
     if (a->p.status == TM_CACHE_HIT) {
         line *l = &c->lines[a->p.idx];
-        l->last_access = a->now;
+        used(c, l, a->now);
         if (a->r->kind == TM_REQ_ATOMIC)
             set_modified(l, a->smask);
         return TM_CACHE_HIT;
@@ -627,7 +648,7 @@ static tm_cache_status read_only_access(access *a)
 {
     tm_cache *c = a->c;
     if (a->p.status == TM_CACHE_HIT) {
-        c->lines[a->p.idx].last_access = a->now;
+        used(c, &c->lines[a->p.idx], a->now);
         return TM_CACHE_HIT;
     }
     if (a->p.status == TM_CACHE_RESERVATION_FAIL)
@@ -666,13 +687,13 @@ static tm_cache_status write_hit(access *a)
     line *l = &c->lines[a->p.idx];
     switch (write_policy(a)) {
     case TM_WRITE_BACK:
-        l->last_access = a->now;
+        used(c, l, a->now);
         write_into(a, l);
         return TM_CACHE_HIT;
     case TM_WRITE_THROUGH:
         if (!missq_room(c, 1))
             return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
-        l->last_access = a->now;
+        used(c, l, a->now);
         write_into(a, l);
         push(c, a->r);
         return TM_CACHE_HIT;
@@ -909,7 +930,7 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
     uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
     if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
         const line *at = m->line < c->cfg.nsets * c->cfg.assoc ? &c->lines[m->line] : NULL;
-        probe p = at && (at->reserved | at->valid | at->modified) && at->block == block
+        probe p = at && live(at) && c->blocks[m->line] == block
                       ? probe_present(at, m->line, m->sectors, false) /* still there: the one way that holds it */
                       : probe_tags(c, block, m->sectors, false);
         if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL)
@@ -923,15 +944,15 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
     if (p.status == TM_CACHE_MISS && l->modified && c->cfg.write != TM_WRITE_THROUGH) {
         /* the victim's dirty data goes to the next level (GPGPU-Sim drops
          * it: its tag_array::fill makes no write-back); room is kept for it */
-        tm_req wb = writeback_of(c, l, reply);
+        tm_req wb = writeback_of(c, p.idx, reply);
         tm_queue_push(&c->missq, &wb);
     }
     if (p.status == TM_CACHE_MISS) {
-        allocate_line(l, block, m->sectors, now);
+        allocate_line(c, p.idx, block, m->sectors, now);
         c->mru[p.idx / c->cfg.assoc] = p.idx % c->cfg.assoc;
     }
     else if (p.status == TM_CACHE_SECTOR_MISS)
-        allocate_sector(l, m->sectors, now);
+        allocate_sector(c, l, m->sectors, now);
     fill_sectors(l, m->sectors, m->has_atomic);
 }
 
