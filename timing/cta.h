@@ -22,6 +22,7 @@ typedef struct tm_cta {
     void *simt_state;     /* the mechanism's own per-CTA state */
     sim_group *groups;    /* per warp slot: the group it issues (kept between issues) */
     uint32_t nslots;      /* hardware warp slots it occupies */
+    uint16_t sm_slot[32]; /* the SM's warp slot of each (set by the SM when it starts) */
     bool barrier_arrived; /* a warp arrived at a barrier since the last release check */
     bool allocated;       /* emu's buffers exist (tm_cta_free releases them) */
 } tm_cta;

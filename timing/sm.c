@@ -295,6 +295,7 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         if (w->cta)
             continue;
         sm->ordered_held -= w->ib_ordered; /* (a faulted block's warp may leave one) */
+        cta->sm_slot[k] = (uint16_t)i;
         *w = (tm_warp){.cta = cta, .cta_slot = k++, .sched = i % nsched,
                        .age = ++sm->age_stamp};
         tm_scoreboard_clear_warp(sm->sb, i);
@@ -314,14 +315,15 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
  * and its slots and place are free. */
 static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
 {
-    for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (sm->warps[i].cta == cta && (!sm->warps[i].done || sm->warps[i].pending_mem || sm->warps[i].alu_busy))
+    for (uint32_t k = 0; k < cta->nslots; k++) {
+        const tm_warp *w = &sm->warps[cta->sm_slot[k]];
+        if (!w->done || w->pending_mem || w->alu_busy)
             return; /* (an ALU result still to come would release the registers of the slot's next warp) */
-    for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (sm->warps[i].cta == cta) {
-            unschedule(sm, i);
-            sm->warps[i].cta = NULL;
-        }
+    }
+    for (uint32_t k = 0; k < cta->nslots; k++) {
+        unschedule(sm, cta->sm_slot[k]);
+        sm->warps[cta->sm_slot[k]].cta = NULL;
+    }
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;
