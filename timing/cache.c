@@ -71,6 +71,7 @@ struct tm_cache {
         uint64_t version, addr;
         uint32_t bytes;
         uint8_t kind, space, sectors;
+        tm_cache_access_type type;
         tm_cache_fail why;
         bool valid;
     } refused;
@@ -852,6 +853,7 @@ static void remember_refusal(tm_cache *c, const tm_req *r, tm_cache_fail why)
     c->refused.kind = (uint8_t)r->kind;
     c->refused.space = (uint8_t)r->space;
     c->refused.sectors = r->sectors;
+    c->refused.type = access_type(r);
     c->refused.why = why;
 }
 
@@ -870,8 +872,8 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
         return TM_CACHE_BYPASS;
     }
     if (refused_again(c, r)) {
-        c->stats.count[access_type(r)][TM_CACHE_RESERVATION_FAIL]++;
-        c->stats.fail[access_type(r)][c->refused.why]++;
+        c->stats.count[c->refused.type][TM_CACHE_RESERVATION_FAIL]++;
+        c->stats.fail[c->refused.type][c->refused.why]++;
         if (why)
             *why = c->refused.why;
         return TM_CACHE_RESERVATION_FAIL;
@@ -929,8 +931,8 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
 {
     uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
     if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
-        const line *at = m->line < c->cfg.nsets * c->cfg.assoc ? &c->lines[m->line] : NULL;
-        probe p = at && live(at) && c->blocks[m->line] == block
+        const line *at = &c->lines[m->line]; /* (a valid index: send_read sets it from its probe) */
+        probe p = live(at) && c->blocks[m->line] == block
                       ? probe_present(at, m->line, m->sectors, false) /* still there: the one way that holds it */
                       : probe_tags(c, block, m->sectors, false);
         if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL)

@@ -977,12 +977,12 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
          * above rr, then those below */
         uint64_t m = sm->resident[s] & sm->scan[s].want_fetch, parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
         bool got = false;
+        struct tm_sched_scan *sc = &sm->scan[s];
         for (int half = 0; half < 2 && !got; half++)
             for (uint64_t b = parts[half]; b && !got; b &= b - 1) {
                 uint32_t j = (uint32_t)__builtin_ctzll(b), wi = j * nsched + s;
-                const struct tm_sched_scan *sc = &sm->scan[s];
                 if ((sc->done | sc->holds | sc->fetching | sc->at_barrier) >> j & 1) { /* (holds: ib_valid) */
-                    sm->scan[s].want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
+                    sc->want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
                     continue;
                 }
                 tm_warp *w = &sm->warps[wi];

@@ -357,21 +357,31 @@ static void test_atomic_tickets(void **state)
     outcome_free(&o);
 }
 
-/* 80 blocks of 64 threads store their index; block 70 (one of the last
- * SMs) stores to address 16 + 4 * thread instead, outside every
- * allocation: the launch fails with that block's fault, thread 0's
- * address 0x10 (the lowest faulting block's error, emulator/launch.c), and
- * everything else as with one thread. */
+/* `grid` blocks of 64 threads store their index; block `bad` stores to
+ * address 16 + 4 * thread instead, outside every allocation: the launch
+ * fails with that block's fault, thread 0's address 0x10 (the lowest
+ * faulting block's error, emulator/launch.c), and everything else as with
+ * one thread. */
+static void expect_late_fault(uint32_t grid, uint32_t bad, const char *const *sets)
+{
+    workload w = {.ptx = "timing/histogram.ptx", .kernel = "late_fault", .grid = {grid, 1, 1}, .block = {64, 1, 1},
+                  .nbufs = 1, .buf = {{NULL, grid * 64 * 4}}, .nargs = 2, .arg = {{0, 0}, {-1, bad}}};
+    for (int k = 0; sets && sets[k]; k++)
+        w.sets[k] = sets[k];
+    outcome o = run_all(&w);
+    assert_int_equal(o.rc, -1);
+    char block[64];
+    snprintf(block, sizeof block, "block (%u,0,0)", bad);
+    if (!strstr(o.err, "at 0x10 ") || !strstr(o.err, block))
+        fail_msg("the error does not name block %u's store to 0x10: %s", bad, o.err);
+    outcome_free(&o);
+}
+
+/* Block 70 of 80, on one of the last SMs. */
 static void test_late_fault(void **state)
 {
     (void)state;
-    workload w = {.ptx = "timing/histogram.ptx", .kernel = "late_fault", .grid = {80, 1, 1}, .block = {64, 1, 1},
-                  .nbufs = 1, .buf = {{NULL, 80 * 64 * 4}}, .nargs = 2, .arg = {{0, 0}, {-1, 70}}};
-    outcome o = run_all(&w);
-    assert_int_equal(o.rc, -1);
-    if (!strstr(o.err, "at 0x10 ") || !strstr(o.err, "block (70,0,0)"))
-        fail_msg("the error does not name block 70's store to 0x10: %s", o.err);
-    outcome_free(&o);
+    expect_late_fault(80, 70, NULL);
 }
 
 /* The same on a GPU of 6 SMs, more blocks than fit at once (CTAs start
@@ -379,14 +389,8 @@ static void test_late_fault(void **state)
 static void test_late_fault_small_gpu(void **state)
 {
     (void)state;
-    workload w = {.ptx = "timing/histogram.ptx", .kernel = "late_fault", .grid = {150, 1, 1}, .block = {64, 1, 1},
-                  .nbufs = 1, .buf = {{NULL, 150 * 64 * 4}}, .nargs = 2, .arg = {{0, 0}, {-1, 140}},
-                  .sets = {"-gpgpu_n_clusters=3", "-gpgpu_n_cores_per_cluster=2", "-gpgpu_shader_cta=2", NULL}};
-    outcome o = run_all(&w);
-    assert_int_equal(o.rc, -1);
-    if (!strstr(o.err, "at 0x10 ") || !strstr(o.err, "block (140,0,0)"))
-        fail_msg("the error does not name block 140's store to 0x10: %s", o.err);
-    outcome_free(&o);
+    static const char *const sets[] = {"-gpgpu_n_clusters=3", "-gpgpu_n_cores_per_cluster=2", "-gpgpu_shader_cta=2", NULL};
+    expect_late_fault(150, 140, sets);
 }
 
 /* One GPU running vadd three times on 3, 1 and 2 host threads (its pool
