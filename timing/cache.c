@@ -48,6 +48,7 @@ struct tm_cache {
     bool last_level;
     uint64_t (*index_fn)(void *ctx, uint64_t addr);
     void *index_ctx;
+    uint64_t index_masks[32];  /* bit i of a hashed set index: the parity of these address bits */
     line *lines;               /* nsets x assoc */
     uint64_t *blocks;          /* per line: its block address (GPGPU-Sim's tag) */
     uint8_t *prints;           /* per line: a byte of its block's hash; a probe compares
@@ -156,10 +157,13 @@ static uint32_t ipoly_index(uint64_t a, uint32_t b, uint32_t nsets)
     return r;
 }
 
-uint32_t tm_cache_set_index(const tm_cache *c, uint64_t addr)
+/* The set of addr under the configured function, bit by bit as the
+ * function is defined (GPGPU-Sim's cache_config::hash_function). Every
+ * function is linear over GF(2), so creation samples it once per
+ * address bit (index_masks) and tm_cache_set_index computes the same
+ * index as parities. */
+static uint32_t defined_set_index(const tm_cache *c, uint64_t addr)
 {
-    if (c->index_fn)
-        addr = c->index_fn(c->index_ctx, addr);
     uint32_t nsets = c->cfg.nsets;
     uint32_t linear = (uint32_t)(addr >> c->line_log2) & (nsets - 1);
     uint64_t higher = addr >> (c->line_log2 + c->nset_log2);
@@ -181,6 +185,29 @@ uint32_t tm_cache_set_index(const tm_cache *c, uint64_t addr)
     default:
         return linear;
     }
+}
+
+/* Sample the set index function at each address bit: bit i of the index
+ * is the parity of the address bits in index_masks[i]. */
+static void sample_set_index(tm_cache *c)
+{
+    for (uint32_t j = 0; j < 64; j++) {
+        uint32_t idx = defined_set_index(c, 1ull << j);
+        for (uint32_t i = 0; i < c->nset_log2; i++)
+            c->index_masks[i] |= (uint64_t)(idx >> i & 1) << j;
+    }
+}
+
+uint32_t tm_cache_set_index(const tm_cache *c, uint64_t addr)
+{
+    if (c->index_fn)
+        addr = c->index_fn(c->index_ctx, addr);
+    if (c->cfg.set_index == TM_INDEX_LINEAR)
+        return (uint32_t)(addr >> c->line_log2) & (c->cfg.nsets - 1);
+    uint32_t idx = 0;
+    for (uint32_t i = 0; i < c->nset_log2; i++)
+        idx |= (uint32_t)__builtin_parityll(addr & c->index_masks[i]) << i;
+    return idx;
 }
 
 /* ---- creation ---------------------------------------------------------- */
@@ -239,6 +266,7 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
     c->nset_log2 = log2u(cfg->nsets);
     c->atom_bytes = cfg->sectored ? TM_SECTOR_BYTES : cfg->line_bytes;
     c->port_width = cfg->data_port_width ? cfg->data_port_width : cfg->line_bytes;
+    sample_set_index(c);
     uint32_t entries = cfg->mshr_entries, tsize = 2;
     while (tsize < 2 * entries)
         tsize <<= 1;

@@ -124,6 +124,35 @@ static uint32_t split_sectors(const coal_entry *lines, uint32_t n, coal_entry *p
     return k;
 }
 
+/* Are lanes lo..hi-1 all active, each reading the bytes right after the
+ * previous lane's? */
+static bool consecutive(const tm_warp_access *a, uint32_t lo, uint32_t hi)
+{
+    uint32_t want = (uint32_t)(((1ull << (hi - lo)) - 1) << lo);
+    if ((a->active & want) != want)
+        return false;
+    for (uint32_t lane = lo + 1; lane < hi; lane++)
+        if (a->addr[lane] != a->addr[lane - 1] + a->bytes)
+            return false;
+    return true;
+}
+
+/* The line entries that bytes [addr, addr+len) touch, in address order
+ * (what merging them lane by lane gives for a non-atomic run); at most
+ * len / 128 + 2 of them. */
+static uint32_t run_lines(uint64_t addr, uint64_t len, coal_entry *lines)
+{
+    uint64_t first = addr / TM_SECTOR_BYTES, last = (addr + len - 1) / TM_SECTOR_BYTES;
+    uint32_t n = 0;
+    for (uint64_t s = first; s <= last; s++) {
+        uint64_t line = (s * TM_SECTOR_BYTES) & ~(uint64_t)(LINE_BYTES - 1);
+        if (n == 0 || lines[n - 1].addr != line)
+            lines[n++] = (coal_entry){.addr = line};
+        lines[n - 1].sectors |= (uint8_t)(1u << (s & 3));
+    }
+    return n;
+}
+
 static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
 
 /* A request for one entry, its identity taken from proto. */
@@ -176,8 +205,11 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
     uint32_t lanes = subwarp_lanes(p, a->bytes);
     for (uint32_t lo = 0; lo < p->warp_size; lo += lanes) {
         coal_entry lines[TM_COALESCE_MAX_REQS], pieces[TM_COALESCE_MAX_REQS];
-        uint32_t n = 0;
-        for (uint32_t lane = lo; lane < lo + lanes && lane < p->warp_size; lane++) {
+        uint32_t n = 0, hi = lo + lanes < p->warp_size ? lo + lanes : p->warp_size;
+        bool run = !atomic && consecutive(a, lo, hi); /* the usual access: one run of bytes */
+        if (run)
+            n = run_lines(a->addr[lo], (uint64_t)(hi - lo) * a->bytes, lines);
+        for (uint32_t lane = lo; !run && lane < hi; lane++) {
             if (!((a->active >> lane) & 1))
                 continue;
             uint64_t first = a->addr[lane] / TM_SECTOR_BYTES, last = (a->addr[lane] + a->bytes - 1) / TM_SECTOR_BYTES;

@@ -316,23 +316,29 @@ static void test_refusals(void **state)
 
 /* A reference written here: walk every byte of every active lane, mark
  * (sub-warp, line, sector), and compare with the requests — for random
- * addresses clustered in a few lines, all sizes and sub-warp splits. */
+ * addresses clustered in a few lines, and (one iteration in three) for
+ * runs where each lane reads the bytes after the previous lane's, at any
+ * alignment, all lanes active or all but one; all sizes and sub-warp
+ * splits, as line requests and as one request per sector. */
 static void test_random_against_byte_walk(void **state)
 {
     (void)state;
     uint64_t seed = 12345;
-    for (int iter = 0; iter < 2000; iter++) {
+    for (int iter = 0; iter < 3000; iter++) {
         uint64_t addr[32];
         uint32_t active = 0;
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         uint32_t bytes = 1u << ((seed >> 33) % 6);
         uint32_t parts = (uint32_t[]){1, 2, 4}[(seed >> 40) % 3];
+        bool run_of_bytes = iter % 3 == 0, per_sector = iter % 2 == 0;
+        uint64_t start = 0xA0000 + (seed >> 20) % 256;
+        uint32_t off_lane = (seed >> 45) % 64; /* >= 32: every lane active */
         for (int i = 0; i < 32; i++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            addr[i] = 0xA0000 + (seed >> 20) % 1024; /* 8 lines, any alignment */
-            active |= (uint32_t)((seed >> 50) & 1) << i;
+            addr[i] = run_of_bytes ? start + (uint64_t)i * bytes : 0xA0000 + (seed >> 20) % 1024; /* any alignment */
+            active |= (run_of_bytes ? i != (int)off_lane : (uint32_t)((seed >> 50) & 1)) << i;
         }
-        tm_coalesce_params p = {.warp_size = 32, .warp_parts = parts};
+        tm_coalesce_params p = {.warp_size = 32, .warp_parts = parts, .per_sector = per_sector};
         tm_req out[TM_COALESCE_MAX_REQS];
         uint32_t n = run(&p, active, addr, bytes, TM_REQ_READ, TM_SPACE_GLOBAL, out);
         uint32_t lanes = 32 / parts, k = 0;
@@ -343,13 +349,19 @@ static void test_random_against_byte_walk(void **state)
                     uint64_t off = addr[l] + b - 0xA0000;
                     want[off / 128] |= (uint8_t)(1u << (off % 128 / 32));
                 }
-            for (uint32_t line = 0; line < 10; line++) {
-                if (!want[line])
-                    continue;
-                assert_true(k < n);
-                expect_req(&out[k], 0xA0000 + 128u * line, want[line]);
-                k++;
-            }
+            for (uint32_t line = 0; line < 10; line++)
+                for (uint32_t sec = 0; sec < 4 && want[line]; sec++) {
+                    if (per_sector && !(want[line] >> sec & 1))
+                        continue;
+                    assert_true(k < n);
+                    if (per_sector)
+                        expect_req(&out[k], 0xA0000 + 128u * line + 32u * sec, (uint8_t)(1u << sec));
+                    else
+                        expect_req(&out[k], 0xA0000 + 128u * line, want[line]);
+                    k++;
+                    if (!per_sector)
+                        break;
+                }
         }
         assert_int_equal(k, n);
     }
