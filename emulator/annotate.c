@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "emulator/internal.h"
+#include "ir/util.h"
 
 /* The decoded function named `name`, or NULL. */
 static sim_func *function_named(sim_program *p, const char *name)
@@ -42,14 +43,23 @@ int sim_program_use_annotations(sim_program *p, const ptx_annotations *a, char *
                 return sim_fail(err, errlen, "annotations of %s: the branch at PTX line %u reconverges at "
                                 "instruction %u, past the function's %u", kn->name, bn->line, bn->ipdom_pc,
                                 fn->ninstrs);
+            if (bn->lpc_pc != PTX_NONE && bn->lpc_pc >= fn->ninstrs)
+                return sim_fail(err, errlen, "annotations of %s: the branch at PTX line %u has its likely-"
+                                "convergence point at instruction %u, past the function's %u", kn->name, bn->line,
+                                bn->lpc_pc, fn->ninstrs);
         }
     }
     for (uint32_t k = 0; k < a->nkernels; k++) {
         const ptx_kernel_notes *kn = &a->kernels[k];
         sim_func *fn = function_named(p, kn->name);
+        if (!fn->lpc)
+            fn->lpc = ptx_xmalloc((fn->ninstrs + 1) * sizeof *fn->lpc);
+        for (uint32_t i = 0; i <= fn->ninstrs; i++)
+            fn->lpc[i] = PTX_NONE;
         for (uint32_t b = 0; b < kn->nbranches; b++) {
             const ptx_branch_note *bn = &kn->branches[b];
             fn->rpc[bn->pc] = bn->ipdom_pc == PTX_NONE ? fn->ninstrs : bn->ipdom_pc;
+            fn->lpc[bn->pc] = bn->lpc_pc;
         }
     }
     return 0;

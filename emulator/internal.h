@@ -292,6 +292,8 @@ typedef struct sim_func {
     uint32_t nregs;       /* the function's registers; rows nregs .. nregs+ROW_COUNT-1 follow */
     uint32_t nscratch;    /* then scratch rows for r + imm sources (sim_regimm) */
     uint32_t *rpc;        /* per instruction: reconvergence pc of a branch (ninstrs = the end) */
+    uint32_t *lpc;        /* per instruction: likely-convergence pc of a branch, PTX_NONE for
+                             none; NULL until sim_program_static_lpc or annotations set it */
     uint32_t local_bytes; /* its frame on the per-thread stack: .local variables, the .param
                              slots of the calls it makes and (.func) its own parameters */
     /* shared memory of a kernel (what it and the functions it calls name):
@@ -490,9 +492,12 @@ typedef struct sim_step {
     uint32_t nmem;
 } sim_step;
 
-/* A warp's reconvergence stack entry. */
+/* A warp's reconvergence stack entry; with likely-convergence points
+ * (sim_simt_pdom_lpc), the entry's LPC and the stack index of the
+ * likely-convergence entry its lanes join there (PTX_NONE: none). */
 typedef struct sim_simt_entry {
     uint32_t pc, rpc, mask;
+    uint32_t lpc, lpos;
 } sim_simt_entry;
 
 /* A function call in progress on a warp: the callee's registers for the
@@ -628,6 +633,7 @@ typedef struct sim_cta {
     uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
     bool its;                 /* independent thread scheduling */
     uint64_t warp_instructions, thread_instructions, divergent_branches;
+    uint32_t max_stack_depth;  /* the deepest reconvergence stack of its warps (PDOM controls) */
     uint64_t *sink;           /* scratch row for writes to `_` (nthreads entries) */
     uint64_t cache_base, cache_size; /* the global allocation last accessed */
     uint8_t *cache_data;

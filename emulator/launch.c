@@ -271,6 +271,7 @@ void sim_grid_cta_begin(const sim_grid *run, sim_cta *c, uint64_t id)
     c->ctx_warp = NULL;
     c->clock = 0;
     c->warp_instructions = c->thread_instructions = c->divergent_branches = 0;
+    c->max_stack_depth = 0;
 }
 
 /* Add what CTA number id did to the run's totals (and its fault, if it is

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "analysis/dom.h"
+#include "analysis/loops.h"
+#include "analysis/lpc.h"
 #include "emulator/internal.h"
 #include "emulator/smallfloat.h"
 #include "ir/printer.h"
@@ -730,6 +732,25 @@ static void reconvergence(const ptx_function *f, uint32_t *rpc)
     ptx_domtree_free(&pdom);
 }
 
+int sim_program_static_lpc(sim_program *p)
+{
+    for (uint32_t fi = 0; fi < p->m->nfunctions; fi++) {
+        sim_func *fn = &p->funcs[fi];
+        if (!fn->code || fn->lpc)
+            continue; /* no body, or set already (annotations) */
+        ptx_domtree dom, pdom;
+        ptx_loops loops;
+        ptx_dominators(fn->f, &dom);
+        ptx_postdominators(fn->f, &pdom);
+        ptx_loops_find(fn->f, &dom, &loops);
+        fn->lpc = ptx_lpc_static(fn->f, &pdom, &loops);
+        ptx_loops_free(&loops);
+        ptx_domtree_free(&pdom);
+        ptx_domtree_free(&dom);
+    }
+    return 0;
+}
+
 /* Index of the .entry named `name`, or PTX_NONE. */
 static uint32_t find_kernel(const sim_program *p, const char *name)
 {
@@ -821,6 +842,7 @@ void sim_program_free(sim_program *p)
             free((char *)fn->code[pc].text);
         free(fn->code);
         free(fn->rpc);
+        free(fn->lpc);
         free(fn->edge_taken);
         free(fn->edge_fall);
         free(fn->edge_exit);

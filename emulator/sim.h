@@ -205,6 +205,12 @@ int sim_object_destroy(sim_device *d, uint64_t handle, char *err, size_t errlen)
 sim_program *sim_program_new(sim_device *d, const ptx_module *m, char *err, size_t errlen);
 void sim_program_free(sim_program *p);
 
+/* Give every function the likely-convergence points of the analyzer's
+ * static rule (analysis/lpc.h), where annotations did not set them: what
+ * the PDOM control with likely-convergence points (sim_simt_pdom_lpc)
+ * reads. 0 (it cannot fail today). */
+int sim_program_static_lpc(sim_program *p);
+
 /* Reconverge branches where annotations a (the analyzer's, as
  * `simtlab analyze --json` writes them, perhaps edited) say instead of at
  * the immediate post-dominators computed from the module: a researcher's
@@ -212,6 +218,8 @@ void sim_program_free(sim_program *p);
  * names a function the module lacks, a function with another number of
  * instructions, or a branch that is not one. */
 struct ptx_annotations;
+/* Likely-convergence points are taken from the annotations too (every
+ * branch they list: its LPC, or none). */
 int sim_program_use_annotations(sim_program *p, const struct ptx_annotations *a, char *err, size_t errlen);
 
 /* One kernel parameter: its PTX type (the element type for arrays), byte

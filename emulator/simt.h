@@ -5,12 +5,13 @@
  * The emulator's functional scheduler (cta.c) and the timing model drive
  * warps through this one interface, so both run the same decisions: the
  * functional scheduler in instruction counts, the timing model in cycles.
- * Two implementations exist:
+ * Three implementations exist:
  *   sim_simt_pdom  a reconvergence stack per warp, reconverging at the
  *                  analyzer's immediate post-dominators (simt_pdom.c):
  *                  GPUs before Volta, and the baseline of the papers;
  *   sim_simt_its   independent thread scheduling, a program counter per
- *                  lane (simt_its.c): Volta and later.
+ *                  lane (simt_its.c): Volta and later;
+ *   sim_simt_pdom_lpc  PDOM with likely-convergence points (simt_pdom.c).
  * Barriers (arrival counts, bar.red, release, deadlock reports) are common
  * to both (barrier.c): an implementation says which of its lanes wait at
  * which barrier and how they resume.
@@ -85,6 +86,12 @@ typedef struct sim_simt_ops {
 } sim_simt_ops;
 
 extern const sim_simt_ops sim_simt_pdom;
+/* PDOM with likely-convergence points (Fung and Aamodt, HPCA 2011, Sec.
+ * 4): a divergent branch whose likely-convergence point (sim_func.lpc)
+ * differs from its reconvergence point also pushes a likely-convergence
+ * entry, which collects the lanes of its paths that reach that point and
+ * runs them from there on together. Plain PDOM where lpc is NULL. */
+extern const sim_simt_ops sim_simt_pdom_lpc;
 extern const sim_simt_ops sim_simt_its;
 
 /* ---- barriers (barrier.c) ---------------------------------------------- */

@@ -16,11 +16,23 @@
 #include "emulator/simt.h"
 #include "ir/util.h"
 
-/* Push a stack entry. */
-static void push(sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+/* Push a stack entry (no likely-convergence point unless set after). */
+static sim_simt_entry *push(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
     PTX_GROW(w->stack, w->cap, (uint64_t)w->depth + 1);
-    w->stack[w->depth++] = (sim_simt_entry){pc, rpc, mask};
+    w->stack[w->depth] = (sim_simt_entry){pc, rpc, mask, PTX_NONE, PTX_NONE};
+    if (w->depth + 1 > c->max_stack_depth)
+        c->max_stack_depth = w->depth + 1;
+    return &w->stack[w->depth++];
+}
+
+/* With likely-convergence points (Fung and Aamodt, HPCA 2011, Sec. 4):
+ * the LPC of the branch at pc where it differs from the reconvergence
+ * point rpc, else PTX_NONE. */
+static uint32_t lpc_of(const sim_cta *c, uint32_t pc, uint32_t rpc)
+{
+    uint32_t l = c->fn->lpc ? c->fn->lpc[pc] : PTX_NONE;
+    return l == rpc ? PTX_NONE : l;
 }
 
 /* Apply a branch outcome to the warp's stack: uniform outcomes move the
@@ -31,7 +43,7 @@ static void push(sim_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
  * paths: its parent waits there already (every entry above a function's
  * first is pushed with its parent waiting at the entry's reconvergence
  * point). So a loop whose lanes leave one by one keeps one entry. */
-static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const sim_step *s)
+static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const sim_step *s, bool lpc)
 {
     sim_simt_entry *top = &w->stack[w->depth - 1];
     uint32_t rpc = c->fn->rpc[pc];
@@ -53,7 +65,7 @@ static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const si
         c->divergent_branches++;
         top->pc = rpc;
         if (fall)
-            push(w, pc + 1, rpc, fall);
+            push(c, w, pc + 1, rpc, fall);
         while (left) { /* one entry per distinct target, lowest lane's first */
             uint32_t k = (uint32_t)__builtin_ctz(left), tpc = s->next_pc[k], group = 0;
             for (uint32_t m = left; m; m &= m - 1) {
@@ -62,7 +74,7 @@ static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const si
                     group |= 1u << j;
             }
             left &= ~group;
-            push(w, tpc, rpc, group);
+            push(c, w, tpc, rpc, group);
         }
         return;
     }
@@ -74,14 +86,30 @@ static void branch(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mask, const si
     } else {
         c->divergent_branches++;
         uint32_t base = w->nframes ? w->frames[w->nframes - 1].simt_base : 0;
+        /* likely convergence: the paths' lanes that reach the branch's LPC
+         * join a likely-convergence entry pushed below the paths, which runs
+         * them from there to rpc; it inherits the enclosing LPC (nested
+         * loops). Paths of a branch without an LPC of its own, or with the
+         * one of the entry it diverges in, keep that entry's (the paper's
+         * Fig. 10: the lanes of branch C join at E the entry made at A). */
+        uint32_t own = lpc ? lpc_of(c, pc, rpc) : PTX_NONE, l = top->lpc, lpos = top->lpos;
         if (top->rpc == rpc && w->depth - 1 > base)
             w->depth--; /* the top's parent already waits at rpc (a loop's exit, typically) */
         else
             top->pc = rpc;
-        if (pc + 1 != rpc) /* lanes bound for rpc just wait there */
-            push(w, pc + 1, rpc, nt);
-        if (s->target != rpc)
-            push(w, s->target, rpc, taken);
+        if (own != PTX_NONE && own != l) {
+            sim_simt_entry *lc = push(c, w, own, rpc, 0);
+            lc->lpc = l, lc->lpos = lpos;
+            l = own, lpos = w->depth - 1;
+        }
+        if (pc + 1 != rpc) { /* lanes bound for rpc just wait there */
+            sim_simt_entry *e = push(c, w, pc + 1, rpc, nt);
+            e->lpc = l, e->lpos = lpos;
+        }
+        if (s->target != rpc) {
+            sim_simt_entry *e = push(c, w, s->target, rpc, taken);
+            e->lpc = l, e->lpos = lpos;
+        }
     }
 }
 
@@ -149,7 +177,7 @@ static bool call(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t fi, uint32_t lan
     }
     w->nframes++;
     c->ctx_warp = NULL; /* the warp runs the callee now */
-    push(w, 0, callee->ninstrs, lanes);
+    push(c, w, 0, callee->ninstrs, lanes);
     return true;
 }
 
@@ -268,7 +296,7 @@ static void pdom_start(sim_cta *c, sim_warp *w)
     w->cluster_target = 0;
     while (w->nframes) /* left over from a faulted CTA */
         free(w->frames[--w->nframes].rows);
-    push(w, 0, c->kernel_fn->ninstrs, sim_warp_lanes(w));
+    push(c, w, 0, c->kernel_fn->ninstrs, sim_warp_lanes(w));
 }
 
 static sim_warp_status pdom_next(sim_cta *c, sim_warp *w, sim_group *g, sim_issue *is)
@@ -285,6 +313,11 @@ static sim_warp_status pdom_next(sim_cta *c, sim_warp *w, sim_group *g, sim_issu
         sim_simt_entry *top = &w->stack[w->depth - 1];
         uint32_t mask = top->mask & ~gone(w);
         if (mask == 0 || top->pc == top->rpc) {
+            w->depth--;
+            continue;
+        }
+        if (top->pc == top->lpc) { /* likely convergence: the lanes join their entry (pdom_lpc) */
+            w->stack[top->lpos].mask |= mask;
             w->depth--;
             continue;
         }
@@ -341,7 +374,9 @@ static sim_warp_status arrive(sim_cta *c, sim_warp *w, uint32_t pc, uint32_t mas
     return SIM_WARP_WAITING;
 }
 
-static sim_warp_status pdom_commit(sim_cta *c, sim_warp *w, const sim_issue *is, const sim_step *s)
+/* Apply step s of issue is to w's stack (with the function's
+ * likely-convergence points when lpc is set). */
+static sim_warp_status commit_with(sim_cta *c, sim_warp *w, const sim_issue *is, const sim_step *s, bool lpc)
 {
     sim_simt_entry *top = &w->stack[w->depth - 1];
     uint32_t pc = is->pc, mask = is->mask;
@@ -359,12 +394,12 @@ static sim_warp_status pdom_commit(sim_cta *c, sim_warp *w, const sim_issue *is,
     case SIM_EV_CALL:
         top->pc = pc + 1; /* where the caller resumes (lanes not calling wait there) */
         if (s->retry & mask) /* lanes calling another function: back to the call */
-            push(w, pc, pc + 1, s->retry & mask);
+            push(c, w, pc, pc + 1, s->retry & mask);
         if (!call(c, w, pc, s->target, s->taken & mask))
             return SIM_WARP_FAULT;
         break;
     case SIM_EV_BRANCH:
-        branch(c, w, pc, mask, s);
+        branch(c, w, pc, mask, s, lpc);
         break;
     case SIM_EV_BARRIER:
         return arrive(c, w, pc, mask, s);
@@ -373,6 +408,16 @@ static sim_warp_status pdom_commit(sim_cta *c, sim_warp *w, const sim_issue *is,
         break;
     }
     return SIM_WARP_READY;
+}
+
+static sim_warp_status pdom_commit(sim_cta *c, sim_warp *w, const sim_issue *is, const sim_step *s)
+{
+    return commit_with(c, w, is, s, false);
+}
+
+static sim_warp_status pdom_lpc_commit(sim_cta *c, sim_warp *w, const sim_issue *is, const sim_step *s)
+{
+    return commit_with(c, w, is, s, true);
 }
 
 static uint32_t pdom_waiting(const sim_cta *c, const sim_warp *w, uint32_t id)
@@ -409,6 +454,17 @@ const sim_simt_ops sim_simt_pdom = {
     .start = pdom_start,
     .next = pdom_next,
     .commit = pdom_commit,
+    .waiting = pdom_waiting,
+    .resume = pdom_resume,
+    .describe_wait = NULL,
+    .where = pdom_where,
+};
+
+const sim_simt_ops sim_simt_pdom_lpc = {
+    .name = "pdom-lpc",
+    .start = pdom_start,
+    .next = pdom_next,
+    .commit = pdom_lpc_commit,
     .waiting = pdom_waiting,
     .resume = pdom_resume,
     .describe_wait = NULL,

@@ -740,6 +740,10 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
                  cfg->cooperative ? "cooperative launches (grid synchronization)" : "clusters of several blocks");
         return -1;
     }
+    if (gpu->mech->prepare && !gpu->mech->prepare(p, err, errlen)) {
+        *stats = (sim_stats){.error = SIM_ERR_OUT_OF_MEMORY};
+        return -1;
+    }
     uint32_t regs = 1;
     for (uint32_t f = 0; f < p->m->nfunctions; f++)
         if (p->funcs[f].nregs + 1 > regs)
@@ -772,6 +776,8 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     for (uint32_t i = 0; i < gpu->nsms; i++)
         gpu->slots[i] = (tm_gpu_sm_slot){.warp_insts_seen = gpu->sms[i].stats.warp_insts,
                                          .fail = gpu->fail_text + (size_t)i * TM_FAIL_MESSAGE};
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        gpu->sms[i].max_stack_depth = 0;
     gpu->failed = false;
     gpu->fail_kind = SIM_OK;
     gpu->error[0] = 0;
@@ -819,8 +825,11 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     ks->launch_uid = ++gpu->launches;
     ks->cycles = gpu->core_cycle - start;
     ks->start_cycle = start;
-    for (uint32_t i = 0; i < gpu->nsms; i++)
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_sm_stats_add(&ks->sm, &gpu->sms[i].stats);
+        if (gpu->sms[i].max_stack_depth > ks->max_stack_depth)
+            ks->max_stack_depth = gpu->sms[i].max_stack_depth;
+    }
     tm_sm_stats_sub(&ks->sm, &before);
     tm_sm_stats_add(&gpu->total, &ks->sm);
     gpu->total_cycles += ks->cycles;

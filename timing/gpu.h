@@ -64,6 +64,7 @@ typedef struct tm_kernel_stats {
     uint64_t cycles;          /* gpu_sim_cycle */
     uint64_t start_cycle;
     tm_sm_stats sm;           /* summed over SMs */
+    uint32_t max_stack_depth; /* the deepest reconvergence stack of a CTA's warp (stack-based mechanisms) */
     double occupancy;         /* gpu_occupancy: mean resident warps / slots over active SM cycles */
     double seconds;           /* host time */
 } tm_kernel_stats;

@@ -260,6 +260,8 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     for (int s = 0; s < TM_STALLS; s++)
         fprintf(out, "stall_cycles[%s] = %" PRIu64 "\n", stall_names[s], k->sm.stall[s]);
     fprintf(out, "divergent_branches = %" PRIu64 "\n", k->sm.divergent_branches);
+    fprintf(out, "simt_mechanism = %s\n", gpu->mech->name);
+    fprintf(out, "max_stack_depth = %u\n", k->max_stack_depth);
     fprintf(out, "memory_instructions = %" PRIu64 "\n", k->sm.mem_insts);
     fprintf(out, "memory_requests = %" PRIu64 "\n", k->sm.mem_requests);
     if (k->sm.loads)
@@ -454,6 +456,8 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
         json_object_set_new(stalls, stall_names[s], jcount(k->sm.stall[s]));
     json_object_set_new(o, "stalls", stalls);
     json_object_set_new(o, "divergent_branches", jcount(k->sm.divergent_branches));
+    json_object_set_new(o, "simt_mechanism", json_string(gpu->mech->name));
+    json_object_set_new(o, "max_stack_depth", jcount(k->max_stack_depth));
     json_object_set_new(o, "memory_instructions", jcount(k->sm.mem_insts));
     json_object_set_new(o, "memory_requests", jcount(k->sm.mem_requests));
     if (k->sm.loads)

@@ -12,7 +12,10 @@
  *   pdom  per-warp reconvergence stacks at the analyzer's immediate
  *         post-dominators (the emulator's PDOM control in time);
  *   its   independent thread scheduling (a pc per thread; the emulator's
- *         ITS control in time). */
+ *         ITS control in time);
+ *   pdom-lpc  the PDOM stacks with likely-convergence entries (Fung and
+ *         Aamodt, HPCA 2011, Sec. 4) at the analyzer's static
+ *         likely-convergence points, or those of --annotations. */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 
@@ -23,6 +26,9 @@ typedef struct tm_simt_mechanism {
     const char *name;
     const char *summary;
     const void *data;   /* the mechanism's own constant data */
+    /* Make program p ready for the mechanism before a launch (the branch
+     * facts it reads); false with err. May be NULL. */
+    bool (*prepare)(sim_program *p, char *err, size_t errlen);
     /* Hardware warp slots a CTA of n threads occupies. */
     uint32_t (*slots)(const tm_config *cfg, uint32_t nthreads);
     /* A CTA begins (its warps formed by the emulator): set up the

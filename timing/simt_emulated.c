@@ -68,5 +68,18 @@ static void emulated_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, ops
 
 const tm_simt_mechanism tm_simt_pdom =
     EMULATED("pdom", "per-warp reconvergence stack at immediate post-dominators", sim_simt_pdom);
+/* The static likely-convergence points, where annotations did not give
+ * them. */
+static bool static_lpc(sim_program *p, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return sim_program_static_lpc(p) == 0;
+}
+
+const tm_simt_mechanism tm_simt_pdom_lpc = {
+    .name = "pdom-lpc", .summary = "PDOM stacks with likely-convergence entries (Fung and Aamodt, HPCA 2011, Sec. 4)",
+    .data = &sim_simt_pdom_lpc, .prepare = static_lpc, .slots = static_slots, .start = emulated_start,
+    .next = emulated_next, .enter = emulated_enter, .commit = emulated_commit, .release = emulated_release,
+    .at_barrier = emulated_at_barrier, .deadlock = emulated_deadlock};
 const tm_simt_mechanism tm_simt_its =
     EMULATED("its", "independent thread scheduling: a program counter per thread", sim_simt_its);

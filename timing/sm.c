@@ -324,6 +324,8 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
         unschedule(sm, cta->sm_slot[k]);
         sm->warps[cta->sm_slot[k]].cta = NULL;
     }
+    if (cta->emu.max_stack_depth > sm->max_stack_depth)
+        sm->max_stack_depth = cta->emu.max_stack_depth;
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;

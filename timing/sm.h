@@ -139,6 +139,7 @@ typedef struct tm_sm {
     uint64_t age_stamp;
     uint32_t fetch_rr;        /* round robin of the fetch stage */
     uint64_t last_progress;   /* last cycle something issued or completed */
+    uint32_t max_stack_depth; /* the running kernel's deepest reconvergence stack in a CTA ended here */
     /* idle skipping: while nothing can change before cycle sleep_until
      * (UINT64_MAX: before a reply), the GPU skips the SM's cycles from
      * sleep_from on; what each skipped cycle would have counted per

@@ -63,8 +63,9 @@ static inline void emu_read(emu *e, void *dst, uint64_t addr, size_t n)
 
 /* sim_launch, or with SIMTLAB_TEST_TIMING=PRESET in the environment the
  * same launch on the timing model with that preset's GPU (-simtlab_simt
- * its for independent scheduling), simulated on SIMTLAB_TEST_TIMING_THREADS
- * host threads when that is set: the emulator's tests, run again that
+ * its for independent scheduling, else the divergence mechanism
+ * SIMTLAB_TEST_TIMING_SIMT when that is set), simulated on
+ * SIMTLAB_TEST_TIMING_THREADS host threads when that is set: the emulator's tests, run again that
  * way, check that the timing path gives the emulator's results and
  * errors. Launches the model refuses (cooperative, clusters) stay on
  * the emulator. */
@@ -74,8 +75,10 @@ static inline int emu_launch(emu *e, const char *k, const sim_launch_config *cfg
     if (!preset || !*preset)
         return sim_launch(e->d, e->p, k, cfg, buf, bytes, &e->stats, e->err, sizeof e->err);
     tm_config tc;
-    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 ||
-        (cfg->independent_scheduling && tm_config_set(&tc, "-simtlab_simt=its", NULL, e->err, sizeof e->err) != 0))
+    const char *mech = getenv("SIMTLAB_TEST_TIMING_SIMT");
+    char simt[80];
+    snprintf(simt, sizeof simt, "-simtlab_simt=%s", cfg->independent_scheduling ? "its" : mech && *mech ? mech : "pdom");
+    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 || tm_config_set(&tc, simt, NULL, e->err, sizeof e->err) != 0)
         fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);
     tm_gpu *gpu = tm_gpu_new(&tc, e->err, sizeof e->err);
     if (!gpu)
