@@ -780,6 +780,11 @@ void sim_limit_fault(sim_cta *c, uint64_t used);
  * runs for `mask`: those that exited, and those it holds on its
  * reconvergence stack at code that only leaves the kernel (cta.c). */
 uint32_t sim_pdom_absent(const sim_cta *c, const struct sim_warp *w, uint32_t mask);
+/* Whether a thread resuming at pc of the kernel can only leave it (no
+ * barrier, warp-synchronous instruction or call on any path to its end,
+ * no loop): such a thread counts as exited for the warp-synchronous
+ * instructions run meanwhile (simt_pdom.c). */
+bool sim_exit_bound(const sim_cta *c, uint32_t pc);
 /* Cut the CTA's threads into warps (cta.c). */
 void sim_form_warps(sim_cta *c);
 

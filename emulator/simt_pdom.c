@@ -219,7 +219,7 @@ static bool may_wait(const sim_cta *c, const sim_func *fn, uint32_t pc)
  * scheduling the lane runs ahead and exits. A depth-first walk over the
  * CFG's blocks; only taken when a warp-synchronous instruction misses
  * live member lanes. */
-static bool exit_bound(const sim_cta *c, uint32_t pc)
+bool sim_exit_bound(const sim_cta *c, uint32_t pc)
 {
     const sim_func *fn = c->kernel_fn;
     const ptx_function *f = fn->f;
@@ -275,7 +275,7 @@ uint32_t sim_pdom_absent(const sim_cta *c, const sim_warp *w, uint32_t mask)
     for (uint32_t d = w->depth - 1; d-- > 0 && away;) { /* where each lane resumes: its topmost entry */
         uint32_t here = w->stack[d].mask & away;
         away &= ~here;
-        if (here && d < kernel_entries && exit_bound(c, w->stack[d].pc))
+        if (here && d < kernel_entries && sim_exit_bound(c, w->stack[d].pc))
             absent |= here;
     }
     return absent;

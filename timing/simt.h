@@ -35,7 +35,7 @@ typedef struct tm_simt_mechanism {
      * mechanism's state; false with err when memory is short. */
     bool (*start)(tm_cta *cta, char *err, size_t errlen);
     /* The next issue of slot s: READY with *g (the group to run) and *is
-     * filled, or WAITING / DONE. Calling it again without a commit in
+     * filled, or WAITING / DONE, or FAULT (cta->emu.fault says why). Calling it again without a commit in
      * between gives the same answer. */
     sim_warp_status (*next)(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is);
     /* Make the emulator ready to run group g, which next() gave for slot

@@ -933,6 +933,10 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         maybe_end_cta(sm, cta);
         return true;
     }
+    if (st == SIM_WARP_FAULT) { /* the mechanism stopped the CTA (cta->emu.fault says why) */
+        cta_fault(sm, cta);
+        return true;
+    }
     if (st != SIM_WARP_READY)
         return true; /* waiting: asked again later */
     const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);

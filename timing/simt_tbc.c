@@ -1,0 +1,564 @@
+/* simt_tbc.c — thread block compaction (Fung and Aamodt, "Thread Block
+ * Compaction for Efficient SIMT Control Flow", HPCA 2011, Secs. 3 and 4;
+ * the digest's A.1.5-A.1.8) as a divergence mechanism (simt.h).
+ *
+ * The warps of a CTA share one block-wide reconvergence stack. Entries
+ * hold a pc, a reconvergence pc (rpc), a mask of the CTA's threads and
+ * WCnt, the compacted warps of the top entry still running. The top
+ * entry's mask is compacted into warps: each thread keeps its home lane
+ * (its lane in its static warp), and the k-th thread of every lane, in
+ * the order of the static warps, goes to warp k, so WCnt is the largest
+ * number of the mask's threads in one lane, and compacting a full mask
+ * gives back the static warps. The warps run independently until they
+ * reach a potentially divergent branch, where they synchronize: each
+ * arriving warp adds its threads to the masks of the branch's targets
+ * and leaves its slot; when the last one has arrived the top entry waits
+ * at the branch's reconvergence point and one entry per target is pushed
+ * (the fall-through first, the taken side on top, run first), each
+ * compacted in turn. A warp that reaches the top entry's rpc leaves its
+ * slot; when WCnt reaches 0 the entry is popped and the one below is
+ * compacted. Entries that start at their rpc or hold no live thread are
+ * popped without running.
+ *
+ * Choices where the paper is silent, and their reasons:
+ *  - potentially divergent: every branch not written .uni (the paper's
+ *    "statically annotate non-divergent branches (such as bra.uni)"),
+ *    unconditional ones included; a .uni branch whose lanes split, or
+ *    warps of one entry arriving at different branches (a .uni branch that
+ *    differed across warps), stop the launch with an error instead of
+ *    running on with a wrong grouping;
+ *  - an entry whose rpc is the branch's own is dropped instead of kept
+ *    waiting at that rpc, as the PDOM stack does (the digest's A.1.2 "r ==
+ *    T.RPC" optimisation), once all its warps have arrived;
+ *  - compaction takes no cycles (the compactor emits WCnt warps at once);
+ *  - exits: a thread that exits leaves every mask; a warp whose threads
+ *    all exited leaves its slot as an arrival;
+ *  - calls: a warp keeps its threads for the whole call (the callee's
+ *    registers are held per lane of the warp that called,
+ *    emulator/simt.h): branches inside called functions diverge and
+ *    reconverge on the warp's own PDOM stack, as in the baseline;
+ *  - barriers count the threads of the warps that arrive (the emulator's
+ *    barrier table), which is the block's threads where the block is
+ *    converged, the only place CUDA allows __syncthreads();
+ *  - a warp-synchronous instruction (shfl, vote, match, activemask, the
+ *    .sync forms) computes over the threads that share its warp: where a
+ *    compacted warp mixes static warps, the entry's warps synchronize at it
+ *    like at a branch and its threads run on in their static warps (each
+ *    with its threads of the entry, the lanes the baseline's warp has on
+ *    this path) until the next branch compacts them again, so results stay
+ *    the baseline's. Calls count as such instructions (a callee may hold
+ *    them: a -G build calls a function for __activemask()), so called
+ *    functions always run in static warps. (Pre-Volta code, which the
+ *    paper studies, has none in divergent code; in converged code the
+ *    warps are the static ones.) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/simt.h"
+
+/* A block-wide stack entry; its thread mask is entry i's row of masks. */
+typedef struct tbc_entry {
+    uint32_t pc, rpc;
+    uint32_t wcnt; /* compacted warps of the top entry not yet arrived */
+} tbc_entry;
+
+typedef struct tbc_state {
+    uint32_t nthreads, nwarps, lanes, words; /* words: 64-bit words of a thread mask */
+    uint32_t *thread_at;  /* static warp k, lane l -> thread (k * 32 + l), PTX_NONE where none */
+    tbc_entry *stack;
+    uint64_t *masks;      /* per entry: its threads */
+    uint32_t depth, cap;
+    uint64_t *exited;     /* threads that have exited */
+    /* the branch the top entry's warps are arriving at (pend_pc PTX_NONE:
+     * none), and per target seen so far its pc and threads */
+    uint32_t pend_pc, npend, cap_pend;
+    bool pend_regroup;    /* ... or the warp-synchronous instruction at pend_pc (regroup by static warp) */
+    uint32_t *pend_target;
+    uint64_t *pend_masks;
+    bool *running;        /* per slot: holds a compacted warp of the top entry */
+    bool mixed;           /* the top entry's warps are not its static warps (some holds threads of several) */
+    uint32_t *holes;      /* per slot: lanes without a thread */
+    uint32_t *home;       /* per slot: the static warp of all its threads, PTX_NONE when mixed */
+} tbc_state;
+
+static tbc_state *state_of(const tm_cta *cta) { return cta->simt_state; }
+
+static bool bit(const uint64_t *m, uint32_t t) { return m[t / 64] >> (t % 64) & 1; }
+static void set_bit(uint64_t *m, uint32_t t) { m[t / 64] |= 1ull << (t % 64); }
+static uint64_t *mask_of(tbc_state *st, uint32_t i) { return st->masks + (size_t)i * st->words; }
+
+static void tbc_stop(tm_cta *cta)
+{
+    tbc_state *st = state_of(cta);
+    if (!st)
+        return;
+    free(st->thread_at);
+    free(st->stack);
+    free(st->masks);
+    free(st->exited);
+    free(st->pend_target);
+    free(st->pend_masks);
+    free(st->running);
+    free(st->holes);
+    free(st->home);
+    free(st);
+    cta->simt_state = NULL;
+}
+
+/* Push an entry with an empty mask; false when memory is short. */
+static bool push(tbc_state *st, uint32_t pc, uint32_t rpc)
+{
+    if (st->depth == st->cap) {
+        uint32_t cap = st->cap ? 2 * st->cap : 8;
+        tbc_entry *s = realloc(st->stack, cap * sizeof *s);
+        if (!s)
+            return false;
+        st->stack = s;
+        uint64_t *m = realloc(st->masks, (size_t)cap * st->words * sizeof *m);
+        if (!m)
+            return false;
+        st->masks = m;
+        st->cap = cap;
+    }
+    st->stack[st->depth] = (tbc_entry){pc, rpc, 0};
+    memset(mask_of(st, st->depth), 0, st->words * sizeof *st->masks);
+    st->depth++;
+    return true;
+}
+
+/* Put compacted warp j (its threads per lane in `at`, PTX_NONE for a
+ * hole) in slot j, at pc, on a fresh one-entry stack of its own. */
+static void place_warp(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t pc, uint32_t home)
+{
+    tbc_state *st = state_of(cta);
+    sim_cta *c = &cta->emu;
+    sim_warp *w = &c->warps[j];
+    uint32_t holes = 0, any = PTX_NONE;
+    for (uint32_t l = 0; l < st->lanes; l++)
+        if (at[l] == PTX_NONE)
+            holes |= 1u << l;
+        else
+            any = at[l];
+    /* the lanes of its static warp (a partial last warp has fewer), or of any warp */
+    w->n = home != PTX_NONE && st->nthreads - home * 32 < 32 ? st->nthreads - home * 32 : st->lanes;
+    holes &= sim_warp_lanes(w);
+    for (uint32_t l = 0; l < w->n; l++)
+        w->t[l] = at[l] == PTX_NONE ? any : at[l]; /* (a hole names a thread of the warp; it never runs) */
+    w->exited = holes; /* holes count as gone for the emulator (barrier counts, warp-synchronous lanes) */
+    w->depth = 1;      /* (pdom_start gave every slot a stack) */
+    w->stack[0] = (sim_simt_entry){pc, c->kernel_fn->ninstrs, sim_warp_lanes(w) & ~holes, PTX_NONE, PTX_NONE};
+    w->at_barrier = w->at_cluster = false;
+    st->holes[j] = holes;
+    st->home[j] = home;
+    st->running[j] = true;
+    cta->groups[j].ctx = NULL; /* its threads changed */
+    if (c->ctx_warp == w)
+        c->ctx_warp = NULL;
+}
+
+/* Compact the top entry's live threads into warps in the first slots. */
+static void compact(tm_cta *cta)
+{
+    tbc_state *st = state_of(cta);
+    const uint64_t *m = mask_of(st, st->depth - 1);
+    uint32_t count[32] = {0}, at[32][32], wcnt = 0;
+    st->mixed = false;
+    uint32_t first_warp[32][32]; /* static warp of each placed thread */
+    for (uint32_t k = 0; k < st->nwarps; k++)
+        for (uint32_t l = 0; l < st->lanes; l++) {
+            uint32_t t = st->thread_at[k * 32 + l];
+            if (t == PTX_NONE || !bit(m, t) || bit(st->exited, t))
+                continue;
+            uint32_t j = count[l]++;
+            if (j >= 32)
+                continue; /* (cannot be: at most 32 static warps) */
+            at[j][l] = t;
+            first_warp[j][l] = k;
+            if (j + 1 > wcnt)
+                wcnt = j + 1;
+        }
+    for (uint32_t j = 0; j < wcnt && j < 32; j++) {
+        uint32_t row[32];
+        bool mixed = false;
+        uint32_t home = PTX_NONE;
+        for (uint32_t l = 0; l < st->lanes; l++) {
+            row[l] = j < count[l] ? at[j][l] : PTX_NONE;
+            if (row[l] == PTX_NONE)
+                continue;
+            if (home == PTX_NONE)
+                home = first_warp[j][l];
+            mixed |= first_warp[j][l] != home;
+        }
+        place_warp(cta, j, row, st->stack[st->depth - 1].pc, mixed ? PTX_NONE : home);
+        st->mixed |= mixed;
+    }
+    st->stack[st->depth - 1].wcnt = wcnt;
+}
+
+/* Form the top entry's live threads into their static warps (each with
+ * only its threads of the mask), for a warp-synchronous instruction. */
+static void regroup(tm_cta *cta)
+{
+    tbc_state *st = state_of(cta);
+    const uint64_t *m = mask_of(st, st->depth - 1);
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < st->nwarps; k++) {
+        uint32_t row[32];
+        bool any = false;
+        for (uint32_t l = 0; l < st->lanes; l++) {
+            uint32_t t = st->thread_at[k * 32 + l];
+            row[l] = t != PTX_NONE && bit(m, t) && !bit(st->exited, t) ? t : PTX_NONE;
+            any |= row[l] != PTX_NONE;
+        }
+        if (any)
+            place_warp(cta, j++, row, st->stack[st->depth - 1].pc, k);
+    }
+    st->stack[st->depth - 1].wcnt = j;
+    st->mixed = false;
+}
+
+/* Is any live thread in the top entry's mask? */
+static bool has_live(tbc_state *st)
+{
+    const uint64_t *m = mask_of(st, st->depth - 1);
+    for (uint32_t i = 0; i < st->words; i++)
+        if (m[i] & ~st->exited[i])
+            return true;
+    return false;
+}
+
+/* Make the top entry run: pop entries that need not (at their rpc, or
+ * without live threads: theirs wait in the entry below), then compact. */
+static void activate(tm_cta *cta)
+{
+    tbc_state *st = state_of(cta);
+    while (st->depth) {
+        tbc_entry *e = &st->stack[st->depth - 1];
+        if (e->pc != e->rpc && e->pc < cta->emu.kernel_fn->ninstrs && has_live(st))
+            break;
+        st->depth--;
+    }
+    if (st->depth)
+        compact(cta);
+}
+
+/* Slot s's warp leaves (arrived, or all its threads exited). */
+static void retire(tm_cta *cta, uint32_t s)
+{
+    tbc_state *st = state_of(cta);
+    sim_warp *w = &cta->emu.warps[s];
+    st->running[s] = false;
+    w->exited = sim_warp_lanes(w); /* it holds no thread now */
+    w->depth = 0;
+    st->stack[st->depth - 1].wcnt--;
+}
+
+/* Record the threads of slot s's warp that exited. */
+static void note_exits(tm_cta *cta, uint32_t s)
+{
+    tbc_state *st = state_of(cta);
+    const sim_warp *w = &cta->emu.warps[s];
+    for (uint32_t m = w->exited & ~st->holes[s]; m; m &= m - 1)
+        set_bit(st->exited, w->t[__builtin_ctz(m)]);
+}
+
+/* The top entry's warps have all arrived at the branch at pend_pc: the
+ * entry waits at its reconvergence point (or is dropped where its own rpc
+ * is the same), one entry per target is pushed, fall-through first. */
+static bool diverge(tm_cta *cta)
+{
+    tbc_state *st = state_of(cta);
+    sim_cta *c = &cta->emu;
+    uint32_t pc = st->pend_pc, rpc = c->kernel_fn->rpc[pc];
+    st->pend_pc = PTX_NONE;
+    if (st->stack[st->depth - 1].rpc == rpc && st->depth > 1)
+        st->depth--;
+    else
+        st->stack[st->depth - 1].pc = rpc;
+    /* fall-through first, then the other targets in the order met, the
+     * first-met taken target last (on top: run first) */
+    uint32_t order[64], n = 0;
+    for (uint32_t i = 0; i < st->npend; i++)
+        if (st->pend_target[i] == pc + 1)
+            order[n++] = i;
+    for (uint32_t i = st->npend; i-- > 0;)
+        if (st->pend_target[i] != pc + 1)
+            order[n++] = i;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = order[k];
+        if (st->pend_target[i] == rpc)
+            continue; /* its threads wait at rpc already */
+        if (!push(st, st->pend_target[i], rpc))
+            return false;
+        memcpy(mask_of(st, st->depth - 1), st->pend_masks + (size_t)i * st->words, st->words * sizeof *st->masks);
+    }
+    st->npend = 0;
+    return true;
+}
+
+/* Add thread t, bound for `target`, to the pending branch's targets. */
+static bool pend(tbc_state *st, uint32_t target, uint32_t t)
+{
+    uint32_t i = 0;
+    while (i < st->npend && st->pend_target[i] != target)
+        i++;
+    if (i == st->npend) {
+        if (st->npend == st->cap_pend) {
+            uint32_t cap = st->cap_pend ? 2 * st->cap_pend : 4;
+            if (cap > 64)
+                return false;
+            uint32_t *tg = realloc(st->pend_target, cap * sizeof *tg);
+            if (!tg)
+                return false;
+            st->pend_target = tg;
+            uint64_t *m = realloc(st->pend_masks, (size_t)cap * st->words * sizeof *m);
+            if (!m)
+                return false;
+            st->pend_masks = m;
+            st->cap_pend = cap;
+        }
+        st->pend_target[i] = target;
+        memset(st->pend_masks + (size_t)i * st->words, 0, st->words * sizeof *st->masks);
+        st->npend++;
+    }
+    set_bit(st->pend_masks + (size_t)i * st->words, t);
+    return true;
+}
+
+static sim_warp_status fault(tm_cta *cta, const char *what, uint32_t pc)
+{
+    sim_cta *c = &cta->emu;
+    sim_fault(c, SIM_ERR_UNSUPPORTED, "thread block compaction: %s, kernel %s, PTX line %u", what, c->kernel,
+              c->kernel_fn->code[pc].line);
+    return SIM_WARP_FAULT;
+}
+
+/* Whether the lanes of `mask` went to different targets of an indirect branch. */
+static bool step_splits(const sim_step *step, uint32_t mask)
+{
+    uint32_t first = PTX_NONE;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m), pc = step->taken >> k & 1 ? step->next_pc[k] : PTX_NONE;
+        if (first == PTX_NONE)
+            first = pc;
+        else if (pc != first)
+            return true;
+    }
+    return false;
+}
+
+/* Slot s's warp arrives at the potentially divergent branch it issued. */
+static sim_warp_status arrive_at_branch(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *step)
+{
+    tbc_state *st = state_of(cta);
+    const sim_warp *w = &cta->emu.warps[s];
+    if (st->pend_pc != PTX_NONE && (st->pend_pc != is->pc || st->pend_regroup))
+        return fault(cta, "warps of one stack entry reached different instructions (a .uni branch went "
+                          "different ways in different warps?)", is->pc);
+    st->pend_pc = is->pc;
+    if (step->indirect || ((step->taken & is->mask) && (step->taken & is->mask) != is->mask))
+        cta->emu.divergent_branches += !step->indirect || step_splits(step, is->mask);
+    for (uint32_t m = is->mask; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        uint32_t target = !(step->taken >> k & 1) ? is->pc + 1 : step->indirect ? step->next_pc[k] : step->target;
+        if (!pend(st, target, w->t[k]))
+            return fault(cta, "more than 64 targets of one indirect branch (or out of memory)", is->pc);
+    }
+    retire(cta, s);
+    if (st->stack[st->depth - 1].wcnt == 0) {
+        if (!diverge(cta))
+            return fault(cta, "out of memory for the block-wide stack", is->pc);
+        activate(cta);
+    }
+    return SIM_WARP_READY;
+}
+
+/* Whether the instruction at pc of the kernel works on the lanes of its
+ * warp together (shuffles, votes, match, redux, activemask, elect and
+ * every .sync form but the CTA barriers), or is a call, whose callee
+ * may: what it computes depends on which threads share the warp. */
+static bool warp_level(const sim_cta *c, const sim_func *fn, uint32_t pc)
+{
+    const sim_inst *in = &fn->code[pc];
+    if (in->sync_src >= 0)
+        return true;
+    const ptx_module *m = c->prog->m;
+    switch ((ptx_opcode)ptx_instr_form(m, &fn->f->instrs[pc])->opcode) {
+    case PTX_OP_CALL: /* the callee may hold such instructions (a -G build's __activemask()) */
+    case PTX_OP_ACTIVEMASK: case PTX_OP_ELECT_SYNC: case PTX_OP_MATCH: case PTX_OP_REDUX_SYNC: case PTX_OP_SHFL:
+    case PTX_OP_SHFL_SYNC: case PTX_OP_VOTE: case PTX_OP_VOTE_SYNC:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether the branch at pc synchronizes the warps (potentially divergent). */
+static bool synchronizes(const sim_cta *c, uint32_t pc) { return !(c->kernel_fn->code[pc].flags & SIM_IF_UNI); }
+
+/* The lanes of slot s's static warp that a warp-synchronous instruction
+ * leaves out, as the baseline does: threads that exited, and threads
+ * waiting on the stack at code that only exits (sim_exit_bound); a thread
+ * waiting anywhere else is alive and is not left out. */
+static uint32_t absent_lanes(tm_cta *cta, uint32_t s)
+{
+    tbc_state *st = state_of(cta);
+    const sim_warp *w = &cta->emu.warps[s];
+    uint32_t absent = 0;
+    for (uint32_t m = st->holes[s]; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m), t = st->thread_at[st->home[s] * 32 + l];
+        if (t == PTX_NONE || bit(st->exited, t)) {
+            absent |= 1u << l;
+            continue;
+        }
+        for (uint32_t d = st->depth - 1; d-- > 0;) /* where it resumes: its topmost entry */
+            if (bit(mask_of(st, d), t)) {
+                if (sim_exit_bound(&cta->emu, st->stack[d].pc))
+                    absent |= 1u << l;
+                break;
+            }
+    }
+    return absent | (w->exited & ~st->holes[s]);
+}
+
+static uint32_t tbc_slots(const tm_config *cfg, uint32_t nthreads)
+{
+    (void)cfg;
+    return (nthreads + 31) / 32;
+}
+
+static bool tbc_start(tm_cta *cta, char *err, size_t errlen)
+{
+    sim_cta *c = &cta->emu;
+    tbc_stop(cta);
+    tbc_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, errlen, "out of memory for a block-wide stack");
+        return false;
+    }
+    cta->simt_state = st;
+    st->nthreads = c->nthreads;
+    st->nwarps = c->nwarps;
+    st->lanes = c->nthreads < 32 ? c->nthreads : 32;
+    st->words = (c->nthreads + 63) / 64;
+    st->pend_pc = PTX_NONE;
+    st->pend_regroup = false;
+    st->thread_at = malloc((size_t)st->nwarps * 32 * sizeof *st->thread_at);
+    st->exited = calloc(st->words, sizeof *st->exited);
+    st->running = calloc(st->nwarps, sizeof *st->running);
+    st->holes = calloc(st->nwarps, sizeof *st->holes);
+    st->home = calloc(st->nwarps, sizeof *st->home);
+    if (!st->thread_at || !st->exited || !st->running || !st->holes || !st->home || !push(st, 0, c->kernel_fn->ninstrs)) {
+        tbc_stop(cta);
+        snprintf(err, errlen, "out of memory for a block-wide stack");
+        return false;
+    }
+    const sim_simt_ops *ops = &sim_simt_pdom;
+    for (uint32_t k = 0; k < st->nwarps; k++) {
+        sim_warp *w = &c->warps[k];
+        ops->start(c, w);
+        cta->groups[k].ctx = NULL;
+        for (uint32_t l = 0; l < 32; l++) {
+            st->thread_at[k * 32 + l] = l < w->n ? w->t[l] : PTX_NONE;
+            if (l < w->n)
+                set_bit(mask_of(st, 0), w->t[l]);
+        }
+    }
+    compact(cta); /* the full mask: the static warps */
+    return true;
+}
+
+static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is)
+{
+    tbc_state *st = state_of(cta);
+    sim_cta *c = &cta->emu;
+    for (;;) {
+        if (!st->depth)
+            return SIM_WARP_DONE;
+        if (!st->running[s])
+            return SIM_WARP_WAITING;
+        *g = &cta->groups[s];
+        sim_warp *w = &c->warps[s];
+        sim_warp_status r = sim_simt_pdom.next(c, w, *g, is);
+        if (r == SIM_WARP_DONE) { /* its threads ran off the end of the kernel */
+            note_exits(cta, s);
+            retire(cta, s);
+            if (st->stack[st->depth - 1].wcnt == 0) {
+                st->depth--;
+                activate(cta);
+            }
+            continue;
+        }
+        if (r == SIM_WARP_READY && st->mixed && w->nframes == 0 && warp_level(c, c->kernel_fn, is->pc)) {
+            /* it waits for the entry's other warps; then the threads run
+             * the instruction in their static warps */
+            if (st->pend_pc != PTX_NONE && (st->pend_pc != is->pc || !st->pend_regroup))
+                return fault(cta, "warps of one stack entry reached different instructions", is->pc);
+            st->pend_pc = is->pc;
+            st->pend_regroup = true;
+            retire(cta, s);
+            if (st->stack[st->depth - 1].wcnt == 0) {
+                st->stack[st->depth - 1].pc = st->pend_pc;
+                st->pend_pc = PTX_NONE;
+                st->pend_regroup = false;
+                regroup(cta);
+            }
+            continue;
+        }
+        if (r == SIM_WARP_READY && st->home[s] != PTX_NONE && warp_level(c, c->fn, is->pc)) /* (c->fn: the running code) */
+            (*g)->absent = absent_lanes(cta, s) | (sim_pdom_absent(c, w, is->mask) & ~st->holes[s]), (*g)->pdom = NULL;
+        return r;
+    }
+}
+
+static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *step)
+{
+    tbc_state *st = state_of(cta);
+    sim_cta *c = &cta->emu;
+    sim_warp *w = &c->warps[s];
+    if (step->event == SIM_EV_BRANCH && w->nframes == 0 && synchronizes(c, is->pc))
+        return arrive_at_branch(cta, s, is, step);
+    if (step->event == SIM_EV_BRANCH && w->nframes == 0 && !step->indirect && (step->taken & is->mask) &&
+        (step->taken & is->mask) != is->mask)
+        return fault(cta, "the lanes of a warp went different ways at a .uni branch", is->pc);
+    sim_warp_status r = sim_simt_pdom.commit(c, w, is, step);
+    if (r == SIM_WARP_FAULT)
+        return r;
+    note_exits(cta, s);
+    if (w->nframes)
+        return r;
+    tbc_entry *top = &st->stack[st->depth - 1];
+    uint32_t live = sim_warp_lanes(w) & ~w->exited;
+    uint32_t pc = w->depth ? w->stack[w->depth - 1].pc : c->kernel_fn->ninstrs;
+    if (live && pc != top->rpc)
+        return r;
+    retire(cta, s); /* all its threads exited, or it reached the reconvergence point */
+    if (top->wcnt == 0) {
+        st->depth--;
+        activate(cta);
+    }
+    return SIM_WARP_READY;
+}
+
+static void tbc_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
+
+static bool tbc_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
+
+static bool tbc_at_barrier(const tm_cta *cta, uint32_t s)
+{
+    const tbc_state *st = cta->simt_state;
+    if (!st->running[s])
+        return false;
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+        if (sim_simt_pdom.waiting(&cta->emu, &cta->emu.warps[s], id))
+            return true;
+    return false;
+}
+
+static void tbc_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
+
+const tm_simt_mechanism tm_simt_tbc = {
+    .name = "tbc", .summary = "thread block compaction: a block-wide stack, warps compacted at branches (Fung and Aamodt, HPCA 2011)",
+    .slots = tbc_slots, .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit,
+    .release = tbc_release, .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop};
