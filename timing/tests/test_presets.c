@@ -3,6 +3,7 @@
  * matches its sources on the values spot-checked here (the source values
  * are written in each test, with where they come from), and prints back
  * to the same configuration. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,7 +54,7 @@ static void test_every_preset(void **state)
         free(w.buf);
         round_trip(&c);
     }
-    assert_int_equal(n, 5);
+    assert_int_equal(n, 9);
 }
 
 /* configs/tested-cfgs/SM7_QV100/gpgpusim.config: -gpgpu_n_clusters 80,
@@ -221,6 +222,156 @@ static void test_h100(void **state)
     assert_int_equal(c.l2.set_index, TM_INDEX_XOR);
 }
 
+/* Peak DRAM bandwidth in bytes per second: every channel's chips move
+ * dram_buswidth bytes each per transfer, dram_data_command_freq_ratio
+ * transfers per DRAM clock cycle (timing/dram.h). */
+static double dram_peak_bytes_per_s(const tm_config *c)
+{
+    return (double)c->n_mem * c->chips_per_channel * c->dram_buswidth * c->dram_data_command_freq_ratio *
+           c->dram_mhz * 1e6;
+}
+
+/* Bytes of one cache: sets x line x ways. */
+static uint64_t cache_bytes(const tm_cache_config *k) { return (uint64_t)k->nsets * k->line_bytes * k->assoc; }
+
+/* M. Rhu, PhD thesis (UT Austin, 2014), Table 3.1 "Simulator configuration
+ * for DPE evaluation": Number of GPU cores 15; Threads per GPU core 1536;
+ * Threads per warp 32; SIMD lane width 32; Registers per GPU core 32768;
+ * Shared memory per GPU core 48KB; Number of warp schedulers 2; Warp
+ * scheduling policy Oldest warp first; L1 cache 16KB/4-way/128B; L2 cache
+ * 768KB/8-way/128B; Memory bandwidth 177.6 GB/s; Memory controller
+ * Out-of-order (FR-FCFS). */
+static void test_rhu_dpe_table_3_1(void **state)
+{
+    (void)state;
+    tm_config c = load("RHU_DPE");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 15);
+    assert_int_equal(c.max_threads_per_core, 1536);
+    assert_int_equal(c.warp_size, 32); /* and SIMD lane width 32: one warp per issue */
+    assert_int_equal(c.registers_per_core, 32768);
+    assert_int_equal(c.shmem_bytes, 48 * 1024);
+    assert_int_equal(c.n_schedulers, 2);
+    assert_int_equal(c.scheduler, TM_SCHED_OLDEST);
+    assert_true(c.l1d.present);
+    assert_int_equal(cache_bytes(&c.l1d), 16 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.line_bytes, 128);
+    assert_true(c.l2.present);
+    assert_int_equal(cache_bytes(&c.l2) * c.n_mem * c.n_sub_partition_per_mchannel, 768 * 1024);
+    assert_int_equal(c.l2.assoc, 8);
+    assert_int_equal(c.l2.line_bytes, 128);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 177.6e9) < 1e3);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
+}
+
+/* M. Rhu, PhD thesis (UT Austin, 2014), Table 4.1 "Simulator configuration
+ * for CAPRI/SLP evaluation": Number of GPU cores 30; Threads per GPU core
+ * 1024; Threads per warp 32; SIMD lane width 32; Registers per GPU core
+ * 16384; Shared memory per GPU core 32KB; Warp scheduling policy Two-level
+ * round-robin (round robin inside the prioritized group and from group to
+ * group, Sec. 4.4.1); L1 Cache 32KB/8-way/64B; L2 Cache 1024KB/64-way/64B
+ * (the whole chip's, as the same row of Table 3.1); Memory bandwidth
+ * 102.4 GB/s; Memory controller Out-of-order (FR-FCFS). */
+static void test_rhu_tbc_table_4_1(void **state)
+{
+    (void)state;
+    tm_config c = load("RHU_TBC");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 30);
+    assert_int_equal(c.max_threads_per_core, 1024);
+    assert_int_equal(c.warp_size, 32);
+    assert_int_equal(c.registers_per_core, 16384);
+    assert_int_equal(c.shmem_bytes, 32 * 1024);
+    assert_int_equal(c.scheduler, TM_SCHED_TWO_LEVEL);
+    assert_int_equal(c.two_level_inner, 0); /* GPGPU-Sim's prioritization 0: loose round robin */
+    assert_int_equal(c.two_level_outer, 0);
+    assert_true(c.two_level_active >= 1);
+    assert_int_equal(cache_bytes(&c.l1d), 32 * 1024);
+    assert_int_equal(c.l1d.assoc, 8);
+    assert_int_equal(c.l1d.line_bytes, 64);
+    assert_int_equal(cache_bytes(&c.l2) * c.n_mem * c.n_sub_partition_per_mchannel, 1024 * 1024);
+    assert_int_equal(c.l2.assoc, 64);
+    assert_int_equal(c.l2.line_bytes, 64);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 102.4e9) < 1e3);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
+}
+
+/* V. Narasiman, PhD thesis (UT Austin), Table 5.1 "Baseline GPU core and
+ * memory configuration" and Sec. 5.1 (a single GPU core, 1024 threads):
+ * Scalar front end: 1-wide fetch, round-robin warp scheduling, 4KB
+ * single-ported I-Cache; SIMD back end: 32 parallel SIMD lanes; 64KB
+ * register file; 128KB, 4-way, 1-cycle D-Cache, 1 read/write port,
+ * 128-byte line size; 128KB, 32-banked scratchpad memory; Memory system:
+ * open-row, first-come first-serve scheduling, 8 banks, 4KB row buffer,
+ * 100-cycle row-hit, 300-cycle row-conflict, 32 GB/s memory BW. A row
+ * conflict costs a precharge and an activation more than a hit, so
+ * tRP + tRCD = 300 - 100 cycles, all clocks being one. No L2 is listed. */
+static void test_narasiman_table_5_1(void **state)
+{
+    (void)state;
+    tm_config c = load("NARASIMAN");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 1);
+    assert_int_equal(c.max_threads_per_core, 1024);
+    assert_int_equal(c.warp_size, 32);
+    assert_int_equal(c.n_schedulers, 1);
+    assert_int_equal(c.scheduler, TM_SCHED_LRR);
+    assert_int_equal(cache_bytes(&c.l1i), 4 * 1024);
+    assert_int_equal(c.registers_per_core * 4, 64 * 1024);
+    assert_int_equal(cache_bytes(&c.l1d), 128 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.line_bytes, 128);
+    assert_int_equal(c.l1_latency, 1);
+    assert_true(c.l1d.data_port_width == 0 || c.l1d.data_port_width == c.l1d.line_bytes); /* a line a cycle */
+    assert_int_equal(c.shmem_bytes, 128 * 1024);
+    assert_int_equal(c.shmem_banks, 32);
+    assert_false(c.l2.present);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FIFO);
+    assert_int_equal(c.dram.nbk, 8);
+    assert_int_equal(1ull << __builtin_popcountll(c.addrmap.col_mask), 4096); /* column and burst bits */
+    assert_true(c.core_mhz == c.dram_mhz && c.core_mhz == c.icnt_mhz && c.core_mhz == c.l2_mhz);
+    assert_int_equal(c.dram.tRP + c.dram.tRCD, 300 - 100);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 32e9) < 1e3);
+}
+
+/* A. Turner, MASc thesis (UBC, 2012), Table 4.2 "Baseline architecture
+ * configuration": Number of Cores 10; Number of Memory Controllers 6;
+ * Clocks (MHz) Core 700, Interconnect+L2 1400, Memory 1800; Warps Per Core
+ * 64 (2048 Threads); Shared Mem Size 26k; L1 Data Cache (per Core) sets:64,
+ * line size:128, assoc.:6, 32 MSHRs; L1 Constant Cache (per Core) sets:64,
+ * line size:64, assoc.:2, 32 MSHRs; L2 Combined Cache (per M.C.) sets:64,
+ * line size:32, 8 way; Schedulers (per Core) 2; Operand Collector 8 slots
+ * (generic); Functional Units (per Core) 2 ALU, 1 SFU, 1 MEM. */
+static void test_turner_table_4_2(void **state)
+{
+    (void)state;
+    tm_config c = load("TURNER");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 10);
+    assert_int_equal(c.n_mem, 6);
+    assert_true(c.core_mhz == 700.0 && c.icnt_mhz == 1400.0 && c.l2_mhz == 1400.0 && c.dram_mhz == 1800.0);
+    assert_int_equal(c.max_threads_per_core, 2048);
+    assert_int_equal(c.max_threads_per_core / c.warp_size, 64);
+    assert_int_equal(c.shmem_bytes, 26 * 1024);
+    assert_int_equal(c.l1d.nsets, 64);
+    assert_int_equal(c.l1d.line_bytes, 128);
+    assert_int_equal(c.l1d.assoc, 6);
+    assert_int_equal(c.l1d.mshr_entries, 32);
+    assert_int_equal(c.l1c.nsets, 64);
+    assert_int_equal(c.l1c.line_bytes, 64);
+    assert_int_equal(c.l1c.assoc, 2);
+    assert_int_equal(c.l1c.mshr_entries, 32);
+    assert_int_equal(c.n_sub_partition_per_mchannel, 1); /* one L2 per memory controller */
+    assert_int_equal(c.l2.nsets, 64);
+    assert_int_equal(c.l2.line_bytes, 32);
+    assert_int_equal(c.l2.assoc, 8);
+    assert_int_equal(c.n_schedulers, 2);
+    assert_int_equal(c.oc_units_gen, 8);
+    for (int u = 0; u < TM_UNIT_KINDS; u++)
+        assert_int_equal(c.oc_units[u], 0);
+    assert_int_equal(c.n_units[TM_UNIT_SP], 2);
+    assert_int_equal(c.n_units[TM_UNIT_SFU], 1);
+    assert_int_equal(c.n_units[TM_UNIT_MEM], 1);
+    assert_int_equal(c.n_units[TM_UNIT_DP] + c.n_units[TM_UNIT_INT] + c.n_units[TM_UNIT_TENSOR], 0);
+}
+
 /* Unknown names list the presets; names match in any letter case;
  * tm_config_load takes a preset or a file. */
 static void test_names_and_load(void **state)
@@ -253,6 +404,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_preset), cmocka_unit_test(test_qv100),  cmocka_unit_test(test_titanv),
         cmocka_unit_test(test_gtx480),       cmocka_unit_test(test_fx5800_table2), cmocka_unit_test(test_h100),
+        cmocka_unit_test(test_rhu_dpe_table_3_1), cmocka_unit_test(test_rhu_tbc_table_4_1),
+        cmocka_unit_test(test_narasiman_table_5_1), cmocka_unit_test(test_turner_table_4_2),
         cmocka_unit_test(test_names_and_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
