@@ -15,8 +15,8 @@
 // source per cell; the substitution score is a data-dependent gather from
 // constant memory.
 //
-// Default size: N = 256 (17 x 17 tile grid counting the border, 31 launches
-// of 1 to 16 blocks); argv[1] = k multiplies N by k.
+// Default size: N = 256 (16 x 16 tiles below and right of the border row
+// and column, 31 launches of 1 to 16 blocks); argv[1] = k multiplies N by k.
 #include "../check.h"
 #include "seeded_rng.h"
 
