@@ -1,0 +1,177 @@
+/* The papers' worked examples under the divergence mechanisms
+ * (timing/simt.h), on the kernels of testdata/timing/simt/. Each kernel's
+ * header derives, from the paper's text, how many times each of its basic
+ * blocks A, B, ... issues as a warp under each mechanism; the tests count
+ * the issues of each block's first instruction in the timing model's
+ * per-line profile and compare. The kernels also record each thread's
+ * path, checked against the paper's thread sets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emulator/tests/emu_test.h"
+#include "timing/gpu.h"
+
+/* The PTX line of the first instruction after label `name` in file rel
+ * (the kernels put every block's label on a line of its own). */
+static uint32_t block_line(const char *rel, const char *name)
+{
+    char path[1024], want[32], line[512];
+    snprintf(path, sizeof path, "%s/%s", getenv("SIMTLAB_TESTDATA"), rel);
+    snprintf(want, sizeof want, "%s:\n", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    uint32_t n = 0, found = 0;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        if (strcmp(line, want) == 0) {
+            found = n + 1;
+            break;
+        }
+    }
+    fclose(f);
+    if (!found)
+        fail_msg("no label %s in %s", name, rel);
+    return found;
+}
+
+/* Warp issues of the instruction at PTX line `line` of kernel function fi
+ * in the last launch's profile. */
+static uint64_t issues_at(const tm_gpu *gpu, uint32_t fi, uint32_t line)
+{
+    const sim_func *fn = &gpu->prog->funcs[fi];
+    for (uint32_t pc = 0; pc < fn->ninstrs; pc++)
+        if (fn->code[pc].line == line)
+            return gpu->inst[fi] ? gpu->inst[fi][pc].issues : 0;
+    fail_msg("no instruction at line %u", line);
+    return 0;
+}
+
+/* One launch of kernel k of file rel (one block of `threads` threads,
+ * parameters `args`) on QV100 under mechanism mech; the issues of the
+ * first instruction of each block named in `blocks` go to issues[], the
+ * launch's deepest stack to *depth; the GPU is freed, e stays open. */
+static void run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+                        const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
+{
+    tm_config cfg;
+    char err[512], opt[64];
+    snprintf(opt, sizeof opt, "-simtlab_simt=%s", mech);
+    if (tm_config_preset(&cfg, "QV100", err, sizeof err) != 0 || tm_config_set(&cfg, opt, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+    if (!gpu)
+        fail_msg("tm_gpu_new: %s", err);
+    uint32_t n, bytes;
+    const sim_param_info *pi = sim_kernel_params(e->p, k, &n, &bytes, err, sizeof err);
+    if (!pi)
+        fail_msg("%s", err);
+    uint8_t *buf = calloc(bytes + 1, 1);
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(buf + pi[i].offset, args[i], pi[i].size);
+    sim_launch_config lc = emu_cfg(1, 1, threads, 1);
+    if (tm_gpu_launch(gpu, e->d, e->p, k, &lc, buf, bytes, NULL, err, sizeof err) != 0)
+        fail_msg("%s under %s: %s", k, mech, err);
+    free(buf);
+    uint32_t fi = 0;
+    while (fi < gpu->prog->m->nfunctions && strcmp(ptx_function_name(gpu->prog->m, &gpu->prog->m->functions[fi]), k))
+        fi++;
+    for (uint32_t b = 0; blocks[b]; b++)
+        issues[b] = issues_at(gpu, fi, block_line(rel, blocks[b]));
+    *depth = gpu->kernel.max_stack_depth;
+    tm_gpu_free(gpu);
+}
+
+/* Fung and Aamodt, HPCA 2011, Example 1 (Fig. 7), as
+ * testdata/timing/simt/fung2011_example1.ptx replicates it over 32 lanes
+ * (two warps of 32; lane j plays the figure's lane j % 4): per-warp PDOM
+ * issues A 2, C 2, B 2, D 2 (8 warp-blocks); thread block compaction A 2,
+ * C 1 (threads 1, 6, 7 compacted into one warp), B 2, D 2 (7: the paper's
+ * "reduces the overall execution time by 12.5%"). Paths: figure threads
+ * 1, 6, 7 run A C D (0x134), the others A B D (0x124). */
+static void test_fung_example1(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "C", "B", "D", NULL};
+    const char *rel = "timing/simt/fung2011_example1.ptx";
+    const struct { const char *mech; uint64_t want[4]; } runs[] = {
+        {"pdom", {2, 2, 2, 2}}, {"tbc", {2, 1, 2, 2}}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open(&e, rel);
+        uint64_t out = emu_buf(&e, NULL, 64 * 4), issues[4];
+        const void *args[] = {&out};
+        uint32_t depth;
+        run_example(&e, rel, "fung_example1", 64, args, runs[r].mech, blocks, issues, &depth);
+        for (int b = 0; b < 4; b++)
+            if (issues[b] != runs[r].want[b])
+                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
+                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        uint32_t path[64];
+        emu_read(&e, path, out, sizeof path);
+        for (uint32_t t = 0; t < 64; t++) {
+            uint32_t fig = 4 * (t / 32) + t % 4 + 1; /* the figure's thread */
+            assert_int_equal(path[t], fig == 1 || fig == 6 || fig == 7 ? 0x134u : 0x124u);
+        }
+        emu_close(&e);
+    }
+}
+
+/* Fung and Aamodt, HPCA 2011, Example 2 (Fig. 10): a loop with a break,
+ * one warp (testdata/timing/simt/fung2011_example2.ptx, lane j plays the
+ * figure's thread j % 4 + 1). Thread 1 runs A B E, thread 2 A C E (both
+ * stay in the loop), threads 3, 4 A C D and break to F; the second
+ * iteration (K = 2) has threads 1 and 2 run A B E. Under PDOM they run E
+ * and the second iteration apart: A 3, B 3, C 1, D 1, E 4, F 1. With the
+ * likely-convergence point E (the paper's steps (1)-(10); the entries
+ * pushed at C share the likely-convergence entry pushed at A), they run
+ * them together: A 2, B 2, C 1, D 1, E 2, F 1. Thread block compaction
+ * of a one-warp block issues as PDOM does. Deepest stacks (an entry whose
+ * reconvergence point is the new branch's is replaced, as GPGPU-Sim's
+ * stack does): PDOM {F} {B} {C}, at C {C} gives way to {D} {E}: 4;
+ * with LPC {F} {LC E} {B} {C}, then {D} {E} in place of {C}: 5. */
+static void test_fung_example2(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "B", "C", "D", "E", "F", NULL};
+    const char *rel = "timing/simt/fung2011_example2.ptx";
+    const struct { const char *mech; uint64_t want[6]; uint32_t depth; } runs[] = {
+        {"pdom", {3, 3, 1, 1, 4, 1}, 4}, {"pdom-lpc", {2, 2, 1, 1, 2, 1}, 5}, {"tbc", {3, 3, 1, 1, 4, 1}, 0}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open(&e, rel);
+        const uint32_t data[8] = {0, 2, 1, 1, 0, 0, 0, 0};
+        uint64_t out = emu_buf(&e, NULL, 32 * 4), din = emu_buf(&e, data, sizeof data), res = emu_buf(&e, NULL, 32);
+        uint32_t k = 2, y = 7;
+        const void *args[] = {&out, &din, &res, &k, &y};
+        uint64_t issues[6];
+        uint32_t depth;
+        run_example(&e, rel, "fung_example2", 32, args, runs[r].mech, blocks, issues, &depth);
+        for (int b = 0; b < 6; b++)
+            if (issues[b] != runs[r].want[b])
+                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
+                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        if (runs[r].depth)
+            assert_int_equal(depth, runs[r].depth);
+        uint32_t path[32];
+        emu_read(&e, path, out, sizeof path);
+        for (uint32_t t = 0; t < 32; t++)
+            assert_int_equal(path[t], t % 4 == 0 ? 0x1251256u : t % 4 == 1 ? 0x1351256u : 0x1346u);
+        emu_close(&e);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fung_example1),
+        cmocka_unit_test(test_fung_example2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
