@@ -1,17 +1,18 @@
 // pathfinder.cu — the cheapest path down a grid of weights, by dynamic
 // programming row by row: cost[r][c] = wall[r][c] + min(cost[r-1][c-1],
-// cost[r-1][c], cost[r-1][c+1]), the minimum over the first row's
-// columns at the bottom.
+// cost[r-1][c], cost[r-1][c+1]) from the first row (cost = wall) down;
+// the cheapest path costs the least of the last row's costs.
 //
 // Each launch advances PYRAMID rows: a block loads BLOCK columns of the
 // current cost row into shared memory and computes PYRAMID rows in place;
 // step i is valid only on the columns at least i away from the block's
 // edges (and inside the grid), so the set of working threads shrinks step
-// by step, unevenly at the grid's edges. The three-way minimum is a pair
-// of data-dependent branches on every thread.
+// by step, unevenly at the grid's edges.
 //
-// Divergence: the shrinking valid region (threads dropping out per step),
-// the grid edges, and the data-dependent choice of the minimum.
+// Divergence: the shrinking valid region (threads dropping out step by
+// step at both ends of every block), and the grid's first and last
+// columns, which have one neighbour only (nvcc keeps those two tests as
+// branches; the minimum itself becomes min instructions).
 // Default size: 1500 columns x 128 rows (argv[1] = n scales the columns
 // by n); weights 0..9; integer costs, checked exactly.
 #include "../check.h"

@@ -3,7 +3,7 @@
 // hard shadows and up to MAX_BOUNCES reflections; one thread per pixel.
 //
 // Divergence: whether the primary ray hits the sky, the plane or a sphere
-// (and which), the grazing-ray case of the sphere test, the shadow ray's
+// (and which), the sphere test's early miss (no real root), the shadow ray's
 // loop over the spheres that stops at the first occluder, lit and
 // shadowed points, and the reflection loop, whose trip count per pixel is
 // the number of mirrors the ray meets in a row.
