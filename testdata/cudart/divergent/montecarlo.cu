@@ -58,6 +58,7 @@ __host__ __device__ inline void sample(const disk *d, uint64_t seed, int thread,
     *drawn = tries;
 }
 
+// One walk a thread: its sums in moment[t], its draws in drawn[t].
 __global__ void integrate(uint64_t seed, int threads, float *moment, int *drawn)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -67,11 +68,7 @@ __global__ void integrate(uint64_t seed, int threads, float *moment, int *drawn)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int threads = 2048 * scale;
     const uint64_t seed = 0x3C4A7E11ull;
     // some disks overlap, some stand alone; about 40% of the square

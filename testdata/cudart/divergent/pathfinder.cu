@@ -60,11 +60,7 @@ __global__ void advance(const int *wall, const int *prev, int *next, int cols, i
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int cols = 1500 * scale, rows = 128;
     std::vector<int> wall((size_t)rows * cols);
     uint64_t rng = 0x70A7F1D5ull;

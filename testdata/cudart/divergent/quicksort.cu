@@ -102,11 +102,7 @@ __global__ void insertion_sort(int *keys, const segment *small, int count)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int n = 12288 * scale;
     std::vector<int> keys(n);
     uint64_t rng = 0x5EED50127ull;

@@ -26,11 +26,15 @@ struct vec {
     float x, y, z;
 };
 
+// 3-vector arithmetic on reference.h's unfused operations.
 __host__ __device__ inline vec vadd(vec a, vec b) { return {fadd(a.x, b.x), fadd(a.y, b.y), fadd(a.z, b.z)}; }
 __host__ __device__ inline vec vsub(vec a, vec b) { return {fsub(a.x, b.x), fsub(a.y, b.y), fsub(a.z, b.z)}; }
 __host__ __device__ inline vec vscale(vec a, float s) { return {fmul(a.x, s), fmul(a.y, s), fmul(a.z, s)}; }
 __host__ __device__ inline vec vmul(vec a, vec b) { return {fmul(a.x, b.x), fmul(a.y, b.y), fmul(a.z, b.z)}; }
-__host__ __device__ inline float vdot(vec a, vec b) { return fadd(fadd(fmul(a.x, b.x), fmul(a.y, b.y)), fmul(a.z, b.z)); }
+__host__ __device__ inline float vdot(vec a, vec b)
+{
+    return fadd(fadd(fmul(a.x, b.x), fmul(a.y, b.y)), fmul(a.z, b.z));
+}
 __host__ __device__ inline vec vnormalize(vec a) { return vscale(a, fdiv(1.0f, fsqrt(vdot(a, a)))); }
 
 struct sphere {
@@ -152,6 +156,7 @@ __host__ __device__ inline pixel trace(const scene &sc, int px, int py, int widt
     return out;
 }
 
+// One thread per pixel of the image, row-major.
 __global__ void render(scene sc, int width, int height, pixel *image)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -161,11 +166,7 @@ __global__ void render(scene sc, int width, int height, pixel *image)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int width = 128 * scale, height = 96 * scale;
     // a staggered row of spheres on the plane, one floating, mirrors among
     // them and a large mirror behind that reflects the others

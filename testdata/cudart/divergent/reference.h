@@ -12,6 +12,23 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+// The size factor argv[1] scales a program's default size by (1 without
+// it); a usage message and exit status 2 unless it is a positive integer.
+inline int size_scale(int argc, char **argv)
+{
+    if (argc < 2)
+        return 1;
+    char *end;
+    long n = strtol(argv[1], &end, 10);
+    if (argc > 2 || *end || n < 1 || n > 1024) {
+        fprintf(stderr, "usage: %s [scale: 1 to 1024, default 1]\n", argv[0]);
+        exit(2);
+    }
+    return (int)n;
+}
 
 // splitmix64 step: the next 64 random bits of the stream at *state.
 __host__ __device__ inline uint64_t rng_next(uint64_t *state)

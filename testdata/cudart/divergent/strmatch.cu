@@ -58,11 +58,7 @@ __global__ void match(const char *text, int length, const char *patterns, const 
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int length = 16384 * scale, npatterns = MAX_PATTERNS;
     const char alphabet[] = "ACGT";
     uint64_t rng = 0x57A7C4ull;

@@ -119,11 +119,7 @@ __global__ void scan_notes(table t, int *ids, int *count)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int rows = 32768 * scale;
     std::vector<int> ship_date(rows), discount(rows), quantity(rows), price(rows), region(rows);
     std::vector<char> comment((size_t)rows * COMMENT, 0);

@@ -56,6 +56,7 @@ __host__ __device__ inline answer lookup(const tree &t, int q)
     return a;
 }
 
+// One walk a query: out[i] answers queries[i].
 __global__ void search(tree t, const int *queries, int n, answer *out)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,11 +66,7 @@ __global__ void search(tree t, const int *queries, int n, answer *out)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv);
     const int nkeys = 4096 * scale, nqueries = 16384 * scale, range = 1 << 24;
     uint64_t rng = 0x7EE5EA4C4ull;
 
