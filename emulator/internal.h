@@ -294,6 +294,9 @@ typedef struct sim_func {
     uint32_t *rpc;        /* per instruction: reconvergence pc of a branch (ninstrs = the end) */
     uint32_t *lpc;        /* per instruction: likely-convergence pc of a branch, PTX_NONE for
                              none; NULL until sim_program_static_lpc or annotations set it */
+    uint8_t *branch_facts; /* per instruction: a conditional branch's ptx_branch_class (the low
+                             bits) and SIM_BRANCH_CTA_UNIFORM; NULL until
+                             sim_program_branch_facts */
     uint32_t local_bytes; /* its frame on the per-thread stack: .local variables, the .param
                              slots of the calls it makes and (.func) its own parameters */
     /* shared memory of a kernel (what it and the functions it calls name):
@@ -491,6 +494,11 @@ typedef struct sim_step {
     const struct sim_mem_access *mem;
     uint32_t nmem;
 } sim_step;
+
+/* sim_func.branch_facts: the branch condition is the same in every thread
+ * of the CTA (the low bits hold its ptx_branch_class). */
+#define SIM_BRANCH_CTA_UNIFORM 0x4u
+#define SIM_BRANCH_CLASS(f) ((f) & 0x3u)
 
 /* A warp's reconvergence stack entry; with likely-convergence points
  * (sim_simt_pdom_lpc), the entry's LPC and the stack index of the

@@ -843,6 +843,7 @@ void sim_program_free(sim_program *p)
         free(fn->code);
         free(fn->rpc);
         free(fn->lpc);
+        free(fn->branch_facts);
         free(fn->edge_taken);
         free(fn->edge_fall);
         free(fn->edge_exit);

@@ -222,6 +222,11 @@ struct ptx_annotations;
  * branch they list: its LPC, or none). */
 int sim_program_use_annotations(sim_program *p, const struct ptx_annotations *a, char *err, size_t errlen);
 
+/* Give every function the analyzer's per-branch facts the divergence
+ * mechanisms read (sim_func.branch_facts: P/D class, CTA-uniformity),
+ * where not given yet. 0 (it cannot fail today). */
+int sim_program_branch_facts(sim_program *p);
+
 /* One kernel parameter: its PTX type (the element type for arrays), byte
  * size, alignment and offset in the parameter buffer. */
 typedef struct sim_param_info {

@@ -43,6 +43,7 @@ bool tm_cta_begin(tm_cta *cta, sim_grid *g, uint64_t id, char *err, size_t errle
     sim_form_warps(&cta->emu);
     sim_barriers_reset(&cta->emu);
     cta->cluster.phase = 0;
+    cta->counts = (tm_simt_counts){0};
     return cta->simt->start(cta, err, errlen);
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "emulator/simt.h"
+#include "timing/stats.h"
 
 struct tm_simt_mechanism;
 
@@ -20,6 +21,7 @@ typedef struct tm_cta {
     uint64_t id;          /* linear CTA number in the grid */
     const struct tm_simt_mechanism *simt;
     void *simt_state;     /* the mechanism's own per-CTA state */
+    tm_simt_counts counts; /* what the mechanism counted for this CTA (zeroed at its start) */
     sim_group *groups;    /* per warp slot: the group it issues (kept between issues) */
     uint32_t nslots;      /* hardware warp slots it occupies */
     uint16_t sm_slot[32]; /* the SM's warp slot of each (set by the SM when it starts) */

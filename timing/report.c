@@ -262,6 +262,14 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     fprintf(out, "divergent_branches = %" PRIu64 "\n", k->sm.divergent_branches);
     fprintf(out, "simt_mechanism = %s\n", gpu->mech->name);
     fprintf(out, "max_stack_depth = %u\n", k->max_stack_depth);
+    const tm_simt_counts *sc = &k->sm.simt;
+    if (sc->syncs || sc->nw_compacted) { /* a compacting mechanism (Rhu's thesis, Sec. 4.1-4.2) */
+        fprintf(out, "simt_synchronizations = %" PRIu64 "\n", sc->syncs);
+        fprintf(out, "simt_divergent_syncs[uniform] = %" PRIu64 "\nsimt_divergent_syncs[P] = %" PRIu64
+                "\nsimt_divergent_syncs[D] = %" PRIu64 "\n", sc->divergent[0], sc->divergent[1], sc->divergent[2]);
+        fprintf(out, "NW_NoTBC = %" PRIu64 "\nNW_TBC = %" PRIu64 "\nNW_ideal = %" PRIu64 "\n", sc->nw_static,
+                sc->nw_compacted, sc->nw_ideal);
+    }
     fprintf(out, "memory_instructions = %" PRIu64 "\n", k->sm.mem_insts);
     fprintf(out, "memory_requests = %" PRIu64 "\n", k->sm.mem_requests);
     if (k->sm.loads)
@@ -458,6 +466,17 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(o, "divergent_branches", jcount(k->sm.divergent_branches));
     json_object_set_new(o, "simt_mechanism", json_string(gpu->mech->name));
     json_object_set_new(o, "max_stack_depth", jcount(k->max_stack_depth));
+    json_t *simt = json_object();
+    json_object_set_new(simt, "synchronizations", jcount(k->sm.simt.syncs));
+    json_t *div = json_object();
+    static const char *const cls[3] = {"uniform", "P", "D"};
+    for (int c = 0; c < 3; c++)
+        json_object_set_new(div, cls[c], jcount(k->sm.simt.divergent[c]));
+    json_object_set_new(simt, "divergent_syncs", div);
+    json_object_set_new(simt, "NW_NoTBC", jcount(k->sm.simt.nw_static));
+    json_object_set_new(simt, "NW_TBC", jcount(k->sm.simt.nw_compacted));
+    json_object_set_new(simt, "NW_ideal", jcount(k->sm.simt.nw_ideal));
+    json_object_set_new(o, "simt", simt);
     json_object_set_new(o, "memory_instructions", jcount(k->sm.mem_insts));
     json_object_set_new(o, "memory_requests", jcount(k->sm.mem_requests));
     if (k->sm.loads)

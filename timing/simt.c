@@ -4,9 +4,10 @@
 
 #include <string.h>
 
-extern const tm_simt_mechanism tm_simt_pdom, tm_simt_its, tm_simt_pdom_lpc, tm_simt_tbc;
+extern const tm_simt_mechanism tm_simt_pdom, tm_simt_its, tm_simt_pdom_lpc, tm_simt_tbc, tm_simt_tbc_plus;
 
-static const tm_simt_mechanism *const mechanisms[] = {&tm_simt_pdom, &tm_simt_its, &tm_simt_pdom_lpc, &tm_simt_tbc};
+static const tm_simt_mechanism *const mechanisms[] = {&tm_simt_pdom, &tm_simt_its, &tm_simt_pdom_lpc, &tm_simt_tbc,
+                                                      &tm_simt_tbc_plus};
 
 const tm_simt_mechanism *tm_simt_find(const char *name)
 {

@@ -57,6 +57,12 @@
 
 #include "timing/simt.h"
 
+/* What tells the variants apart (tm_simt_mechanism.data). */
+typedef struct tbc_params {
+    bool plus; /* TBC+: no synchronization at unconditional branches nor at branches the
+                  analyzer proves uniform across the CTA */
+} tbc_params;
+
 /* A block-wide stack entry; its thread mask is entry i's row of masks. */
 typedef struct tbc_entry {
     uint32_t pc, rpc;
@@ -157,6 +163,26 @@ static void place_warp(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t pc,
         c->ctx_warp = NULL;
 }
 
+/* Count a compaction that formed `formed` warps of the threads of mask m
+ * (tm_simt_counts: NW_TBC, NW_NoTBC, NW_ideal). */
+static void count_warps(tm_cta *cta, const uint64_t *m, uint32_t formed)
+{
+    const tbc_state *st = cta->simt_state;
+    uint32_t live = 0, warps = 0;
+    for (uint32_t k = 0; k < st->nwarps; k++) {
+        uint32_t here = 0;
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t t = st->thread_at[k * 32 + l];
+            here += t != PTX_NONE && bit(m, t) && !bit(st->exited, t);
+        }
+        live += here;
+        warps += here != 0;
+    }
+    cta->counts.nw_compacted += formed;
+    cta->counts.nw_static += warps;
+    cta->counts.nw_ideal += (live + 31) / 32;
+}
+
 /* Compact the top entry's live threads into warps in the first slots. */
 static void compact(tm_cta *cta)
 {
@@ -194,6 +220,7 @@ static void compact(tm_cta *cta)
         st->mixed |= mixed;
     }
     st->stack[st->depth - 1].wcnt = wcnt;
+    count_warps(cta, m, wcnt);
 }
 
 /* Form the top entry's live threads into their static warps (each with
@@ -272,6 +299,9 @@ static bool diverge(tm_cta *cta)
     sim_cta *c = &cta->emu;
     uint32_t pc = st->pend_pc, rpc = c->kernel_fn->rpc[pc];
     st->pend_pc = PTX_NONE;
+    cta->counts.syncs++;
+    if (st->npend > 1)
+        cta->counts.divergent[c->kernel_fn->branch_facts ? SIM_BRANCH_CLASS(c->kernel_fn->branch_facts[pc]) : 0]++;
     if (st->stack[st->depth - 1].rpc == rpc && st->depth > 1)
         st->depth--;
     else
@@ -394,8 +424,24 @@ static bool warp_level(const sim_cta *c, const sim_func *fn, uint32_t pc)
     }
 }
 
-/* Whether the branch at pc synchronizes the warps (potentially divergent). */
-static bool synchronizes(const sim_cta *c, uint32_t pc) { return !(c->kernel_fn->code[pc].flags & SIM_IF_UNI); }
+/* Whether the branch at pc synchronizes the warps (potentially
+ * divergent): every branch not written .uni; under TBC+ (Rhu's thesis,
+ * Sec. 4.1.4: "does not stall on unconditional branches nor on
+ * conditional branches that cannot diverge") not the unconditional ones
+ * nor those whose condition the analyzer proves the same in every thread
+ * of the CTA either. */
+static bool synchronizes(const tm_cta *cta, uint32_t pc)
+{
+    const sim_func *fn = cta->emu.kernel_fn;
+    const sim_inst *in = &fn->code[pc];
+    if (in->flags & SIM_IF_UNI)
+        return false;
+    if (!((const tbc_params *)cta->simt->data)->plus)
+        return true;
+    if (in->guard == PTX_NONE && in->ntargets == 0) /* (brx.idx has targets: it may diverge) */
+        return false;
+    return !(fn->branch_facts && (fn->branch_facts[pc] & SIM_BRANCH_CTA_UNIFORM));
+}
 
 /* The lanes of slot s's static warp that a warp-synchronous instruction
  * leaves out, as the baseline does: threads that exited, and threads
@@ -502,6 +548,7 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
                 st->stack[st->depth - 1].pc = st->pend_pc;
                 st->pend_pc = PTX_NONE;
                 st->pend_regroup = false;
+                cta->counts.syncs++;
                 regroup(cta);
             }
             continue;
@@ -517,11 +564,12 @@ static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     tbc_state *st = state_of(cta);
     sim_cta *c = &cta->emu;
     sim_warp *w = &c->warps[s];
-    if (step->event == SIM_EV_BRANCH && w->nframes == 0 && synchronizes(c, is->pc))
+    if (step->event == SIM_EV_BRANCH && w->nframes == 0 && synchronizes(cta, is->pc))
         return arrive_at_branch(cta, s, is, step);
     if (step->event == SIM_EV_BRANCH && w->nframes == 0 && !step->indirect && (step->taken & is->mask) &&
         (step->taken & is->mask) != is->mask)
-        return fault(cta, "the lanes of a warp went different ways at a .uni branch", is->pc);
+        return fault(cta, "the lanes of a warp went different ways at a branch taken as uniform (.uni, or uniform "
+                          "across the CTA by the analyzer)", is->pc);
     sim_warp_status r = sim_simt_pdom.commit(c, w, is, step);
     if (r == SIM_WARP_FAULT)
         return r;
@@ -558,7 +606,23 @@ static bool tbc_at_barrier(const tm_cta *cta, uint32_t s)
 
 static void tbc_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
-const tm_simt_mechanism tm_simt_tbc = {
-    .name = "tbc", .summary = "thread block compaction: a block-wide stack, warps compacted at branches (Fung and Aamodt, HPCA 2011)",
-    .slots = tbc_slots, .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit,
-    .release = tbc_release, .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop};
+/* The analyzer's branch facts: classes for the counts, CTA-uniformity for TBC+. */
+static bool tbc_prepare(sim_program *p, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return sim_program_branch_facts(p) == 0;
+}
+
+static const tbc_params tbc_fung = {.plus = false}, tbc_plus = {.plus = true};
+
+#define TBC(NAME, SUMMARY, PARAMS)                                                                            \
+    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .slots = tbc_slots,             \
+     .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit, .release = tbc_release,     \
+     .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop}
+
+const tm_simt_mechanism tm_simt_tbc =
+    TBC("tbc", "thread block compaction: a block-wide stack, warps compacted at branches not written .uni "
+        "(Fung and Aamodt, HPCA 2011)", tbc_fung);
+const tm_simt_mechanism tm_simt_tbc_plus =
+    TBC("tbc+", "TBC without synchronization at unconditional and CTA-uniform branches (Rhu's thesis, Sec. 4.1.4)",
+        tbc_plus);

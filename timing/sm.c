@@ -326,6 +326,13 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
     }
     if (cta->emu.max_stack_depth > sm->max_stack_depth)
         sm->max_stack_depth = cta->emu.max_stack_depth;
+    tm_simt_counts *k = &sm->stats.simt;
+    k->syncs += cta->counts.syncs;
+    for (int c = 0; c < 3; c++)
+        k->divergent[c] += cta->counts.divergent[c];
+    k->nw_static += cta->counts.nw_static;
+    k->nw_compacted += cta->counts.nw_compacted;
+    k->nw_ideal += cta->counts.nw_ideal;
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;

@@ -29,6 +29,20 @@ typedef enum tm_stall {
 enum { TM_DISTRO_STALL, TM_DISTRO_IDLE, TM_DISTRO_SCOREBOARD, TM_DISTRO_W1 };
 #define TM_DISTRO_SIZE (TM_DISTRO_W1 + 32)
 
+/* What a divergence mechanism counts of its own (timing/simt.h), per
+ * CTA and summed like the other statistics. The warp counts are those of
+ * Rhu's thesis, Sec. 4.1-4.2, summed over every compaction (a block-wide
+ * stack entry made to run): NW_NoTBC the static warps holding an active
+ * thread, NW_TBC the warps compaction formed, NW_ideal the fewest warps
+ * the active threads fit in if they could change lanes (Eq. 4.1). */
+typedef struct tm_simt_counts {
+    uint64_t syncs;           /* times a CTA's warps synchronized (at a branch, or to run a
+                                 warp-synchronous instruction in their static warps) */
+    uint64_t divergent[3];    /* branch synchronizations whose threads went different ways,
+                                 by ptx_branch_class of the branch (uniform, P, D) */
+    uint64_t nw_static, nw_compacted, nw_ideal;
+} tm_simt_counts;
+
 typedef struct tm_sm_stats {
     uint64_t warp_insts;     /* gpgpu_n_tot_w_icount */
     uint64_t thread_insts;   /* gpu_sim_insn: active lanes summed over issues */
@@ -43,6 +57,7 @@ typedef struct tm_sm_stats {
     uint64_t fetch_latency_sum, fetches; /* requests answered from the memory system: cycles from
                                             leaving the SM to the answer (averagemflatency) */
     uint64_t ctas;           /* CTAs run */
+    tm_simt_counts simt;     /* the divergence mechanism's own counts */
 } tm_sm_stats;
 
 /* sum += s; diff -= s (counter by counter). */

@@ -57,8 +57,8 @@ static uint64_t issues_at(const tm_gpu *gpu, uint32_t fi, uint32_t line)
  * parameters `args`) on QV100 under mechanism mech; the issues of the
  * first instruction of each block named in `blocks` go to issues[], the
  * launch's deepest stack to *depth; the GPU is freed, e stays open. */
-static void run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
-                        const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
+static tm_simt_counts run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+                                  const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
 {
     tm_config cfg;
     char err[512], opt[64];
@@ -85,7 +85,9 @@ static void run_example(emu *e, const char *rel, const char *k, uint32_t threads
     for (uint32_t b = 0; blocks[b]; b++)
         issues[b] = issues_at(gpu, fi, block_line(rel, blocks[b]));
     *depth = gpu->kernel.max_stack_depth;
+    tm_simt_counts counts = gpu->kernel.sm.simt;
     tm_gpu_free(gpu);
+    return counts;
 }
 
 /* Fung and Aamodt, HPCA 2011, Example 1 (Fig. 7), as
@@ -94,21 +96,35 @@ static void run_example(emu *e, const char *rel, const char *k, uint32_t threads
  * issues A 2, C 2, B 2, D 2 (8 warp-blocks); thread block compaction A 2,
  * C 1 (threads 1, 6, 7 compacted into one warp), B 2, D 2 (7: the paper's
  * "reduces the overall execution time by 12.5%"). Paths: figure threads
- * 1, 6, 7 run A C D (0x134), the others A B D (0x124). */
+ * 1, 6, 7 run A C D (0x134), the others A B D (0x124). Rhu's warp counts
+ * (thesis Sec. 4.1-4.2) over the four compactions (the start, C, B, D):
+ * NW_NoTBC 2 + 2 + 2 + 2 = 8 (both static warps hold threads of C and of
+ * B), NW_TBC 2 + 1 + 2 + 2 = 7, NW_ideal (the 24 threads of C, 40 of B,
+ * 64 of A and D in warps of 32) 2 + 1 + 2 + 2 = 7; one synchronization,
+ * at a branch on %tid (class P), which split the block. TBC+ does the
+ * same (the branch is neither unconditional nor CTA-uniform). */
 static void test_fung_example1(void **state)
 {
     (void)state;
     static const char *const blocks[] = {"A", "C", "B", "D", NULL};
     const char *rel = "timing/simt/fung2011_example1.ptx";
     const struct { const char *mech; uint64_t want[4]; } runs[] = {
-        {"pdom", {2, 2, 2, 2}}, {"tbc", {2, 1, 2, 2}}};
+        {"pdom", {2, 2, 2, 2}}, {"tbc", {2, 1, 2, 2}}, {"tbc+", {2, 1, 2, 2}}};
     for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
         emu e;
         emu_open(&e, rel);
         uint64_t out = emu_buf(&e, NULL, 64 * 4), issues[4];
         const void *args[] = {&out};
         uint32_t depth;
-        run_example(&e, rel, "fung_example1", 64, args, runs[r].mech, blocks, issues, &depth);
+        tm_simt_counts n = run_example(&e, rel, "fung_example1", 64, args, runs[r].mech, blocks, issues, &depth);
+        if (strcmp(runs[r].mech, "pdom") != 0) {
+            assert_int_equal(n.nw_static, 8);
+            assert_int_equal(n.nw_compacted, 7);
+            assert_int_equal(n.nw_ideal, 7);
+            assert_int_equal(n.syncs, 1);
+            assert_int_equal(n.divergent[1], 1); /* P */
+            assert_int_equal(n.divergent[0] + n.divergent[2], 0);
+        }
         for (int b = 0; b < 4; b++)
             if (issues[b] != runs[r].want[b])
                 fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
@@ -167,11 +183,54 @@ static void test_fung_example2(void **state)
     }
 }
 
+/* TBC synchronizes at every branch not written .uni (Fung and Aamodt);
+ * TBC+ (Rhu's thesis, Sec. 4.1.4) not at unconditional branches nor at
+ * branches that cannot diverge, here one on a kernel parameter (CTA-
+ * uniform by the analyzer). The kernel: `@p1 bra BIG` on n > 5 (the
+ * parameter), else an unconditional `bra JOIN` (not .uni); then `@p2 bra
+ * LOW` on %tid < 16, which splits the block. With n = 9 every thread
+ * takes BIG: TBC synchronizes at the two conditional branches (2), TBC+
+ * only at the second (1). With n = 3 the threads also run `bra JOIN`:
+ * TBC 3, TBC+ 1. Either way one synchronization split the block, at a P
+ * branch (%tid), and out[t] = (n > 5 ? 2 : 1) + (t < 16 ? 0 : 10). */
+static void test_tbc_plus_skips_uniform_branches(void **state)
+{
+    (void)state;
+    static const char text[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out, .param .u32 n)\n{\n"
+        ".reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+        "ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd1, %rd1; ld.param.u32 %r1, [n];\n"
+        "mov.u32 %r2, %tid.x; setp.gt.u32 %p1, %r1, 5;\n"
+        "@%p1 bra BIG;\nmov.u32 %r3, 1;\nbra JOIN;\nBIG:\nmov.u32 %r3, 2;\n"
+        "JOIN:\nsetp.lt.u32 %p2, %r2, 16;\n@%p2 bra LOW;\nadd.u32 %r3, %r3, 10;\n"
+        "LOW:\nmul.wide.u32 %rd2, %r2, 4; add.s64 %rd2, %rd1, %rd2; st.global.u32 [%rd2], %r3;\nret;\n}\n";
+    const struct { const char *mech; uint32_t n; uint64_t syncs; } runs[] = {
+        {"tbc", 9, 2}, {"tbc+", 9, 1}, {"tbc", 3, 3}, {"tbc+", 3, 1}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open_module(&e, ptx_test_parse(text));
+        uint64_t out = emu_buf(&e, NULL, 64 * 4);
+        const void *args[] = {&out, &runs[r].n};
+        static const char *const none[] = {NULL};
+        uint32_t depth;
+        tm_simt_counts c = run_example(&e, NULL, "k", 64, args, runs[r].mech, none, NULL, &depth);
+        assert_int_equal(c.syncs, runs[r].syncs);
+        assert_int_equal(c.divergent[1], 1);
+        uint32_t got[64];
+        emu_read(&e, got, out, sizeof got);
+        for (uint32_t t = 0; t < 64; t++)
+            assert_int_equal(got[t], (runs[r].n > 5 ? 2u : 1u) + (t < 16 ? 0u : 10u));
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fung_example1),
         cmocka_unit_test(test_fung_example2),
+        cmocka_unit_test(test_tbc_plus_skips_uniform_branches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
