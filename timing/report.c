@@ -38,7 +38,7 @@
 #include "timing/sm.h"
 
 /* Names of the stall causes (tm_stall order), in the text and JSON. */
-static const char *const stall_names[TM_STALLS] = {"idle", "fetch", "scoreboard", "barrier", "membar", "unit", "done"};
+static const char *const stall_names[TM_STALLS] = {"idle", "fetch", "scoreboard", "barrier", "simt", "membar", "unit", "done"};
 
 /* Everything the text and JSON reports share, computed once so that the
  * two give the same numbers. */

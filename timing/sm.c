@@ -233,7 +233,7 @@ static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sch
  * the set when it issues, is released from a barrier or starts, and
  * leaves it when the fetch stage finds it needs nothing. */
 
-/* Copy warp wi's done, at_barrier, ib_valid and fetching into its
+/* Copy warp wi's done, at_barrier, ib_valid, fetching and mech_wait into its
  * scheduler's masks (struct tm_sched_scan); after every change of one. */
 static inline void mirror(tm_sm *sm, uint32_t wi)
 {
@@ -245,6 +245,7 @@ static inline void mirror(tm_sm *sm, uint32_t wi)
     sc->at_barrier = (sc->at_barrier & ~bit) | (uint64_t)w->at_barrier << j;
     sc->holds = (sc->holds & ~bit) | (uint64_t)(w->ib_valid && !w->done && !w->at_barrier) << j;
     sc->fetching = (sc->fetching & ~bit) | (uint64_t)w->fetching << j;
+    sc->mech_wait = (sc->mech_wait & ~bit) | (uint64_t)w->mech_wait << j;
 }
 
 /* Warp wi's scoreboard answer may have changed (a register of its was
@@ -865,12 +866,13 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             /* no warp needs blocked(): the loop below would give the least
              * stall reason of the masks, charged to the first warp in order
              * with it */
-            uint64_t fetch = in_order & ~sc->holds & ~sc->done & ~sc->at_barrier,
+            uint64_t waits = in_order & ~sc->holds & ~sc->done & ~sc->at_barrier,
+                     fetch = waits & ~sc->mech_wait, simt = waits & sc->mech_wait,
                      sbw = in_order & sc->holds & sc->sb_wait, bar = in_order & ~sc->holds & ~sc->done & sc->at_barrier,
                      done = in_order & ~sc->holds & sc->done;
-            best = fetch ? TM_STALL_FETCH : sbw ? TM_STALL_SCOREBOARD : bar ? TM_STALL_BARRIER
+            best = fetch ? TM_STALL_FETCH : sbw ? TM_STALL_SCOREBOARD : bar ? TM_STALL_BARRIER : simt ? TM_STALL_SIMT
                    : done ? TM_STALL_DONE : TM_STALL_IDLE;
-            uint64_t m = fetch ? fetch : sbw ? sbw : bar ? bar : done;
+            uint64_t m = fetch ? fetch : sbw ? sbw : bar ? bar : simt ? simt : done;
             for (uint32_t k = 0; k < n && best_wi == UINT32_MAX; k++)
                 if (m >> order[k] & 1)
                     best_wi = order[k] * nsched + s;
@@ -882,7 +884,10 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             uint64_t bit = 1ull << order[k];
             tm_stall why;
             if (!(sc->holds & bit)) /* blocked()'s answer from the masks */
-                why = sc->done & bit ? TM_STALL_DONE : sc->at_barrier & bit ? TM_STALL_BARRIER : TM_STALL_FETCH;
+                why = sc->done & bit         ? TM_STALL_DONE
+                      : sc->at_barrier & bit ? TM_STALL_BARRIER
+                      : sc->mech_wait & bit  ? TM_STALL_SIMT
+                                             : TM_STALL_FETCH;
             else if (sc->sb_wait & bit)
                 why = TM_STALL_SCOREBOARD;
             else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready < recheck)
@@ -944,8 +949,17 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         cta_fault(sm, cta);
         return true;
     }
-    if (st != SIM_WARP_READY)
-        return true; /* waiting: asked again later */
+    if (st != SIM_WARP_READY) { /* waiting: asked again later */
+        if (!w->mech_wait) {
+            w->mech_wait = true;
+            mirror(sm, wi);
+        }
+        return true;
+    }
+    if (w->mech_wait) {
+        w->mech_wait = false;
+        mirror(sm, wi);
+    }
     const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
     if (!fc)
         return true;

@@ -55,6 +55,7 @@ typedef struct tm_warp {
     bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
     bool done;                /* the mechanism says every lane finished */
     bool at_barrier;
+    bool mech_wait;           /* the mechanism said WAITING at its last fetch (a TBC synchronization, say) */
     bool ib_ordered;          /* the buffered (or fetching) instruction is an ordered point */
     uint8_t alu_busy;         /* its in-flight ALU instructions' entries in use (bit k: alu[k]) */
     tm_cta *cta;              /* NULL: free */
@@ -160,6 +161,7 @@ typedef struct tm_sm {
          * the issue scan reads these and looks into a warp only when it
          * holds an instruction (mirror() in sm.c keeps them) */
         uint64_t done, at_barrier, holds, fetching;
+        uint64_t mech_wait;      /* ... and waiting for the divergence mechanism (tm_warp.mech_wait) */
         /* warps whose buffered instruction the scoreboard refused, no
          * register of theirs released since (blocked()'s memo) */
         uint64_t sb_wait;

@@ -15,6 +15,8 @@ typedef enum tm_stall {
     TM_STALL_FETCH,      /* warps waiting for their next instruction (I-cache, decode) */
     TM_STALL_SCOREBOARD, /* a source or destination register has a write in flight */
     TM_STALL_BARRIER,    /* waiting at a CTA barrier */
+    TM_STALL_SIMT,       /* waiting for the divergence mechanism (TBC: the block's warps synchronizing
+                            at a branch; ITS: member lanes of a warp-synchronous instruction) */
     TM_STALL_MEMBAR,     /* a fence waiting for the warp's memory accesses */
     TM_STALL_UNIT,       /* no free collector unit / the LD/ST queue is full */
     TM_STALL_DONE,       /* finished warps waiting for their CTA's memory to drain */
