@@ -61,12 +61,15 @@
 typedef struct tbc_params {
     bool plus; /* TBC+: no synchronization at unconditional branches nor at branches the
                   analyzer proves uniform across the CTA */
+    bool lpc;  /* TBC-LPC: likely-convergence entries (Fung and Aamodt, Sec. 4) */
 } tbc_params;
 
 /* A block-wide stack entry; its thread mask is entry i's row of masks. */
 typedef struct tbc_entry {
     uint32_t pc, rpc;
     uint32_t wcnt; /* compacted warps of the top entry not yet arrived */
+    uint32_t lpc, lpos; /* TBC-LPC: its likely-convergence point and the stack index of the
+                           likely-convergence entry its threads join there (PTX_NONE: none) */
 } tbc_entry;
 
 typedef struct tbc_state {
@@ -127,7 +130,7 @@ static bool push(tbc_state *st, uint32_t pc, uint32_t rpc)
         st->masks = m;
         st->cap = cap;
     }
-    st->stack[st->depth] = (tbc_entry){pc, rpc, 0};
+    st->stack[st->depth] = (tbc_entry){pc, rpc, 0, PTX_NONE, PTX_NONE};
     memset(mask_of(st, st->depth), 0, st->words * sizeof *st->masks);
     st->depth++;
     return true;
@@ -255,14 +258,25 @@ static bool has_live(tbc_state *st)
     return false;
 }
 
+/* Add the threads of mask m to entry i's. */
+static void merge_into(tbc_state *st, uint32_t i, const uint64_t *m)
+{
+    uint64_t *to = mask_of(st, i);
+    for (uint32_t k = 0; k < st->words; k++)
+        to[k] |= m[k];
+}
+
 /* Make the top entry run: pop entries that need not (at their rpc, or
- * without live threads: theirs wait in the entry below), then compact. */
+ * without live threads: theirs wait in the entry below; at their LPC:
+ * theirs join the likely-convergence entry), then compact. */
 static void activate(tm_cta *cta)
 {
     tbc_state *st = state_of(cta);
     while (st->depth) {
         tbc_entry *e = &st->stack[st->depth - 1];
-        if (e->pc != e->rpc && e->pc < cta->emu.kernel_fn->ninstrs && has_live(st))
+        if (e->pc == e->lpc) /* its threads join their likely-convergence entry */
+            merge_into(st, e->lpos, mask_of(st, st->depth - 1));
+        else if (e->pc != e->rpc && e->pc < cta->emu.kernel_fn->ninstrs && has_live(st))
             break;
         st->depth--;
     }
@@ -302,10 +316,25 @@ static bool diverge(tm_cta *cta)
     cta->counts.syncs++;
     if (st->npend > 1)
         cta->counts.divergent[c->kernel_fn->branch_facts ? SIM_BRANCH_CLASS(c->kernel_fn->branch_facts[pc]) : 0]++;
+    /* likely convergence (TBC-LPC), as the PDOM stack does it
+     * (emulator/simt_pdom.c): a branch whose LPC is not its rpc pushes a
+     * likely-convergence entry below its paths, unless it shares the one
+     * of the entry it diverges in; paths of a branch without one keep the
+     * enclosing entry's */
+    const tbc_params *par = cta->simt->data;
+    uint32_t own = par->lpc && c->kernel_fn->lpc ? c->kernel_fn->lpc[pc] : PTX_NONE;
+    uint32_t l = st->stack[st->depth - 1].lpc, lpos = st->stack[st->depth - 1].lpos;
     if (st->stack[st->depth - 1].rpc == rpc && st->depth > 1)
         st->depth--;
     else
         st->stack[st->depth - 1].pc = rpc;
+    if (own != PTX_NONE && own != rpc && own != l) {
+        if (!push(st, own, rpc))
+            return false;
+        st->stack[st->depth - 1].lpc = l;
+        st->stack[st->depth - 1].lpos = lpos;
+        l = own, lpos = st->depth - 1;
+    }
     /* fall-through first, then the other targets in the order met, the
      * first-met taken target last (on top: run first) */
     uint32_t order[64], n = 0;
@@ -321,9 +350,13 @@ static bool diverge(tm_cta *cta)
             continue; /* its threads wait at rpc already */
         if (!push(st, st->pend_target[i], rpc))
             return false;
+        st->stack[st->depth - 1].lpc = l;
+        st->stack[st->depth - 1].lpos = lpos;
         memcpy(mask_of(st, st->depth - 1), st->pend_masks + (size_t)i * st->words, st->words * sizeof *st->masks);
     }
     st->npend = 0;
+    if (st->depth > c->max_stack_depth)
+        c->max_stack_depth = st->depth;
     return true;
 }
 
@@ -579,9 +612,12 @@ static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     tbc_entry *top = &st->stack[st->depth - 1];
     uint32_t live = sim_warp_lanes(w) & ~w->exited;
     uint32_t pc = w->depth ? w->stack[w->depth - 1].pc : c->kernel_fn->ninstrs;
-    if (live && pc != top->rpc)
+    if (live && pc != top->rpc && pc != top->lpc)
         return r;
-    retire(cta, s); /* all its threads exited, or it reached the reconvergence point */
+    if (live && pc != top->rpc) /* at the likely-convergence point: its threads join that entry */
+        for (uint32_t m = live; m; m &= m - 1)
+            set_bit(mask_of(st, top->lpos), w->t[__builtin_ctz(m)]);
+    retire(cta, s); /* all its threads exited, or it reached the reconvergence or likely-convergence point */
     if (top->wcnt == 0) {
         st->depth--;
         activate(cta);
@@ -606,14 +642,16 @@ static bool tbc_at_barrier(const tm_cta *cta, uint32_t s)
 
 static void tbc_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
-/* The analyzer's branch facts: classes for the counts, CTA-uniformity for TBC+. */
+/* The analyzer's branch facts: classes for the counts, CTA-uniformity for
+ * TBC+; the static likely-convergence points (where annotations did not
+ * give them) for TBC-LPC. */
 static bool tbc_prepare(sim_program *p, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    return sim_program_branch_facts(p) == 0;
+    return sim_program_branch_facts(p) == 0 && sim_program_static_lpc(p) == 0;
 }
 
-static const tbc_params tbc_fung = {.plus = false}, tbc_plus = {.plus = true};
+static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.lpc = true};
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .slots = tbc_slots,             \
@@ -623,6 +661,8 @@ static const tbc_params tbc_fung = {.plus = false}, tbc_plus = {.plus = true};
 const tm_simt_mechanism tm_simt_tbc =
     TBC("tbc", "thread block compaction: a block-wide stack, warps compacted at branches not written .uni "
         "(Fung and Aamodt, HPCA 2011)", tbc_fung);
+const tm_simt_mechanism tm_simt_tbc_lpc =
+    TBC("tbc-lpc", "TBC with likely-convergence entries on the block-wide stack (Fung and Aamodt, Sec. 4)", tbc_lpc);
 const tm_simt_mechanism tm_simt_tbc_plus =
     TBC("tbc+", "TBC without synchronization at unconditional and CTA-uniform branches (Rhu's thesis, Sec. 4.1.4)",
         tbc_plus);
