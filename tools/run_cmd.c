@@ -607,7 +607,8 @@ typedef struct lpc_profile_run {
 /* Run o's launch of module m on a fresh device with fresh copies of the
  * buffer arguments (build_params leaves their addresses on that device:
  * call it before the timed device's build_params), counting CFG edges
- * into r->prof; the exit status. */
+ * into r->prof; its device printf output is dropped (the timed launch
+ * prints it). The exit status. */
 static int run_lpc_profile(run_opts *o, const ptx_module *m, lpc_profile_run *r)
 {
     char err[1024];
@@ -621,16 +622,25 @@ static int run_lpc_profile(run_opts *o, const ptx_module *m, lpc_profile_run *r)
     uint8_t *params = NULL;
     uint32_t bytes = 0;
     int rc = build_params(r->d, r->p, o, &params, &bytes);
+    FILE *devnull = rc == 0 ? fopen("/dev/null", "w") : NULL;
+    if (rc == 0 && !devnull) {
+        fprintf(stderr, "simtlab %s: --lpc-profile: cannot open /dev/null for the profiling run's printf "
+                "output: %s\n", o->cmd, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
     if (rc == 0) {
         sim_launch_config cfg = o->cfg;
         sim_stats st;
         r->prof = sim_profile_new(r->p);
         cfg.profile = r->prof;
+        cfg.printf_out = devnull;
         if (sim_launch(r->d, r->p, o->kernel, &cfg, params, bytes, &st, err, sizeof err) != 0) {
             fprintf(stderr, "simtlab %s: --lpc-profile: the profiling run failed: %s\n", o->cmd, err);
             rc = EXIT_USER;
         }
     }
+    if (devnull)
+        fclose(devnull);
     free(params);
     return rc;
 }

@@ -104,6 +104,31 @@ static void test_lpc_profile_issues_and_results(void **state)
     }
 }
 
+/* Occurrences of needle in haystack. */
+static int count_of(const char *haystack, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* Device printf output appears once, from the timed launch, not again from
+ * the profiling run: testdata/cuda/globals_misc.cu's printf_assert prints
+ * one line per thread whose input is 42 (threads 1 and 3 here). */
+static void test_lpc_profile_printf_once(void **state)
+{
+    (void)state;
+    run_result r = cli_run("", "sim ptx/globals_misc.sm_80.O3.ptx -k _Z13printf_assertPKii --grid 1 --block 4 "
+                               "--arg buf:s32:1,42,3,42 --arg s32:4 " PDOM_LPC "--lpc-profile");
+    if (r.status != 0)
+        fail_msg("exit %d:\n%s", r.status, r.out);
+    assert_int_equal(count_of(r.out, "thread 1 block 0: 42 21.000000"), 1);
+    assert_int_equal(count_of(r.out, "thread 3 block 0: 42 21.000000"), 1);
+    assert_int_equal(count_of(r.out, "block 0: 42"), 2);
+    free(r.out);
+}
+
 static void test_lpc_profile_help_and_failures(void **state)
 {
     (void)state;
@@ -119,6 +144,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lpc_profile_issues_and_results),
+        cmocka_unit_test(test_lpc_profile_printf_once),
         cmocka_unit_test(test_lpc_profile_help_and_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
