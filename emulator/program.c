@@ -751,6 +751,69 @@ int sim_program_static_lpc(sim_program *p)
     return 0;
 }
 
+/* Whether modules a and b have the same functions with the same CFGs
+ * (instruction counts and successor lists), so that a profile gathered
+ * with one can be read against the other; else the first difference in
+ * err. */
+static bool same_cfgs(const ptx_module *a, const ptx_module *b, char *err, size_t errlen)
+{
+    if (a->nfunctions != b->nfunctions) {
+        snprintf(err, errlen, "the profile is of another module (%u functions, the program has %u)",
+                 a->nfunctions, b->nfunctions);
+        return false;
+    }
+    for (uint32_t fi = 0; fi < a->nfunctions; fi++) {
+        const ptx_function *fa = &a->functions[fi], *fb = &b->functions[fi];
+        if (((fa->flags ^ fb->flags) & PTX_FUNCF_HAS_BODY) ||
+            strcmp(ptx_function_name(a, fa), ptx_function_name(b, fb)) != 0 ||
+            fa->ninstrs != fb->ninstrs || fa->nsuccs != fb->nsuccs ||
+            (fa->nsuccs && memcmp(fa->succs, fb->succs, fa->nsuccs * sizeof *fa->succs) != 0)) {
+            snprintf(err, errlen, "the profile is of another module: function %u (%s) differs from the "
+                     "program's (%s)", fi, ptx_function_name(a, fa), ptx_function_name(b, fb));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Whether the profile saw function fi run: some instruction of it issued. */
+static bool profile_saw(const sim_profile *prof, uint32_t fi)
+{
+    uint32_t n;
+    const sim_instr_profile *ip = sim_profile_instrs(prof, fi, &n);
+    for (uint32_t pc = 0; pc < n; pc++)
+        if (ip[pc].warp_execs)
+            return true;
+    return false;
+}
+
+int sim_program_profile_lpc(sim_program *p, const sim_profile *prof, char *err, size_t errlen)
+{
+    if (!prof) {
+        snprintf(err, errlen, "no profile for the likely-convergence points");
+        return -1;
+    }
+    if (prof->prog->m != p->m && !same_cfgs(prof->prog->m, p->m, err, errlen))
+        return -1; /* refused before anything changes */
+    int branches = 0;
+    for (uint32_t fi = 0; fi < p->m->nfunctions; fi++) {
+        sim_func *fn = &p->funcs[fi];
+        if (!fn->code || !profile_saw(prof, fi))
+            continue; /* no body, or not run: keeps its table */
+        uint32_t nedges;
+        const uint64_t *edges = sim_profile_edges(prof, fi, &nedges);
+        ptx_domtree pdom;
+        ptx_postdominators(fn->f, &pdom);
+        uint32_t *lpc = ptx_lpc_profile(fn->f, &pdom, edges);
+        ptx_domtree_free(&pdom);
+        for (uint32_t pc = 0; pc < fn->ninstrs; pc++)
+            branches += lpc[pc] != PTX_NONE;
+        free(fn->lpc);
+        fn->lpc = lpc;
+    }
+    return branches;
+}
+
 /* Index of the .entry named `name`, or PTX_NONE. */
 static uint32_t find_kernel(const sim_program *p, const char *name)
 {

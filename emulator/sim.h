@@ -211,6 +211,18 @@ void sim_program_free(sim_program *p);
  * reads. 0 (it cannot fail today). */
 int sim_program_static_lpc(sim_program *p);
 
+struct sim_profile;
+/* Give every function the profile `prof` saw run (some instruction of it
+ * issued) the likely-convergence points of the analyzer's profile rule
+ * (analysis/lpc.h), from the profile's per-CFG-edge thread counts,
+ * replacing what it had (the static rule's, or annotations'); functions
+ * the profile did not see keep theirs. prof may come from another program
+ * of the same module, or of a module with the same functions and CFGs (a
+ * profiling run on a device of its own); otherwise it is refused, changing
+ * nothing. Returns the number of branches given a likely-convergence
+ * point, or -1 with err. */
+int sim_program_profile_lpc(sim_program *p, const struct sim_profile *prof, char *err, size_t errlen);
+
 /* Reconverge branches where annotations a (the analyzer's, as
  * `simtlab analyze --json` writes them, perhaps edited) say instead of at
  * the immediate post-dominators computed from the module: a researcher's

@@ -595,6 +595,64 @@ static void print_divergence(const ptx_module *m, const sim_profile *prof, FILE 
     }
 }
 
+/* simtlab sim --lpc-profile: the launch run once on the functional
+ * emulator with a profile, on a device of its own, so that the timed
+ * launch starts from the memory the arguments describe. */
+typedef struct lpc_profile_run {
+    sim_device *d;
+    sim_program *p;
+    sim_profile *prof;
+} lpc_profile_run;
+
+/* Run o's launch of module m on a fresh device with fresh copies of the
+ * buffer arguments (build_params leaves their addresses on that device:
+ * call it before the timed device's build_params), counting CFG edges
+ * into r->prof; its device printf output is dropped (the timed launch
+ * prints it). The exit status. */
+static int run_lpc_profile(run_opts *o, const ptx_module *m, lpc_profile_run *r)
+{
+    char err[1024];
+    r->d = sim_device_new();
+    sim_device_set_memcheck(r->d, o->memcheck);
+    r->p = sim_program_new(r->d, m, err, sizeof err);
+    if (!r->p) {
+        fprintf(stderr, "simtlab %s: --lpc-profile: %s\n", o->cmd, err);
+        return EXIT_USER;
+    }
+    uint8_t *params = NULL;
+    uint32_t bytes = 0;
+    int rc = build_params(r->d, r->p, o, &params, &bytes);
+    FILE *devnull = rc == 0 ? fopen("/dev/null", "w") : NULL;
+    if (rc == 0 && !devnull) {
+        fprintf(stderr, "simtlab %s: --lpc-profile: cannot open /dev/null for the profiling run's printf "
+                "output: %s\n", o->cmd, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    if (rc == 0) {
+        sim_launch_config cfg = o->cfg;
+        sim_stats st;
+        r->prof = sim_profile_new(r->p);
+        cfg.profile = r->prof;
+        cfg.printf_out = devnull;
+        if (sim_launch(r->d, r->p, o->kernel, &cfg, params, bytes, &st, err, sizeof err) != 0) {
+            fprintf(stderr, "simtlab %s: --lpc-profile: the profiling run failed: %s\n", o->cmd, err);
+            rc = EXIT_USER;
+        }
+    }
+    if (devnull)
+        fclose(devnull);
+    free(params);
+    return rc;
+}
+
+/* Free what run_lpc_profile made. */
+static void free_lpc_profile(lpc_profile_run *r)
+{
+    sim_profile_free(r->prof);
+    sim_program_free(r->p);
+    sim_device_free(r->d);
+}
+
 /* simtlab run and simtlab locality: parse, load, lay out the parameters,
  * then launch (run) or build the locality graphs (locality). */
 static int run_main(const char *cmd, int argc, char **argv)
@@ -616,13 +674,16 @@ static int run_main(const char *cmd, int argc, char **argv)
             uint8_t *params = NULL;
             uint32_t bytes = 0;
             sim_stats st = {0};
+            lpc_profile_run lp = {0};
             if (!p) {
                 fprintf(stderr, "simtlab %s: %s\n", o.cmd, err);
                 rc = EXIT_USER;
+            } else if (o.so.enabled && o.so.lpc_profile && (rc = run_lpc_profile(&o, m, &lp)) != 0) {
+                /* reported */
             } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0 && o.lo.enabled) {
                 rc = locality_run(&o.lo, d, p, m, o.kernel, &o.cfg, params, bytes);
             } else if (rc == 0 && o.so.enabled) {
-                rc = sim_cmd_run(&o.so, d, p, m, o.kernel, &o.cfg, params, bytes);
+                rc = sim_cmd_run(&o.so, d, p, m, o.kernel, &o.cfg, params, bytes, lp.prof);
                 for (uint32_t i = 0; i < o.nprints && rc == 0; i++)
                     rc = print_buffer(d, &o, &o.prints[i]);
                 for (uint32_t i = 0; i < o.ndumps && rc == 0; i++)
@@ -654,6 +715,7 @@ static int run_main(const char *cmd, int argc, char **argv)
                 sim_profile_free(prof);
             }
             free(params);
+            free_lpc_profile(&lp);
             sim_program_free(p);
             sim_device_free(d);
             ptx_module_free(m);

@@ -22,7 +22,7 @@ void sim_cmd_usage(FILE *out)
     fputs("usage: simtlab sim FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]...\n"
           "                   --config PRESET|FILE [--set -OPTION=VALUE]... [--annotations FILE]\n"
-          "                   [--json] [--lines N] [--max-cycles N] [--threads N]\n"
+          "                   [--json] [--lines N] [--max-cycles N] [--threads N] [--lpc-profile]\n"
           "Simulates one launch of KERNEL from FILE on the cycle-level timing model; the\n"
           "results are the emulator's (simtlab run), the time the model's. The launch is\n"
           "described as for simtlab run (see simtlab run --help for --arg, --print, --dump).\n"
@@ -32,6 +32,16 @@ void sim_cmd_usage(FILE *out)
           "                    e.g. --set -gpgpu_scheduler=lrr --set -simtlab_simt=its\n"
           "  --annotations F   reconvergence points from F (simtlab analyze --json, perhaps\n"
           "                    edited) instead of the ones computed from FILE\n"
+          "  --lpc-profile     pick the likely-convergence points that -simtlab_simt=pdom-lpc\n"
+          "                    uses from a profile instead of the static rule (loop latches):\n"
+          "                    the launch first runs once on the functional emulator, on a\n"
+          "                    device of its own with the same arguments (the timed launch\n"
+          "                    starts from the same memory), counting the threads on each\n"
+          "                    CFG edge; each divergent branch's point is the block where most\n"
+          "                    threads of its two sides are expected to meet before its\n"
+          "                    immediate post-dominator. Functions the profiling run executed\n"
+          "                    get these points in place of the static ones or those of\n"
+          "                    --annotations; other mechanisms ignore them\n"
           "  --json            the statistics as JSON (schema simtlab-sim/1), with the\n"
           "                    per-PTX-line profile under \"lines\"\n"
           "  --lines N         after the statistics, the N PTX instructions with the most\n"
@@ -48,6 +58,10 @@ int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v)
 {
     if (strcmp(a, "--json") == 0) {
         o->json = true;
+        return 1;
+    }
+    if (strcmp(a, "--lpc-profile") == 0) {
+        o->lpc_profile = true;
         return 1;
     }
     bool known = strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "--annotations") == 0 ||
@@ -115,7 +129,8 @@ static int use_annotations(const char *path, sim_program *p)
 }
 
 int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_module *m, const char *kernel,
-                const sim_launch_config *cfg, const void *params, uint32_t param_bytes)
+                const sim_launch_config *cfg, const void *params, uint32_t param_bytes,
+                const sim_profile *lpc_profile)
 {
     (void)m;
     if (!o->config) {
@@ -143,6 +158,15 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
         int rc = use_annotations(o->annotations, p);
         if (rc)
             return rc;
+    }
+    if (lpc_profile) {
+        int n = sim_program_profile_lpc(p, lpc_profile, err, sizeof err);
+        if (n < 0) {
+            fprintf(stderr, "simtlab sim: --lpc-profile: %s\n", err);
+            return EXIT_INTERNAL; /* the profile is of this very module */
+        }
+        fprintf(stderr, "simtlab sim: likely-convergence points from the profile: %d branch%s%s\n", n,
+                n == 1 ? "" : "es", strcmp(tc.simt, "pdom-lpc") == 0 ? "" : " (unused: -simtlab_simt is not pdom-lpc)");
     }
     tm_gpu *gpu = tm_gpu_new(&tc, err, sizeof err);
     if (!gpu) {

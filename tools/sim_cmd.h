@@ -20,6 +20,7 @@ typedef struct sim_cmd_opts {
     bool lines_set;          /* --lines given: print the per-line profile table */
     uint32_t lines;          /* its number of PTX lines (0: all) */
     uint64_t max_cycles;     /* --max-cycles (0: the configuration's) */
+    bool lpc_profile;        /* --lpc-profile: likely-convergence points from a profiling run */
 } sim_cmd_opts;
 
 void sim_cmd_usage(FILE *out);
@@ -27,9 +28,13 @@ void sim_cmd_usage(FILE *out);
  * of sim's: returns the arguments used (0: not ours), -1 on error. */
 int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v);
 /* Simulate the launch of kernel on the configured GPU and print the
- * statistics; returns the exit status. */
+ * statistics; returns the exit status. With --lpc-profile, lpc_profile
+ * is the profile of the same launch run on the functional emulator
+ * (tools/run_cmd.c runs it), from which p's likely-convergence points are
+ * set before the launch. */
 int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_module *m, const char *kernel,
-                const sim_launch_config *cfg, const void *params, uint32_t param_bytes);
+                const sim_launch_config *cfg, const void *params, uint32_t param_bytes,
+                const sim_profile *lpc_profile);
 void sim_cmd_free(sim_cmd_opts *o);
 
 #endif
