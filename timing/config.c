@@ -20,6 +20,7 @@
  *    is fixed: no instruction committed in 50,000 cycles, shown as 1).
  * Parsing works on a copy: on error *c is unchanged. */
 #include "timing/config.h"
+#include "timing/slp.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -52,7 +53,7 @@ typedef enum opt_kind {
     K_ADDRMAP,     /* tm_addrmap */
     K_DRAM_SCHED,  /* tm_dram_sched: 0 FIFO, 1 FR-FCFS */
     K_DEADLOCK,    /* deadlock_cycles */
-    K_SIMT,        /* simt[] name */
+    K_NAME,        /* a char[32] name (mechanism, permutation: checked where used) */
 } opt_kind;
 
 /* One modelled option: its name, how it is read, where it goes. */
@@ -131,7 +132,9 @@ static const opt_def options[] = {
     {"-gpgpu_deadlock_detect", K_DEADLOCK, F(deadlock_cycles)},
     {"-gpgpu_kernel_launch_latency", K_U32, F(kernel_launch_latency)},
     {"-gpgpu_perfect_mem", K_BOOL, F(perfect_mem)},
-    {"-simtlab_simt", K_SIMT, F(simt)},
+    {"-simtlab_simt", K_NAME, F(simt)},
+    {"-simtlab_slp", K_NAME, F(slp)},
+    {"-simtlab_slp_max_d_percent", K_U32, F(slp_max_d_percent)},
     {"-simtlab_icnt_latency", K_U32, F(icnt_latency)},
     {"-simtlab_threads", K_U32, F(host_threads)},
 };
@@ -344,6 +347,8 @@ void tm_config_defaults(tm_config *c)
         .kernel_launch_latency = 0,
         .perfect_mem = false,
         .simt = "pdom",
+        .slp = "none",
+        .slp_max_d_percent = 50,
     };
     /* QV100's mapping, read by the mapping parser (it cannot fail on this literal) */
     char unused[8];
@@ -427,7 +432,7 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
         c->deadlock_cycles = v == 1 ? TM_DEADLOCK_DEFAULT_CYCLES : v;
         return 0;
     }
-    case K_SIMT: {
+    case K_NAME: {
         size_t n = strlen(value);
         if (n >= sizeof c->simt) {
             snprintf(err, errlen, "name longer than %zu characters", sizeof c->simt - 1);
@@ -435,11 +440,10 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
         }
         for (size_t i = 0; i < n; i++)
             if (!isalnum((unsigned char)value[i]) && !strchr("_+-.", value[i])) {
-                snprintf(err, errlen, "'%c' in \"%s\": a mechanism name has letters, digits and _ + - .", value[i],
-                         value);
+                snprintf(err, errlen, "'%c' in \"%s\": a name has letters, digits and _ + - .", value[i], value);
                 return -1;
             }
-        memcpy(c->simt, value, n + 1);
+        memcpy(base, value, n + 1);
         return 0;
     }
     }
@@ -793,6 +797,11 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
                        c->n_sub_partition_per_mchannel, t->nbk);
     if (!c->simt[0])
         return invalid(err, errlen, "-simtlab_simt: no divergence mechanism named");
+    if (tm_slp_find(c->slp) == TM_SLPS)
+        return invalid(err, errlen, "-simtlab_slp %s: not a lane permutation (none, odd_even, rev_wid, xor_odd_half, "
+                                    "random, wid, flip_odd, rotate_odd_1, balanced)", c->slp);
+    if (c->slp_max_d_percent > 100)
+        return invalid(err, errlen, "-simtlab_slp_max_d_percent %u: a percentage (0 to 100)", c->slp_max_d_percent);
     if (c->host_threads > TM_MAX_HOST_THREADS)
         return invalid(err, errlen, "-simtlab_threads %u: at most %u host threads", c->host_threads,
                        TM_MAX_HOST_THREADS);
@@ -855,7 +864,7 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
         snprintf(buf, n, "%llu",
                  c->deadlock_cycles == TM_DEADLOCK_DEFAULT_CYCLES ? 1ull : (unsigned long long)c->deadlock_cycles);
         break;
-    case K_SIMT: snprintf(buf, n, "%s", c->simt); break;
+    case K_NAME: snprintf(buf, n, "%s", base); break;
     }
 }
 

@@ -182,6 +182,12 @@ typedef struct tm_config {
     bool perfect_mem;                /* -gpgpu_perfect_mem: every access hits at L1 latency */
     /* simtlab-only (-simtlab_*) */
     char simt[32];                   /* -simtlab_simt: the divergence mechanism ("pdom") */
+    char slp[32];                    /* -simtlab_slp: the SIMD lane permutation of compacting
+                                        mechanisms (timing/slp.h; "none") */
+    uint32_t slp_max_d_percent;      /* -simtlab_slp_max_d_percent: a kernel whose conditional
+                                        branches are more than this percent D-branches runs
+                                        without permutation (Rhu's thesis, Sec. 4.3: aligned
+                                        divergence comes from P-branches; 50) */
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */

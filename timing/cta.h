@@ -20,6 +20,7 @@ typedef struct tm_cta {
     sim_cluster cluster;  /* a cluster of this one CTA */
     uint64_t id;          /* linear CTA number in the grid */
     const struct tm_simt_mechanism *simt;
+    const struct tm_config *cfg; /* the GPU's configuration (mechanisms' parameters) */
     void *simt_state;     /* the mechanism's own per-CTA state */
     tm_simt_counts counts; /* what the mechanism counted for this CTA (zeroed at its start) */
     sim_group *groups;    /* per warp slot: the group it issues (kept between issues) */

@@ -50,12 +50,20 @@
  *    them: a -G build calls a function for __activemask()), so called
  *    functions always run in static warps. (Pre-Volta code, which the
  *    paper studies, has none in divergent code; in converged code the
- *    warps are the static ones.) */
+ *    warps are the static ones.)
+ *
+ * Lane permutation (-simtlab_slp; Rhu's thesis, Sec. 4.3): each thread's
+ * home lane, the lane compaction keeps it in, is its permuted lane
+ * (timing/slp.h); static warps permuted count as mixing lanes, so
+ * warp-synchronous instructions see the threads in their logical lanes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/taint.h"
+#include "timing/config.h"
 #include "timing/simt.h"
+#include "timing/slp.h"
 
 /* What tells the variants apart (tm_simt_mechanism.data). */
 typedef struct tbc_params {
@@ -74,7 +82,10 @@ typedef struct tbc_entry {
 
 typedef struct tbc_state {
     uint32_t nthreads, nwarps, lanes, words; /* words: 64-bit words of a thread mask */
-    uint32_t *thread_at;  /* static warp k, lane l -> thread (k * 32 + l), PTX_NONE where none */
+    uint32_t *thread_at;  /* static warp k, home (physical) lane p -> thread (k * 32 + p), PTX_NONE
+                             where none: with a lane permutation (timing/slp.h) p is the
+                             permuted lane of the thread's own (logical) lane */
+    uint32_t *logical_at; /* static warp k, logical lane l -> thread (the static warp as formed) */
     tbc_entry *stack;
     uint64_t *masks;      /* per entry: its threads */
     uint32_t depth, cap;
@@ -103,6 +114,7 @@ static void tbc_stop(tm_cta *cta)
     if (!st)
         return;
     free(st->thread_at);
+    free(st->logical_at);
     free(st->stack);
     free(st->masks);
     free(st->exited);
@@ -166,6 +178,31 @@ static void place_warp(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t pc,
         c->ctx_warp = NULL;
 }
 
+/* first_warp in compact(): the thread sits off its logical lane (a lane
+ * permutation moved it), so its warp is not a static warp's lanes. */
+#define OFF_LANE (PTX_NONE - 1)
+
+/* The lane permutation of the CTA's kernel: -simtlab_slp, unless the
+ * kernel's conditional branches are more than -simtlab_slp_max_d_percent
+ * D-branches (the kernel-level disable bit of Rhu's thesis, Sec. 4.3,
+ * driven by the branch classes: aligned divergence, which permutation
+ * breaks up, comes from P-branches). */
+static tm_slp slp_of(const tm_cta *cta)
+{
+    if (!cta->cfg)
+        return TM_SLP_NONE;
+    tm_slp p = tm_slp_find(cta->cfg->slp);
+    const sim_func *fn = cta->emu.kernel_fn;
+    if (p == TM_SLPS || p == TM_SLP_NONE || !fn->branch_facts)
+        return TM_SLP_NONE;
+    uint32_t pn = 0, dn = 0;
+    for (uint32_t pc = 0; pc < fn->ninstrs; pc++) {
+        pn += SIM_BRANCH_CLASS(fn->branch_facts[pc]) == PTX_BRANCH_P;
+        dn += SIM_BRANCH_CLASS(fn->branch_facts[pc]) == PTX_BRANCH_D;
+    }
+    return pn + dn && (uint64_t)dn * 100 > (uint64_t)cta->cfg->slp_max_d_percent * (pn + dn) ? TM_SLP_NONE : p;
+}
+
 /* Count a compaction that formed `formed` warps of the threads of mask m
  * (tm_simt_counts: NW_TBC, NW_NoTBC, NW_ideal). */
 static void count_warps(tm_cta *cta, const uint64_t *m, uint32_t formed)
@@ -203,7 +240,7 @@ static void compact(tm_cta *cta)
             if (j >= 32)
                 continue; /* (cannot be: at most 32 static warps) */
             at[j][l] = t;
-            first_warp[j][l] = k;
+            first_warp[j][l] = st->logical_at[k * 32 + l] == t ? k : OFF_LANE;
             if (j + 1 > wcnt)
                 wcnt = j + 1;
         }
@@ -217,7 +254,7 @@ static void compact(tm_cta *cta)
                 continue;
             if (home == PTX_NONE)
                 home = first_warp[j][l];
-            mixed |= first_warp[j][l] != home;
+            mixed |= first_warp[j][l] == OFF_LANE || first_warp[j][l] != home;
         }
         place_warp(cta, j, row, st->stack[st->depth - 1].pc, mixed ? PTX_NONE : home);
         st->mixed |= mixed;
@@ -237,7 +274,7 @@ static void regroup(tm_cta *cta)
         uint32_t row[32];
         bool any = false;
         for (uint32_t l = 0; l < st->lanes; l++) {
-            uint32_t t = st->thread_at[k * 32 + l];
+            uint32_t t = st->logical_at[k * 32 + l];
             row[l] = t != PTX_NONE && bit(m, t) && !bit(st->exited, t) ? t : PTX_NONE;
             any |= row[l] != PTX_NONE;
         }
@@ -486,7 +523,7 @@ static uint32_t absent_lanes(tm_cta *cta, uint32_t s)
     const sim_warp *w = &cta->emu.warps[s];
     uint32_t absent = 0;
     for (uint32_t m = st->holes[s]; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m), t = st->thread_at[st->home[s] * 32 + l];
+        uint32_t l = (uint32_t)__builtin_ctz(m), t = st->logical_at[st->home[s] * 32 + l];
         if (t == PTX_NONE || bit(st->exited, t)) {
             absent |= 1u << l;
             continue;
@@ -524,24 +561,29 @@ static bool tbc_start(tm_cta *cta, char *err, size_t errlen)
     st->pend_pc = PTX_NONE;
     st->pend_regroup = false;
     st->thread_at = malloc((size_t)st->nwarps * 32 * sizeof *st->thread_at);
+    st->logical_at = malloc((size_t)st->nwarps * 32 * sizeof *st->logical_at);
     st->exited = calloc(st->words, sizeof *st->exited);
     st->running = calloc(st->nwarps, sizeof *st->running);
     st->holes = calloc(st->nwarps, sizeof *st->holes);
     st->home = calloc(st->nwarps, sizeof *st->home);
-    if (!st->thread_at || !st->exited || !st->running || !st->holes || !st->home || !push(st, 0, c->kernel_fn->ninstrs)) {
+    if (!st->thread_at || !st->logical_at || !st->exited || !st->running || !st->holes || !st->home || !push(st, 0, c->kernel_fn->ninstrs)) {
         tbc_stop(cta);
         snprintf(err, errlen, "out of memory for a block-wide stack");
         return false;
     }
     const sim_simt_ops *ops = &sim_simt_pdom;
+    tm_slp perm = slp_of(cta);
     for (uint32_t k = 0; k < st->nwarps; k++) {
         sim_warp *w = &c->warps[k];
         ops->start(c, w);
         cta->groups[k].ctx = NULL;
-        for (uint32_t l = 0; l < 32; l++) {
-            st->thread_at[k * 32 + l] = l < w->n ? w->t[l] : PTX_NONE;
-            if (l < w->n)
-                set_bit(mask_of(st, 0), w->t[l]);
+        for (uint32_t l = 0; l < 32; l++)
+            st->thread_at[k * 32 + l] = st->logical_at[k * 32 + l] = PTX_NONE;
+        for (uint32_t l = 0; l < w->n; l++) {
+            /* a partial warp's threads keep their lanes (its lanes beyond n have no thread to swap with) */
+            uint32_t p = w->n == 32 ? tm_slp_lane(perm, l, k, 32) : l;
+            st->thread_at[k * 32 + p] = st->logical_at[k * 32 + l] = w->t[l];
+            set_bit(mask_of(st, 0), w->t[l]);
         }
     }
     compact(cta); /* the full mask: the static warps */

@@ -285,6 +285,7 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
     tm_cta *cta = &sm->ctas[p];
     if (!cta->allocated && !tm_cta_init(cta, gpu->grid, gpu->mech, err, errlen))
         return false;
+    cta->cfg = sm->cfg;
     if (!tm_cta_begin(cta, gpu->grid, id, err, errlen))
         return false;
     sm->cta_used[p] = true;

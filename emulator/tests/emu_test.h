@@ -64,7 +64,8 @@ static inline void emu_read(emu *e, void *dst, uint64_t addr, size_t n)
 /* sim_launch, or with SIMTLAB_TEST_TIMING=PRESET in the environment the
  * same launch on the timing model with that preset's GPU (-simtlab_simt
  * its for independent scheduling, else the divergence mechanism
- * SIMTLAB_TEST_TIMING_SIMT when that is set), simulated on
+ * SIMTLAB_TEST_TIMING_SIMT when that is set, with the option assignment
+ * SIMTLAB_TEST_TIMING_SET when that is set), simulated on
  * SIMTLAB_TEST_TIMING_THREADS host threads when that is set: the emulator's tests, run again that
  * way, check that the timing path gives the emulator's results and
  * errors. Launches the model refuses (cooperative, clusters) stay on
@@ -78,7 +79,9 @@ static inline int emu_launch(emu *e, const char *k, const sim_launch_config *cfg
     const char *mech = getenv("SIMTLAB_TEST_TIMING_SIMT");
     char simt[80];
     snprintf(simt, sizeof simt, "-simtlab_simt=%s", cfg->independent_scheduling ? "its" : mech && *mech ? mech : "pdom");
-    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 || tm_config_set(&tc, simt, NULL, e->err, sizeof e->err) != 0)
+    const char *set = getenv("SIMTLAB_TEST_TIMING_SET");
+    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 || tm_config_set(&tc, simt, NULL, e->err, sizeof e->err) != 0 ||
+        (set && *set && tm_config_set(&tc, set, NULL, e->err, sizeof e->err) != 0))
         fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);
     tm_gpu *gpu = tm_gpu_new(&tc, e->err, sizeof e->err);
     if (!gpu)

@@ -54,17 +54,23 @@ static uint64_t issues_at(const tm_gpu *gpu, uint32_t fi, uint32_t line)
 }
 
 /* One launch of kernel k of file rel (one block of `threads` threads,
- * parameters `args`) on QV100 under mechanism mech; the issues of the
- * first instruction of each block named in `blocks` go to issues[], the
- * launch's deepest stack to *depth; the GPU is freed, e stays open. */
-static tm_simt_counts run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
-                                  const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
+ * parameters `args`) on QV100 under mechanism mech, with the option
+ * assignments `sets` too (NULL-terminated; NULL: none); the issues of the first instruction
+ * of each block named in `blocks` go to issues[], the launch's deepest
+ * stack to *depth; the mechanism's counts are returned. The GPU is freed,
+ * e stays open. */
+static tm_simt_counts run_example_set(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+                                      const char *mech, const char *const *sets, const char *const *blocks,
+                                      uint64_t *issues, uint32_t *depth)
 {
     tm_config cfg;
     char err[512], opt[64];
     snprintf(opt, sizeof opt, "-simtlab_simt=%s", mech);
     if (tm_config_preset(&cfg, "QV100", err, sizeof err) != 0 || tm_config_set(&cfg, opt, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);
+    for (uint32_t i = 0; sets && sets[i]; i++)
+        if (tm_config_set(&cfg, sets[i], NULL, err, sizeof err) != 0)
+            fail_msg("%s", err);
     tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
     if (!gpu)
         fail_msg("tm_gpu_new: %s", err);
@@ -88,6 +94,13 @@ static tm_simt_counts run_example(emu *e, const char *rel, const char *k, uint32
     tm_simt_counts counts = gpu->kernel.sm.simt;
     tm_gpu_free(gpu);
     return counts;
+}
+
+/* run_example_set without option assignments. */
+static tm_simt_counts run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+                                  const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
+{
+    return run_example_set(e, rel, k, threads, args, mech, NULL, blocks, issues, depth);
 }
 
 /* Fung and Aamodt, HPCA 2011, Example 1 (Fig. 7), as
@@ -227,12 +240,94 @@ static void test_tbc_plus_skips_uniform_branches(void **state)
     }
 }
 
+/* SIMD lane permutation on TBC (Rhu's thesis, Sec. 4.3, Fig. 4.19(b),(c)),
+ * testdata/timing/simt/rhu2014_fig4_19.ptx at W = 32, 4 warps of 32:
+ * slp_even_lanes sends the even logical lanes of every warp to B, the odd
+ * ones to C; slp_first_half lanes 0-15 to B, 16-31 to C. Lane-preserving
+ * compaction of a path's 64 threads (16 per warp) needs as many warps as
+ * the busiest physical lane has threads: the file's header derives, per
+ * permutation, B and C: none 4 and 4 for both; Odd_Even 2, 2 for the even
+ * lanes, 4, 4 for the first half; Rev_WID the other way round; Balanced
+ * 2, 2 for both. NW_TBC adds the 4 warps of the start and of D: 4 + B + C
+ * + 4. The permutation changes no result: out[t] = 0x124 on B, 0x134 on
+ * C. */
+static void test_slp_on_tbc(void **state)
+{
+    (void)state;
+    const char *rel = "timing/simt/rhu2014_fig4_19.ptx";
+    static const char *const none[] = {NULL};
+    const struct { const char *slp; uint64_t even[2], half[2]; } runs[] = {
+        {"none", {4, 4}, {4, 4}}, {"odd_even", {2, 2}, {4, 4}}, {"rev_wid", {4, 4}, {2, 2}}, {"balanced", {2, 2}, {2, 2}}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++)
+        for (int kind = 0; kind < 2; kind++) {
+            emu e;
+            emu_open(&e, rel);
+            uint64_t out = emu_buf(&e, NULL, 128 * 4);
+            const void *args[] = {&out};
+            char set[64];
+            snprintf(set, sizeof set, "-simtlab_slp=%s", runs[r].slp);
+            uint32_t depth;
+            const char *const sets[] = {set, NULL};
+            tm_simt_counts c = run_example_set(&e, rel, kind ? "slp_first_half" : "slp_even_lanes", 128, args, "tbc",
+                                               sets, none, NULL, &depth);
+            const uint64_t *bc = kind ? runs[r].half : runs[r].even;
+            if (c.nw_compacted != 4 + bc[0] + bc[1] + 4)
+                fail_msg("%s, %s: NW_TBC %llu, want %llu", runs[r].slp, kind ? "first half" : "even lanes",
+                         (unsigned long long)c.nw_compacted, (unsigned long long)(8 + bc[0] + bc[1]));
+            assert_int_equal(c.nw_static, 16);
+            assert_int_equal(c.nw_ideal, 4 + 2 + 2 + 4);
+            uint32_t got[128];
+            emu_read(&e, got, out, sizeof got);
+            for (uint32_t t = 0; t < 128; t++) {
+                bool on_b = kind ? t % 32 < 16 : t % 2 == 0;
+                assert_int_equal(got[t], on_b ? 0x124u : 0x134u);
+            }
+            emu_close(&e);
+        }
+    /* the kernel-level disable bit: the same even-lanes split made by a
+     * D-branch (on a loaded flag), 4 warps of 32: none 4 + 4 + 4 + 4 =
+     * 16, Balanced 4 + 2 + 2 + 4 = 12 when applied; the kernel's one
+     * classified branch is D (100% > the default 50%): not applied, 16;
+     * with -simtlab_slp_max_d_percent=100 applied again, 12. */
+    static const char text[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out, .param .u64 flags)\n{\n"
+        ".reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<5>;\n"
+        "ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd1, %rd1; ld.param.u64 %rd2, [flags];\n"
+        "cvta.to.global.u64 %rd2, %rd2; mov.u32 %r1, %tid.x; mul.wide.u32 %rd3, %r1, 4;\n"
+        "add.s64 %rd4, %rd2, %rd3; ld.global.u32 %r2, [%rd4]; setp.ne.u32 %p1, %r2, 0;\n"
+        "mov.u32 %r3, 1;\n@%p1 bra B;\nmov.u32 %r3, 3;\nbra.uni D;\nB:\nmov.u32 %r3, 2;\n"
+        "D:\nadd.s64 %rd4, %rd1, %rd3; st.global.u32 [%rd4], %r3;\nret;\n}\n";
+    const struct { const char *sets[3]; uint64_t nw; } bits[] = {
+        {{"-simtlab_slp=none", NULL}, 16},
+        {{"-simtlab_slp=balanced", NULL}, 16},
+        {{"-simtlab_slp=balanced", "-simtlab_slp_max_d_percent=100", NULL}, 12}};
+    for (size_t r = 0; r < sizeof bits / sizeof *bits; r++) {
+        emu e;
+        emu_open_module(&e, ptx_test_parse(text));
+        uint32_t flags[128];
+        for (uint32_t t = 0; t < 128; t++)
+            flags[t] = t % 2 == 0;
+        uint64_t out = emu_buf(&e, NULL, sizeof flags), din = emu_buf(&e, flags, sizeof flags);
+        const void *args[] = {&out, &din};
+        uint32_t depth;
+        tm_simt_counts c = run_example_set(&e, NULL, "k", 128, args, "tbc", bits[r].sets, none, NULL, &depth);
+        assert_int_equal(c.nw_compacted, bits[r].nw);
+        uint32_t got[128];
+        emu_read(&e, got, out, sizeof got);
+        for (uint32_t t = 0; t < 128; t++)
+            assert_int_equal(got[t], t % 2 == 0 ? 2u : 3u);
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fung_example1),
         cmocka_unit_test(test_fung_example2),
         cmocka_unit_test(test_tbc_plus_skips_uniform_branches),
+        cmocka_unit_test(test_slp_on_tbc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
-/* test_simt_mechanism.c — the baseline divergence mechanisms of the
- * timing model (timing/simt.h: pdom, its) drive CTAs made through the
+/* test_simt_mechanism.c — every divergence mechanism of the timing model
+ * (timing/simt.h) drives CTAs made through the
  * launch's sim_grid (timing/cta.h), one issue at a time in round robin
  * over the warp slots as an SM would, with the emulator's clock owned by
  * the caller. The results must be the program's: Collatz step counts per
@@ -55,8 +55,13 @@ static void run_mechanism(emu *e, const tm_simt_mechanism *m, const uint8_t *par
     sim_grid g;
     sim_error kind;
     assert_int_equal(sim_grid_open(&g, e->d, e->p, "k", &cfg, params, bytes, &kind, e->err, sizeof e->err), 0);
+    if (m->prepare)
+        assert_true(m->prepare(e->p, e->err, sizeof e->err));
     tm_cta cta;
     assert_true(tm_cta_init(&cta, &g, m, e->err, sizeof e->err));
+    tm_config defaults;
+    tm_config_defaults(&defaults);
+    cta.cfg = &defaults; /* (an SM gives its CTAs the GPU's) */
     assert_int_equal(cta.nslots, THREADS / 32);
     uint64_t round = 0;
     for (uint64_t id = 0; id < CTAS; id++) {
