@@ -1,7 +1,8 @@
 """The experiments tools/experiments/run.py knows: for each paper, the machine
 it was evaluated on (a simtlab preset) and the configurations it compares.
 
-A configuration names the divergence mechanism it runs (-simtlab_simt) and,
+A configuration names the divergence mechanism it runs (-simtlab_simt),
+any other options it sets (a warp scheduler, ...) and,
 where the paper's comparison needs more than a mechanism, the model feature
 simtlab still lacks (`missing`). Configurations whose mechanism simtlab
 does not have, or that miss a feature, are listed as "not available yet"
@@ -20,6 +21,7 @@ class Config:
     mechanism: str  # the -simtlab_simt value it runs
     what: str  # what the paper calls it
     missing: str = ""  # a model feature simtlab lacks for it ("" when none)
+    sim_set: tuple = ()  # more -OPTION=VALUE assignments it runs with
 
 
 @dataclass(frozen=True)
@@ -56,18 +58,26 @@ EXPERIMENTS = {
     "rhu2014": Experiment(
         name="rhu2014",
         title="Rhu, Performance-Efficient Mechanisms for Managing Irregularity in Throughput Processors, "
-        "PhD thesis, UT Austin 2014 (Ch. 3 DPE, Ch. 4 CAPRI and SIMD lane permutation)",
-        presets=("RHU_TBC", "RHU_DPE"),
+        "PhD thesis, UT Austin 2014, Ch. 4: CAPRI and SIMD lane permutation",
+        presets=("RHU_TBC",),
         configs=(
-            Config("pdom", "pdom", "SPE / No_TBC: the per-warp PDOM stack"),
-            Config("tbc", "tbc", "TBC (Fung & Aamodt), Ch. 4's baseline compaction"),
+            Config("pdom", "pdom", "No_TBC: the per-warp PDOM stack"),
+            Config("tbc", "tbc", "TBC (Fung & Aamodt), the chapter's baseline compaction"),
             Config("tbc+", "tbc+", "TBC+: TBC that compacts only where it helps"),
             Config("capri", "capri", "CAPRI: compaction-adequacy prediction (Sec. 4.2)"),
             Config("slp", "slp", "SIMD lane permutation (Sec. 4.3)"),
-            Config("dws", "dws", "dynamic warp subdivision (Meng et al., ISCA 2010), Ch. 3's comparison"),
-            Config("dpe", "dpe", "dual-path execution (Ch. 3)"),
         ),
-        notes="Each chapter has its own machine: RHU_TBC for Ch. 4 (TBC, CAPRI, SLP), RHU_DPE for Ch. 3 (DWS, DPE).",
+    ),
+    "rhu2014-dpe": Experiment(
+        name="rhu2014-dpe",
+        title="Rhu, Performance-Efficient Mechanisms for Managing Irregularity in Throughput Processors, "
+        "PhD thesis, UT Austin 2014, Ch. 3: dual-path execution",
+        presets=("RHU_DPE",),
+        configs=(
+            Config("pdom", "pdom", "SPE: single-path execution, the per-warp PDOM stack"),
+            Config("dws", "dws", "dynamic warp subdivision (Meng et al., ISCA 2010), the chapter's comparison"),
+            Config("dpe", "dpe", "dual-path execution (Sec. 3.2)"),
+        ),
     ),
     "narasiman": Experiment(
         name="narasiman",
@@ -77,6 +87,8 @@ EXPERIMENTS = {
         configs=(
             Config("pdom", "pdom", "the baseline per-warp PDOM stack"),
             Config("tbc", "tbc", "TBC, the thesis's comparison point"),
+            Config("2lev", "pdom", "two-level round-robin warp scheduling, 4 fetch groups of 8 warps (Sec. 4.3)",
+                   sim_set=("-gpgpu_scheduler=two_level_active:8:0:0",)),
             Config("lwm", "lwm", "the large warp microarchitecture (sub-warp creation, Sec. 4.2)"),
             Config("lwm-2lev", "lwm", "large warps with two-level round-robin scheduling (Sec. 4.4)",
                    missing="the combined large-warp / two-level scheduler"),

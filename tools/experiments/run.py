@@ -102,8 +102,10 @@ def program_messages(stdout, stderr):
 
 def run_one(simtlab, exe, program, preset, config, logs, timeout):
     """Run one program under one preset and configuration; a tables.Result."""
-    cmd = [simtlab, "exec", "--sim", preset, "--sim-set", f"-simtlab_simt={config.mechanism}", "--sim-stats",
-           "--", str(exe)]
+    cmd = [simtlab, "exec", "--sim", preset, "--sim-set", f"-simtlab_simt={config.mechanism}", "--sim-stats"]
+    for assignment in config.sim_set:
+        cmd += ["--sim-set", assignment]
+    cmd += ["--", str(exe)]
     start = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -158,11 +160,10 @@ def choose_configs(exp, wanted, known):
         configs = [c for c in configs if c.label in names or c is exp.configs[0]]
     runnable, skipped = [], []
     for c in configs:
-        if c.missing:
-            skipped.append(f"{c.label} ({c.what}): not available yet: needs {c.missing}")
-        elif c.mechanism not in known:
-            skipped.append(f"{c.label} ({c.what}): not available yet: needs mechanism {c.mechanism} "
-                           f"(simtlab has {', '.join(known)})")
+        needs = [] if c.mechanism in known else [f"mechanism {c.mechanism} (simtlab has {', '.join(known)})"]
+        needs += [c.missing] if c.missing else []
+        if needs:
+            skipped.append(f"{c.label} ({c.what}): not available yet: needs {' and '.join(needs)}")
         else:
             runnable.append(c)
     return runnable, skipped
@@ -242,7 +243,8 @@ def main(argv):
         for r in failed:
             print(f"  {r.status}: program {r.program}, preset {r.preset}, mechanism {r.mechanism}: {r.detail}",
                   file=sys.stderr)
-            print(f"    rerun: {simtlab} exec --sim {r.preset} --sim-set -simtlab_simt={r.mechanism} --sim-stats "
+            extra = "".join(f" --sim-set {a}" for c in configs if c.label == r.label for a in c.sim_set)
+            print(f"    rerun: {simtlab} exec --sim {r.preset} --sim-set -simtlab_simt={r.mechanism}{extra} --sim-stats "
                   f"-- <{r.program} built from {SUITE.relative_to(ROOT) / (r.program + '.cu')}>", file=sys.stderr)
         print("=" * 72, file=sys.stderr)
         return 1
