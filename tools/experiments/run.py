@@ -11,7 +11,8 @@ each configuration of the experiment (tools/experiments/papers.py),
 requires it to print PASS (a mechanism must never change results), sums
 the per-kernel statistics and writes OUTDIR/results.csv,
 OUTDIR/results.md and, with matplotlib, OUTDIR/speedup-PRESET.png/.svg.
-The standard error of every run is kept in OUTDIR/logs/.
+The standard error of every run is kept in OUTDIR/logs/, and the program
+of a run that failed in OUTDIR/failed/.
 
 Exit status: 0 when every run passed, 1 when a run failed (the programs,
 presets and mechanisms are listed at the end), 2 on bad usage or when
@@ -174,7 +175,7 @@ def main(argv):
     args = parse_args(argv)
     exp = papers.EXPERIMENTS[args.experiment]
     all_programs = suite_programs()
-    programs = args.programs.split(",") if args.programs else all_programs
+    programs = list(dict.fromkeys(args.programs.split(","))) if args.programs else all_programs
     unknown = [p for p in programs if p not in all_programs]
     if unknown:
         fail_usage(f"not in the divergent suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
@@ -218,6 +219,10 @@ def main(argv):
                 return r
 
             results = list(pool.map(one, jobs))
+        # keep the programs of failed runs, to rerun them
+        for program in sorted({r.program for r in results if r.status != "PASS"}):
+            (args.outdir / "failed").mkdir(exist_ok=True)
+            shutil.copy2(exes[program], args.outdir / "failed" / program)
 
     baseline = exp.configs[0].label
     labels = [c.label for c in configs]
@@ -245,7 +250,7 @@ def main(argv):
                   file=sys.stderr)
             extra = "".join(f" --sim-set {a}" for c in configs if c.label == r.label for a in c.sim_set)
             print(f"    rerun: {simtlab} exec --sim {r.preset} --sim-set -simtlab_simt={r.mechanism}{extra} --sim-stats "
-                  f"-- <{r.program} built from {SUITE.relative_to(ROOT) / (r.program + '.cu')}>", file=sys.stderr)
+                  f"-- {args.outdir / 'failed' / r.program}", file=sys.stderr)
         print("=" * 72, file=sys.stderr)
         return 1
     return 0

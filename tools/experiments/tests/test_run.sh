@@ -10,7 +10,8 @@
 #    total gpgpu_n_tot_w_icount), the speedup is the pdom cycles over the
 #    tbc cycles and the baseline's own speedup is 1 (definitions);
 #  - a run whose program does not print PASS is reported loudly with its
-#    program, preset and mechanism and makes the script exit with status 1,
+#    program, preset and mechanism, the program is kept in OUTDIR/failed/
+#    and the script exits with status 1,
 #    and a mechanism simtlab lacks is named as "not available yet".
 # Skipped (exit status 77) without nvcc. In sanitizer builds
 # SIMTLAB_TEST_PRELOAD names the runtimes the (uninstrumented) program
@@ -91,4 +92,5 @@ cat "$work/bad.log"
 grep -q "FAIL: program backprop, preset FX5800, mechanism tbc" "$work/bad.log" || fail "the FAIL is not reported"
 grep -q "dwf .*not available yet: needs mechanism dwf" "$work/bad.log" || fail "dwf is not named as not available"
 grep -q "^backprop,FX5800,tbc,tbc,FAIL," "$work/bad/results.csv" || fail "results.csv lacks the FAIL row"
+[ -x "$work/bad/failed/backprop" ] || fail "the failed program is not kept to rerun"
 echo "PASS experiments run.py"
