@@ -9,12 +9,17 @@
 #   testdata/ptx/<name>.sm_100.O3.ptx  nvcc -ptx -arch=sm_100 -O3 (files in SM100_FILES)
 #   testdata/ptx/<program>.sm_XX.O3.ptx  the device code of a CUDART_PROGRAMS
 #                                      program, -O3 for each of CUDART_ARCHS
+#   testdata/cudart/divergent/<program>.sm_80.ptx  the device code of every
+#                                      program of the divergent suite, -O3
+#                                      (testdata/cudart/divergent/README.md)
 #
 # Usage: testdata/gen_ptx.sh            (NVCC=/path/to/nvcc to pick a compiler)
+#        testdata/gen_ptx.sh divergent  the divergent suite only
 #
 # Output is deterministic and free of machine paths:
-#  * nvcc runs inside testdata/cuda (testdata/cudart) on relative file
-#    names, so assert() file strings hold bare file names;
+#  * nvcc runs inside testdata/cuda (testdata/cudart,
+#    testdata/cudart/divergent) on relative file names, so assert() file
+#    strings hold bare file names;
 #  * -frandom-seed=<file> and `-Xcicc --orig_src_path_name=testdata/cuda/<file>`
 #    (testdata/cudart/<file> for the programs) fix the hashes nvcc puts
 #    into internal-linkage names (_ZN.._INTERNAL_<hash>_<len>_<file>_cu_<seed>...),
@@ -22,10 +27,10 @@
 #  * PWD is set to /proc/self/cwd (the same trick Bazel uses) so the -G
 #    compilation directory does not depend on where the repository lives;
 #  * the sed filter below then turns `.file` names into repository-relative
-#    ones (testdata/cuda/x.cu) and header paths into <cuda>/include/... or
-#    <system>/include/..., and rewrites the DW_AT_comp_dir string in
-#    .debug_info (emitted as `.b8` bytes) from "/proc/self/cwd" to
-#    "testdata/cuda/", which has the same length (14 bytes), so no DWARF
+#    ones (testdata/cuda/x.cu, testdata/cudart/...) and header paths into
+#    <cuda>/include/... or <system>/include/..., and rewrites the
+#    DW_AT_comp_dir string in .debug_info (emitted as `.b8` bytes) from
+#    "/proc/self/cwd" to "testdata/cuda/", which has the same length (14 bytes), so no DWARF
 #    offsets move.
 # The script fails if any absolute path survives in a .file directive.
 set -euo pipefail
@@ -43,20 +48,23 @@ SM100_FILES=(cub_block half_warp)
 # corpus; the cudart tests run them for compute_80
 CUDART_PROGRAMS=(thrust_cub)
 CUDART_ARCHS=(sm_80 sm_90 sm_100)
+# the divergent suite: every program of cudart/divergent, its PTX beside it
+DIVERGENT_DIR=cudart/divergent
+DIVERGENT_ARCH=sm_80
 
 # "/proc/self/cwd" and "testdata/cuda/" as the byte lists nvcc prints.
 CWD_BYTES='47,112,114,111,99,47,115,101,108,102,47,99,119,100'
 REL_BYTES='116,101,115,116,100,97,116,97,47,99,117,100,97,47'
 
-normalize() {
+normalize() { # normalize <dir: the source directory under testdata>
     sed -E \
-        -e 's#^(\s*\.file\s+[0-9]+\s+)"/proc/self/cwd/#\1"testdata/cuda/#' \
+        -e "s#^(\\s*\\.file\\s+[0-9]+\\s+)\"/proc/self/cwd/#\\1\"testdata/$1/#" \
         -e 's#^(\s*\.file\s+[0-9]+\s+)"/[^"]*/(targets/[^/"]+/include|cuda[^/"]*/include)/#\1"<cuda>/include/#' \
         -e 's#^(\s*\.file\s+[0-9]+\s+)"/[^"]*/include/#\1"<system>/include/#' \
         -e "s#^\\.b8 ${CWD_BYTES}\$#.b8 ${REL_BYTES}#"
 }
 
-compile() { # compile <dir: cuda|cudart> <file.cu> <arch> <mode: O3|G> <output>
+compile() { # compile <dir: cuda|cudart|cudart/divergent> <file.cu> <arch> <mode: O3|G> <output>
     local dir=$1 cu=$2 arch=$3 mode=$4 dst=$5 flag tmp
     case $mode in
     O3) flag=-O3 ;;
@@ -65,7 +73,7 @@ compile() { # compile <dir: cuda|cudart> <file.cu> <arch> <mode: O3|G> <output>
     tmp=$(mktemp)
     (cd "$here/$dir" && PWD=/proc/self/cwd "$NVCC" -ptx -arch="$arch" "$flag" \
         -frandom-seed="$cu" -Xcicc --orig_src_path_name="testdata/$dir/$cu" "$cu" -o "$tmp")
-    normalize <"$tmp" >"$dst"
+    normalize "$dir" <"$tmp" >"$dst"
     rm -f "$tmp"
     if grep -Eq '^\s*\.file\s+[0-9]+\s+"/' "$dst"; then
         echo "error: absolute path left in $dst:" >&2
@@ -78,12 +86,34 @@ compile() { # compile <dir: cuda|cudart> <file.cu> <arch> <mode: O3|G> <output>
     fi
 }
 
+# compile_divergent: the divergent suite's PTX, beside its programs.
+compile_divergent() {
+    local path cu
+    for path in "$here/$DIVERGENT_DIR"/*.cu; do
+        cu=$(basename "$path")
+        compile "$DIVERGENT_DIR" "$cu" "$DIVERGENT_ARCH" O3 "$here/$DIVERGENT_DIR/${cu%.cu}.$DIVERGENT_ARCH.ptx"
+        echo "  ${cu%.cu} (divergent)"
+    done
+}
+
+shopt -s nullglob
+"$NVCC" --version | grep release
+
+case ${1:-} in
+'') ;;
+divergent)
+    compile_divergent
+    exit 0
+    ;;
+*)
+    echo "usage: $0 [divergent]" >&2
+    exit 2
+    ;;
+esac
+
 mkdir -p "$out"
 rm -f "$out"/*.ptx
 
-"$NVCC" --version | grep release
-
-shopt -s nullglob
 files=("$src"/*.cu)
 if [ ${#files[@]} -eq 0 ]; then
     echo "error: no .cu files in $src" >&2
@@ -119,5 +149,7 @@ for name in "${CUDART_PROGRAMS[@]}"; do
     done
     echo "  $name (cudart)"
 done
+
+compile_divergent
 
 du -ch "$out"/*.ptx | tail -n 1

@@ -26,7 +26,7 @@
 // Default size: N_IN = 4096 inputs (256 blocks of 16 x 16 threads, two
 // launches); argv[1] = k multiplies N_IN by k.
 #include "../check.h"
-#include "seeded_rng.h"
+#include "divergent.h"
 
 #include <cmath>
 #include <vector>
@@ -80,23 +80,19 @@ static bool close_to(float got, float want, float scale) { return fabsf(got - wa
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1 || scale > 256) {
-        fprintf(stderr, "usage: %s [scale 1..256]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 256);
     const int n_in = 4096 * scale, blocks = n_in / HIDDEN, n_w = n_in * HIDDEN;
 
-    SeededRng rng(0xbac4ull);
+    uint64_t rng = 0xbac4ull;
     std::vector<float> input(n_in), weight(n_w), change(n_w, 0.0f), bias(HIDDEN), bias_change(HIDDEN, 0.0f);
     std::vector<float> out_weight(HIDDEN);
     for (auto &x : input)
-        x = rng.unit();
+        x = rng_unit(&rng);
     for (auto &w : weight)
-        w = (rng.unit() - 0.5f) * 0.02f;
+        w = (rng_unit(&rng) - 0.5f) * 0.02f;
     for (int j = 0; j < HIDDEN; j++) {
-        bias[j] = (rng.unit() - 0.5f) * 0.2f;
-        out_weight[j] = rng.unit() - 0.5f;
+        bias[j] = (rng_unit(&rng) - 0.5f) * 0.2f;
+        out_weight[j] = rng_unit(&rng) - 0.5f;
     }
     const float out_bias = 0.1f, target = 0.9f;
 

@@ -13,7 +13,7 @@
 // Default size: 4096 keys (78 merge steps in 10 launches of 8 or 16 blocks); argv[1] = k
 // multiplies it by the power of two at or above k.
 #include "../check.h"
-#include "seeded_rng.h"
+#include "divergent.h"
 
 #include <algorithm>
 #include <vector>
@@ -69,19 +69,15 @@ __global__ void bitonic_steps_shared(unsigned *keys, int k, int j_first)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1) {
-        fprintf(stderr, "usage: %s [scale >= 1]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 1024);
     int n = 4096;
     while (n < 4096 * scale)
         n <<= 1;
 
-    SeededRng rng(0x50a7ull);
+    uint64_t rng = 0x50a7ull;
     std::vector<unsigned> keys(n);
     for (auto &key : keys)
-        key = (unsigned)rng.next() % 100000u; // repeated keys too
+        key = (unsigned)rng_next(&rng) % 100000u; // repeated keys too
     std::vector<unsigned> want = keys;
     std::sort(want.begin(), want.end());
 

@@ -24,7 +24,7 @@
 // Default size: 128 x 128 cells, 8 steps (4 launches of 11 x 11 blocks);
 // argv[1] = k multiplies R and C by k.
 #include "../check.h"
-#include "seeded_rng.h"
+#include "divergent.h"
 
 #include <cmath>
 #include <vector>
@@ -92,19 +92,15 @@ static void step_cpu(const std::vector<float> &power, const std::vector<float> &
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1 || scale > 32) {
-        fprintf(stderr, "usage: %s [scale 1..32]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 32);
     const int rows = 128 * scale, cols = 128 * scale, cells = rows * cols;
     const Coefficients k = {0.1f, 0.1f, 0.01f, 1.0f};
 
-    SeededRng rng(0x4075ull);
+    uint64_t rng = 0x4075ull;
     std::vector<float> power(cells), temp(cells), want(cells), scratch(cells);
     for (int i = 0; i < cells; i++) {
-        temp[i] = 320.0f + 20.0f * rng.unit();
-        power[i] = rng.below(8) == 0 ? 2.0f * rng.unit() : 0.1f * rng.unit(); // a few hot cells
+        temp[i] = 320.0f + 20.0f * rng_unit(&rng);
+        power[i] = rng_below(&rng, 8) == 0 ? 2.0f * rng_unit(&rng) : 0.1f * rng_unit(&rng); // a few hot cells
     }
 
     want = temp;

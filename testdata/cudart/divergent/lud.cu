@@ -32,7 +32,7 @@
 //
 // Default size: N = 128 (8 steps, 22 launches); argv[1] = k multiplies N by k.
 #include "../check.h"
-#include "seeded_rng.h"
+#include "divergent.h"
 
 #include <cmath>
 #include <vector>
@@ -122,18 +122,14 @@ __global__ void lud_internal(float *a, int n, int offset)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1 || scale > 8) { // the CPU check takes O(N^3)
-        fprintf(stderr, "usage: %s [scale 1..8]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 8); // the CPU check takes O(N^3)
     const int n = 128 * scale, tiles = n / TILE;
 
-    SeededRng rng(0x10dull);
+    uint64_t rng = 0x10dull;
     std::vector<float> a(n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            a[i * n + j] = rng.unit() + (i == j ? (float)n : 0.0f);
+            a[i * n + j] = rng_unit(&rng) + (i == j ? (float)n : 0.0f);
 
     // CPU reference: Doolittle in double, in place.
     std::vector<double> want(a.begin(), a.end());

@@ -13,6 +13,7 @@
 // Default size: 128 x 128 pixels, MAX_ITER 128 (16 x 16 thread blocks);
 // argv[1] = k multiplies width and height by k.
 #include "../check.h"
+#include "divergent.h"
 
 #include <vector>
 
@@ -67,11 +68,7 @@ static int escape_time_cpu(float cx, float cy)
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1 || scale > 64) {
-        fprintf(stderr, "usage: %s [scale 1..64]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 64);
     const int width = 128 * scale, height = 128 * scale;
     const float x0 = -2.25f, y0 = -1.25f, step = 3.0f / width;
 

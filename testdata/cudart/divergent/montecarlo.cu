@@ -11,10 +11,10 @@
 // the first disk that contains the point.
 // Default size: 2048 threads x 16 accepted samples, 6 disks (argv[1] = n
 // scales the threads by n). Each thread's random stream and its float
-// sums are computed the same way by the CPU reference (reference.h's
+// sums are computed the same way by the CPU reference (divergent.h's
 // unfused, correctly rounded operations), so both are checked exactly.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <vector>
 
@@ -68,7 +68,7 @@ __global__ void integrate(uint64_t seed, int threads, float *moment, int *drawn)
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int threads = 2048 * scale;
     const uint64_t seed = 0x3C4A7E11ull;
     // some disks overlap, some stand alone; about 40% of the square

@@ -18,7 +18,7 @@
 // Default size: N = 256 (16 x 16 tiles below and right of the border row
 // and column, 31 launches of 1 to 16 blocks); argv[1] = k multiplies N by k.
 #include "../check.h"
-#include "seeded_rng.h"
+#include "divergent.h"
 
 #include <algorithm>
 #include <vector>
@@ -68,23 +68,19 @@ __global__ void nw_tile(int *score, const int *seq_a, const int *seq_b, int n, i
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1 || scale > 32) {
-        fprintf(stderr, "usage: %s [scale 1..32]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 32);
     const int n = 256 * scale, stride = n + 1, tiles = n / TILE;
 
-    SeededRng rng(0x4e57ull);
+    uint64_t rng = 0x4e57ull;
     int table[RESIDUES * RESIDUES];
     for (int r = 0; r < RESIDUES; r++)
         for (int c = 0; c <= r; c++)
-            table[r * RESIDUES + c] = table[c * RESIDUES + r] = r == c ? 4 + (int)rng.below(8) : (int)rng.below(8) - 4;
+            table[r * RESIDUES + c] = table[c * RESIDUES + r] = r == c ? 4 + (int)rng_below(&rng, 8) : (int)rng_below(&rng, 8) - 4;
     std::vector<int> seq_a(n), seq_b(n), score((size_t)stride * stride, 0);
     for (int i = 0; i < n; i++) {
-        seq_a[i] = (int)rng.below(RESIDUES);
+        seq_a[i] = (int)rng_below(&rng, RESIDUES);
         // b is a mutated copy of a, so that the alignment has structure
-        seq_b[i] = rng.below(4) == 0 ? (int)rng.below(RESIDUES) : seq_a[i];
+        seq_b[i] = rng_below(&rng, 4) == 0 ? (int)rng_below(&rng, RESIDUES) : seq_a[i];
     }
     for (int k = 0; k <= n; k++)
         score[k] = score[(size_t)k * stride] = -GAP * k;

@@ -16,7 +16,7 @@
 // Default size: 1500 columns x 128 rows (argv[1] = n scales the columns
 // by n); weights 0..9; integer costs, checked exactly.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <algorithm>
 #include <vector>
@@ -60,7 +60,7 @@ __global__ void advance(const int *wall, const int *prev, int *next, int cols, i
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int cols = 1500 * scale, rows = 128;
     std::vector<int> wall((size_t)rows * cols);
     uint64_t rng = 0x70A7F1D5ull;

@@ -18,7 +18,7 @@
 // inside its side of a partition depends on the order of the atomics; the
 // sorted result does not.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <algorithm>
 #include <vector>
@@ -102,7 +102,7 @@ __global__ void insertion_sort(int *keys, const segment *small, int count)
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int n = 12288 * scale;
     std::vector<int> keys(n);
     uint64_t rng = 0x5EED50127ull;

@@ -9,11 +9,11 @@
 // the number of mirrors the ray meets in a row.
 // Default size: 128 x 96 pixels, 7 spheres (argv[1] = n scales both sides
 // by n). The tracer is one __host__ __device__ function computing with
-// reference.h's unfused, correctly rounded operations (and floorf, exact
+// divergent.h's unfused, correctly rounded operations (and floorf, exact
 // on both sides), so the CPU reference gives the same bits: every pixel's
 // colour, first object hit and bounce count are checked exactly.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <vector>
 
@@ -26,7 +26,7 @@ struct vec {
     float x, y, z;
 };
 
-// 3-vector arithmetic on reference.h's unfused operations.
+// 3-vector arithmetic on divergent.h's unfused operations.
 __host__ __device__ inline vec vadd(vec a, vec b) { return {fadd(a.x, b.x), fadd(a.y, b.y), fadd(a.z, b.z)}; }
 __host__ __device__ inline vec vsub(vec a, vec b) { return {fsub(a.x, b.x), fsub(a.y, b.y), fsub(a.z, b.z)}; }
 __host__ __device__ inline vec vscale(vec a, float s) { return {fmul(a.x, s), fmul(a.y, s), fmul(a.z, s)}; }
@@ -166,7 +166,7 @@ __global__ void render(scene sc, int width, int height, pixel *image)
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int width = 128 * scale, height = 96 * scale;
     // a staggered row of spheres on the plane, one floating, mirrors among
     // them and a large mirror behind that reflects the others

@@ -14,7 +14,7 @@
 // for the 391 partial sums, then 1), once with each kernel; argv[1] = k
 // multiplies n.
 #include "../check.h"
-#include "seeded_rng.h"
+#include "divergent.h"
 
 #include <vector>
 
@@ -75,19 +75,15 @@ static long long reduce_on_device(reduce_kernel kernel, const int *d_in, int n, 
 
 int main(int argc, char **argv)
 {
-    int scale = argc > 1 ? atoi(argv[1]) : 1;
-    if (scale < 1 || scale > 1000) {
-        fprintf(stderr, "usage: %s [scale 1..1000]\n", argv[0]);
-        return 2;
-    }
+    int scale = size_scale(argc, argv, 1000);
     const int n = 100000 * scale;
 
     // values in [-1000, 1000]: any partial sum stays far below 2^31
-    SeededRng rng(0x5e11ull);
+    uint64_t rng = 0x5e11ull;
     std::vector<int> in(n);
     long long want = 0;
     for (auto &x : in) {
-        x = (int)rng.below(2001) - 1000;
+        x = (int)rng_below(&rng, 2001) - 1000;
         want += x;
     }
 

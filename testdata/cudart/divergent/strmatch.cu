@@ -15,7 +15,7 @@
 // Default size: 16384 characters, 32 patterns of 4 to 20 characters
 // (argv[1] = n scales the text by n); integer results, checked exactly.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <cstring>
 #include <vector>
@@ -58,7 +58,7 @@ __global__ void match(const char *text, int length, const char *patterns, const 
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int length = 16384 * scale, npatterns = MAX_PATTERNS;
     const char alphabet[] = "ACGT";
     uint64_t rng = 0x57A7C4ull;

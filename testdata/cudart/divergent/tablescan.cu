@@ -21,7 +21,7 @@
 // of the output depends on the order of the atomics, so the outputs are
 // sorted by row id before the exact comparison with the CPU's scan.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <algorithm>
 #include <cstring>
@@ -119,7 +119,7 @@ __global__ void scan_notes(table t, int *ids, int *count)
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int rows = 32768 * scale;
     std::vector<int> ship_date(rows), discount(rows), quantity(rows), price(rows), region(rows);
     std::vector<char> comment((size_t)rows * COMMENT, 0);

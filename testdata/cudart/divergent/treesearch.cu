@@ -17,7 +17,7 @@
 // the same walk on the CPU, and the floors also against a binary search
 // of the sorted keys.
 #include "../check.h"
-#include "reference.h"
+#include "divergent.h"
 
 #include <algorithm>
 #include <vector>
@@ -66,7 +66,7 @@ __global__ void search(tree t, const int *queries, int n, answer *out)
 
 int main(int argc, char **argv)
 {
-    int scale = size_scale(argc, argv);
+    int scale = size_scale(argc, argv, 1024);
     const int nkeys = 4096 * scale, nqueries = 16384 * scale, range = 1 << 24;
     uint64_t rng = 0x7EE5EA4C4ull;
 

@@ -1,6 +1,11 @@
-// reference.h — what the divergent programs share with their CPU
-// references: a fixed-seed random generator, and float arithmetic that
-// rounds the same way on the host and on the device.
+// divergent.h — what the programs of the divergent suite share with their
+// CPU references: the size argument, a fixed-seed random generator, and
+// float arithmetic that rounds the same way on the host and on the device.
+//
+// The generator is SplitMix64 (Steele, Lea and Flood, "Fast splittable
+// pseudorandom number generators", OOPSLA 2014), so every run draws the
+// same inputs on any host, and a thread on the device can draw the same
+// stream as the CPU reference.
 //
 // nvcc contracts a * b + c into one fma on the device, and the host
 // compiler does not (x86-64 without -mfma), so the same float expression
@@ -16,15 +21,16 @@
 #include <cstdlib>
 
 // The size factor argv[1] scales a program's default size by (1 without
-// it); a usage message and exit status 2 unless it is a positive integer.
-inline int size_scale(int argc, char **argv)
+// it); a usage message and exit status 2 unless it is an integer from 1
+// to max_scale (each program's bound keeps its memory and CPU check sane).
+inline int size_scale(int argc, char **argv, int max_scale)
 {
     if (argc < 2)
         return 1;
     char *end;
     long n = strtol(argv[1], &end, 10);
-    if (argc > 2 || *end || n < 1 || n > 1024) {
-        fprintf(stderr, "usage: %s [scale: 1 to 1024, default 1]\n", argv[0]);
+    if (argc > 2 || end == argv[1] || *end || n < 1 || n > max_scale) {
+        fprintf(stderr, "usage: %s [scale: 1 to %d, default 1]\n", argv[0], max_scale);
         exit(2);
     }
     return (int)n;

@@ -1,0 +1,118 @@
+"""The experiments tools/experiments/run.py knows: for each paper, the machine
+it was evaluated on (a simtlab preset) and the configurations it compares.
+
+A configuration names the divergence mechanism it runs (-simtlab_simt),
+any other options it sets (a warp scheduler, ...) and,
+where the paper's comparison needs more than a mechanism, the model feature
+simtlab still lacks (`missing`). Configurations whose mechanism simtlab
+does not have, or that miss a feature, are listed as "not available yet"
+and skipped; the others run. The first configuration is the baseline the
+speedups are taken over.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    """One column of a paper's comparison."""
+
+    label: str  # the name in the tables (the mechanism's unless it differs)
+    mechanism: str  # the -simtlab_simt value it runs
+    what: str  # what the paper calls it
+    missing: str = ""  # a model feature simtlab lacks for it ("" when none)
+    sim_set: tuple = ()  # more -OPTION=VALUE assignments it runs with
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One paper's headline comparison."""
+
+    name: str
+    title: str
+    presets: tuple  # the machine(s) of the paper, simtlab preset names
+    configs: tuple  # Config, the baseline first
+    notes: str = ""
+    # the paper's split of its benchmarks: divergent when the baseline's
+    # SIMD utilization is below this (0: no split)
+    divergent_below: float = 0.0
+
+
+EXPERIMENTS = {
+    "fung2011": Experiment(
+        name="fung2011",
+        title="Fung & Aamodt, Thread Block Compaction for Efficient SIMT Control Flow, HPCA 2011",
+        presets=("FX5800",),
+        configs=(
+            Config("pdom", "pdom", "PDOM: per-warp immediate post-dominator reconvergence stack"),
+            Config("tbc", "tbc", "TBC: thread block compaction, one block-wide stack"),
+            Config("pdom-lpc", "pdom-lpc", "PDOM with likely-convergence points (Sec. 4)"),
+            Config("tbc-lpc", "tbc-lpc", "TBC with likely-convergence points (Table 3's TBC-LCP)"),
+            Config("dwf", "dwf", "dynamic warp formation (Fung et al., MICRO 2007)"),
+            Config("dwf-wb", "dwf-wb", "dynamic warp formation with the warp barrier (Sec. 2.4)"),
+        ),
+        notes="Fig. 12: TBC +22% over PDOM on the divergent set, +10% on all; Table 3: TBC-LCP stack depths. "
+        "The paper's divergent set (DIVG) has a SIMD efficiency below 76% under PDOM, the rest is coherent (COHE).",
+        divergent_below=0.76,
+    ),
+    "rhu2014": Experiment(
+        name="rhu2014",
+        title="Rhu, Performance-Efficient Mechanisms for Managing Irregularity in Throughput Processors, "
+        "PhD thesis, UT Austin 2014, Ch. 4: CAPRI and SIMD lane permutation",
+        presets=("RHU_TBC",),
+        configs=(
+            Config("pdom", "pdom", "No_TBC: the per-warp PDOM stack"),
+            Config("tbc", "tbc", "TBC (Fung & Aamodt), the chapter's baseline compaction"),
+            Config("tbc+", "tbc+", "TBC+: TBC that compacts only where it helps"),
+            Config("capri", "capri", "CAPRI: compaction-adequacy prediction (Sec. 4.2)"),
+            Config("slp", "slp", "SIMD lane permutation (Sec. 4.3)"),
+        ),
+    ),
+    "rhu2014-dpe": Experiment(
+        name="rhu2014-dpe",
+        title="Rhu, Performance-Efficient Mechanisms for Managing Irregularity in Throughput Processors, "
+        "PhD thesis, UT Austin 2014, Ch. 3: dual-path execution",
+        presets=("RHU_DPE",),
+        configs=(
+            Config("pdom", "pdom", "SPE: single-path execution, the per-warp PDOM stack"),
+            Config("dws", "dws", "dynamic warp subdivision (Meng et al., ISCA 2010), the chapter's comparison"),
+            Config("dpe", "dpe", "dual-path execution (Sec. 3.2)"),
+        ),
+    ),
+    "narasiman": Experiment(
+        name="narasiman",
+        title="Narasiman et al., Improving GPU Performance via Large Warps and Two-Level Warp Scheduling, "
+        "MICRO 2011 (and Narasiman's PhD thesis)",
+        presets=("NARASIMAN",),
+        configs=(
+            Config("pdom", "pdom", "the baseline per-warp PDOM stack"),
+            Config("tbc", "tbc", "TBC, the thesis's comparison point"),
+            Config("2lev", "pdom", "two-level round-robin warp scheduling, 4 fetch groups of 8 warps (Sec. 4.3)",
+                   sim_set=("-gpgpu_scheduler=two_level_active:8:0:0",)),
+            Config("lwm", "lwm", "the large warp microarchitecture (sub-warp creation, Sec. 4.2)"),
+            Config("lwm-2lev", "lwm", "large warps with two-level round-robin scheduling (Sec. 4.4)",
+                   missing="the combined large-warp / two-level scheduler"),
+        ),
+    ),
+    "turner": Experiment(
+        name="turner",
+        title="Turner, On Replay and Hazards in Graphics Processing Units, MASc thesis, UBC 2012",
+        presets=("TURNER",),
+        configs=(
+            Config("stall", "pdom", "the stalling baseline (hazards stall the pipeline)"),
+            Config("replay", "pdom", "replay: squash and replay what cannot proceed through the memory stage",
+                   missing="the memory-stage replay model"),
+            Config("predict", "pdom", "replay with hazard prediction and resource tracking (Ch. 6)",
+                   missing="the memory-stage replay model and its hazard predictor"),
+        ),
+        notes="The thesis compares pipelines, not divergence mechanisms: every configuration runs PDOM.",
+    ),
+    # Not a paper: the suite on the default machine and mechanism, the
+    # measurements of testdata/cudart/divergent/README.md.
+    "suite": Experiment(
+        name="suite",
+        title="The divergent suite on QV100 with PDOM",
+        presets=("QV100",),
+        configs=(Config("pdom", "pdom", "the per-warp PDOM stack"),),
+    ),
+}

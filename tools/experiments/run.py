@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Rerun a paper's comparison of SIMT divergence mechanisms over the
+divergent suite (testdata/cudart/divergent) on simtlab's timing model.
+
+    tools/experiments/run.py EXPERIMENT OUTDIR [--programs a,b] [--presets P,Q]
+                             [--mechanisms m,n] [--jobs N] [--simtlab PATH] [--nvcc PATH]
+
+Builds each program once with nvcc as the cudart tests do, runs it under
+`simtlab exec --sim PRESET --sim-set -simtlab_simt=MECH --sim-stats` for
+each configuration of the experiment (tools/experiments/papers.py),
+requires it to print PASS (a mechanism must never change results), sums
+the per-kernel statistics and writes OUTDIR/results.csv,
+OUTDIR/results.md and, with matplotlib, OUTDIR/speedup-PRESET.png/.svg.
+The standard error of every run is kept in OUTDIR/logs/, and the program
+of a run that failed in OUTDIR/failed/.
+
+Exit status: 0 when every run passed, 1 when a run failed (the programs,
+presets and mechanisms are listed at the end), 2 on bad usage or when
+nothing could run.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import papers  # noqa: E402
+import tables  # noqa: E402
+from simstats import StatsError, aggregate, parse_kernels  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITE = ROOT / "testdata" / "cudart" / "divergent"
+# the virtual architecture of the PTX the programs embed (the cudart tests')
+ARCH = "compute_80"
+
+
+def fail_usage(message):
+    """Print message and exit with status 2."""
+    print(f"run.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def suite_programs():
+    """The programs of the divergent suite, by name."""
+    return sorted(p.stem for p in SUITE.glob("*.cu"))
+
+
+def find_nvcc(given):
+    """nvcc: --nvcc, $NVCC, PATH, or $CUDA_HOME/bin; None if none."""
+    for cand in (given, os.environ.get("NVCC")):
+        if cand:
+            return cand if os.access(cand, os.X_OK) else None
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    if home and os.access(Path(home) / "bin" / "nvcc", os.X_OK):
+        return str(Path(home) / "bin" / "nvcc")
+    return None
+
+
+def build(nvcc, program, scratch):
+    """Build one suite program as tools/cudart/tests/test_cudart_program.c
+    does (the shared CUDA runtime, PTX only, testdata/cudart on the include
+    path); returns the executable, or raises RuntimeError with nvcc's
+    messages."""
+    exe = scratch / program
+    cmd = [nvcc, "-cudart", "shared", "-gencode", f"arch={ARCH},code={ARCH}", f"-I{ROOT / 'testdata' / 'cudart'}",
+           "-o", str(exe), str(SUITE / f"{program}.cu")]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"nvcc failed for {program} ({p.returncode}):\n{p.stderr}")
+    return exe
+
+
+def known_mechanisms(simtlab, exe, preset):
+    """The divergence mechanisms simtlab has: the list its error message
+    for an unknown -simtlab_simt value gives ("...; known: pdom its ...")."""
+    p = subprocess.run([simtlab, "exec", "--sim", preset, "--sim-set", "-simtlab_simt=no-such-mechanism", "--", str(exe)],
+                       capture_output=True, text=True, timeout=120)
+    for line in p.stderr.splitlines():
+        if "known:" in line:
+            names = line.split("known:", 1)[1].split(";", 1)[0].split()
+            if names:
+                return names
+    fail_usage(f"cannot learn the known mechanisms from simtlab (exit status {p.returncode}):\n{p.stderr}")
+
+
+def program_messages(stdout, stderr):
+    """The lines of a run's output that are not --sim-stats statistics:
+    the program's own output and messages."""
+    stats = re.compile(r"^(\S+ = |=+ |Warp Occupancy|Stall:|\s*$)")
+    return [line for line in (stdout + stderr).splitlines() if not stats.match(line)]
+
+
+def run_one(simtlab, exe, program, preset, config, logs, timeout):
+    """Run one program under one preset and configuration; a tables.Result."""
+    cmd = [simtlab, "exec", "--sim", preset, "--sim-set", f"-simtlab_simt={config.mechanism}", "--sim-stats"]
+    for assignment in config.sim_set:
+        cmd += ["--sim-set", assignment]
+    cmd += ["--", str(exe)]
+    start = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return tables.Result(program, preset, config.label, config.mechanism, "FAIL", None,
+                             time.monotonic() - start, f"no result after {timeout} s")
+    wall = time.monotonic() - start
+    (logs / f"{program}.{preset}.{config.label}.stderr").write_text(p.stderr)
+    if p.returncode != 0 or f"PASS {program}" not in p.stdout.splitlines():
+        tail = " | ".join(program_messages(p.stdout, p.stderr)[-4:])
+        why = f"exit status {p.returncode}" if p.returncode >= 0 else f"killed by signal {-p.returncode}"
+        return tables.Result(program, preset, config.label, config.mechanism, "FAIL", None, wall,
+                             f"{why}, no PASS: {tail}")
+    try:
+        stats = aggregate(parse_kernels(p.stderr))
+    except StatsError as e:
+        return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall, str(e))
+    if stats.mechanism != config.mechanism:
+        return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall,
+                             f"ran mechanism {stats.mechanism}, not {config.mechanism}")
+    return tables.Result(program, preset, config.label, config.mechanism, "PASS", stats, wall)
+
+
+def parse_args(argv):
+    """The command line."""
+    ap = argparse.ArgumentParser(
+        description="Rerun a paper's comparison of divergence mechanisms over the divergent suite.",
+        epilog="experiments: " + "; ".join(f"{e.name}: {e.title}" for e in papers.EXPERIMENTS.values()))
+    ap.add_argument("experiment", choices=sorted(papers.EXPERIMENTS))
+    ap.add_argument("outdir", type=Path)
+    ap.add_argument("--programs", help="comma-separated suite programs (default: all)")
+    ap.add_argument("--presets", help="comma-separated simtlab presets (default: the paper's machine)")
+    ap.add_argument("--mechanisms", help="comma-separated configurations of the experiment to run (default: all; "
+                    "the baseline always runs)")
+    ap.add_argument("--jobs", type=int, default=1, help="runs in parallel (default 1)")
+    ap.add_argument("--simtlab", help="the simtlab executable (default: build/tools/simtlab)")
+    ap.add_argument("--nvcc", help="nvcc (default: $NVCC, PATH, $CUDA_HOME/bin/nvcc)")
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds one run may take (default 1800)")
+    return ap.parse_args(argv)
+
+
+def choose_configs(exp, wanted, known):
+    """The experiment's configurations to run, and a line for each that
+    cannot run yet."""
+    configs = list(exp.configs)
+    if wanted:
+        names = wanted.split(",")
+        unknown = [n for n in names if n not in {c.label for c in configs}]
+        if unknown:
+            fail_usage(f"{exp.name} has no configuration {', '.join(unknown)} "
+                       f"(it has {', '.join(c.label for c in configs)})")
+        configs = [c for c in configs if c.label in names or c is exp.configs[0]]
+    runnable, skipped = [], []
+    for c in configs:
+        needs = [] if c.mechanism in known else [f"mechanism {c.mechanism} (simtlab has {', '.join(known)})"]
+        needs += [c.missing] if c.missing else []
+        if needs:
+            skipped.append(f"{c.label} ({c.what}): not available yet: needs {' and '.join(needs)}")
+        else:
+            runnable.append(c)
+    return runnable, skipped
+
+
+def main(argv):
+    """Build, run, tabulate; the exit status says whether every run passed."""
+    args = parse_args(argv)
+    exp = papers.EXPERIMENTS[args.experiment]
+    all_programs = suite_programs()
+    programs = list(dict.fromkeys(args.programs.split(","))) if args.programs else all_programs
+    unknown = [p for p in programs if p not in all_programs]
+    if unknown:
+        fail_usage(f"not in the divergent suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
+    presets = args.presets.split(",") if args.presets else list(exp.presets)
+    if args.jobs < 1:
+        fail_usage("--jobs needs a number of at least 1")
+    simtlab = args.simtlab or str(ROOT / "build" / "tools" / "simtlab")
+    if not os.access(simtlab, os.X_OK):
+        fail_usage(f"no simtlab executable at {simtlab} (build it, or give --simtlab PATH)")
+    nvcc = find_nvcc(args.nvcc)
+    if not nvcc:
+        fail_usage("nvcc not found (give --nvcc PATH, or set NVCC or PATH)")
+
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    logs = args.outdir / "logs"
+    logs.mkdir(exist_ok=True)
+    print(f"{exp.title}\npresets {', '.join(presets)}; programs {', '.join(programs)}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="simtlab-experiments-") as tmp:
+        scratch = Path(tmp)
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            try:
+                exes = dict(zip(programs, pool.map(lambda p: build(nvcc, p, scratch), programs)))
+            except RuntimeError as e:
+                fail_usage(str(e))
+            known = known_mechanisms(simtlab, exes[programs[0]], presets[0])
+            configs, skipped = choose_configs(exp, args.mechanisms, known)
+            for line in skipped:
+                print(f"  {line}", flush=True)
+            if exp.configs[0] not in configs:
+                fail_usage(f"the baseline {exp.configs[0].label} cannot run; nothing to compare")
+            if len(configs) < 2 and len(exp.configs) > 1:
+                print("  only the baseline can run", flush=True)
+            jobs = [(p, preset, c) for preset in presets for p in programs for c in configs]
+
+            def one(job):
+                program, preset, config = job
+                r = run_one(simtlab, exes[program], program, preset, config, logs, args.timeout)
+                print(f"  {program:14} {preset:10} {config.label:10} {r.status}"
+                      + (f" {r.stats.cycles} cycles" if r.stats else f": {r.detail}") + f" ({r.wall_s:.1f} s)",
+                      flush=True)
+                return r
+
+            results = list(pool.map(one, jobs))
+        # keep the programs of failed runs, to rerun them
+        for program in sorted({r.program for r in results if r.status != "PASS"}):
+            (args.outdir / "failed").mkdir(exist_ok=True)
+            shutil.copy2(exes[program], args.outdir / "failed" / program)
+
+    baseline = exp.configs[0].label
+    labels = [c.label for c in configs]
+    tables.write_csv(args.outdir / "results.csv", results, baseline)
+    md = [f"# {exp.title}", ""]
+    if exp.notes:
+        md += [exp.notes, ""]
+    md += [tables.markdown(results, baseline, labels, presets, exp.divergent_below)]
+    if skipped:
+        md += ["Not run:", ""] + [f"- {line}" for line in skipped] + [""]
+    (args.outdir / "results.md").write_text("\n".join(md))
+    print(f"wrote {args.outdir / 'results.csv'} and {args.outdir / 'results.md'}")
+    try:
+        for path in tables.plot(args.outdir, results, baseline, labels, presets, exp.title):
+            print(f"wrote {path}")
+    except ImportError as e:
+        print(f"plots skipped: matplotlib is not available ({e})")
+
+    failed = [r for r in results if r.status != "PASS"]
+    if failed:
+        print("\n" + "=" * 72, file=sys.stderr)
+        print(f"ERROR: {len(failed)} run(s) did not PASS: a mechanism must never change results", file=sys.stderr)
+        for r in failed:
+            print(f"  {r.status}: program {r.program}, preset {r.preset}, mechanism {r.mechanism}: {r.detail}",
+                  file=sys.stderr)
+            extra = "".join(f" --sim-set {a}" for c in configs if c.label == r.label for a in c.sim_set)
+            print(f"    rerun: {simtlab} exec --sim {r.preset} --sim-set -simtlab_simt={r.mechanism}{extra} --sim-stats "
+                  f"-- {args.outdir / 'failed' / r.program}", file=sys.stderr)
+        print("=" * 72, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,95 @@
+"""Parse the statistics `simtlab exec --sim-stats` prints on stderr after
+each kernel (timing/report.c) and sum them over a program's kernels."""
+
+import re
+from dataclasses import dataclass
+
+# The lines read, by the names timing/report.c prints.
+_LINE = re.compile(
+    r"^(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_tot_sim_cycle|gpu_tot_sim_insn|"
+    r"gpgpu_n_tot_w_icount|simd_utilization|max_stack_depth|simt_mechanism) = (\S+)\s*$"
+)
+_NUMERIC = {
+    "gpu_sim_cycle": int,
+    "gpu_sim_insn": int,
+    "gpu_tot_sim_cycle": int,
+    "gpu_tot_sim_insn": int,
+    "gpgpu_n_tot_w_icount": int,
+    "simd_utilization": float,
+    "max_stack_depth": int,
+}
+
+
+class StatsError(Exception):
+    """The statistics are missing or do not add up."""
+
+
+@dataclass
+class ProgramStats:
+    """One program's statistics over all its kernels."""
+
+    kernels: int  # kernel launches
+    cycles: int  # sum of gpu_sim_cycle
+    thread_insts: int  # sum of gpu_sim_insn
+    warp_insts: int  # gpgpu_n_tot_w_icount after the last kernel (a running total)
+    max_stack_depth: int  # the deepest stack of any kernel
+    mechanism: str  # simt_mechanism (the same for every kernel)
+
+    @property
+    def ipc(self):
+        """Thread instructions per core cycle."""
+        return self.thread_insts / self.cycles if self.cycles else 0.0
+
+    @property
+    def simd_utilization(self):
+        """Mean active lanes per warp instruction, over 32."""
+        return self.thread_insts / (32.0 * self.warp_insts) if self.warp_insts else 0.0
+
+
+def parse_kernels(text):
+    """The statistics of each kernel in text, in order: a list of dicts
+    keyed by the names above (a kernel starts at its kernel_name line)."""
+    kernels = []
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        key, value = m.group(1), m.group(2)
+        if key == "kernel_name":
+            kernels.append({"kernel_name": value})
+            continue
+        if not kernels:
+            raise StatsError(f"'{line.strip()}' before any kernel_name line")
+        kernels[-1][key] = _NUMERIC[key](value) if key in _NUMERIC else value
+    return kernels
+
+
+def aggregate(kernels):
+    """Sum a program's kernels (parse_kernels' list) into ProgramStats.
+
+    Cycles and thread instructions are the sums of the per-kernel values;
+    warp instructions come from GPGPU-Sim's running total
+    gpgpu_n_tot_w_icount, so the running totals gpu_tot_sim_cycle and
+    gpu_tot_sim_insn must equal those sums (a check that every kernel's
+    statistics were read and that the GPU model persisted across them)."""
+    if not kernels:
+        raise StatsError("no kernel statistics (did the program launch anything?)")
+    need = ("gpu_sim_cycle", "gpu_sim_insn", "gpu_tot_sim_cycle", "gpu_tot_sim_insn", "gpgpu_n_tot_w_icount",
+            "max_stack_depth", "simt_mechanism")
+    for i, k in enumerate(kernels):
+        lacking = [n for n in need if n not in k]
+        if lacking:
+            raise StatsError(f"kernel {i} ({k['kernel_name']}) lacks {', '.join(lacking)}")
+    cycles = sum(k["gpu_sim_cycle"] for k in kernels)
+    insts = sum(k["gpu_sim_insn"] for k in kernels)
+    last = kernels[-1]
+    if last["gpu_tot_sim_cycle"] != cycles or last["gpu_tot_sim_insn"] != insts:
+        raise StatsError(
+            f"running totals (gpu_tot_sim_cycle {last['gpu_tot_sim_cycle']}, gpu_tot_sim_insn "
+            f"{last['gpu_tot_sim_insn']}) differ from the kernels' sums ({cycles}, {insts})")
+    mechanisms = sorted({k["simt_mechanism"] for k in kernels})
+    if len(mechanisms) != 1:
+        raise StatsError(f"kernels ran different mechanisms: {', '.join(mechanisms)}")
+    return ProgramStats(kernels=len(kernels), cycles=cycles, thread_insts=insts,
+                        warp_insts=last["gpgpu_n_tot_w_icount"],
+                        max_stack_depth=max(k["max_stack_depth"] for k in kernels), mechanism=mechanisms[0])
