@@ -63,9 +63,10 @@ EXPERIMENTS = {
         configs=(
             Config("pdom", "pdom", "No_TBC: the per-warp PDOM stack"),
             Config("tbc", "tbc", "TBC (Fung & Aamodt), the chapter's baseline compaction"),
-            Config("tbc+", "tbc+", "TBC+: TBC that compacts only where it helps"),
+            Config("tbc+", "tbc+", "TBC+: no synchronization at unconditional or CTA-uniform branches"),
             Config("capri", "capri", "CAPRI: compaction-adequacy prediction (Sec. 4.2)"),
-            Config("slp", "slp", "SIMD lane permutation (Sec. 4.3)"),
+            Config("tbc+slp", "tbc+", "TBC+ with SIMD lane permutation, Balanced (Sec. 4.3)",
+                   sim_set=("-simtlab_slp=balanced",)),
         ),
     ),
     "rhu2014-dpe": Experiment(
