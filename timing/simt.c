@@ -5,10 +5,11 @@
 #include <string.h>
 
 extern const tm_simt_mechanism tm_simt_pdom, tm_simt_its, tm_simt_pdom_lpc, tm_simt_tbc, tm_simt_tbc_plus,
-    tm_simt_tbc_lpc;
+    tm_simt_tbc_lpc, tm_simt_tbc_ideal;
 
 static const tm_simt_mechanism *const mechanisms[] = {&tm_simt_pdom, &tm_simt_its, &tm_simt_pdom_lpc, &tm_simt_tbc,
-                                                      &tm_simt_tbc_plus, &tm_simt_tbc_lpc};
+                                                      &tm_simt_tbc_plus, &tm_simt_tbc_lpc,
+                                                      &tm_simt_tbc_ideal};
 
 const tm_simt_mechanism *tm_simt_find(const char *name)
 {

@@ -70,6 +70,8 @@ typedef struct tbc_params {
     bool plus; /* TBC+: no synchronization at unconditional branches nor at branches the
                   analyzer proves uniform across the CTA */
     bool lpc;  /* TBC-LPC: likely-convergence entries (Fung and Aamodt, Sec. 4) */
+    bool ideal; /* TBC_ideal (Rhu's thesis, Eq. 4.1): threads may change lanes, so an entry's
+                   live threads fill ceil(n / 32) warps, in thread order */
 } tbc_params;
 
 /* A block-wide stack entry; its thread mask is entry i's row of masks. */
@@ -223,11 +225,48 @@ static void count_warps(tm_cta *cta, const uint64_t *m, uint32_t formed)
     cta->counts.nw_ideal += (live + 31) / 32;
 }
 
+/* TBC_ideal: the top entry's live threads (mask m), in thread order, fill
+ * warps lane after lane; a warp that is exactly a static warp's lanes
+ * counts as one (warp-synchronous instructions run in it). */
+static void compact_ideal(tm_cta *cta, const uint64_t *m)
+{
+    tbc_state *st = state_of(cta);
+    uint32_t row[32], n = 0, wcnt = 0;
+    st->mixed = false;
+    for (uint32_t k = 0; k <= st->nwarps; k++)
+        for (uint32_t l = 0; l < 32; l++) {
+            uint32_t t = k < st->nwarps ? st->logical_at[k * 32 + l] : PTX_NONE;
+            bool last = k == st->nwarps && l == 31;
+            if (t != PTX_NONE && bit(m, t) && !bit(st->exited, t))
+                row[n++] = t;
+            if (n < st->lanes && !(last && n))
+                continue;
+            for (uint32_t i = n; i < st->lanes; i++)
+                row[i] = PTX_NONE;
+            uint32_t home = PTX_NONE; /* the static warp it is, if it is one */
+            for (uint32_t w = 0; w < st->nwarps && home == PTX_NONE; w++) {
+                bool same = true;
+                for (uint32_t i = 0; i < st->lanes && same; i++)
+                    same = st->logical_at[w * 32 + i] == row[i];
+                home = same ? w : PTX_NONE;
+            }
+            place_warp(cta, wcnt++, row, st->stack[st->depth - 1].pc, home);
+            st->mixed |= home == PTX_NONE;
+            n = 0;
+        }
+    st->stack[st->depth - 1].wcnt = wcnt;
+    count_warps(cta, m, wcnt);
+}
+
 /* Compact the top entry's live threads into warps in the first slots. */
 static void compact(tm_cta *cta)
 {
     tbc_state *st = state_of(cta);
     const uint64_t *m = mask_of(st, st->depth - 1);
+    if (((const tbc_params *)cta->simt->data)->ideal) {
+        compact_ideal(cta, m);
+        return;
+    }
     uint32_t count[32] = {0}, at[32][32], wcnt = 0;
     st->mixed = false;
     uint32_t first_warp[32][32]; /* static warp of each placed thread */
@@ -693,7 +732,7 @@ static bool tbc_prepare(sim_program *p, char *err, size_t errlen)
     return sim_program_branch_facts(p) == 0 && sim_program_static_lpc(p) == 0;
 }
 
-static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.lpc = true};
+static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.lpc = true}, tbc_ideal = {.ideal = true};
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .slots = tbc_slots,             \
@@ -703,6 +742,9 @@ static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.l
 const tm_simt_mechanism tm_simt_tbc =
     TBC("tbc", "thread block compaction: a block-wide stack, warps compacted at branches not written .uni "
         "(Fung and Aamodt, HPCA 2011)", tbc_fung);
+const tm_simt_mechanism tm_simt_tbc_ideal =
+    TBC("tbc-ideal", "TBC_ideal: compaction that may move threads between lanes, the bound of Rhu's thesis, Eq. 4.1",
+        tbc_ideal);
 const tm_simt_mechanism tm_simt_tbc_lpc =
     TBC("tbc-lpc", "TBC with likely-convergence entries on the block-wide stack (Fung and Aamodt, Sec. 4)", tbc_lpc);
 const tm_simt_mechanism tm_simt_tbc_plus =

@@ -248,7 +248,8 @@ static void test_tbc_plus_skips_uniform_branches(void **state)
  * the busiest physical lane has threads: the file's header derives, per
  * permutation, B and C: none 4 and 4 for both; Odd_Even 2, 2 for the even
  * lanes, 4, 4 for the first half; Rev_WID the other way round; Balanced
- * 2, 2 for both. NW_TBC adds the 4 warps of the start and of D: 4 + B + C
+ * 2, 2 for both; TBC_ideal, whose threads may change lanes, 2, 2 for both
+ * (Eq. 4.1: ceil(64 / 32)). NW_TBC adds the 4 warps of the start and of D: 4 + B + C
  * + 4. The permutation changes no result: out[t] = 0x124 on B, 0x134 on
  * C. */
 static void test_slp_on_tbc(void **state)
@@ -256,8 +257,10 @@ static void test_slp_on_tbc(void **state)
     (void)state;
     const char *rel = "timing/simt/rhu2014_fig4_19.ptx";
     static const char *const none[] = {NULL};
-    const struct { const char *slp; uint64_t even[2], half[2]; } runs[] = {
-        {"none", {4, 4}, {4, 4}}, {"odd_even", {2, 2}, {4, 4}}, {"rev_wid", {4, 4}, {2, 2}}, {"balanced", {2, 2}, {2, 2}}};
+    const struct { const char *mech, *slp; uint64_t even[2], half[2]; } runs[] = {
+        {"tbc", "none", {4, 4}, {4, 4}},       {"tbc", "odd_even", {2, 2}, {4, 4}},
+        {"tbc", "rev_wid", {4, 4}, {2, 2}},    {"tbc", "balanced", {2, 2}, {2, 2}},
+        {"tbc-ideal", "none", {2, 2}, {2, 2}}}; /* TBC_ideal: 64 threads a path, in 2 warps whatever their lanes */
     for (size_t r = 0; r < sizeof runs / sizeof *runs; r++)
         for (int kind = 0; kind < 2; kind++) {
             emu e;
@@ -268,8 +271,8 @@ static void test_slp_on_tbc(void **state)
             snprintf(set, sizeof set, "-simtlab_slp=%s", runs[r].slp);
             uint32_t depth;
             const char *const sets[] = {set, NULL};
-            tm_simt_counts c = run_example_set(&e, rel, kind ? "slp_first_half" : "slp_even_lanes", 128, args, "tbc",
-                                               sets, none, NULL, &depth);
+            tm_simt_counts c = run_example_set(&e, rel, kind ? "slp_first_half" : "slp_even_lanes", 128, args,
+                                               runs[r].mech, sets, none, NULL, &depth);
             const uint64_t *bc = kind ? runs[r].half : runs[r].even;
             if (c.nw_compacted != 4 + bc[0] + bc[1] + 4)
                 fail_msg("%s, %s: NW_TBC %llu, want %llu", runs[r].slp, kind ? "first half" : "even lanes",
