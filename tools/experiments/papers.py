@@ -67,6 +67,7 @@ EXPERIMENTS = {
             Config("capri", "capri", "CAPRI: compaction-adequacy prediction (Sec. 4.2)"),
             Config("tbc+slp", "tbc+", "TBC+ with SIMD lane permutation, Balanced (Sec. 4.3)",
                    sim_set=("-simtlab_slp=balanced",)),
+            Config("tbc-ideal", "tbc-ideal", "TBC_ideal: threads may change lanes, the bound (Eq. 4.1)"),
         ),
     ),
     "rhu2014-dpe": Experiment(
