@@ -54,6 +54,7 @@ typedef enum opt_kind {
     K_DRAM_SCHED,  /* tm_dram_sched: 0 FIFO, 1 FR-FCFS */
     K_DEADLOCK,    /* deadlock_cycles */
     K_NAME,        /* a char[32] name (mechanism, permutation: checked where used) */
+    K_CTA_PRIO,    /* tm_cta_priority */
 } opt_kind;
 
 /* One modelled option: its name, how it is read, where it goes. */
@@ -135,6 +136,7 @@ static const opt_def options[] = {
     {"-simtlab_simt", K_NAME, F(simt)},
     {"-simtlab_slp", K_NAME, F(slp)},
     {"-simtlab_slp_max_d_percent", K_U32, F(slp_max_d_percent)},
+    {"-simtlab_cta_priority", K_CTA_PRIO, F(cta_priority)},
     {"-simtlab_icnt_latency", K_U32, F(icnt_latency)},
     {"-simtlab_threads", K_U32, F(host_threads)},
 };
@@ -431,6 +433,16 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
             return -1;
         c->deadlock_cycles = v == 1 ? TM_DEADLOCK_DEFAULT_CYCLES : v;
         return 0;
+    }
+    case K_CTA_PRIO: {
+        static const char *const names[] = {"none", "age", "rrb", "srr"};
+        for (int i = 0; i < 4; i++)
+            if (strcmp(value, names[i]) == 0) {
+                *(tm_cta_priority *)base = (tm_cta_priority)i;
+                return 0;
+            }
+        snprintf(err, errlen, "\"%s\": a CTA priority is none, age, rrb or srr", value);
+        return -1;
     }
     case K_NAME: {
         size_t n = strlen(value);
@@ -865,6 +877,11 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
                  c->deadlock_cycles == TM_DEADLOCK_DEFAULT_CYCLES ? 1ull : (unsigned long long)c->deadlock_cycles);
         break;
     case K_NAME: snprintf(buf, n, "%s", base); break;
+    case K_CTA_PRIO: {
+        static const char *const names[] = {"none", "age", "rrb", "srr"};
+        snprintf(buf, n, "%s", names[*(const tm_cta_priority *)base & 3]);
+        break;
+    }
     }
 }
 

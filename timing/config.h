@@ -113,6 +113,16 @@ typedef enum tm_sched {
     TM_SCHED_TWO_LEVEL       /* two_level_active:<active>:<inner>:<outer> */
 } tm_sched;
 
+/* -simtlab_cta_priority: the priority among the warps of different CTAs
+ * (Fung and Aamodt, HPCA 2011, Sec. 6.2), warps of one CTA then taken in
+ * loose round robin; NONE leaves the order to -gpgpu_scheduler. */
+typedef enum tm_cta_priority {
+    TM_CTA_PRIORITY_NONE,
+    TM_CTA_PRIORITY_AGE, /* the oldest CTA first (in the order CTAs were dispatched) */
+    TM_CTA_PRIORITY_RRB, /* the CTAs take turns first, one core cycle each */
+    TM_CTA_PRIORITY_SRR  /* the CTA that issued last first while it can issue, then the next */
+} tm_cta_priority;
+
 typedef enum tm_dram_sched { TM_DRAM_FIFO = 0, TM_DRAM_FRFCFS = 1 } tm_dram_sched;
 
 typedef struct tm_config {
@@ -184,6 +194,7 @@ typedef struct tm_config {
     char simt[32];                   /* -simtlab_simt: the divergence mechanism ("pdom") */
     char slp[32];                    /* -simtlab_slp: the SIMD lane permutation of compacting
                                         mechanisms (timing/slp.h; "none") */
+    tm_cta_priority cta_priority;    /* -simtlab_cta_priority: none, age, rrb or srr */
     uint32_t slp_max_d_percent;      /* -simtlab_slp_max_d_percent: a kernel whose conditional
                                         branches are more than this percent D-branches runs
                                         without permutation (Rhu's thesis, Sec. 4.3: aligned

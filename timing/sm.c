@@ -121,11 +121,13 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         snprintf(err, errlen, "out of memory for SM %u", id);
         return false;
     }
-    for (uint32_t s = 0; s < nsched; s++)
+    for (uint32_t s = 0; s < nsched; s++) {
         if (!tm_warp_sched_init(&sm->sched[s], cfg->scheduler, sm->per_sched, cfg->two_level_active)) {
             snprintf(err, errlen, "out of memory for SM %u's schedulers", id);
             return false;
         }
+        tm_warp_sched_set_cta_priority(&sm->sched[s], cfg->cta_priority);
+    }
     if (!(sm->sb = tm_scoreboard_new(sm->nwarps, max_regs))) {
         snprintf(err, errlen, "out of memory for SM %u's scoreboard", id);
         return false;
@@ -303,6 +305,7 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         tm_scoreboard_clear_warp(sm->sb, i);
         sb_forget(sm, i);
         tm_warp_sched_start(&sm->sched[w->sched], i / nsched, w->age);
+        tm_warp_sched_set_cta(&sm->sched[w->sched], i / nsched, id);
         live_row(sm, w->sched)[i / nsched] = true;
         sm->resident[w->sched] |= 1ull << (i / nsched);
         sm->nresident++;
@@ -858,6 +861,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             continue;
         }
         uint32_t n;
+        tm_warp_sched_at(&sm->sched[s], now);
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */

@@ -12,7 +12,8 @@ bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t
     ws->active = calloc(n + 1, sizeof *ws->active);
     ws->by_age = calloc(n + 1, sizeof *ws->by_age);
     ws->order_live = calloc(n + 1, sizeof *ws->order_live);
-    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live) {
+    ws->group = calloc(n + 1, sizeof *ws->group);
+    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live || !ws->group) {
         tm_warp_sched_free(ws);
         return false;
     }
@@ -28,6 +29,8 @@ void tm_warp_sched_free(tm_warp_sched *ws)
     free(ws->active);
     free(ws->by_age);
     free(ws->order_live);
+    free(ws->group);
+    ws->group = NULL;
     ws->by_age = NULL;
     ws->order_live = NULL;
     ws->age = NULL;
@@ -114,14 +117,63 @@ static inline void put(tm_warp_sched *ws, uint32_t *k, uint32_t s)
     ws->order_mask |= s < 64 ? 1ull << s : 0;
 }
 
-const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
+void tm_warp_sched_set_cta_priority(tm_warp_sched *ws, tm_cta_priority p)
 {
-    if (ws->order_valid && memcmp(live, ws->order_live, ws->n * sizeof *live) == 0) {
-        *n = ws->norder; /* nothing it depends on changed (a greedy warp issuing again, typically) */
-        return ws->order;
+    ws->cta_priority = p;
+    ws->order_valid = false;
+}
+
+void tm_warp_sched_set_cta(tm_warp_sched *ws, uint32_t s, uint64_t cta)
+{
+    ws->group[s] = cta;
+    ws->order_valid = false;
+}
+
+void tm_warp_sched_at(tm_warp_sched *ws, uint64_t cycle)
+{
+    if (ws->cta_priority == TM_CTA_PRIORITY_RRB && cycle != ws->cycle)
+        ws->order_valid = false;
+    ws->cycle = cycle;
+}
+
+/* The order by CTA priority: the live slots' CTAs, ascending (oldest
+ * first), from the first the priority names; each CTA's slots in loose
+ * round robin after the slot that issued last. */
+static uint32_t order_by_cta(tm_warp_sched *ws, const bool *live, uint32_t start)
+{
+    uint64_t ctas[64];
+    uint32_t nc = 0, k = 0;
+    for (uint32_t s = 0; s < ws->n && s < 64; s++) { /* sorted, without repeats */
+        if (!live[s])
+            continue;
+        uint32_t i = nc;
+        while (i > 0 && ctas[i - 1] > ws->group[s])
+            i--;
+        if (i > 0 && ctas[i - 1] == ws->group[s])
+            continue;
+        memmove(&ctas[i + 1], &ctas[i], (nc - i) * sizeof *ctas);
+        ctas[i] = ws->group[s];
+        nc++;
     }
-    uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
-    ws->order_mask = 0;
+    uint32_t first = 0;
+    if (ws->cta_priority == TM_CTA_PRIORITY_RRB && nc)
+        first = (uint32_t)(ws->cycle % nc);
+    else if (ws->cta_priority == TM_CTA_PRIORITY_SRR && ws->last < ws->n && live[ws->last])
+        while (ctas[first] != ws->group[ws->last])
+            first++;
+    for (uint32_t c = 0; c < nc; c++)
+        for (uint32_t i = 0; i < ws->n; i++) {
+            uint32_t s = (start + i) % ws->n;
+            if (live[s] && ws->group[s] == ctas[(first + c) % nc])
+                put(ws, &k, s);
+        }
+    return k;
+}
+
+/* The order of the scheduling policy alone. */
+static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t start)
+{
+    uint32_t k = 0;
     switch (ws->policy) {
     case TM_SCHED_LRR:
     case TM_SCHED_TWO_LEVEL: { /* from start round to start - 1 */
@@ -151,6 +203,21 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
                 put(ws, &k, ws->by_age[i]);
         break;
     }
+    return k;
+}
+
+const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
+{
+    if (ws->order_valid && memcmp(live, ws->order_live, ws->n * sizeof *live) == 0) {
+        *n = ws->norder; /* nothing it depends on changed (a greedy warp issuing again, typically) */
+        return ws->order;
+    }
+    uint32_t k = 0, start = ws->last < ws->n ? ws->last + 1 : 0;
+    ws->order_mask = 0;
+    if (ws->cta_priority != TM_CTA_PRIORITY_NONE)
+        k = order_by_cta(ws, live, start);
+    else
+        k = order_by_policy(ws, live, start);
     *n = ws->norder = k;
     memcpy(ws->order_live, live, ws->n * sizeof *live);
     ws->order_valid = true;

@@ -14,6 +14,12 @@
  *         (Narasiman et al.'s two-level scheduling, the outer level by
  *         readiness).
  *
+ * With a CTA priority (-simtlab_cta_priority; Fung and Aamodt, HPCA 2011,
+ * Sec. 6.2) the order is by CTA instead, whatever the policy: the CTAs in
+ * the priority's order (AGE: oldest first; RRB: rotating every core
+ * cycle; SRR: the CTA that issued last first, then the following ones),
+ * each CTA's warps in loose round robin.
+ *
  * Warps are the scheduler's slots 0..n-1 (the SM maps them to its warp
  * slots). Ordering is deterministic: ties between equally old warps go
  * to the lower slot. */
@@ -40,6 +46,10 @@ typedef struct tm_warp_sched {
     bool *active;
     uint32_t nactive, max_active;
     uint32_t next_pending; /* where the round robin over pending warps resumes */
+    /* CTA priority: the CTA (dispatch number) of each slot, the core cycle of the order */
+    tm_cta_priority cta_priority;
+    uint64_t *group;
+    uint64_t cycle;
 } tm_warp_sched;
 
 /* Make a scheduler of n slots for `policy` (two-level: at most
@@ -54,6 +64,14 @@ void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age);
 /* The warp in slot s finished: it leaves the active set (whose room goes
  * to the next pending live warp). live[i]: slot i holds a warp. */
 void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live);
+
+/* Order the warps by CTA with priority p (TM_CTA_PRIORITY_NONE: by the
+ * policy alone). */
+void tm_warp_sched_set_cta_priority(tm_warp_sched *ws, tm_cta_priority p);
+/* The warp in slot s belongs to the CTA dispatched as number `cta`. */
+void tm_warp_sched_set_cta(tm_warp_sched *ws, uint32_t s, uint64_t cta);
+/* The core cycle about to be scheduled (RRB rotates with it). */
+void tm_warp_sched_at(tm_warp_sched *ws, uint64_t cycle);
 
 /* The slots to try this cycle, best first, among those with live[i]; the
  * count in *n. The array belongs to the scheduler (valid until the next

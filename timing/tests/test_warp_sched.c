@@ -87,12 +87,56 @@ static void test_two_level(void **state)
     tm_warp_sched_free(&ws);
 }
 
+/* CTA priorities (Fung and Aamodt, HPCA 2011, Sec. 6.2), six slots of
+ * three CTAs: slots 0, 1 of CTA 5, slots 2, 3 of CTA 3, slots 4, 5 of
+ * CTA 9; slot 0 issued last, so within a CTA loose round robin starts at
+ * slot 1 (1, 2, 3, 4, 5, 0). AGE: the oldest CTA first (3, 5, 9): 2 3 1 0
+ * 4 5. SRR: the CTA that issued last (5) first, then the next ones (9,
+ * 3): 1 0 4 5 2 3. RRB: the CTAs in age order rotated by the cycle: cycle
+ * 1 starts at the second (5, 9, 3), cycle 2 at the third (9, 3, 5): 4 5 2
+ * 3 1 0, cycle 3 back at the first. The priority overrides the policy
+ * (here GTO, whose order would be by slot age). */
+static void test_cta_priority(void **state)
+{
+    (void)state;
+    static const uint64_t cta[6] = {5, 5, 3, 3, 9, 9};
+    bool live[6] = {true, true, true, true, true, true};
+    const struct { tm_cta_priority p; uint64_t cycle; uint32_t want[6]; } cases[] = {
+        {TM_CTA_PRIORITY_AGE, 0, {2, 3, 1, 0, 4, 5}}, {TM_CTA_PRIORITY_SRR, 0, {1, 0, 4, 5, 2, 3}},
+        {TM_CTA_PRIORITY_RRB, 1, {1, 0, 4, 5, 2, 3}}, {TM_CTA_PRIORITY_RRB, 2, {4, 5, 2, 3, 1, 0}},
+        {TM_CTA_PRIORITY_RRB, 3, {2, 3, 1, 0, 4, 5}}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        tm_warp_sched ws;
+        assert_true(tm_warp_sched_init(&ws, TM_SCHED_GTO, 6, 0));
+        tm_warp_sched_set_cta_priority(&ws, cases[c].p);
+        for (uint32_t s = 0; s < 6; s++) {
+            tm_warp_sched_start(&ws, s, 100 - s);
+            tm_warp_sched_set_cta(&ws, s, cta[s]);
+        }
+        tm_warp_sched_issued(&ws, 0);
+        tm_warp_sched_at(&ws, cases[c].cycle);
+        expect_order(&ws, live, cases[c].want, 6);
+        tm_warp_sched_free(&ws);
+    }
+    /* a CTA that left: AGE over CTAs 5 and 9 only (slots 2, 3 empty) */
+    tm_warp_sched ws;
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_LRR, 6, 0));
+    tm_warp_sched_set_cta_priority(&ws, TM_CTA_PRIORITY_AGE);
+    for (uint32_t s = 0; s < 6; s++)
+        tm_warp_sched_set_cta(&ws, s, cta[s]);
+    live[2] = live[3] = false;
+    tm_warp_sched_issued(&ws, 4);
+    expect_order(&ws, live, (uint32_t[]){0, 1, 5, 4}, 4); /* CTA 5 from slot 5 on: 0, 1; CTA 9: 5, 4 */
+    tm_warp_sched_free(&ws);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lrr),
         cmocka_unit_test(test_gto_and_oldest),
         cmocka_unit_test(test_two_level),
+        cmocka_unit_test(test_cta_priority),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
