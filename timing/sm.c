@@ -257,6 +257,14 @@ static void sb_forget(tm_sm *sm, uint32_t wi)
     sm->scan[sm->warps[wi].sched].sb_wait &= ~(1ull << (wi / sm->nsched));
 }
 
+/* Warp wi waits for other warps (a barrier, the mechanism) or no longer
+ * does: its scheduler's two-level active set makes room for others. */
+static void park(tm_sm *sm, uint32_t wi, bool parked)
+{
+    uint32_t s = sm->warps[wi].sched;
+    tm_warp_sched_park(&sm->sched[s], wi / sm->nsched, parked, live_row(sm, s));
+}
+
 /* Warp wi changed: its scheduler scans again. */
 static void touch(tm_sm *sm, uint32_t wi) { sm->scan[sm->warps[wi].sched].dirty = true; }
 
@@ -791,8 +799,10 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         cta->barrier_arrived = sm->barrier_arrived = true;
     /* the whole warp waits (PDOM); under ITS other lanes may go on, and the
      * mechanism leaves the waiting ones out of its next issues */
-    if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot))
+    if (after == SIM_WARP_WAITING && sm->gpu->mech->at_barrier(cta, w->cta_slot)) {
         w->at_barrier = true;
+        park(sm, wi, true);
+    }
     mirror(sm, wi);
     if (ic->ndst)
         tm_scoreboard_reserve(sm->sb, wi, ic);
@@ -957,12 +967,14 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     if (st != SIM_WARP_READY) { /* waiting: asked again later */
         if (!w->mech_wait) {
             w->mech_wait = true;
+            park(sm, wi, true);
             mirror(sm, wi);
         }
         return true;
     }
     if (w->mech_wait) {
         w->mech_wait = false;
+        park(sm, wi, false);
         mirror(sm, wi);
     }
     const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
@@ -1045,6 +1057,7 @@ static void barriers(tm_sm *sm, uint64_t now)
                 sm->gpu->mech->at_barrier(cta, sm->warps[i].cta_slot))
                 continue;
             sm->warps[i].at_barrier = false;
+            park(sm, i, false);
             touch(sm, i);
             mirror(sm, i);
             want_fetch(sm, i);

@@ -13,7 +13,8 @@ bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t
     ws->by_age = calloc(n + 1, sizeof *ws->by_age);
     ws->order_live = calloc(n + 1, sizeof *ws->order_live);
     ws->group = calloc(n + 1, sizeof *ws->group);
-    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live || !ws->group) {
+    ws->parked = calloc(n + 1, sizeof *ws->parked);
+    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live || !ws->group || !ws->parked) {
         tm_warp_sched_free(ws);
         return false;
     }
@@ -30,7 +31,9 @@ void tm_warp_sched_free(tm_warp_sched *ws)
     free(ws->by_age);
     free(ws->order_live);
     free(ws->group);
+    free(ws->parked);
     ws->group = NULL;
+    ws->parked = NULL;
     ws->by_age = NULL;
     ws->order_live = NULL;
     ws->age = NULL;
@@ -48,6 +51,7 @@ void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age)
 {
     ws->order_valid = false;
     ws->age[s] = age;
+    ws->parked[s] = false;
     /* move s to its place in by_age: out of the list, then in again */
     uint32_t i = 0;
     while (ws->by_age[i] != s)
@@ -73,7 +77,7 @@ static void promote(tm_warp_sched *ws, const bool *live, uint32_t except)
 {
     for (uint32_t k = 0; k < ws->n && ws->nactive < ws->max_active; k++) {
         uint32_t s = (ws->next_pending + k) % ws->n;
-        if (live[s] && !ws->active[s] && s != except) {
+        if (live[s] && !ws->active[s] && !ws->parked[s] && s != except) {
             ws->active[s] = true;
             ws->nactive++;
             ws->next_pending = (s + 1) % ws->n;
@@ -115,6 +119,29 @@ static inline void put(tm_warp_sched *ws, uint32_t *k, uint32_t s)
 {
     ws->order[(*k)++] = s;
     ws->order_mask |= s < 64 ? 1ull << s : 0;
+}
+
+void tm_warp_sched_park(tm_warp_sched *ws, uint32_t s, bool parked, const bool *live)
+{
+    if (ws->parked[s] == parked)
+        return;
+    ws->parked[s] = parked;
+    if (ws->policy != TM_SCHED_TWO_LEVEL)
+        return;
+    ws->order_valid = false;
+    if (parked && ws->active[s]) {
+        uint32_t before = ws->nactive;
+        ws->active[s] = false; /* its room to a pending warp that can go on, if any */
+        ws->nactive--;
+        promote(ws, live, s);
+        if (ws->nactive < before) { /* nobody could take it: it stays */
+            ws->active[s] = true;
+            ws->nactive++;
+        }
+    } else if (!parked && !ws->active[s] && ws->nactive < ws->max_active) {
+        ws->active[s] = true;
+        ws->nactive++;
+    }
 }
 
 void tm_warp_sched_set_cta_priority(tm_warp_sched *ws, tm_cta_priority p)

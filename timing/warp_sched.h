@@ -9,10 +9,10 @@
  *   old   oldest first, always;
  *   two_level_active:N  an active set of N warps tried in round robin; a
  *         warp that waits for a long-latency result (a global or local
- *         memory load) leaves the set for a pending one (round robin
- *         among the pending), so the set keeps warps that can issue
- *         (Narasiman et al.'s two-level scheduling, the outer level by
- *         readiness).
+ *         memory load) or for other warps (a barrier) leaves the set for
+ *         a pending one (round robin among the pending), so the set keeps
+ *         warps that can issue (Narasiman et al.'s two-level scheduling,
+ *         the outer level by readiness).
  *
  * With a CTA priority (-simtlab_cta_priority; Fung and Aamodt, HPCA 2011,
  * Sec. 6.2) the order is by CTA instead, whatever the policy: the CTAs in
@@ -46,6 +46,7 @@ typedef struct tm_warp_sched {
     bool *active;
     uint32_t nactive, max_active;
     uint32_t next_pending; /* where the round robin over pending warps resumes */
+    bool *parked;          /* per slot: waits for other warps (a barrier, a TBC synchronization) */
     /* CTA priority: the CTA (dispatch number) of each slot, the core cycle of the order */
     tm_cta_priority cta_priority;
     uint64_t *group;
@@ -64,6 +65,13 @@ void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age);
 /* The warp in slot s finished: it leaves the active set (whose room goes
  * to the next pending live warp). live[i]: slot i holds a warp. */
 void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live);
+
+/* The warp in slot s waits for other warps (parked) or no longer does.
+ * Two-level: a parked warp leaves the active set for the next pending
+ * warp that is not parked, and is not promoted while parked; an unparked
+ * one joins the set if there is room (else it is pending). Otherwise the
+ * order is the policy's whatever the flag. */
+void tm_warp_sched_park(tm_warp_sched *ws, uint32_t s, bool parked, const bool *live);
 
 /* Order the warps by CTA with priority p (TM_CTA_PRIORITY_NONE: by the
  * policy alone). */

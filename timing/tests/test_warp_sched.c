@@ -87,6 +87,36 @@ static void test_two_level(void **state)
     tm_warp_sched_free(&ws);
 }
 
+/* Two-level scheduling with warps waiting for other warps (a barrier, a
+ * TBC synchronization): an active warp that parks gives its place to the
+ * next pending warp that is not parked, and parked warps are never
+ * promoted, so a set full of warps waiting at a barrier cannot keep out
+ * the warps the barrier waits for (the deadlock this prevents: four
+ * active warps at __syncthreads(), the block's other warps pending). */
+static void test_two_level_parked(void **state)
+{
+    (void)state;
+    tm_warp_sched ws;
+    bool live[5] = {true, true, true, true, true};
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_TWO_LEVEL, 5, 2));
+    for (uint32_t s = 0; s < 5; s++)
+        tm_warp_sched_start(&ws, s, s); /* active: 0, 1; pending: 2, 3, 4 */
+    tm_warp_sched_park(&ws, 2, true, live); /* pending 2 waits at the barrier too */
+    tm_warp_sched_park(&ws, 0, true, live); /* 0 arrives: its place to 3 (2 is parked) */
+    expect_order(&ws, live, (uint32_t[]){1, 3}, 2);
+    tm_warp_sched_park(&ws, 1, true, live); /* 1 arrives: its place to 4 */
+    expect_order(&ws, live, (uint32_t[]){3, 4}, 2);
+    tm_warp_sched_park(&ws, 3, true, live); /* 3 arrives: nobody left to take its place, it stays */
+    expect_order(&ws, live, (uint32_t[]){3, 4}, 2);
+    for (uint32_t s = 0; s < 5; s++) /* the barrier releases: the set is full, the others pend */
+        tm_warp_sched_park(&ws, s, false, live);
+    expect_order(&ws, live, (uint32_t[]){3, 4}, 2);
+    live[4] = false; /* 4 finishes: the next pending one (round robin) joins */
+    tm_warp_sched_finish(&ws, 4, live);
+    expect_order(&ws, live, (uint32_t[]){0, 3}, 2);
+    tm_warp_sched_free(&ws);
+}
+
 /* CTA priorities (Fung and Aamodt, HPCA 2011, Sec. 6.2), six slots of
  * three CTAs: slots 0, 1 of CTA 5, slots 2, 3 of CTA 3, slots 4, 5 of
  * CTA 9; slot 0 issued last, so within a CTA loose round robin starts at
@@ -136,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_lrr),
         cmocka_unit_test(test_gto_and_oldest),
         cmocka_unit_test(test_two_level),
+        cmocka_unit_test(test_two_level_parked),
         cmocka_unit_test(test_cta_priority),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
