@@ -100,10 +100,12 @@ typedef struct options {
     const char *dir;
     double scale;
     uint32_t threads; /* -t: host threads of a second timing run (1: none) */
+    const char *mech; /* -m: the divergence mechanism (-simtlab_simt) */
 } options;
 
-/* Load dir/file, make the device, the program and the QV100 GPU. */
-static void bench_open(bench *b, const char *dir, const char *file)
+/* Load dir/file, make the device, the program and the QV100 GPU under
+ * divergence mechanism `mech`. */
+static void bench_open(bench *b, const char *dir, const char *file, const char *mech)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -118,7 +120,9 @@ static void bench_open(bench *b, const char *dir, const char *file)
     if (!b->prog)
         die(path, b->err);
     tm_config cfg;
-    if (tm_config_preset(&cfg, "QV100", b->err, sizeof b->err) != 0)
+    char set[64];
+    snprintf(set, sizeof set, "-simtlab_simt=%s", mech);
+    if (tm_config_preset(&cfg, "QV100", b->err, sizeof b->err) != 0 || tm_config_set(&cfg, set, NULL, b->err, sizeof b->err) != 0)
         die("QV100", b->err);
     b->gpu = tm_gpu_new(&cfg, b->err, sizeof b->err);
     if (!b->gpu)
@@ -276,7 +280,7 @@ static result run_vadd(const options *o)
     const char *dir = o->dir;
     double scale = o->scale;
     bench b = {0};
-    bench_open(&b, dir, "vadd.ptx");
+    bench_open(&b, dir, "vadd.ptx", o->mech);
     uint32_t n = (uint32_t)((4u << 20) / scale);
     float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
     if (!x || !y || !want)
@@ -307,7 +311,7 @@ static result run_matmul(const options *o)
     const char *dir = o->dir;
     double scale = o->scale;
     bench b = {0};
-    bench_open(&b, dir, "matmul.ptx");
+    bench_open(&b, dir, "matmul.ptx", o->mech);
     int side = (int)(512.0 / cbrt(scale)) / 16 * 16;
     if (side < 16)
         side = 16;
@@ -348,7 +352,7 @@ static result run_collatz(const options *o)
     const char *dir = o->dir;
     double scale = o->scale;
     bench b = {0};
-    bench_open(&b, dir, "collatz.ptx");
+    bench_open(&b, dir, "collatz.ptx", o->mech);
     int n = (int)((1u << 20) / scale);
     uint32_t *start = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
     if (!start || !want)
@@ -501,16 +505,17 @@ static void print_handoff(uint32_t n)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR] [-t N]\n"
+    fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR] [-t N] [-m MECHANISM]\n"
                  "  SCALE 1 is the full size (4M-float vector add, 512x512 multiply, 1M Collatz\n"
                  "  starts); SCALE divides each workload's work by about SCALE (default 4)\n"
-                 "  N > 1: each workload runs on the timing model a second time, on N host threads\n");
+                 "  N > 1: each workload runs on the timing model a second time, on N host threads\n"
+                 "  MECHANISM: the divergence mechanism (-simtlab_simt; default pdom)\n");
 }
 
 int main(int argc, char **argv)
 {
     double scale = 4;
-    const char *only = NULL, *dir = "testdata/timing";
+    const char *only = NULL, *dir = "testdata/timing", *mech = "pdom";
     uint32_t threads = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
@@ -532,6 +537,8 @@ int main(int argc, char **argv)
             only = argv[++i];
         } else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
             dir = argv[++i];
+        } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
+            mech = argv[++i];
         } else {
             usage(stderr);
             return EXIT_USAGE;
@@ -545,12 +552,12 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    printf("timing model speed, QV100 preset, one host thread%s, scale %g%s\n",
+    printf("timing model speed, QV100 preset, mechanism %s, one host thread%s, scale %g%s\n", mech,
            threads > 1 ? " (then again on more: -t)" : "", scale, scale == 1 ? " (full size)" : "");
     print_machine();
     if (threads > 1)
         print_handoff(threads);
-    const options opts = {dir, scale, threads};
+    const options opts = {dir, scale, threads, mech};
     printf("%-8s %9s %12s %11s %7s %8s %8s %9s %9s %8s %8s %7s %8s  %s\n", "workload", "size", "warp instr.",
            "cycles", "IPC", "wall s", "CPU s", "Kwi/s CPU", "Kcyc/s CPU", "Kwi/s w", "emu CPU s", "tm/emu",
            "peak MiB", "check");
