@@ -106,10 +106,12 @@ typedef struct tbc_state {
 
 static tbc_state *state_of(const tm_cta *cta) { return cta->simt_state; }
 
+/* Thread masks: is thread t in m, put it in, entry i's mask. */
 static bool bit(const uint64_t *m, uint32_t t) { return m[t / 64] >> (t % 64) & 1; }
 static void set_bit(uint64_t *m, uint32_t t) { m[t / 64] |= 1ull << (t % 64); }
 static uint64_t *mask_of(tbc_state *st, uint32_t i) { return st->masks + (size_t)i * st->words; }
 
+/* The CTA ended (or starts again): its state goes. */
 static void tbc_stop(tm_cta *cta)
 {
     tbc_state *st = state_of(cta);
@@ -465,6 +467,7 @@ static bool pend(tbc_state *st, uint32_t target, uint32_t t)
     return true;
 }
 
+/* Stop the CTA with `what`, at the kernel's instruction pc. */
 static sim_warp_status fault(tm_cta *cta, const char *what, uint32_t pc)
 {
     sim_cta *c = &cta->emu;
@@ -577,12 +580,15 @@ static uint32_t absent_lanes(tm_cta *cta, uint32_t s)
     return absent | (w->exited & ~st->holes[s]);
 }
 
+/* A CTA occupies one slot per static warp (compaction never forms more). */
 static uint32_t tbc_slots(const tm_config *cfg, uint32_t nthreads)
 {
     (void)cfg;
     return (nthreads + 31) / 32;
 }
 
+/* A CTA begins: one entry with every thread, compacted into the static
+ * warps (permuted when a lane permutation applies). */
 static bool tbc_start(tm_cta *cta, char *err, size_t errlen)
 {
     sim_cta *c = &cta->emu;
@@ -629,6 +635,9 @@ static bool tbc_start(tm_cta *cta, char *err, size_t errlen)
     return true;
 }
 
+/* Slot s's next issue: its warp's (through the PDOM control of its own
+ * one-entry stack), WAITING while the slot holds none, DONE once the
+ * block-wide stack is empty. */
 static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is)
 {
     tbc_state *st = state_of(cta);
@@ -673,6 +682,10 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
     }
 }
 
+/* The outcome of slot s's issue: a synchronizing branch is an arrival;
+ * anything else goes to the warp's own stack, after which reaching the
+ * top entry's reconvergence or likely-convergence point, or exiting
+ * entirely, is one. */
 static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *step)
 {
     tbc_state *st = state_of(cta);
@@ -706,10 +719,14 @@ static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     return SIM_WARP_READY;
 }
 
+/* The emulator's context for slot s's warp. */
 static void tbc_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
 
+/* Barriers count the threads of the warps that arrive (the slots are
+ * the CTA's sim_warps). */
 static bool tbc_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
 
+/* Slot s's warp waits at a CTA barrier. */
 static bool tbc_at_barrier(const tm_cta *cta, uint32_t s)
 {
     const tbc_state *st = cta->simt_state;
@@ -721,6 +738,7 @@ static bool tbc_at_barrier(const tm_cta *cta, uint32_t s)
     return false;
 }
 
+/* The emulator's report of the barrier that cannot complete. */
 static void tbc_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
 /* The analyzer's branch facts: classes for the counts, CTA-uniformity for
