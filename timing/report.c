@@ -260,6 +260,7 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     for (int s = 0; s < TM_STALLS; s++)
         fprintf(out, "stall_cycles[%s] = %" PRIu64 "\n", stall_names[s], k->sm.stall[s]);
     fprintf(out, "divergent_branches = %" PRIu64 "\n", k->sm.divergent_branches);
+    fprintf(out, "divergent_interleavable_branches = %" PRIu64 "\n", k->sm.divergent_interleavable);
     fprintf(out, "simt_mechanism = %s\n", gpu->mech->name);
     fprintf(out, "max_stack_depth = %u\n", k->max_stack_depth);
     const tm_simt_counts *sc = &k->sm.simt;
@@ -464,6 +465,7 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
         json_object_set_new(stalls, stall_names[s], jcount(k->sm.stall[s]));
     json_object_set_new(o, "stalls", stalls);
     json_object_set_new(o, "divergent_branches", jcount(k->sm.divergent_branches));
+    json_object_set_new(o, "divergent_interleavable_branches", jcount(k->sm.divergent_interleavable));
     json_object_set_new(o, "simt_mechanism", json_string(gpu->mech->name));
     json_object_set_new(o, "max_stack_depth", jcount(k->max_stack_depth));
     json_t *simt = json_object();

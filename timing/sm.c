@@ -783,6 +783,11 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     if (st.event == SIM_EV_BRANCH && (st.taken & is.mask) && (st.taken & is.mask) != is.mask) {
         sm->stats.divergent_branches++;
         prof->divergent++;
+        /* both paths hold instructions of their own (neither starts at the
+         * reconvergence point): dual-path execution could interleave them
+         * (Rhu's thesis, Sec. 3.3) */
+        uint32_t rpc = cta->emu.fn->rpc[is.pc];
+        sm->stats.divergent_interleavable += !st.indirect && st.target != rpc && is.pc + 1 != rpc;
     }
     sim_warp_status after = sm->gpu->mech->commit(cta, w->cta_slot, &is, &st);
     if (after == SIM_WARP_FAULT) {

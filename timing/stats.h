@@ -52,6 +52,8 @@ typedef struct tm_sm_stats {
     uint64_t stall[TM_STALLS];
     uint64_t shmem_bank_conflicts; /* gpgpu_n_shmem_bkconflict: extra cycles of shared accesses */
     uint64_t divergent_branches;
+    uint64_t divergent_interleavable; /* of those, the branches both of whose paths hold instructions
+                                         before the reconvergence point (Rhu's interleavable ones) */
     uint64_t mem_insts, mem_requests;
     uint64_t load_latency_sum, loads; /* issue to completion of global/local loads (core cycles) */
     uint64_t active_cycles;  /* cycles with a CTA resident */

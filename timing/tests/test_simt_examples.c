@@ -57,9 +57,9 @@ static uint64_t issues_at(const tm_gpu *gpu, uint32_t fi, uint32_t line)
  * parameters `args`) on QV100 under mechanism mech, with the option
  * assignments `sets` too (NULL-terminated; NULL: none); the issues of the first instruction
  * of each block named in `blocks` go to issues[], the launch's deepest
- * stack to *depth; the mechanism's counts are returned. The GPU is freed,
+ * stack to *depth; the kernel's statistics are returned. The GPU is freed,
  * e stays open. */
-static tm_simt_counts run_example_set(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+static tm_kernel_stats run_example_set(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
                                       const char *mech, const char *const *sets, const char *const *blocks,
                                       uint64_t *issues, uint32_t *depth)
 {
@@ -91,14 +91,14 @@ static tm_simt_counts run_example_set(emu *e, const char *rel, const char *k, ui
     for (uint32_t b = 0; blocks[b]; b++)
         issues[b] = issues_at(gpu, fi, block_line(rel, blocks[b]));
     *depth = gpu->kernel.max_stack_depth;
-    tm_simt_counts counts = gpu->kernel.sm.simt;
+    tm_kernel_stats ks = gpu->kernel;
     tm_gpu_free(gpu);
-    return counts;
+    return ks;
 }
 
 /* run_example_set without option assignments. */
-static tm_simt_counts run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
-                                  const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
+static tm_kernel_stats run_example(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+                                   const char *mech, const char *const *blocks, uint64_t *issues, uint32_t *depth)
 {
     return run_example_set(e, rel, k, threads, args, mech, NULL, blocks, issues, depth);
 }
@@ -129,7 +129,13 @@ static void test_fung_example1(void **state)
         uint64_t out = emu_buf(&e, NULL, 64 * 4), issues[4];
         const void *args[] = {&out};
         uint32_t depth;
-        tm_simt_counts n = run_example(&e, rel, "fung_example1", 64, args, runs[r].mech, blocks, issues, &depth);
+        tm_kernel_stats ks = run_example(&e, rel, "fung_example1", 64, args, runs[r].mech, blocks, issues, &depth);
+        tm_simt_counts n = ks.sm.simt;
+        /* both warps issue A's branch and each splits (threads 1 | 2,3,4 and 6,7 | 5,8, under
+         * every mechanism: the static warps reach it); B and C both hold instructions before
+         * D, the reconvergence point: interleavable (Rhu's thesis, Sec. 3.3) */
+        assert_int_equal(ks.sm.divergent_branches, 2);
+        assert_int_equal(ks.sm.divergent_interleavable, 2);
         if (strcmp(runs[r].mech, "pdom") != 0) {
             assert_int_equal(n.nw_static, 8);
             assert_int_equal(n.nw_compacted, 7);
@@ -184,7 +190,11 @@ static void test_fung_example2(void **state)
         const void *args[] = {&out, &din, &res, &k, &y};
         uint64_t issues[6];
         uint32_t depth;
-        run_example(&e, rel, "fung_example2", 32, args, runs[r].mech, blocks, issues, &depth);
+        tm_kernel_stats ks = run_example(&e, rel, "fung_example2", 32, args, runs[r].mech, blocks, issues, &depth);
+        /* the warp splits once at A (first iteration) and once at C; both branches have
+         * instructions on both sides before F: interleavable (the loop branch never splits) */
+        assert_int_equal(ks.sm.divergent_branches, 2);
+        assert_int_equal(ks.sm.divergent_interleavable, 2);
         for (int b = 0; b < 6; b++)
             if (issues[b] != runs[r].want[b])
                 fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
@@ -229,7 +239,12 @@ static void test_tbc_plus_skips_uniform_branches(void **state)
         const void *args[] = {&out, &runs[r].n};
         static const char *const none[] = {NULL};
         uint32_t depth;
-        tm_simt_counts c = run_example(&e, NULL, "k", 64, args, runs[r].mech, none, NULL, &depth);
+        tm_kernel_stats ks = run_example(&e, NULL, "k", 64, args, runs[r].mech, none, NULL, &depth);
+        tm_simt_counts c = ks.sm.simt;
+        /* `@%p2 bra LOW` splits warp 0 (lanes 0-15 | 16-31); LOW is its
+         * reconvergence point: not interleavable */
+        assert_int_equal(ks.sm.divergent_branches, 1);
+        assert_int_equal(ks.sm.divergent_interleavable, 0);
         assert_int_equal(c.syncs, runs[r].syncs);
         assert_int_equal(c.divergent[1], 1);
         uint32_t got[64];
@@ -272,7 +287,7 @@ static void test_slp_on_tbc(void **state)
             uint32_t depth;
             const char *const sets[] = {set, NULL};
             tm_simt_counts c = run_example_set(&e, rel, kind ? "slp_first_half" : "slp_even_lanes", 128, args,
-                                               runs[r].mech, sets, none, NULL, &depth);
+                                               runs[r].mech, sets, none, NULL, &depth).sm.simt;
             const uint64_t *bc = kind ? runs[r].half : runs[r].even;
             if (c.nw_compacted != 4 + bc[0] + bc[1] + 4)
                 fail_msg("%s, %s: NW_TBC %llu, want %llu", runs[r].slp, kind ? "first half" : "even lanes",
@@ -314,7 +329,7 @@ static void test_slp_on_tbc(void **state)
         uint64_t out = emu_buf(&e, NULL, sizeof flags), din = emu_buf(&e, flags, sizeof flags);
         const void *args[] = {&out, &din};
         uint32_t depth;
-        tm_simt_counts c = run_example_set(&e, NULL, "k", 128, args, "tbc", bits[r].sets, none, NULL, &depth);
+        tm_simt_counts c = run_example_set(&e, NULL, "k", 128, args, "tbc", bits[r].sets, none, NULL, &depth).sm.simt;
         assert_int_equal(c.nw_compacted, bits[r].nw);
         uint32_t got[128];
         emu_read(&e, got, out, sizeof got);
