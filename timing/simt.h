@@ -15,7 +15,9 @@
  *         ITS control in time);
  *   pdom-lpc  the PDOM stacks with likely-convergence entries (Fung and
  *         Aamodt, HPCA 2011, Sec. 4) at the analyzer's static
- *         likely-convergence points, or those of --annotations. */
+ *         likely-convergence points, or those of --annotations;
+ *   tbc, tbc+, tbc-lpc, tbc-ideal  thread block compaction and its
+ *         variants (simt_tbc.c; timing/README.md lists them). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 
