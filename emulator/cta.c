@@ -99,21 +99,13 @@ void sim_limit_fault(sim_cta *c, uint64_t used)
 void sim_form_warps(sim_cta *c)
 {
     uint32_t *order = NULL; /* static warps: thread first + k */
-    if (c->permutation_seed) { /* Fisher-Yates with xorshift64* */
+    if (c->permutation_seed) {
         order = ptx_xmalloc(c->nthreads * sizeof *order);
         for (uint32_t t = 0; t < c->nthreads; t++)
             order[t] = t;
-        uint64_t x = c->permutation_seed ^ (0x9E3779B97F4A7C15ull *
-                                            (1 + c->ctaid.x + 65536ull * (c->ctaid.y + 65536ull * c->ctaid.z)));
-        for (uint32_t i = c->nthreads; i > 1; i--) {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            uint32_t j = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) % i);
-            uint32_t tmp = order[i - 1];
-            order[i - 1] = order[j];
-            order[j] = tmp;
-        }
+        ptx_shuffle(order, c->nthreads,
+                    c->permutation_seed ^ (0x9E3779B97F4A7C15ull *
+                                           (1 + c->ctaid.x + 65536ull * (c->ctaid.y + 65536ull * c->ctaid.z))));
     }
     uint32_t base = c->kernel_fn->nregs;
     const uint64_t lane_rows = 1ull << ROW_LANEID | 1ull << ROW_WARPID | 1ull << ROW_LANEMASK_EQ |

@@ -198,3 +198,16 @@ const char *ptx_read_error(int err)
     default: return strerror(err);
     }
 }
+
+void ptx_shuffle(uint32_t *a, uint32_t n, uint64_t x)
+{
+    for (uint32_t i = n; i > 1; i--) {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        uint32_t j = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) % i);
+        uint32_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}

@@ -73,4 +73,10 @@ static inline double ptx_cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Shuffle a[0..n) in place: Fisher-Yates driven by xorshift64* from
+ * state x (nonzero). Deterministic: the same x gives the same order (warp
+ * permutations in the emulator, random lane permutations in the timing
+ * model). */
+void ptx_shuffle(uint32_t *a, uint32_t n, uint64_t x);
+
 #endif

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "ir/util.h"
+
 static const char *const names[TM_SLPS] = {"none", "odd_even", "rev_wid", "xor_odd_half", "random",
                                           "wid",  "flip_odd", "rotate_odd_1", "balanced"};
 
@@ -25,24 +27,15 @@ static uint32_t bit_reverse(uint32_t x, uint32_t bits)
     return r;
 }
 
-/* Position of lane l in warp w's random permutation of `width` lanes: a
- * Fisher-Yates shuffle driven by xorshift64* seeded from w (the thesis
- * gives no generator; any fixed one makes runs repeatable). */
+/* Position of lane l in warp w's random permutation of `width` lanes, a
+ * shuffle seeded from w (the thesis gives no generator; any fixed one
+ * makes runs repeatable). */
 static uint32_t random_lane(uint32_t l, uint32_t w, uint32_t width)
 {
     uint32_t perm[32];
     for (uint32_t i = 0; i < width; i++)
         perm[i] = i;
-    uint64_t x = 0x9E3779B97F4A7C15ull * (w + 1);
-    for (uint32_t i = width; i > 1; i--) {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        uint32_t j = (uint32_t)(((x * 0x2545F4914F6CDD1Dull) >> 32) % i);
-        uint32_t t = perm[i - 1];
-        perm[i - 1] = perm[j];
-        perm[j] = t;
-    }
+    ptx_shuffle(perm, width, 0x9E3779B97F4A7C15ull * (w + 1));
     return perm[l];
 }
 

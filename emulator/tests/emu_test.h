@@ -96,6 +96,16 @@ static inline int emu_launch(emu *e, const char *k, const sim_launch_config *cfg
     return rc;
 }
 
+/* Block of the instruction a label marks. */
+static inline uint32_t label_block(const ptx_module *m, const ptx_function *f, const char *name)
+{
+    for (uint32_t l = 0; l < f->nlabels; l++)
+        if (strcmp(ptx_str(m, f->labels[l].name), name) == 0)
+            return f->instr_block[f->labels[l].instr];
+    fail_msg("no label %s", name);
+    return 0;
+}
+
 /* Launch kernel k; args[i] points to the value of parameter i (as many
  * bytes as the parameter has). Returns sim_launch's result; the error is
  * in e->err. */

@@ -14,16 +14,6 @@
 #include "analysis/lpc.h"
 #include "emulator/tests/emu_test.h"
 
-/* Block of the instruction a label marks. */
-static uint32_t label_block(const ptx_module *m, const ptx_function *f, const char *name)
-{
-    for (uint32_t l = 0; l < f->nlabels; l++)
-        if (strcmp(ptx_str(m, f->labels[l].name), name) == 0)
-            return f->instr_block[f->labels[l].instr];
-    fail_msg("no label %s", name);
-    return 0;
-}
-
 /* Index of the edge from block a to block b in f->succs. */
 static uint32_t edge(const ptx_function *f, uint32_t a, uint32_t b)
 {

@@ -33,16 +33,6 @@
 #define FILE_REL "timing/lpc_profile_join.ptx"
 enum { PC_A_BRANCH = 9, PC_M = 13, NINSTRS = 21 };
 
-/* Block of the instruction a label marks. */
-static uint32_t label_block(const ptx_module *m, const ptx_function *f, const char *name)
-{
-    for (uint32_t l = 0; l < f->nlabels; l++)
-        if (strcmp(ptx_str(m, f->labels[l].name), name) == 0)
-            return f->instr_block[f->labels[l].instr];
-    fail_msg("no label %s", name);
-    return 0;
-}
-
 /* Threads the profile counts on the CFG edge from label a's block to label
  * b's block of function fi. */
 static uint64_t edge_count(const ptx_module *m, const sim_profile *prof, uint32_t fi, const char *a, const char *b)

@@ -4,6 +4,7 @@
 #define SIMTLAB_CLI_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,17 @@ static inline void cli_expect(const char *pre, const char *args, int status, con
         fail();
     }
     free(r.out);
+}
+
+/* The value of `name = N` in out (a statistics report). */
+static inline uint64_t stat_of(const char *out, const char *name)
+{
+    char key[96];
+    snprintf(key, sizeof key, "%s = ", name);
+    const char *p = strstr(out, key);
+    if (!p)
+        fail_msg("no '%s' in:\n%s", name, out);
+    return strtoull(p + strlen(key), NULL, 10);
 }
 
 #endif

@@ -24,17 +24,6 @@
 
 #define LAUNCH "sim timing/ifelse_join.ptx -k join --grid 1 --block 32 --arg buf:zero:128 --print 0:u32 "
 
-/* The value of `name = N` in out. */
-static uint64_t stat_of(const char *out, const char *name)
-{
-    char key[96];
-    snprintf(key, sizeof key, "%s = ", name);
-    const char *p = strstr(out, key);
-    if (!p)
-        fail_msg("no '%s' in:\n%s", name, out);
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
 /* The 32 values --print wrote (one per line after the statistics). */
 static void check_values(const char *out)
 {

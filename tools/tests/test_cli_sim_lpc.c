@@ -26,17 +26,6 @@
                "--arg u32:16 --arg u32:20 --print 0:u32 "
 #define PDOM_LPC "--config QV100 --set -simtlab_simt=pdom-lpc "
 
-/* The value of `name = N` in out. */
-static uint64_t stat_of(const char *out, const char *name)
-{
-    char key[96];
-    snprintf(key, sizeof key, "%s = ", name);
-    const char *p = strstr(out, key);
-    if (!p)
-        fail_msg("no '%s' in:\n%s", name, out);
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
 /* The 32 values --print wrote: the last 32 lines of out. */
 static void printed_values(const char *out, uint32_t *v)
 {
