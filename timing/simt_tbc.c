@@ -676,7 +676,10 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
             }
             continue;
         }
-        if (r == SIM_WARP_READY && st->home[s] != PTX_NONE && warp_level(c, c->fn, is->pc)) /* (c->fn: the running code) */
+        /* a warp with lanes missing: a warp-synchronous instruction leaves out
+         * the ones the baseline would (c->fn: the running code); a full
+         * warp's own stack says it, as pdom_next set up */
+        if (r == SIM_WARP_READY && st->holes[s] && st->home[s] != PTX_NONE && warp_level(c, c->fn, is->pc))
             (*g)->absent = absent_lanes(cta, s) | (sim_pdom_absent(c, w, is->mask) & ~st->holes[s]), (*g)->pdom = NULL;
         return r;
     }
