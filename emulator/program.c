@@ -329,6 +329,36 @@ static bool regimm_operand(const sim_decoder *d, const ptx_operand *o, sim_src *
     return true;
 }
 
+/* The bits of float literal o as the instruction reads it. PTX keeps a
+ * literal in double precision except the 0fXXXXXXXX form; an instruction
+ * of another float width reads it converted (rounded to nearest) to its
+ * own, the last float type of the form (cvt.f32.f64, set.u32.f32: the
+ * source's). Other operand types take the literal's bits as written. */
+static uint64_t float_literal_bits(const sim_decoder *d, const ptx_operand *o)
+{
+    unsigned bits = 0;
+    for (unsigned i = 0; i < d->form->ntypes; i++)
+        if (ptx_type_class((ptx_type)d->form->type[i]) == 'f')
+            bits = ptx_type_bits((ptx_type)d->form->type[i]);
+    uint64_t v = (uint64_t)o->value;
+    if (o->kind == PTX_OPD_F64 && bits == 32) {
+        double x;
+        memcpy(&x, &v, 8);
+        float f = (float)x;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    if (o->kind == PTX_OPD_F32 && bits == 64) {
+        uint32_t b = (uint32_t)v;
+        float f;
+        memcpy(&f, &b, 4);
+        double x = f;
+        memcpy(&v, &x, 8);
+    }
+    return v;
+}
+
 /* One scalar source operand into s, wherever s lives. */
 bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
 {
@@ -358,9 +388,13 @@ bool sim_dec_value(const sim_decoder *d, const ptx_operand *o, sim_src *s)
         if (s->row != PTX_NONE) /* launches fill only the special rows some instruction reads */
             d->p->special_rows |= 1ull << (s->row - d->f->nregs);
         return s->row != PTX_NONE;
-    case PTX_OPD_IMM: case PTX_OPD_F32: case PTX_OPD_F64:
+    case PTX_OPD_IMM:
         s->imm = 1;
         s->value = (uint64_t)o->value;
+        return true;
+    case PTX_OPD_F32: case PTX_OPD_F64:
+        s->imm = 1;
+        s->value = float_literal_bits(d, o);
         return true;
     case PTX_OPD_SYM:
         return sym_operand(d, o->id, o->value, (o->flags & PTX_OPF_GENERIC) != 0, s);
