@@ -49,6 +49,32 @@ extern "C" __global__ void pchase_cg(uint64_t *start, unsigned n, unsigned round
     chase<true>(start, n, rounds, out);
 }
 
+// Shared-memory chase by one thread: 1024 words in shared memory, each the
+// shared-window address of the word 33 further on (mod 1024), then
+// `rounds` rounds of n loads x = [x] (ld.shared, no address arithmetic
+// between them), each timed like chase(); writes out[0] = cycles of the
+// last round, out[1] = cycles per load, out[2] = the last address.
+extern "C" __global__ void schase(unsigned n, unsigned rounds, uint64_t *out)
+{
+    __shared__ unsigned s[1024];
+    for (unsigned i = 0; i < 1024; i++)
+        s[i] = (unsigned)__cvta_generic_to_shared(&s[(i + 33) % 1024]);
+    __syncthreads();
+    unsigned x = s[0];
+    uint64_t cycles = 0;
+#pragma unroll 1
+    for (unsigned r = 0; r < rounds; r++) {
+        uint64_t t0 = clock64();
+#pragma unroll 16
+        for (unsigned i = 0; i < n; i++)
+            asm volatile("ld.shared.u32 %0, [%0];" : "+r"(x));
+        out[2] = x;
+        cycles = clock64() - t0;
+    }
+    out[0] = cycles;
+    out[1] = cycles / n;
+}
+
 // Every warp of the block reads the same 32 consecutive floats (one
 // 128-byte line): out[tid] = in[tid % 32].
 extern "C" __global__ void same_line(const float *in, float *out)

@@ -203,9 +203,22 @@ static void test_fx5800_table2(void **state)
     assert_int_equal(c.chips_per_channel * c.dram_buswidth, 8);
 }
 
+/* Peak DRAM bandwidth in bytes per second: every channel's chips move
+ * dram_buswidth bytes each per transfer, dram_data_command_freq_ratio
+ * transfers per DRAM clock cycle (timing/dram.h). */
+static double dram_peak_bytes_per_s(const tm_config *c)
+{
+    return (double)c->n_mem * c->chips_per_channel * c->dram_buswidth * c->dram_data_command_freq_ratio *
+           c->dram_mhz * 1e6;
+}
+
+/* Bytes of one cache: sets x line x ways. */
+static uint64_t cache_bytes(const tm_cache_config *k) { return (uint64_t)k->nsets * k->line_bytes * k->assoc; }
+
 /* NVIDIA H100 whitepaper (SXM5): 132 SMs, 64 warps and 65536 registers per
  * SM, 228 KB of shared memory per SM, 50 MB L2 (50 x 2^20 bytes here), 4
- * SM sub-partitions; core clock 1980 MHz (SM90_H100 config). */
+ * SM sub-partitions, 3.35 TB/s of HBM3 bandwidth; core clock 1980 MHz
+ * (SM90_H100 config). */
 static void test_h100(void **state)
 {
     (void)state;
@@ -220,19 +233,8 @@ static void test_h100(void **state)
     assert_true(c.sub_core_model);
     assert_true(c.core_mhz == 1980.0);
     assert_int_equal(c.l2.set_index, TM_INDEX_XOR);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 3.35e12) < 0.01 * 3.35e12);
 }
-
-/* Peak DRAM bandwidth in bytes per second: every channel's chips move
- * dram_buswidth bytes each per transfer, dram_data_command_freq_ratio
- * transfers per DRAM clock cycle (timing/dram.h). */
-static double dram_peak_bytes_per_s(const tm_config *c)
-{
-    return (double)c->n_mem * c->chips_per_channel * c->dram_buswidth * c->dram_data_command_freq_ratio *
-           c->dram_mhz * 1e6;
-}
-
-/* Bytes of one cache: sets x line x ways. */
-static uint64_t cache_bytes(const tm_cache_config *k) { return (uint64_t)k->nsets * k->line_bytes * k->assoc; }
 
 /* M. Rhu, PhD thesis (UT Austin, 2014), Table 3.1 "Simulator configuration
  * for DPE evaluation": Number of GPU cores 15; Threads per GPU core 1536;

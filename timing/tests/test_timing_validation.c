@@ -536,6 +536,76 @@ static void test_syncthreads(void **state)
     emu_close(&e);
 }
 
+/* The H100 preset against an H100 SXM5 80GB HBM3 at 1980 MHz, measured
+ * with tools/gpu/hwbench.cu (tools/gpu/results/h100/latency.txt, three
+ * runs, equal to 0.5 %): one-thread dependent chains of ld.shared (23.0
+ * cycles a load), L1 hits (32.1), ld.global.cg L2 hits over 1 MB (276)
+ * and ld.global.cg loads of lines not yet read after the L2 was filled
+ * with other data (DRAM, 675), the lines in a random cyclic order. The
+ * same chains here, on one SM with the H100's 40 channels; required:
+ * within 10 % of each measurement, the band of the V100 tests above. */
+#define H100_SHARED 23.0
+#define H100_L1_HIT 32.1
+#define H100_L2_HIT 276.0
+#define H100_DRAM 675.0
+
+/* `count` offsets of 128-byte lines below count x 128 in a random cyclic
+ * order (Fisher-Yates with a fixed seed). */
+static void shuffled_lines(uint64_t *offs, uint32_t count)
+{
+    uint64_t x = 12345;
+    for (uint32_t i = 0; i < count; i++)
+        offs[i] = (uint64_t)i * 128;
+    for (uint32_t i = count - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)(emu_rand(&x) % (i + 1));
+        uint64_t t = offs[i];
+        offs[i] = offs[j];
+        offs[j] = t;
+    }
+}
+
+static void test_h100_measured_latencies(void **state)
+{
+    (void)state;
+    tm_config cfg;
+    char err[512];
+    if (tm_config_preset(&cfg, "H100", err, sizeof err) != 0 ||
+        tm_config_set(&cfg, "-gpgpu_n_clusters=1", NULL, err, sizeof err) != 0 ||
+        tm_config_validate(&cfg, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    static uint64_t offs[32768];
+
+    /* shared memory: 2 rounds of 256 loads */
+    emu e;
+    emu_open(&e, MEMBENCH);
+    uint64_t out = emu_buf(&e, NULL, 24);
+    uint32_t n = 256, rounds = 2;
+    const void *args[] = {&n, &rounds, &out};
+    tm_gpu_free(run(&cfg, &e, "schase", 1, 1, args));
+    uint64_t res[3];
+    emu_read(&e, res, out, sizeof res);
+    emu_close(&e);
+    double shared = (double)res[0] / n;
+
+    shuffled_lines(offs, 128); /* 16 KB: L1 hits in the second round */
+    double l1 = (double)run_chase(&cfg, offs, 128, 128 * 128, 1024, 2, NULL, NULL).cycles / 1024;
+    shuffled_lines(offs, 8192); /* 1 MB, every line once a round: L2 hits in the second */
+    chase c = run_chase_kernel(&cfg, "pchase_cg", offs, 8192, 8192 * 128, 8192, 2, NULL, NULL);
+    double l2 = (double)c.cycles / 8192;
+    assert_int_equal(c.l2.misses, 8192);
+    shuffled_lines(offs, 32768); /* 4 MB, 2 x 4096 loads: every line new */
+    c = run_chase_kernel(&cfg, "pchase_cg", offs, 32768, 32768 * 128, 4096, 2, NULL, NULL);
+    double dram = (double)c.cycles / 4096;
+    assert_int_equal(c.l2.misses, 8192);
+    print_message("H100 chases, cycles a load: shared %.1f (measured %.1f), L1 %.1f (%.1f), L2 %.1f (%.1f), "
+                  "DRAM %.1f (%.1f)\n",
+                  shared, H100_SHARED, l1, H100_L1_HIT, l2, H100_L2_HIT, dram, H100_DRAM);
+    assert_true(within(shared, H100_SHARED, BAND_PERCENT));
+    assert_true(within(l1, H100_L1_HIT, BAND_PERCENT));
+    assert_true(within(l2, H100_L2_HIT, BAND_PERCENT));
+    assert_true(within(dram, H100_DRAM, BAND_PERCENT));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_mshr_merge),
         cmocka_unit_test(test_stream_bandwidth),
         cmocka_unit_test(test_syncthreads),
+        cmocka_unit_test(test_h100_measured_latencies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
