@@ -1,6 +1,8 @@
 // errors.cu — deliberately bad calls and launches get the error codes the
-// CUDA documentation gives, non-sticky errors leave the context usable,
-// and the names and strings are the runtime's.
+// CUDA runtime gives (CUDA 13.0 answers an invalid launch configuration
+// with cudaErrorInvalidValue on an H100: tools/gpu/README.md), non-sticky
+// errors leave the context usable, and the names and strings are the
+// runtime's.
 #include "check.h"
 #include <cstring>
 
@@ -23,18 +25,18 @@ int main()
 
     // too many threads per block, an empty grid, a block dimension too large
     touch<<<1, 2048>>>(d);
-    CK_IS(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-    CK_IS(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    CK_IS(cudaPeekAtLastError(), cudaErrorInvalidValue);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     CK_IS(cudaGetLastError(), cudaSuccess); // reset by the previous call
     touch<<<0, 32>>>(d);
-    CK_IS(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     touch<<<dim3(1, 70000), 1>>>(d);
-    CK_IS(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     touch<<<1, dim3(1, 1, 65)>>>(d);
-    CK_IS(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     // more threads than __launch_bounds__ allows
     bounded<<<1, 128>>>(d);
-    CK_IS(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     // more dynamic shared memory than allowed without opting in
     big_shared<<<1, 32, 64 * 1024>>>(d);
     CK_IS(cudaGetLastError(), cudaErrorInvalidValue);

@@ -5,7 +5,8 @@
 // attribute groups blocks into clusters (CUDA Programming Guide, "Thread
 // Block Clusters": block_rank is the block's index within its cluster, and
 // num_blocks the cluster's size); a launch-completion event is recorded by
-// the launch. Attributes a launch may not carry are cudaErrorInvalidValue.
+// the launch (events that keep timing are refused). Attributes a launch may
+// not carry are cudaErrorInvalidValue.
 #include "check.h"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -103,23 +104,38 @@ int main()
         EXPECT(hs[i] == 2);
     }
 
-    // 4. a launch-completion event is recorded by the launch
-    cudaEvent_t start, done;
-    CK(cudaEventCreate(&start));
-    CK(cudaEventCreate(&done));
-    CK(cudaEventRecord(start));
+    // 4. launch-completion and programmatic events: only events created
+    // with cudaEventDisableTiming (CUDA 13.0 on an H100 answers
+    // cudaErrorNotSupported for the others: tools/gpu/README.md)
+    cudaEvent_t timed, untimed;
+    CK(cudaEventCreate(&timed));
+    CK(cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming));
     cudaLaunchAttribute completion;
     completion.id = cudaLaunchAttributeLaunchCompletionEvent;
-    completion.val.launchCompletionEvent.event = done;
+    completion.val.launchCompletionEvent.event = timed;
     completion.val.launchCompletionEvent.flags = 0;
     cfg.gridDim = dim3((n + 127) / 128);
     cfg.blockDim = dim3(128);
     cfg.attrs = &completion;
-    CK(cudaLaunchKernelEx(&cfg, fill, p, 1, n));
-    CK(cudaEventSynchronize(done));
-    float ms = -1;
-    CK(cudaEventElapsedTime(&ms, start, done));
-    EXPECT(ms >= 0);
+    CK_IS(cudaLaunchKernelEx(&cfg, fill, p, 2, n), cudaErrorNotSupported);
+    cudaGetLastError();
+    completion.val.launchCompletionEvent.event = untimed;
+    CK(cudaLaunchKernelEx(&cfg, fill, p, 3, n));
+    CK(cudaEventSynchronize(untimed));
+    cudaLaunchAttribute programmatic;
+    programmatic.id = cudaLaunchAttributeProgrammaticEvent;
+    programmatic.val.programmaticEvent.event = timed;
+    programmatic.val.programmaticEvent.flags = 0;
+    programmatic.val.programmaticEvent.triggerAtBlockStart = 0;
+    cfg.attrs = &programmatic;
+    CK_IS(cudaLaunchKernelEx(&cfg, fill, p, 4, n), cudaErrorNotSupported);
+    cudaGetLastError();
+    programmatic.val.programmaticEvent.event = untimed;
+    CK(cudaLaunchKernelEx(&cfg, fill, p, 5, n));
+    CK(cudaEventSynchronize(untimed));
+    CK(cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        EXPECT(h[i] == 5 + i); // the refused launches did not run
 
     // 5. attributes a launch may not carry
     cudaLaunchAttribute bad;

@@ -7,8 +7,8 @@
 //
 // The program lowers its own address-space limit (RLIMIT_AS) to what it
 // has mapped plus 256 MiB, then launches blocks of 1024 threads with the
-// largest stack a thread may have (512 KB, cudaLimitStackSize): 512 MiB of
-// local memory per block.
+// largest stack the default device (an 80 GB H100) takes (256 KB,
+// cudaLimitStackSize): 256 MiB of local memory per block.
 #include "check.h"
 #include <cstring>
 #include <sys/resource.h>
@@ -37,7 +37,7 @@ int main()
 {
     int *d;
     CK(cudaMalloc(&d, 1024 * sizeof(int)));
-    CK(cudaDeviceSetLimit(cudaLimitStackSize, 512 << 10));
+    CK(cudaDeviceSetLimit(cudaLimitStackSize, 256 << 10));
     deep<<<1, 32>>>(d, 1); // loads the module before the limit
     CK(cudaDeviceSynchronize());
     const char *preload = getenv("LD_PRELOAD");

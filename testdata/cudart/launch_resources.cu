@@ -3,12 +3,15 @@
 //  - a kernel with more local memory per thread than a GPU has (512 KB,
 //    "Maximum amount of local memory per thread" for every compute
 //    capability in the CUDA C++ Programming Guide's technical
-//    specifications) fails to launch with cudaErrorLaunchOutOfResources
-//    (701) and the context stays usable;
+//    specifications) fails to launch with cudaErrorInvalidValue (what CUDA
+//    13.0 answers on an H100, tools/gpu/README.md) and the context stays
+//    usable;
 //  - cudaDeviceSetLimit(cudaLimitStackSize) takes a size_t: a value over
 //    the 512 KB a thread can have is refused (cudaErrorInvalidValue, one of
 //    the function's documented errors), never truncated, and
-//    cudaDeviceGetLimit keeps the previous value;
+//    cudaDeviceGetLimit keeps the previous value; so is a stack the device
+//    cannot reserve for every thread it can hold (an 80 GB H100: 132 SMs x
+//    2048 threads x 512 KiB is over its memory, 256 KiB is not; measured);
 //  - cudaLimitMallocHeapSize gives in-kernel malloc that many bytes; it
 //    may be set only before the first launch of a kernel that calls
 //    malloc ("otherwise cudaErrorInvalidValue will be returned",
@@ -56,11 +59,11 @@ int main()
     int *d;
     CK(cudaMalloc(&d, 1024 * sizeof(int)));
 
-    // local memory over the cap: 701, not sticky, later launches work
+    // local memory over the cap: refused, not sticky, later launches work
     huge_local<<<1, 64>>>(d, 3);
-    CK_IS(cudaGetLastError(), cudaErrorLaunchOutOfResources);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     mib_local<<<1, 32>>>(d, 1);
-    CK_IS(cudaGetLastError(), cudaErrorLaunchOutOfResources);
+    CK_IS(cudaGetLastError(), cudaErrorInvalidValue);
     CK(cudaDeviceSynchronize());
     touch<<<1, 32>>>(d);
     CK(cudaGetLastError());
@@ -69,17 +72,19 @@ int main()
     for (int t = 0; t < 32; t++)
         EXPECT(h[t] == t + 1);
 
-    // the stack limit: 1 TiB and 512 KiB + 1 refused, 512 KiB taken
+    // the stack limit: 1 TiB and 512 KiB + 1 refused, and on the 80 GB
+    // H100 (the default device) 512 KiB too; 256 KiB taken
     size_t v = 0;
     CK(cudaDeviceGetLimit(&v, cudaLimitStackSize));
     size_t before = v;
     CK_IS(cudaDeviceSetLimit(cudaLimitStackSize, (size_t)1 << 40), cudaErrorInvalidValue);
     CK_IS(cudaDeviceSetLimit(cudaLimitStackSize, (size_t)(512 << 10) + 1), cudaErrorInvalidValue);
+    CK_IS(cudaDeviceSetLimit(cudaLimitStackSize, (size_t)(512 << 10)), cudaErrorInvalidValue);
     CK(cudaDeviceGetLimit(&v, cudaLimitStackSize));
     EXPECT(v == before);
-    CK(cudaDeviceSetLimit(cudaLimitStackSize, 512 << 10));
+    CK(cudaDeviceSetLimit(cudaLimitStackSize, 256 << 10));
     CK(cudaDeviceGetLimit(&v, cudaLimitStackSize));
-    EXPECT(v == 512 << 10);
+    EXPECT(v == 256 << 10);
     touch<<<1, 32>>>(d); // a launch with the largest stack runs
     CK(cudaDeviceSynchronize());
 

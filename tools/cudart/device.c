@@ -301,9 +301,18 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     cudaError_t e = cudaSuccess;
     switch (limit) {
     case cudaLimitStackSize:
+        /* the driver reserves the stack of every thread the device can
+         * hold: an H100 (80 GB, 132 x 2048 threads) takes 256 KiB and
+         * refuses 512 KiB (tools/gpu/README.md) */
         if (value > SIM_MAX_LOCAL_PER_THREAD)
             e = rt_report(rt, cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitStackSize, %zu): a thread has at "
                           "most %u bytes of local memory", value, SIM_MAX_LOCAL_PER_THREAD);
+        else if ((double)value * rt->prop.multiProcessorCount * rt->prop.maxThreadsPerMultiProcessor >
+                 (double)rt->prop.totalGlobalMem)
+            e = rt_report(rt, cudaErrorInvalidValue, "cudaDeviceSetLimit(cudaLimitStackSize, %zu): the stacks of the "
+                          "device's %d x %d resident threads would take more than its %zu bytes of memory", value,
+                          rt->prop.multiProcessorCount, rt->prop.maxThreadsPerMultiProcessor,
+                          rt->prop.totalGlobalMem);
         break;
     case cudaLimitMallocHeapSize:
         if (value > rt->prop.totalGlobalMem)
@@ -315,8 +324,9 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     case cudaLimitDevRuntimeSyncDepth:
         e = rt->prop.major >= 9 ? cudaErrorUnsupportedLimit : value > 24 ? cudaErrorInvalidValue : cudaSuccess;
         break;
-    case cudaLimitMaxL2FetchGranularity:
-        value = value < 128 ? value : 128;
+    case cudaLimitMaxL2FetchGranularity: /* at most 128 bytes; CUDA 13.0 refuses more */
+        if (value > 128)
+            e = cudaErrorInvalidValue;
         break;
     case cudaLimitPersistingL2CacheSize:
         value = value < (size_t)rt->prop.persistingL2CacheMaxSize ? value : (size_t)rt->prop.persistingL2CacheMaxSize;

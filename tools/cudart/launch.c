@@ -18,19 +18,23 @@
 #include "ir/util.h"
 
 /* What a real GPU reports for each way a launch can stop, and whether the
- * error spoils the context (a device fault) or concerns only the call. */
+ * error spoils the context (a device fault) or concerns only the call.
+ * CUDA 13.0 answers an invalid launch configuration and a kernel over the
+ * local-memory cap with cudaErrorInvalidValue, not the
+ * cudaErrorInvalidConfiguration / cudaErrorLaunchOutOfResources older
+ * runtimes gave (measured on an H100: tools/gpu/README.md). */
 static cudaError_t map_error(sim_error e, bool *sticky)
 {
     *sticky = true;
     switch (e) {
     case SIM_OK: *sticky = false; return cudaSuccess;
-    case SIM_ERR_CONFIG: *sticky = false; return cudaErrorInvalidConfiguration;
+    case SIM_ERR_CONFIG: *sticky = false; return cudaErrorInvalidValue;
     case SIM_ERR_RESOURCES: *sticky = false; return cudaErrorInvalidValue;
     case SIM_ERR_UNSUPPORTED: *sticky = false; return cudaErrorNotSupported;
     /* the launch did not run (or stopped for want of host memory, which
      * spoils nothing on the device): the context stays usable */
     case SIM_ERR_OUT_OF_MEMORY: *sticky = false; return cudaErrorMemoryAllocation;
-    case SIM_ERR_OUT_OF_RESOURCES: *sticky = false; return cudaErrorLaunchOutOfResources;
+    case SIM_ERR_OUT_OF_RESOURCES: *sticky = false; return cudaErrorInvalidValue;
     case SIM_ERR_ADDRESS: return cudaErrorIllegalAddress;
     case SIM_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
     case SIM_ERR_TRAP: return cudaErrorLaunchFailure;
@@ -96,9 +100,9 @@ static cudaError_t check_launch(cudart *rt, const rt_kernel *k, const rt_module 
         block.x > (unsigned)p->maxThreadsDim[0] || block.y > (unsigned)p->maxThreadsDim[1] ||
         block.z > (unsigned)p->maxThreadsDim[2] || grid.x > (unsigned)p->maxGridSize[0] ||
         grid.y > (unsigned)p->maxGridSize[1] || grid.z > (unsigned)p->maxGridSize[2])
-        return rt_error(rt, cudaErrorInvalidConfiguration);
+        return rt_error(rt, cudaErrorInvalidValue); /* CUDA 13.0's code (map_error) */
     if (threads > a->max_threads)
-        return rt_error(rt, cudaErrorInvalidConfiguration);
+        return rt_error(rt, cudaErrorInvalidValue);
     size_t allowed = k->max_dynamic_shared >= 0 ? (size_t)k->max_dynamic_shared
                      : p->sharedMemPerBlock > a->shared_bytes ? p->sharedMemPerBlock - a->shared_bytes : 0;
     if (shared > allowed || a->shared_bytes + shared > p->sharedMemPerBlockOptin)
@@ -296,8 +300,9 @@ typedef struct launch_attrs {
  * priority, scheduling preferences, carveout, memory synchronization
  * domains, programmatic stream serialization) change nothing here; an
  * attribute not valid for a launch, or an unknown one, is
- * cudaErrorInvalidValue. */
-static cudaError_t read_launch_attrs(const cudaLaunchConfig_t *config, launch_attrs *x)
+ * cudaErrorInvalidValue; an event attribute naming an event that keeps
+ * timing, cudaErrorNotSupported. */
+static cudaError_t read_launch_attrs(cudart *rt, const cudaLaunchConfig_t *config, launch_attrs *x)
 {
     *x = (launch_attrs){0};
     if (config->numAttrs && !config->attrs)
@@ -326,13 +331,18 @@ static cudaError_t read_launch_attrs(const cudaLaunchConfig_t *config, launch_at
                 return cudaErrorInvalidValue;
             break;
         case cudaLaunchAttributeProgrammaticEvent:
-        case cudaLaunchAttributeLaunchCompletionEvent:
+        case cudaLaunchAttributeLaunchCompletionEvent: {
+            cudaEvent_t ev = at->id == cudaLaunchAttributeProgrammaticEvent ? at->val.programmaticEvent.event
+                                                                            : at->val.launchCompletionEvent.event;
+            /* CUDA 13.0 on an H100 takes only events created with
+             * cudaEventDisableTiming here (tools/gpu/README.md) */
+            if (!rt_event_untimed(rt, ev))
+                return cudaErrorNotSupported;
             if (x->nevents == sizeof x->events / sizeof *x->events)
                 return cudaErrorInvalidValue;
-            x->events[x->nevents++] = at->id == cudaLaunchAttributeProgrammaticEvent
-                                          ? at->val.programmaticEvent.event
-                                          : at->val.launchCompletionEvent.event;
+            x->events[x->nevents++] = ev;
             break;
+        }
         default: /* DeviceUpdatableKernelNode is for graphs only */
             return cudaErrorInvalidValue;
         }
@@ -349,7 +359,7 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
 {
     cudart *rt = rt_lock();
     launch_attrs x = {0};
-    cudaError_t e = config ? read_launch_attrs(config, &x) : cudaErrorInvalidValue;
+    cudaError_t e = config ? read_launch_attrs(rt, config, &x) : cudaErrorInvalidValue;
     if (e != cudaSuccess)
         return rt_return(rt, e);
     /* as cudaLaunchKernel: a fault is reported by the calls after this one */

@@ -344,8 +344,11 @@ cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags)
     if (size > UINTPTR_MAX - (uintptr_t)p)
         return rt_return(rt, rt_report(rt, cudaErrorInvalidValue, "cudaHostRegister(%p, %zu): the range runs past "
                                        "the address space", p, size));
-    if (overlapping_mapped(rt, p, size))
-        return rt_return(rt, cudaErrorHostMemoryAlreadyRegistered);
+    /* as CUDA 13.0 answers (tools/gpu/README.md): memory of cudaMallocHost
+     * is an invalid value, a registered range already registered */
+    const rt_mapped *old = overlapping_mapped(rt, p, size);
+    if (old)
+        return rt_return(rt, old->registered ? cudaErrorHostMemoryAlreadyRegistered : cudaErrorInvalidValue);
     char err[256];
     if (sim_register_host(rt->dev, p, size, flags & cudaHostRegisterReadOnly, "cudaHostRegister", err,
                           sizeof err) != 0)
@@ -355,16 +358,20 @@ cudaError_t cudaHostRegister(void *p, size_t size, unsigned flags)
     return rt_return(rt, cudaSuccess);
 }
 
-/* "The base address must be the same one specified to cudaHostRegister()":
- * anything else is cudaErrorHostMemoryNotRegistered. */
+/* "The base address must be the same one specified to cudaHostRegister()".
+ * As CUDA 13.0 answers (tools/gpu/README.md): memory no registration or
+ * allocation covers is cudaErrorHostMemoryNotRegistered; a pointer inside
+ * a registered range, or to memory of cudaMallocHost, an invalid value. */
 cudaError_t cudaHostUnregister(void *p)
 {
     cudart *rt = rt_lock();
     if (!p)
         return rt_return(rt, cudaErrorInvalidValue);
     rt_mapped *m = rt_find_mapped(rt, p);
-    if (!m || !m->registered || m->ptr != p)
+    if (!m)
         return rt_return(rt, cudaErrorHostMemoryNotRegistered);
+    if (!m->registered || m->ptr != p)
+        return rt_return(rt, cudaErrorInvalidValue);
     rt_flush_printf(rt);
     char err[256];
     if (sim_unregister_host(rt->dev, p, err, sizeof err) != 0)

@@ -148,6 +148,8 @@ cudaError_t rt_report(cudart *rt, cudaError_t e, const char *fmt, ...)
 /* Record event e on stream s at the device clock (lock held); an error
  * code for a bad handle (stream.c). */
 cudaError_t rt_event_record(cudart *rt, cudaEvent_t e, cudaStream_t s);
+/* Whether e is an event created with cudaEventDisableTiming (lock held). */
+bool rt_event_untimed(cudart *rt, cudaEvent_t e);
 
 /* Write the held-back device printf output to stdout. */
 void rt_flush_printf(cudart *rt);

@@ -47,6 +47,12 @@ static rt_event *event_of(cudart *rt, cudaEvent_t e)
     return e && rt_has_handle(rt, e) && o->tag == TAG_EVENT ? &o->ev : NULL;
 }
 
+bool rt_event_untimed(cudart *rt, cudaEvent_t e)
+{
+    const rt_event *ev = event_of(rt, e);
+    return ev && (ev->flags & cudaEventDisableTiming);
+}
+
 /* Create a stream with flags and priority (lock held). */
 static cudaError_t new_stream(cudart *rt, cudaStream_t *s, unsigned flags, int priority)
 {
