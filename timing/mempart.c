@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GPGPU-Sim's ROP and L2-to-interconnect queue sizes. */
+/* GPGPU-Sim's ROP and L2-to-interconnect queue sizes: the ROP and DRAM
+ * latency queues hold at least this many, and at least their latency in
+ * L2 cycles (queue_cap), so that a stream of one request a cycle never
+ * waits for room in a queue whose entries only wait out a latency. */
 #define TM_ROP_QUEUE 64u
 #define TM_L2_REPLY_QUEUE 64u
 /* Requests split into sectors that one slice tracks at once. */
@@ -17,6 +20,9 @@
 #define TM_SPLIT_TAG (1u << 30)
 
 /* The L2 set index of an address: its bits within the partition. */
+/* Entries of a queue each of whose entries waits `latency` L2 cycles. */
+static uint32_t queue_cap(uint32_t latency) { return latency > TM_ROP_QUEUE ? latency : TM_ROP_QUEUE; }
+
 static uint64_t partition_index(void *ctx, uint64_t addr) { return tm_addrdec_partition_addr(ctx, addr); }
 
 bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec, uint32_t channel, char *err,
@@ -28,7 +34,7 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
     mp->dec = dec;
     mp->nslices = cfg->n_sub_partition_per_mchannel ? cfg->n_sub_partition_per_mchannel : 1;
     mp->slices = calloc(mp->nslices, sizeof *mp->slices);
-    mp->delay_cap = TM_ROP_QUEUE;
+    mp->delay_cap = queue_cap(cfg->dram_latency);
     mp->delay = calloc(mp->delay_cap, sizeof *mp->delay);
     if (!mp->slices || !mp->delay) {
         snprintf(err, errlen, "out of memory for memory partition %u", channel);
@@ -52,7 +58,7 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
         s->id = channel * mp->nslices + k;
         char name[32];
         snprintf(name, sizeof name, "L2_bank_%03u", s->id);
-        s->rop_cap = TM_ROP_QUEUE;
+        s->rop_cap = queue_cap(cfg->l2_rop_latency);
         s->rop = calloc(s->rop_cap, sizeof *s->rop);
         s->splits = calloc(TM_SPLITS, sizeof *s->splits);
         if (!s->rop || !s->splits || !tm_queue_init(&s->replies, TM_L2_REPLY_QUEUE)) {

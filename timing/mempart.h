@@ -4,8 +4,12 @@
  * A request from the interconnect waits -gpgpu_l2_rop_latency L2 cycles
  * (GPGPU-Sim's ROP queue), then accesses its L2 slice: a hit answers at
  * once, a miss reaches the channel's DRAM scheduler -dram_latency L2
- * cycles later (GPGPU-Sim counts them in core cycles; every preset runs
- * L2 and core at one clock) and answers when the fill returns; writes and write-backs answer nothing (the SMs wait for
+ * cycles later (GPGPU-Sim counts them in core cycles; the presets but
+ * H100 run L2 and core at one clock) and answers when the fill returns.
+ * Both waits are pipelines: their queues hold at least as many requests
+ * as they have cycles of latency (GPGPU-Sim's ROP queue has no bound), so
+ * a long latency costs time, not bandwidth. Writes and write-backs answer
+ * nothing (the SMs wait for
  * no acknowledgement); atomics are performed at the L2 and answer with
  * the line's data. Answers leave towards the interconnect's reply
  * network in the order they became ready. A sectored L2 takes one 32-byte
