@@ -208,6 +208,115 @@ static void test_fung_example2(void **state)
     }
 }
 
+/* Fung and Aamodt, HPCA 2011, Fig. 9 (Sec. 3.3), as
+ * testdata/timing/simt/fung2011_fig9.ptx replicates it over 32 lanes
+ * (three warps of 32; lane j plays the figure's lane j % 4, figure
+ * thread 4w + j % 4 + 1): C = {2,5,7,9,12}, B = the other seven (the
+ * header's reconstruction of the outcomes the figure lost). Every warp
+ * diverges, so per-warp PDOM issues A 3, C 3, B 3, D 3 (12 warp-blocks).
+ * Thread block compaction: the C mask holds lane counts (2,1,1,1), so 2
+ * warps; B's (1,2,2,2), 2 warps; D recompacts the whole block into the 3
+ * static warps: A 3, C 2, B 2, D 3 (10). TBC+ the same (the one
+ * conditional branch is on %tid; `bra.uni D` is not synchronized by
+ * either). Warp counts over the four compactions (the start, C, B, D):
+ * NW_NoTBC 3 + 3 + 3 + 3 = 12 (every static warp holds threads of both
+ * sides), NW_TBC 3 + 2 + 2 + 3 = 10, NW_ideal (96, 40, 56 and 96 threads
+ * in warps of 32) 3 + 2 + 2 + 3 = 10. Paths: threads of C run A C D
+ * (0x134), the others A B D (0x124). */
+static void test_fung_fig9(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "C", "B", "D", NULL};
+    const char *rel = "timing/simt/fung2011_fig9.ptx";
+    const struct { const char *mech; uint64_t want[4]; } runs[] = {
+        {"pdom", {3, 3, 3, 3}}, {"tbc", {3, 2, 2, 3}}, {"tbc+", {3, 2, 2, 3}}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open(&e, rel);
+        uint64_t out = emu_buf(&e, NULL, 96 * 4), lat = emu_buf(&e, NULL, 256), issues[4];
+        const void *args[] = {&out, &lat};
+        uint32_t depth;
+        tm_kernel_stats ks = run_example(&e, rel, "fung_fig9", 96, args, runs[r].mech, blocks, issues, &depth);
+        tm_simt_counts n = ks.sm.simt;
+        assert_int_equal(ks.sm.divergent_branches, 3); /* each static warp splits at A's branch */
+        assert_int_equal(ks.sm.divergent_interleavable, 3);
+        if (strcmp(runs[r].mech, "pdom") != 0) {
+            assert_int_equal(n.nw_static, 12);
+            assert_int_equal(n.nw_compacted, 10);
+            assert_int_equal(n.nw_ideal, 10);
+            assert_int_equal(n.syncs, 1);
+            assert_int_equal(n.divergent[1], 1); /* P */
+        }
+        for (int b = 0; b < 4; b++)
+            if (issues[b] != runs[r].want[b])
+                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
+                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        uint32_t path[96];
+        emu_read(&e, path, out, sizeof path);
+        for (uint32_t t = 0; t < 96; t++) {
+            uint32_t fig = 4 * (t / 32) + t % 4 + 1;
+            assert_int_equal(path[t], (0x12A4u >> fig & 1) ? 0x134u : 0x124u);
+        }
+        emu_close(&e);
+    }
+}
+
+/* Rhu's thesis, Figs. 4.1-4.3 (Sec. 4.1), as
+ * testdata/timing/simt/rhu2014_fig4_2.ptx replicates it over 32 lanes
+ * (figure thread 4w + j % 4 for lane j of warp w): BR_B-C sends {7, A} to
+ * B (true side) and the other ten to C; BR_D-E sends {1,4,6,8,B} to D and
+ * {0,2,3,5,9} to E (the header's reconstruction). The stack trace (a)-(k)
+ * in the header gives per block: TBC A 3, B 1 (Fig. 4.2(e): [-,-,A,7]), C 3
+ * (Fig. 4.3: threads 0, 4, 8 share lane 0), D 2, E 2, F 3, G 3 (17); per-
+ * warp PDOM (No_TBC) A 3, B 2, C 3, D 3, E 3, F 3, G 3 (20). The deepest
+ * block-wide stack holds 4 entries (step (g): the block's, C's waiting
+ * at F, E's and D's). Warp counts over the seven compactions (the start,
+ * B, C, D, E, F, G): NW_NoTBC 3 + 2 + 3 + 3 + 3 + 3 + 3 = 20, NW_TBC
+ * 3 + 1 + 3 + 2 + 2 + 3 + 3 = 17, NW_ideal (16 threads in B, 80 in C, 40
+ * each in D and E) 3 + 1 + 3 + 2 + 2 + 3 + 3 = 17. Two synchronizations,
+ * both divergent, both on %tid (P). Divergent warps: W1 and W2 at BR_B-C,
+ * then three at BR_D-E (the static warps under PDOM; C's compacted warps
+ * [0123] [456B] [89--] under TBC, each split), all interleavable. */
+static void test_rhu_fig4_2(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "B", "C", "D", "E", "F", "G", NULL};
+    const char *rel = "timing/simt/rhu2014_fig4_2.ptx";
+    const struct { const char *mech; uint64_t want[7]; } runs[] = {
+        {"pdom", {3, 2, 3, 3, 3, 3, 3}}, {"tbc", {3, 1, 3, 2, 2, 3, 3}}, {"tbc+", {3, 1, 3, 2, 2, 3, 3}}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open(&e, rel);
+        uint64_t out = emu_buf(&e, NULL, 96 * 4), issues[7];
+        const void *args[] = {&out};
+        uint32_t depth;
+        tm_kernel_stats ks = run_example(&e, rel, "rhu_fig4_2", 96, args, runs[r].mech, blocks, issues, &depth);
+        tm_simt_counts n = ks.sm.simt;
+        assert_int_equal(ks.sm.divergent_branches, 5);
+        assert_int_equal(ks.sm.divergent_interleavable, 5);
+        if (strcmp(runs[r].mech, "pdom") != 0) {
+            assert_int_equal(depth, 4);
+            assert_int_equal(n.nw_static, 20);
+            assert_int_equal(n.nw_compacted, 17);
+            assert_int_equal(n.nw_ideal, 17);
+            assert_int_equal(n.syncs, 2);
+            assert_int_equal(n.divergent[1], 2); /* P */
+        }
+        for (int b = 0; b < 7; b++)
+            if (issues[b] != runs[r].want[b])
+                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
+                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        uint32_t path[96];
+        emu_read(&e, path, out, sizeof path);
+        for (uint32_t t = 0; t < 96; t++) {
+            uint32_t fig = 4 * (t / 32) + t % 4;
+            uint32_t want = (0x480u >> fig & 1) ? 0x127u : (0x952u >> fig & 1) ? 0x13467u : 0x13567u;
+            assert_int_equal(path[t], want);
+        }
+        emu_close(&e);
+    }
+}
+
 /* TBC synchronizes at every branch not written .uni (Fung and Aamodt);
  * TBC+ (Rhu's thesis, Sec. 4.1.4) not at unconditional branches nor at
  * branches that cannot diverge, here one on a kernel parameter (CTA-
@@ -344,6 +453,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fung_example1),
         cmocka_unit_test(test_fung_example2),
+        cmocka_unit_test(test_fung_fig9),
+        cmocka_unit_test(test_rhu_fig4_2),
         cmocka_unit_test(test_tbc_plus_skips_uniform_branches),
         cmocka_unit_test(test_slp_on_tbc),
     };
