@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build what tools/gpu/run.sh runs on a machine with an NVIDIA GPU, here
-# (nvcc needs no GPU): hwbench, every self-checking program of
+# (nvcc needs no GPU): hwbench, the launch timer, every self-checking program of
 # testdata/cudart and the divergent suite, the way the cudart tests build
 # them (PTX only, -cudart shared: the same binaries run on the GPU's driver
 # and under simtlab exec), and a copy of the toolkit's libcudart.
@@ -19,6 +19,7 @@ build() { # NAME ARCH SOURCES...
     "$nvcc" -cudart shared -O3 -gencode "arch=$arch,code=$arch" -Itestdata/cudart -o "$out/bin/$name" "$@"
 }
 build hwbench compute_90 tools/gpu/hwbench.cu
+${CC:-cc} -shared -fPIC -O2 -o "$out/lib/launch_timer.so" tools/gpu/launch_timer.c -ldl
 # spin_forever never ends on a GPU; sim_timing and sim_bad_config check
 # the timing model only; multi_tu has two sources
 for src in testdata/cudart/*.cu; do

@@ -12,11 +12,16 @@ same binaries (tools/gpu/build.sh) here.
   timing    with --sim PRESET: hwbench latency (only the measurements whose
             name holds WORD, when given) and workloads under
             `simtlab exec --sim PRESET`, side by side with the GPU's
-            (RESULTS/latency.1.txt, RESULTS/workloads.1.txt)
+            (RESULTS/latency.1.txt, RESULTS/workloads.1.txt); and each
+            program of RESULTS/launches/ (NAME.1.txt, .2, .3: its launches
+            timed on the GPU by launch_timer.so) under
+            `simtlab exec --sim PRESET` with the same library: the summed
+            kernel time of each
 
 Prints a Markdown report on standard output.
 """
 import argparse
+import math
 import os
 import struct
 import subprocess
@@ -134,6 +139,39 @@ def timing(results, build, simtlab, preset, word):
         print()
 
 
+def launch_total(path):
+    """Launches and summed milliseconds of a launch_timer.so file."""
+    ms = [float(line.split()[2]) for line in read(path).splitlines() if line.strip()]
+    return len(ms), sum(ms)
+
+
+def suite(results, build, simtlab, preset):
+    """Each program's summed kernel time, GPU (three runs) against the model."""
+    ldir = os.path.join(results, "launches")
+    if not os.path.isdir(ldir):
+        return
+    names = sorted({f.rsplit(".", 2)[0] for f in os.listdir(ldir) if f.endswith(".1.txt")})
+    print(f"## Summed kernel time per program: GPU against `simtlab exec --sim {preset}`\n")
+    print(f"| program | launches (GPU / model) | GPU, ms (3 runs) | {preset} model, ms | model / GPU |")
+    print("|---|---:|---:|---:|---:|")
+    logs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            runs = [launch_total(os.path.join(ldir, f"{name}.{i}.txt")) for i in (1, 2, 3)]
+            out = os.path.join(tmp, name + ".txt")
+            env = dict(os.environ, LAUNCH_TIMER_OUT=out,
+                       LD_PRELOAD=os.path.abspath(os.path.join(build, "lib", "launch_timer.so")))
+            rc, _, err = run([simtlab, "exec", "--sim", preset, "--", os.path.join(build, "bin", name)], env=env)
+            if rc != 0:
+                sys.exit(f"{name} under simtlab --sim {preset} failed: {err}")
+            n, sim = launch_total(out)
+            gpu = sorted(ms for _, ms in runs)
+            logs.append(math.log(sim / gpu[1]))
+            print(f"| `{name.removeprefix('divergent_')}` | {runs[0][0]} / {n} | {gpu[0]:.3f}–{gpu[2]:.3f} | "
+                  f"{sim:.3f} | {sim / gpu[1]:.2f} |")
+    print(f"\ngeometric mean of model / GPU (GPU: the median run): {math.exp(sum(logs) / len(logs)):.2f}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results")
@@ -145,6 +183,7 @@ def main():
     programs(a.results, a.build, a.simtlab)
     approx(a.results, a.build, a.simtlab)
     if a.sim:
+        suite(a.results, a.build, a.simtlab, a.sim)
         timing(a.results, a.build, a.simtlab, a.sim, a.latency)
 
 

@@ -11,6 +11,9 @@
 //                              4M floats, 512 x 512 tiled matmul, Collatz over
 //                              1M starts) timed with CUDA events, results
 //                              checked against the CPU
+//   hwbench launch             an empty kernel (1 block of 1 thread, and 528
+//                              blocks of 256) timed with events around it,
+//                              100 times each: the median in microseconds
 //   hwbench approx DIR         the .approx functions of PTX over 65536 inputs
 //                              each, written to DIR/NAME.bin (raw outputs)
 //
@@ -88,6 +91,9 @@ extern "C" __global__ void chain_smem(unsigned *io, unsigned long long *cycles)
     }
     cycles[0] = c;
 }
+
+// Nothing: what a launch costs by itself.
+extern "C" __global__ void empty() {}
 
 // c = a + b over n floats, as testdata/timing/vadd.ptx.
 extern "C" __global__ void vadd(const float *a, const float *b, float *c, unsigned n)
@@ -361,6 +367,31 @@ static void workloads(void)
     printf("workloads PASS\n");
 }
 
+// The median of 100 event-timed launches of `empty` on grid x block.
+static void time_empty(const char *name, unsigned grid, unsigned block)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    float ms[100];
+    empty<<<grid, block>>>();
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < 100; i++) {
+        CHECK(cudaEventRecord(a));
+        empty<<<grid, block>>>();
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaEventElapsedTime(&ms[i], a, b));
+    }
+    for (int i = 1; i < 100; i++) // insertion sort
+        for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+            float t = ms[j];
+            ms[j] = ms[j - 1];
+            ms[j - 1] = t;
+        }
+    printf("%s %.3f us\n", name, 1000.0 * (ms[49] + ms[50]) / 2);
+}
+
 // Inputs: a quarter random bit patterns (every class of float), the rest
 // uniform in [-16, 16]; then each function's outputs to DIR/NAME.bin.
 static void approx_dump(const char *dir)
@@ -406,10 +437,13 @@ int main(int argc, char **argv)
     }
     else if (argc >= 2 && strcmp(argv[1], "workloads") == 0)
         workloads();
-    else if (argc >= 3 && strcmp(argv[1], "approx") == 0)
+    else if (argc >= 2 && strcmp(argv[1], "launch") == 0) {
+        time_empty("empty_1x1", 1, 1);
+        time_empty("empty_528x256", 528, 256);
+    } else if (argc >= 3 && strcmp(argv[1], "approx") == 0)
         approx_dump(argv[2]);
     else {
-        fprintf(stderr, "usage: hwbench latency [WORD] | workloads | approx DIR\n");
+        fprintf(stderr, "usage: hwbench latency [WORD] | workloads | launch | approx DIR\n");
         return 2;
     }
     return 0;

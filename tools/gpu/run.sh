@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run on a machine with an NVIDIA GPU what tools/gpu/build.sh built:
 # hwbench's latencies, workloads and .approx outputs, then every program,
-# each with its standard output, standard error and exit status kept.
+# each with its standard output, standard error and exit status kept, then
+# the divergent suite again with every launch timed (launch_timer.c).
 #   tools/gpu/run.sh BUILDDIR OUTDIR
 set -u
 build=$1 out=$2
@@ -12,6 +13,7 @@ nvidia-smi -q -d CLOCK >"$out/clocks.txt" 2>&1
 for i in 1 2 3; do # three runs: how much the figures move
     "$build/bin/hwbench" latency >"$out/latency.$i.txt" 2>&1
     "$build/bin/hwbench" workloads >"$out/workloads.$i.txt" 2>&1
+    "$build/bin/hwbench" launch >"$out/launch.$i.txt" 2>&1
 done
 "$build/bin/hwbench" approx "$out/approx" >"$out/approx.txt" 2>&1
 for exe in "$build"/bin/*; do
@@ -19,5 +21,15 @@ for exe in "$build"/bin/*; do
     [ "$name" = hwbench ] && continue
     timeout 60 "$exe" >"$out/programs/$name.stdout" 2>"$out/programs/$name.stderr"
     echo $? >"$out/programs/$name.rc"
+done
+# modules loaded (and their PTX compiled) when the program starts, not
+# inside the first timed launch of each kernel; three runs each
+mkdir -p "$out/launches"
+for exe in "$build"/bin/divergent_*; do
+    name=$(basename "$exe")
+    for i in 1 2 3; do
+        CUDA_MODULE_LOADING=EAGER LAUNCH_TIMER_OUT="$out/launches/$name.$i.txt" LD_PRELOAD="$build/lib/launch_timer.so" \
+            timeout 60 "$exe" >/dev/null 2>&1
+    done
 done
 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv >>"$out/gpu.csv" 2>&1
