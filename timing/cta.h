@@ -22,6 +22,9 @@ typedef struct tm_cta {
     const struct tm_simt_mechanism *simt;
     const struct tm_config *cfg; /* the GPU's configuration (mechanisms' parameters) */
     void *simt_state;     /* the mechanism's own per-CTA state */
+    void **sm_state;      /* the mechanism's own per-SM state (CAPRI's table): one malloc'd block
+                             the mechanism allocates, shared by the SM's CTAs, freed by the SM
+                             when the kernel ends */
     tm_simt_counts counts; /* what the mechanism counted for this CTA (zeroed at its start) */
     sim_group *groups;    /* per warp slot: the group it issues (kept between issues) */
     uint32_t nslots;      /* hardware warp slots it occupies */

@@ -271,6 +271,13 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
         fprintf(out, "NW_NoTBC = %" PRIu64 "\nNW_TBC = %" PRIu64 "\nNW_ideal = %" PRIu64 "\n", sc->nw_static,
                 sc->nw_compacted, sc->nw_ideal);
     }
+    if (strncmp(gpu->mech->name, "capri", 5) == 0) { /* CAPRI (Rhu's thesis, Sec. 4.2) */
+        fprintf(out, "capri_bypassed_warps = %" PRIu64 "\ncapri_predictions = %" PRIu64
+                "\ncapri_predictions_correct = %" PRIu64 "\ncapri_table_misses = %" PRIu64 "\n", sc->bypassed,
+                sc->predictions, sc->predictions_correct, sc->capt_misses);
+        if (sc->predictions)
+            fprintf(out, "capri_prediction_accuracy = %.4f\n", (double)sc->predictions_correct / (double)sc->predictions);
+    }
     fprintf(out, "memory_instructions = %" PRIu64 "\n", k->sm.mem_insts);
     fprintf(out, "memory_requests = %" PRIu64 "\n", k->sm.mem_requests);
     if (k->sm.loads)
@@ -478,6 +485,10 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(simt, "NW_NoTBC", jcount(k->sm.simt.nw_static));
     json_object_set_new(simt, "NW_TBC", jcount(k->sm.simt.nw_compacted));
     json_object_set_new(simt, "NW_ideal", jcount(k->sm.simt.nw_ideal));
+    json_object_set_new(simt, "capri_bypassed_warps", jcount(k->sm.simt.bypassed));
+    json_object_set_new(simt, "capri_predictions", jcount(k->sm.simt.predictions));
+    json_object_set_new(simt, "capri_predictions_correct", jcount(k->sm.simt.predictions_correct));
+    json_object_set_new(simt, "capri_table_misses", jcount(k->sm.simt.capt_misses));
     json_object_set_new(o, "simt", simt);
     json_object_set_new(o, "memory_instructions", jcount(k->sm.mem_insts));
     json_object_set_new(o, "memory_requests", jcount(k->sm.mem_requests));

@@ -17,7 +17,9 @@
  *         Aamodt, HPCA 2011, Sec. 4) at the analyzer's static
  *         likely-convergence points, or those of --annotations;
  *   tbc, tbc+, tbc-lpc, tbc-ideal  thread block compaction and its
- *         variants (simt_tbc.c; timing/README.md lists them). */
+ *         variants (simt_tbc.c; timing/README.md lists them);
+ *   capri, capri-2bit, capri-1bs, capri-ce  compaction-adequacy
+ *         prediction on TBC+ (simt_tbc.c, capt.c). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 

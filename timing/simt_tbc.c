@@ -55,15 +55,49 @@
  * Lane permutation (-simtlab_slp; Rhu's thesis, Sec. 4.3): each thread's
  * home lane, the lane compaction keeps it in, is its permuted lane
  * (timing/slp.h); static warps permuted count as mixing lanes, so
- * warp-synchronous instructions see the threads in their logical lanes. */
+ * warp-synchronous instructions see the threads in their logical lanes.
+ *
+ * CAPRI (Rhu's thesis, Sec. 4.2; the digest's 1.9 and 6.5), on TBC+: at
+ * a synchronizing branch a warp that did not diverge, or a divergent one
+ * whose branch the SM's prediction table (capt.h) says compaction cannot
+ * help, bypasses the synchronization: its threads still join the paths'
+ * masks, but it keeps its formation (its "UMask" bit is 0) and runs on at
+ * once into its first path (the taken side, the entry that runs first);
+ * in each of its paths it is one of the entry's warps beside those the
+ * compaction unit forms from the threads of the warps that waited. The
+ * compaction unit judges every instance when its last warp arrives:
+ * adequate when the paths' threads (bypassing warps' included) need
+ * fewer warps than arrived with threads in them, summed over the paths
+ * (the digest's reading for two paths); the table learns the verdict, and
+ * the predictions made for the instance are scored against it (the oracle
+ * of prediction accuracy). Choices where the thesis is silent:
+ *  - the thesis lets a bypassing warp run "a single basic block" ahead:
+ *    here it runs until its path's end (the branch's reconvergence
+ *    point), the next synchronizing branch, a warp-synchronous
+ *    instruction or a call, and stops there (before it, for the last two)
+ *    until its path's entry is on top; then it arrives where it stopped,
+ *    as the entry's other warps do;
+ *  - a warp that mixes static warps (compacted before) always waits: its
+ *    threads must regroup for warp-synchronous code;
+ *  - indirect branches always synchronize;
+ *  - the table belongs to the SM and starts empty with each kernel. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/taint.h"
+#include "timing/capt.h"
 #include "timing/config.h"
 #include "timing/simt.h"
 #include "timing/slp.h"
+
+/* CAPRI's variants (Rhu's thesis, Sec. 4.2 and 4.5.3): none (plain TBC),
+ * a prediction table keeping 1bL, 2-bit or 1bS histories (capt.h), or the
+ * cost-effective form without a table (only divergent warps stall). */
+typedef enum { CAPRI_NONE, CAPRI_1BL, CAPRI_2BIT, CAPRI_1BS, CAPRI_CE } capri_kind;
+
+/* Why a warp running ahead stopped (tbc_state.parked). */
+enum { PARK_NO, PARK_END, PARK_BRANCH, PARK_BRANCH_INDIRECT, PARK_SYNC };
 
 /* What tells the variants apart (tm_simt_mechanism.data). */
 typedef struct tbc_params {
@@ -72,6 +106,7 @@ typedef struct tbc_params {
     bool lpc;  /* TBC-LPC: likely-convergence entries (Fung and Aamodt, Sec. 4) */
     bool ideal; /* TBC_ideal (Rhu's thesis, Eq. 4.1): threads may change lanes, so an entry's
                    live threads fill ceil(n / 32) warps, in thread order */
+    capri_kind capri; /* CAPRI: warps that gain nothing from compaction go on without waiting */
 } tbc_params;
 
 /* A block-wide stack entry; its thread mask is entry i's row of masks. */
@@ -102,6 +137,27 @@ typedef struct tbc_state {
     bool mixed;           /* the top entry's warps are not its static warps (some holds threads of several) */
     uint32_t *holes;      /* per slot: lanes without a thread */
     uint32_t *home;       /* per slot: the static warp of all its threads, PTX_NONE when mixed */
+    /* CAPRI: a warp that bypasses a branch keeps its formation and runs
+     * ahead, in the first of its paths, before that path's entry is on
+     * top; it stops at the path's end (or at the next synchronizing
+     * branch) until the entry is on top. In each of its paths it is one
+     * warp of the entry's, beside the compacted warps of the others. */
+    uint32_t *ahead;       /* per slot: the first pc of the path its warp runs ahead in, PTX_NONE: not ahead */
+    uint32_t *ahead_rpc;   /* per slot: where that path ends (the branch's reconvergence point) */
+    uint32_t *ahead_entry; /* per slot: that path's stack entry once pushed, PTX_NONE before */
+    uint8_t *parked;       /* per slot: PARK_NO, PARK_END (reached the path's end or exited),
+                              PARK_BRANCH(_INDIRECT) (issued a synchronizing branch), PARK_SYNC (at a
+                              warp-synchronous instruction or a call, not issued) */
+    uint32_t *park_pc, *park_lanes; /* per slot: the instruction it stopped at, its lanes there */
+    uint32_t *park_next;   /* per slot, per lane: where the lane goes from that branch */
+    uint32_t *pre;         /* per stack entry, per slot: the lanes of a bypassing warp's threads in the
+                              entry's path (the warp keeps them), 0: none */
+    uint32_t *pre_home;    /* per stack entry, per slot: that warp's static warp */
+    uint32_t *pend_pre;    /* per pending target, per slot: the lanes a bypassing warp sends there */
+    uint32_t *pend_warps;  /* per pending target: arriving warps with threads there */
+    uint32_t *pend_home;   /* per slot: the static warp of a warp bypassing the pending branch */
+    uint32_t pred_adequate, pred_inadequate; /* table predictions made at the pending branch */
+    bool failed;           /* a warp that ran ahead could not arrive where it stopped (cta->emu says why) */
 } tbc_state;
 
 static tbc_state *state_of(const tm_cta *cta) { return cta->simt_state; }
@@ -127,6 +183,18 @@ static void tbc_stop(tm_cta *cta)
     free(st->running);
     free(st->holes);
     free(st->home);
+    free(st->ahead);
+    free(st->ahead_rpc);
+    free(st->ahead_entry);
+    free(st->parked);
+    free(st->park_pc);
+    free(st->park_lanes);
+    free(st->park_next);
+    free(st->pre);
+    free(st->pre_home);
+    free(st->pend_pre);
+    free(st->pend_warps);
+    free(st->pend_home);
     free(st);
     cta->simt_state = NULL;
 }
@@ -144,10 +212,19 @@ static bool push(tbc_state *st, uint32_t pc, uint32_t rpc)
         if (!m)
             return false;
         st->masks = m;
+        uint32_t *pre = realloc(st->pre, (size_t)cap * st->nwarps * sizeof *pre);
+        if (!pre)
+            return false;
+        st->pre = pre;
+        uint32_t *ph = realloc(st->pre_home, (size_t)cap * st->nwarps * sizeof *ph);
+        if (!ph)
+            return false;
+        st->pre_home = ph;
         st->cap = cap;
     }
     st->stack[st->depth] = (tbc_entry){pc, rpc, 0, PTX_NONE, PTX_NONE};
     memset(mask_of(st, st->depth), 0, st->words * sizeof *st->masks);
+    memset(st->pre + (size_t)st->depth * st->nwarps, 0, st->nwarps * sizeof *st->pre);
     st->depth++;
     return true;
 }
@@ -260,22 +337,31 @@ static void compact_ideal(tm_cta *cta, const uint64_t *m)
     count_warps(cta, m, wcnt);
 }
 
-/* Compact the top entry's live threads into warps in the first slots. */
+/* Compact the top entry's live threads into warps in the first free
+ * slots. Under CAPRI the threads of warps that bypassed the branch stay
+ * in those warps (each its own, in its own slot), beside the compacted
+ * ones: placed now, or already there for a warp that ran ahead here. */
 static void compact(tm_cta *cta)
 {
     tbc_state *st = state_of(cta);
-    const uint64_t *m = mask_of(st, st->depth - 1);
+    const uint32_t e = st->depth - 1;
+    const uint64_t *m = mask_of(st, e);
     if (((const tbc_params *)cta->simt->data)->ideal) {
         compact_ideal(cta, m);
         return;
     }
+    const uint32_t *pre = st->pre + (size_t)e * st->nwarps, *pre_home = st->pre_home + (size_t)e * st->nwarps;
+    uint32_t kept[32] = {0}; /* per static warp: the lanes a bypassing warp keeps */
+    for (uint32_t s = 0; s < st->nwarps; s++)
+        if (pre[s])
+            kept[pre_home[s]] |= pre[s];
     uint32_t count[32] = {0}, at[32][32], wcnt = 0;
     st->mixed = false;
     uint32_t first_warp[32][32]; /* static warp of each placed thread */
     for (uint32_t k = 0; k < st->nwarps; k++)
         for (uint32_t l = 0; l < st->lanes; l++) {
             uint32_t t = st->thread_at[k * 32 + l];
-            if (t == PTX_NONE || !bit(m, t) || bit(st->exited, t))
+            if (t == PTX_NONE || !bit(m, t) || bit(st->exited, t) || (kept[k] >> l & 1))
                 continue;
             uint32_t j = count[l]++;
             if (j >= 32)
@@ -285,7 +371,10 @@ static void compact(tm_cta *cta)
             if (j + 1 > wcnt)
                 wcnt = j + 1;
         }
-    for (uint32_t j = 0; j < wcnt && j < 32; j++) {
+    uint32_t slot = 0;
+    for (uint32_t j = 0; j < wcnt && j < 32; j++, slot++) {
+        while (slot < st->nwarps && (pre[slot] || st->ahead[slot] != PTX_NONE))
+            slot++; /* (a free slot is left: compaction forms no more warps than arrived) */
         uint32_t row[32];
         bool mixed = false;
         uint32_t home = PTX_NONE;
@@ -297,10 +386,22 @@ static void compact(tm_cta *cta)
                 home = first_warp[j][l];
             mixed |= first_warp[j][l] == OFF_LANE || first_warp[j][l] != home;
         }
-        place_warp(cta, j, row, st->stack[st->depth - 1].pc, mixed ? PTX_NONE : home);
+        if (slot < st->nwarps)
+            place_warp(cta, slot, row, st->stack[e].pc, mixed ? PTX_NONE : home);
         st->mixed |= mixed;
     }
-    st->stack[st->depth - 1].wcnt = wcnt;
+    for (uint32_t s = 0; s < st->nwarps; s++) {
+        if (!pre[s])
+            continue;
+        wcnt++;
+        if (st->ahead[s] != PTX_NONE && st->ahead_entry[s] == e)
+            continue; /* it ran ahead here */
+        uint32_t row[32];
+        for (uint32_t l = 0; l < st->lanes; l++)
+            row[l] = pre[s] >> l & 1 ? st->thread_at[pre_home[s] * 32 + l] : PTX_NONE;
+        place_warp(cta, s, row, st->stack[e].pc, pre_home[s]);
+    }
+    st->stack[e].wcnt = wcnt;
     count_warps(cta, m, wcnt);
 }
 
@@ -344,9 +445,12 @@ static void merge_into(tbc_state *st, uint32_t i, const uint64_t *m)
         to[k] |= m[k];
 }
 
+static void resume_ahead(tm_cta *cta);
+
 /* Make the top entry run: pop entries that need not (at their rpc, or
  * without live threads: theirs wait in the entry below; at their LPC:
- * theirs join the likely-convergence entry), then compact. */
+ * theirs join the likely-convergence entry), then compact, and let the
+ * warps that ran ahead into it arrive where they stopped. */
 static void activate(tm_cta *cta)
 {
     tbc_state *st = state_of(cta);
@@ -356,10 +460,15 @@ static void activate(tm_cta *cta)
             merge_into(st, e->lpos, mask_of(st, st->depth - 1));
         else if (e->pc != e->rpc && e->pc < cta->emu.kernel_fn->ninstrs && has_live(st))
             break;
+        for (uint32_t s = 0; s < st->nwarps; s++) /* a warp that ran ahead here and exited: done */
+            if (st->ahead[s] != PTX_NONE && st->ahead_entry[s] == st->depth - 1)
+                st->ahead[s] = st->ahead_entry[s] = PTX_NONE, st->parked[s] = PARK_NO;
         st->depth--;
     }
-    if (st->depth)
+    if (st->depth) {
         compact(cta);
+        resume_ahead(cta);
+    }
 }
 
 /* Slot s's warp leaves (arrived, or all its threads exited). */
@@ -382,6 +491,64 @@ static void note_exits(tm_cta *cta, uint32_t s)
         set_bit(st->exited, w->t[__builtin_ctz(m)]);
 }
 
+/* CAPRI's prediction table, the SM's (made at its first use in the
+ * kernel), or NULL for the variants without one or when memory is short. */
+static tm_capt *capt_of(tm_cta *cta)
+{
+    static const tm_capt_history kinds[] = {[CAPRI_1BL] = TM_CAPT_1BL, [CAPRI_2BIT] = TM_CAPT_2BIT,
+                                            [CAPRI_1BS] = TM_CAPT_1BS};
+    capri_kind k = ((const tbc_params *)cta->simt->data)->capri;
+    if (k == CAPRI_NONE || k == CAPRI_CE || !cta->sm_state)
+        return NULL;
+    if (!*cta->sm_state && (*cta->sm_state = malloc(sizeof(tm_capt))))
+        tm_capt_init(*cta->sm_state, kinds[k]);
+    return *cta->sm_state;
+}
+
+/* The branch's function index for the table. */
+static uint32_t fn_index(const tm_cta *cta) { return (uint32_t)(cta->emu.kernel_fn - cta->emu.prog->funcs); }
+
+/* The warps the live threads of mask m need at least in lane-preserving
+ * compaction: the most of them in one home lane. */
+static uint32_t lane_max(const tbc_state *st, const uint64_t *m)
+{
+    uint32_t most = 0;
+    for (uint32_t l = 0; l < st->lanes; l++) {
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < st->nwarps; k++) {
+            uint32_t t = st->thread_at[k * 32 + l];
+            n += t != PTX_NONE && bit(m, t) && !bit(st->exited, t);
+        }
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+/* CAPRI's compaction unit judges the branch instance whose warps have all
+ * arrived (Rhu's thesis, Fig. 4.9): adequate when its paths' threads,
+ * those of warps that bypassed included, need fewer warps than arrived
+ * with threads in them (summed over the paths; the branch's own
+ * reconvergence point is no path). The table learns the verdict; the
+ * predictions made for this instance are scored against it. */
+static void judge(tm_cta *cta, uint32_t pc, uint32_t rpc)
+{
+    tbc_state *st = state_of(cta);
+    if (((const tbc_params *)cta->simt->data)->capri == CAPRI_NONE)
+        return;
+    uint32_t need = 0, arrived = 0;
+    for (uint32_t i = 0; i < st->npend; i++)
+        if (st->pend_target[i] != rpc) {
+            need += lane_max(st, st->pend_masks + (size_t)i * st->words);
+            arrived += st->pend_warps[i];
+        }
+    bool adequate = need < arrived;
+    cta->counts.predictions_correct += adequate ? st->pred_adequate : st->pred_inadequate;
+    st->pred_adequate = st->pred_inadequate = 0;
+    tm_capt *t = capt_of(cta);
+    if (t)
+        tm_capt_update(t, fn_index(cta), pc, adequate);
+}
+
 /* The top entry's warps have all arrived at the branch at pend_pc: the
  * entry waits at its reconvergence point (or is dropped where its own rpc
  * is the same), one entry per target is pushed, fall-through first. */
@@ -392,6 +559,7 @@ static bool diverge(tm_cta *cta)
     uint32_t pc = st->pend_pc, rpc = c->kernel_fn->rpc[pc];
     st->pend_pc = PTX_NONE;
     cta->counts.syncs++;
+    judge(cta, pc, rpc);
     if (st->npend > 1)
         cta->counts.divergent[c->kernel_fn->branch_facts ? SIM_BRANCH_CLASS(c->kernel_fn->branch_facts[pc]) : 0]++;
     /* likely convergence (TBC-LPC), as the PDOM stack does it
@@ -431,6 +599,14 @@ static bool diverge(tm_cta *cta)
         st->stack[st->depth - 1].lpc = l;
         st->stack[st->depth - 1].lpos = lpos;
         memcpy(mask_of(st, st->depth - 1), st->pend_masks + (size_t)i * st->words, st->words * sizeof *st->masks);
+        /* the warps that bypassed with threads here: their lanes, and the one that runs ahead here */
+        uint32_t e = st->depth - 1, *pre = st->pre + (size_t)e * st->nwarps;
+        memcpy(pre, st->pend_pre + (size_t)i * st->nwarps, st->nwarps * sizeof *pre);
+        for (uint32_t w = 0; w < st->nwarps; w++) {
+            st->pre_home[(size_t)e * st->nwarps + w] = st->pend_home[w];
+            if (pre[w] && st->ahead[w] == st->pend_target[i] && st->ahead_entry[w] == PTX_NONE)
+                st->ahead_entry[w] = e;
+        }
     }
     st->npend = 0;
     if (st->depth > c->max_stack_depth)
@@ -438,8 +614,9 @@ static bool diverge(tm_cta *cta)
     return true;
 }
 
-/* Add thread t, bound for `target`, to the pending branch's targets. */
-static bool pend(tbc_state *st, uint32_t target, uint32_t t)
+/* Add thread t, bound for `target`, to the pending branch's targets: the
+ * target's index there, or PTX_NONE when memory is short. */
+static uint32_t pend(tbc_state *st, uint32_t target, uint32_t t)
 {
     uint32_t i = 0;
     while (i < st->npend && st->pend_target[i] != target)
@@ -448,23 +625,33 @@ static bool pend(tbc_state *st, uint32_t target, uint32_t t)
         if (st->npend == st->cap_pend) {
             uint32_t cap = st->cap_pend ? 2 * st->cap_pend : 4;
             if (cap > 64)
-                return false;
+                return PTX_NONE;
             uint32_t *tg = realloc(st->pend_target, cap * sizeof *tg);
             if (!tg)
-                return false;
+                return PTX_NONE;
             st->pend_target = tg;
             uint64_t *m = realloc(st->pend_masks, (size_t)cap * st->words * sizeof *m);
             if (!m)
-                return false;
+                return PTX_NONE;
             st->pend_masks = m;
+            uint32_t *pp = realloc(st->pend_pre, (size_t)cap * st->nwarps * sizeof *pp);
+            if (!pp)
+                return PTX_NONE;
+            st->pend_pre = pp;
+            uint32_t *pw = realloc(st->pend_warps, cap * sizeof *pw);
+            if (!pw)
+                return PTX_NONE;
+            st->pend_warps = pw;
             st->cap_pend = cap;
         }
         st->pend_target[i] = target;
         memset(st->pend_masks + (size_t)i * st->words, 0, st->words * sizeof *st->masks);
+        memset(st->pend_pre + (size_t)i * st->nwarps, 0, st->nwarps * sizeof *st->pend_pre);
+        st->pend_warps[i] = 0;
         st->npend++;
     }
     set_bit(st->pend_masks + (size_t)i * st->words, t);
-    return true;
+    return i;
 }
 
 /* Stop the CTA with `what`, at the kernel's instruction pc. */
@@ -490,30 +677,178 @@ static bool step_splits(const sim_step *step, uint32_t mask)
     return false;
 }
 
-/* Slot s's warp arrives at the potentially divergent branch it issued. */
-static sim_warp_status arrive_at_branch(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *step)
+/* Where each lane of the issue goes from the branch it issued. */
+static void outcome(const sim_issue *is, const sim_step *step, uint32_t *next)
+{
+    for (uint32_t m = is->mask; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
+        next[k] = !(step->taken >> k & 1) ? is->pc + 1 : step->indirect ? step->next_pc[k] : step->target;
+    }
+}
+
+/* CAPRI's decision for slot s's warp at the branch at pc (Rhu's thesis,
+ * Sec. 4.2): a warp that did not diverge goes on; a divergent one asks
+ * the table (a miss allocates the entry, adequate) and waits for
+ * compaction unless it predicts compaction-inadequate; the cost-effective
+ * variant waits with every divergent warp. A warp mixing static warps
+ * always waits (its threads must regroup for warp-synchronous code). */
+static bool capri_bypass(tm_cta *cta, uint32_t s, uint32_t pc, bool diverged)
+{
+    const tbc_params *par = cta->simt->data;
+    tbc_state *st = state_of(cta);
+    if (par->capri == CAPRI_NONE || st->home[s] == PTX_NONE)
+        return false;
+    bool bypass = !diverged;
+    tm_capt *t = diverged ? capt_of(cta) : NULL;
+    if (t) {
+        bool hit, adequate = tm_capt_predict(t, fn_index(cta), pc, &hit);
+        cta->counts.capt_misses += !hit;
+        cta->counts.predictions += hit;
+        st->pred_adequate += hit && adequate;
+        st->pred_inadequate += hit && !adequate;
+        bypass = !adequate;
+    }
+    cta->counts.bypassed += bypass;
+    return bypass;
+}
+
+/* Slot s's warp, bypassing the branch at pc (reconverging at rpc), runs
+ * ahead into its first path: the taken side, else the fall-through (the
+ * entry that will run first); its other lanes leave it for their paths.
+ * False when all its lanes go to rpc, where they wait anyway. */
+static bool go_ahead(tm_cta *cta, uint32_t s, uint32_t pc, uint32_t rpc, const uint32_t *target,
+                     const uint32_t *lanes, uint32_t nt)
+{
+    tbc_state *st = state_of(cta);
+    sim_cta *c = &cta->emu;
+    uint32_t first = PTX_NONE, there = 0;
+    for (uint32_t j = 0; j < nt; j++)
+        if (target[j] != rpc && (first == PTX_NONE || target[j] != pc + 1))
+            first = target[j], there = lanes[j];
+    if (first == PTX_NONE)
+        return false;
+    sim_warp *w = &c->warps[s];
+    uint32_t gone = sim_warp_lanes(w) & ~there;
+    st->holes[s] |= gone;
+    w->exited |= gone;
+    w->depth = 1;
+    w->stack[0] = (sim_simt_entry){first, c->kernel_fn->ninstrs, there, PTX_NONE, PTX_NONE};
+    cta->groups[s].ctx = NULL;
+    if (c->ctx_warp == w)
+        c->ctx_warp = NULL;
+    st->ahead[s] = first;
+    st->ahead_rpc[s] = rpc;
+    st->ahead_entry[s] = PTX_NONE;
+    st->parked[s] = PARK_NO;
+    st->running[s] = true; /* (a warp that had stopped ahead and arrives now goes on too) */
+    return true;
+}
+
+/* Slot s's warp arrives at the potentially divergent branch at pc, its
+ * lanes going to next[lane]: its threads join the targets' masks; it
+ * waits for the others (or, under CAPRI, may go on); the last arrival
+ * pushes the paths. */
+static sim_warp_status arrival(tm_cta *cta, uint32_t s, uint32_t pc, uint32_t lanes, const uint32_t *next,
+                               bool indirect)
 {
     tbc_state *st = state_of(cta);
     const sim_warp *w = &cta->emu.warps[s];
-    if (st->pend_pc != PTX_NONE && (st->pend_pc != is->pc || st->pend_regroup))
+    if (st->pend_pc != PTX_NONE && (st->pend_pc != pc || st->pend_regroup))
         return fault(cta, "warps of one stack entry reached different instructions (a .uni branch went "
-                          "different ways in different warps?)", is->pc);
-    st->pend_pc = is->pc;
-    if (step->indirect || ((step->taken & is->mask) && (step->taken & is->mask) != is->mask))
-        cta->emu.divergent_branches += !step->indirect || step_splits(step, is->mask);
-    for (uint32_t m = is->mask; m; m &= m - 1) {
-        uint32_t k = (uint32_t)__builtin_ctz(m);
-        uint32_t target = !(step->taken >> k & 1) ? is->pc + 1 : step->indirect ? step->next_pc[k] : step->target;
-        if (!pend(st, target, w->t[k]))
-            return fault(cta, "more than 64 targets of one indirect branch (or out of memory)", is->pc);
+                          "different ways in different warps?)", pc);
+    st->pend_pc = pc;
+    uint32_t target[32], tl[32] = {0}, nt = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m), j = 0;
+        while (j < nt && target[j] != next[k])
+            j++;
+        if (j == nt)
+            target[nt++] = next[k];
+        tl[j] |= 1u << k;
     }
-    retire(cta, s);
+    bool bypass = !indirect && capri_bypass(cta, s, pc, nt > 1);
+    for (uint32_t j = 0; j < nt; j++) {
+        uint32_t i = PTX_NONE;
+        for (uint32_t m = tl[j]; m; m &= m - 1)
+            if ((i = pend(st, target[j], w->t[__builtin_ctz(m)])) == PTX_NONE)
+                return fault(cta, "more than 64 targets of one indirect branch (or out of memory)", pc);
+        st->pend_warps[i]++;
+        if (bypass)
+            st->pend_pre[(size_t)i * st->nwarps + s] |= tl[j];
+    }
+    if (bypass)
+        st->pend_home[s] = st->home[s];
+    if (bypass && go_ahead(cta, s, pc, cta->emu.kernel_fn->rpc[pc], target, tl, nt))
+        st->stack[st->depth - 1].wcnt--; /* it has arrived, and goes on */
+    else
+        retire(cta, s);
     if (st->stack[st->depth - 1].wcnt == 0) {
         if (!diverge(cta))
-            return fault(cta, "out of memory for the block-wide stack", is->pc);
+            return fault(cta, "out of memory for the block-wide stack", pc);
         activate(cta);
     }
-    return SIM_WARP_READY;
+    return st->failed ? SIM_WARP_FAULT : SIM_WARP_READY;
+}
+
+/* Slot s's warp reached the warp-synchronous instruction at pc in an
+ * entry whose warps mix static warps: it waits for the entry's other
+ * warps; then the threads run the instruction in their static warps.
+ * False (a fault) when the entry's warps are at different instructions. */
+static bool regroup_arrival(tm_cta *cta, uint32_t s, uint32_t pc)
+{
+    tbc_state *st = state_of(cta);
+    if (st->pend_pc != PTX_NONE && (st->pend_pc != pc || !st->pend_regroup)) {
+        fault(cta, "warps of one stack entry reached different instructions", pc);
+        return false;
+    }
+    st->pend_pc = pc;
+    st->pend_regroup = true;
+    retire(cta, s);
+    if (st->stack[st->depth - 1].wcnt == 0) {
+        st->stack[st->depth - 1].pc = st->pend_pc;
+        st->pend_pc = PTX_NONE;
+        st->pend_regroup = false;
+        cta->counts.syncs++;
+        regroup(cta);
+    }
+    return true;
+}
+
+/* The warps that ran ahead into the top entry, just compacted, are its
+ * warps now: those that stopped arrive where they stopped (at a
+ * warp-synchronous instruction, they go on unless the entry's warps must
+ * regroup there). */
+static void resume_ahead(tm_cta *cta)
+{
+    tbc_state *st = state_of(cta);
+    uint32_t e = st->depth - 1, stopped[32], n = 0;
+    for (uint32_t s = 0; s < st->nwarps; s++)
+        if (st->ahead[s] != PTX_NONE && st->ahead_entry[s] == e) {
+            st->ahead[s] = st->ahead_entry[s] = PTX_NONE;
+            if (st->parked[s] != PARK_NO)
+                stopped[n++] = s;
+        }
+    for (uint32_t i = 0; i < n && !st->failed; i++) {
+        uint32_t s = stopped[i], how = st->parked[s];
+        st->parked[s] = PARK_NO;
+        if (how == PARK_SYNC) {
+            if (!st->mixed)
+                st->running[s] = true;
+            else
+                st->failed = !regroup_arrival(cta, s, st->park_pc[s]);
+            continue;
+        }
+        if (how != PARK_END) {
+            st->failed = arrival(cta, s, st->park_pc[s], st->park_lanes[s], st->park_next + (size_t)s * 32,
+                                 how == PARK_BRANCH_INDIRECT) == SIM_WARP_FAULT;
+            continue;
+        }
+        retire(cta, s);
+        if (st->stack[st->depth - 1].wcnt == 0) {
+            st->depth--;
+            activate(cta);
+        }
+    }
 }
 
 /* Whether the instruction at pc of the kernel works on the lanes of its
@@ -611,11 +946,23 @@ static bool tbc_start(tm_cta *cta, char *err, size_t errlen)
     st->running = calloc(st->nwarps, sizeof *st->running);
     st->holes = calloc(st->nwarps, sizeof *st->holes);
     st->home = calloc(st->nwarps, sizeof *st->home);
-    if (!st->thread_at || !st->logical_at || !st->exited || !st->running || !st->holes || !st->home || !push(st, 0, c->kernel_fn->ninstrs)) {
+    st->ahead = malloc(st->nwarps * sizeof *st->ahead);
+    st->ahead_rpc = calloc(st->nwarps, sizeof *st->ahead_rpc);
+    st->ahead_entry = malloc(st->nwarps * sizeof *st->ahead_entry);
+    st->parked = calloc(st->nwarps, sizeof *st->parked);
+    st->park_pc = calloc(st->nwarps, sizeof *st->park_pc);
+    st->park_lanes = calloc(st->nwarps, sizeof *st->park_lanes);
+    st->park_next = calloc((size_t)st->nwarps * 32, sizeof *st->park_next);
+    st->pend_home = calloc(st->nwarps, sizeof *st->pend_home);
+    if (!st->thread_at || !st->logical_at || !st->exited || !st->running || !st->holes || !st->home || !st->ahead ||
+        !st->ahead_rpc || !st->ahead_entry || !st->parked || !st->park_pc || !st->park_lanes || !st->park_next ||
+        !st->pend_home || !push(st, 0, c->kernel_fn->ninstrs)) {
         tbc_stop(cta);
         snprintf(err, errlen, "out of memory for a block-wide stack");
         return false;
     }
+    for (uint32_t s = 0; s < st->nwarps; s++)
+        st->ahead[s] = st->ahead_entry[s] = PTX_NONE;
     const sim_simt_ops *ops = &sim_simt_pdom;
     tm_slp perm = slp_of(cta);
     for (uint32_t k = 0; k < st->nwarps; k++) {
@@ -643,6 +990,8 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
     tbc_state *st = state_of(cta);
     sim_cta *c = &cta->emu;
     for (;;) {
+        if (st->failed)
+            return SIM_WARP_FAULT;
         if (!st->depth)
             return SIM_WARP_DONE;
         if (!st->running[s])
@@ -650,6 +999,12 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
         *g = &cta->groups[s];
         sim_warp *w = &c->warps[s];
         sim_warp_status r = sim_simt_pdom.next(c, w, *g, is);
+        if (r == SIM_WARP_DONE && st->ahead[s] != PTX_NONE) { /* ran ahead off the end of the kernel */
+            note_exits(cta, s);
+            st->running[s] = false;
+            st->parked[s] = PARK_END;
+            continue;
+        }
         if (r == SIM_WARP_DONE) { /* its threads ran off the end of the kernel */
             note_exits(cta, s);
             retire(cta, s);
@@ -659,21 +1014,18 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
             }
             continue;
         }
+        if (r == SIM_WARP_READY && st->ahead[s] != PTX_NONE && w->nframes == 0 &&
+            warp_level(c, c->kernel_fn, is->pc)) {
+            /* running ahead: it stops before the instruction until its
+             * path's entry is on top (whose warps may have to regroup) */
+            st->running[s] = false;
+            st->parked[s] = PARK_SYNC;
+            st->park_pc[s] = is->pc;
+            continue;
+        }
         if (r == SIM_WARP_READY && st->mixed && w->nframes == 0 && warp_level(c, c->kernel_fn, is->pc)) {
-            /* it waits for the entry's other warps; then the threads run
-             * the instruction in their static warps */
-            if (st->pend_pc != PTX_NONE && (st->pend_pc != is->pc || !st->pend_regroup))
-                return fault(cta, "warps of one stack entry reached different instructions", is->pc);
-            st->pend_pc = is->pc;
-            st->pend_regroup = true;
-            retire(cta, s);
-            if (st->stack[st->depth - 1].wcnt == 0) {
-                st->stack[st->depth - 1].pc = st->pend_pc;
-                st->pend_pc = PTX_NONE;
-                st->pend_regroup = false;
-                cta->counts.syncs++;
-                regroup(cta);
-            }
+            if (!regroup_arrival(cta, s, is->pc))
+                return SIM_WARP_FAULT;
             continue;
         }
         /* a warp with lanes missing: a warp-synchronous instruction leaves out
@@ -694,8 +1046,21 @@ static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     tbc_state *st = state_of(cta);
     sim_cta *c = &cta->emu;
     sim_warp *w = &c->warps[s];
-    if (step->event == SIM_EV_BRANCH && w->nframes == 0 && synchronizes(cta, is->pc))
-        return arrive_at_branch(cta, s, is, step);
+    if (step->event == SIM_EV_BRANCH && w->nframes == 0 && synchronizes(cta, is->pc)) {
+        if (step->indirect || ((step->taken & is->mask) && (step->taken & is->mask) != is->mask))
+            c->divergent_branches += !step->indirect || step_splits(step, is->mask);
+        uint32_t next[32];
+        outcome(is, step, next);
+        if (st->ahead[s] == PTX_NONE)
+            return arrival(cta, s, is->pc, is->mask, next, step->indirect);
+        /* running ahead: it stops here until its path's entry is on top */
+        st->running[s] = false;
+        st->parked[s] = step->indirect ? PARK_BRANCH_INDIRECT : PARK_BRANCH;
+        st->park_pc[s] = is->pc;
+        st->park_lanes[s] = is->mask;
+        memcpy(st->park_next + (size_t)s * 32, next, sizeof next);
+        return SIM_WARP_READY;
+    }
     if (step->event == SIM_EV_BRANCH && w->nframes == 0 && !step->indirect && (step->taken & is->mask) &&
         (step->taken & is->mask) != is->mask)
         return fault(cta, "the lanes of a warp went different ways at a branch taken as uniform (.uni, or uniform "
@@ -706,6 +1071,14 @@ static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     note_exits(cta, s);
     if (w->nframes)
         return r;
+    if (st->ahead[s] != PTX_NONE) { /* running ahead: it stops at its path's end, or when its threads exited */
+        uint32_t left = sim_warp_lanes(w) & ~w->exited;
+        if (left && (w->depth ? w->stack[w->depth - 1].pc : c->kernel_fn->ninstrs) != st->ahead_rpc[s])
+            return r;
+        st->running[s] = false;
+        st->parked[s] = PARK_END;
+        return SIM_WARP_READY;
+    }
     tbc_entry *top = &st->stack[st->depth - 1];
     uint32_t live = sim_warp_lanes(w) & ~w->exited;
     uint32_t pc = w->depth ? w->stack[w->depth - 1].pc : c->kernel_fn->ninstrs;
@@ -753,7 +1126,9 @@ static bool tbc_prepare(sim_program *p, char *err, size_t errlen)
     return sim_program_branch_facts(p) == 0 && sim_program_static_lpc(p) == 0;
 }
 
-static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.lpc = true}, tbc_ideal = {.ideal = true};
+static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.lpc = true}, tbc_ideal = {.ideal = true},
+                        capri_1bl = {.plus = true, .capri = CAPRI_1BL}, capri_2bit = {.plus = true, .capri = CAPRI_2BIT},
+                        capri_1bs = {.plus = true, .capri = CAPRI_1BS}, capri_ce = {.plus = true, .capri = CAPRI_CE};
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .slots = tbc_slots,             \
@@ -771,3 +1146,12 @@ const tm_simt_mechanism tm_simt_tbc_lpc =
 const tm_simt_mechanism tm_simt_tbc_plus =
     TBC("tbc+", "TBC without synchronization at unconditional and CTA-uniform branches (Rhu's thesis, Sec. 4.1.4)",
         tbc_plus);
+const tm_simt_mechanism tm_simt_capri =
+    TBC("capri", "CAPRI: TBC+ where warps that gain nothing from compaction go on without waiting, by a per-SM "
+        "prediction table of 1-bit latest histories (Rhu's thesis, Sec. 4.2)", capri_1bl);
+const tm_simt_mechanism tm_simt_capri_2bit =
+    TBC("capri-2bit", "CAPRI with 2-bit saturating counters in the prediction table", capri_2bit);
+const tm_simt_mechanism tm_simt_capri_1bs =
+    TBC("capri-1bs", "CAPRI with 1-bit sticky histories: every divergent warp waits", capri_1bs);
+const tm_simt_mechanism tm_simt_capri_ce =
+    TBC("capri-ce", "cost-effective CAPRI: only divergent warps wait, no table (Rhu's thesis, Sec. 4.5.3)", capri_ce);

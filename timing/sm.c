@@ -162,6 +162,7 @@ void tm_sm_free(tm_sm *sm)
         tm_warp_sched_free(&sm->sched[s]);
     for (uint32_t i = 0; sm->mem && i < sm->nmem; i++)
         free(sm->mem[i].heap);
+    free(sm->simt_state);
     if (sm->l1i)
         tm_cache_free(sm->l1i);
     if (sm->l1d)
@@ -296,6 +297,7 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
     if (!cta->allocated && !tm_cta_init(cta, gpu->grid, gpu->mech, err, errlen))
         return false;
     cta->cfg = sm->cfg;
+    cta->sm_state = &sm->simt_state;
     if (!tm_cta_begin(cta, gpu->grid, id, err, errlen))
         return false;
     sm->cta_used[p] = true;
@@ -346,6 +348,10 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
     k->nw_static += cta->counts.nw_static;
     k->nw_compacted += cta->counts.nw_compacted;
     k->nw_ideal += cta->counts.nw_ideal;
+    k->bypassed += cta->counts.bypassed;
+    k->predictions += cta->counts.predictions;
+    k->predictions_correct += cta->counts.predictions_correct;
+    k->capt_misses += cta->counts.capt_misses;
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;
@@ -1166,6 +1172,8 @@ bool tm_sm_idle(const tm_sm *sm)
 
 void tm_sm_kernel_done(tm_sm *sm)
 {
+    free(sm->simt_state); /* (a mechanism's table learns per kernel) */
+    sm->simt_state = NULL;
     if (sm->l1d)
         tm_cache_invalidate(sm->l1d);
     if (sm->l1c)

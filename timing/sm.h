@@ -111,6 +111,7 @@ typedef struct tm_sm {
     uint32_t nresident;       /* bits set in resident */
     uint32_t ordered_held;    /* warps whose ib_ordered is set */
     tm_warp_sched *sched;     /* n_schedulers */
+    void *simt_state;         /* the divergence mechanism's per-SM state (tm_cta.sm_state) */
     tm_scoreboard *sb;
     tm_opcollector *oc;
     tm_fu *fu;

@@ -43,6 +43,11 @@ typedef struct tm_simt_counts {
     uint64_t divergent[3];    /* branch synchronizations whose threads went different ways,
                                  by ptx_branch_class of the branch (uniform, P, D) */
     uint64_t nw_static, nw_compacted, nw_ideal;
+    /* CAPRI (Rhu's thesis, Sec. 4.2): warp arrivals at synchronizing branches that went on
+     * without waiting (non-divergent, or predicted compaction-inadequate); divergent arrivals
+     * the prediction table answered from a valid entry, and of those the ones the compaction
+     * unit's verdict on that branch instance agreed with (the oracle); lookups that missed */
+    uint64_t bypassed, predictions, predictions_correct, capt_misses;
 } tm_simt_counts;
 
 typedef struct tm_sm_stats {

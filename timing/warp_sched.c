@@ -138,9 +138,20 @@ void tm_warp_sched_park(tm_warp_sched *ws, uint32_t s, bool parked, const bool *
             ws->active[s] = true;
             ws->nactive++;
         }
-    } else if (!parked && !ws->active[s] && ws->nactive < ws->max_active) {
-        ws->active[s] = true;
-        ws->nactive++;
+    } else if (!parked && !ws->active[s]) {
+        /* a warp that can go on takes the place of one that waits (the
+         * lowest such slot), which stayed only for want of a taker:
+         * otherwise a set full of waiting warps would keep it out while
+         * the warps they wait for cannot issue */
+        for (uint32_t k = 0; k < ws->n && ws->nactive == ws->max_active; k++)
+            if (ws->active[k] && ws->parked[k]) {
+                ws->active[k] = false;
+                ws->nactive--;
+            }
+        if (ws->nactive < ws->max_active) {
+            ws->active[s] = true;
+            ws->nactive++;
+        }
     }
 }
 

@@ -317,6 +317,74 @@ static void test_rhu_fig4_2(void **state)
     }
 }
 
+/* CAPRI on Rhu's Figs. 4.7-4.9 (Sec. 4.2.2), as
+ * testdata/timing/simt/rhu2014_fig4_8.ptx replicates it over 32 lanes,
+ * two iterations of the loop (iters = 2). BR_B-C: W0 goes whole to B, W1
+ * sends {4,7} to B and {5,6} to C, W2 {8,9} to B and {A,B} to C. The
+ * header's trace, under the 1b-latest table: first instance, W0 bypasses
+ * (not divergent), the first of W1, W2 to arrive misses the table
+ * (allocated adequate: it waits), the second hits it, adequate, and
+ * waits; the compaction unit forms B's W1/W2 threads into "49-7" and
+ * "8---" beside W0 (B runs 3 warps), C's into "-56B", "--A-" (2); the
+ * predictor finds B needs 3 warps with 3 active, C 2 with 2: inadequate,
+ * the history becomes 0. Second instance: W0 bypasses, W1 and W2 hit the
+ * entry with history 0 and bypass: B runs W0, W1's and W2's B lanes (3),
+ * C their C lanes (2); the verdict is inadequate again. So: blocks A 6,
+ * B 6, C 4, G 6; warps that went on without waiting 1 + 3 = 4; table
+ * predictions 1 (wrong: adequate) + 2 (right: inadequate) = 3, 2
+ * correct, 1 miss; 2 synchronizations, both divergent, P. Warp counts
+ * over the compactions (the start, then B, C, G per instance; a bypassing
+ * warp counts as a warp of its path's entry): NW_TBC 3 + 2 x (3 + 2 + 3)
+ * = 19, NW_NoTBC the same (every path's threads come from that many
+ * static warps), NW_ideal 3 + 2 x (2 + 1 + 3) = 15 (64 threads in B, 32
+ * in C). Cost-effective CAPRI and the 1b-sticky table make W1 and W2 wait
+ * at both instances, only W0 goes on: 2 bypasses; 1bS allocates once (1
+ * miss) and predicts adequate after, wrongly each time (3 predictions, 0
+ * correct); the cost-effective form has no table. Every variant, TBC+
+ * too, issues the same blocks: compaction gains nothing here (the
+ * thesis's point: CAPRI saves only the waiting). */
+static void test_rhu_fig4_8_capri(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "B", "C", "G", NULL};
+    const char *rel = "timing/simt/rhu2014_fig4_8.ptx";
+    const struct {
+        const char *mech;
+        uint64_t bypassed, predictions, correct, misses;
+    } runs[] = {{"capri", 4, 3, 2, 1}, {"capri-1bs", 2, 3, 0, 1}, {"capri-ce", 2, 0, 0, 0}, {"tbc+", 0, 0, 0, 0}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open(&e, rel);
+        uint64_t out = emu_buf(&e, NULL, 96 * 4), lat = emu_buf(&e, NULL, 256), issues[4];
+        uint32_t iters = 2;
+        const void *args[] = {&out, &lat, &iters};
+        uint32_t depth;
+        tm_kernel_stats ks = run_example(&e, rel, "rhu_fig4_8", 96, args, runs[r].mech, blocks, issues, &depth);
+        tm_simt_counts n = ks.sm.simt;
+        const uint64_t want[4] = {6, 6, 4, 6};
+        for (int b = 0; b < 4; b++)
+            if (issues[b] != want[b])
+                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
+                         (unsigned long long)issues[b], (unsigned long long)want[b]);
+        assert_int_equal(n.syncs, 2);
+        assert_int_equal(n.divergent[1], 2);
+        assert_int_equal(n.nw_compacted, 19);
+        assert_int_equal(n.nw_static, 19);
+        assert_int_equal(n.nw_ideal, 15);
+        assert_int_equal(n.bypassed, runs[r].bypassed);
+        assert_int_equal(n.predictions, runs[r].predictions);
+        assert_int_equal(n.predictions_correct, runs[r].correct);
+        assert_int_equal(n.capt_misses, runs[r].misses);
+        uint32_t path[96];
+        emu_read(&e, path, out, sizeof path);
+        for (uint32_t t = 0; t < 96; t++) {
+            uint32_t fig = 4 * (t / 32) + t % 4;
+            assert_int_equal(path[t], (0x39Fu >> fig & 1) ? 0x127127u : 0x137137u);
+        }
+        emu_close(&e);
+    }
+}
+
 /* TBC synchronizes at every branch not written .uni (Fung and Aamodt);
  * TBC+ (Rhu's thesis, Sec. 4.1.4) not at unconditional branches nor at
  * branches that cannot diverge, here one on a kernel parameter (CTA-
@@ -455,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_fung_example2),
         cmocka_unit_test(test_fung_fig9),
         cmocka_unit_test(test_rhu_fig4_2),
+        cmocka_unit_test(test_rhu_fig4_8_capri),
         cmocka_unit_test(test_tbc_plus_skips_uniform_branches),
         cmocka_unit_test(test_slp_on_tbc),
     };

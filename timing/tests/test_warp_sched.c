@@ -92,7 +92,9 @@ static void test_two_level(void **state)
  * next pending warp that is not parked, and parked warps are never
  * promoted, so a set full of warps waiting at a barrier cannot keep out
  * the warps the barrier waits for (the deadlock this prevents: four
- * active warps at __syncthreads(), the block's other warps pending). */
+ * active warps at __syncthreads(), the block's other warps pending); and
+ * a warp that can go on again takes the place of an active one that
+ * waits (a set full of waiting warps would keep it out otherwise). */
 static void test_two_level_parked(void **state)
 {
     (void)state;
@@ -108,12 +110,16 @@ static void test_two_level_parked(void **state)
     expect_order(&ws, live, (uint32_t[]){3, 4}, 2);
     tm_warp_sched_park(&ws, 3, true, live); /* 3 arrives: nobody left to take its place, it stays */
     expect_order(&ws, live, (uint32_t[]){3, 4}, 2);
-    for (uint32_t s = 0; s < 5; s++) /* the barrier releases: the set is full, the others pend */
+    /* the barrier releases, slot by slot: 0 takes the place of waiting 3
+     * (4 never waited); then the set holds no waiting warp and the others
+     * pend */
+    for (uint32_t s = 0; s < 5; s++)
         tm_warp_sched_park(&ws, s, false, live);
-    expect_order(&ws, live, (uint32_t[]){3, 4}, 2);
-    live[4] = false; /* 4 finishes: the next pending one (round robin) joins */
+    expect_order(&ws, live, (uint32_t[]){0, 4}, 2);
+    live[4] = false; /* 4 finishes: the next pending one, round robin from the last promotion's
+                        successor (0: 4 was promoted last), joins: 1 */
     tm_warp_sched_finish(&ws, 4, live);
-    expect_order(&ws, live, (uint32_t[]){0, 3}, 2);
+    expect_order(&ws, live, (uint32_t[]){0, 1}, 2);
     tm_warp_sched_free(&ws);
 }
 
