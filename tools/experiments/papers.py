@@ -65,6 +65,7 @@ EXPERIMENTS = {
             Config("tbc", "tbc", "TBC (Fung & Aamodt), the chapter's baseline compaction"),
             Config("tbc+", "tbc+", "TBC+: no synchronization at unconditional or CTA-uniform branches"),
             Config("capri", "capri", "CAPRI: compaction-adequacy prediction (Sec. 4.2)"),
+            Config("capri-ce", "capri-ce", "cost-effective CAPRI: only divergent warps wait (Sec. 4.5.3)"),
             Config("tbc+slp", "tbc+", "TBC+ with SIMD lane permutation, Balanced (Sec. 4.3)",
                    sim_set=("-simtlab_slp=balanced",)),
             Config("tbc-ideal", "tbc-ideal", "TBC_ideal: threads may change lanes, the bound (Eq. 4.1)"),
