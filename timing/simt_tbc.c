@@ -337,6 +337,8 @@ static void compact_ideal(tm_cta *cta, const uint64_t *m)
     count_warps(cta, m, wcnt);
 }
 
+static sim_warp_status fault(tm_cta *cta, const char *what, uint32_t pc);
+
 /* Compact the top entry's live threads into warps in the first free
  * slots. Under CAPRI the threads of warps that bypassed the branch stay
  * in those warps (each its own, in its own slot), beside the compacted
@@ -388,6 +390,8 @@ static void compact(tm_cta *cta)
         }
         if (slot < st->nwarps)
             place_warp(cta, slot, row, st->stack[e].pc, mixed ? PTX_NONE : home);
+        else if (!st->failed) /* (cannot be; never lose the threads silently) */
+            st->failed = fault(cta, "no free warp slot for a compacted warp", st->stack[e].pc) == SIM_WARP_FAULT;
         st->mixed |= mixed;
     }
     for (uint32_t s = 0; s < st->nwarps; s++) {
