@@ -542,7 +542,7 @@ static void test_syncthreads(void **state)
  * cycles a load), L1 hits (32.1), ld.global.cg L2 hits over 1 MB (276)
  * and ld.global.cg loads of lines not yet read after the L2 was filled
  * with other data (DRAM, 675), the lines in a random cyclic order. The
- * same chains here, on one SM with the H100's 40 channels; required:
+ * same chains here, on one SM with the H100's 80 channels; required:
  * within 10 % of each measurement, the band of the V100 tests above. */
 #define H100_SHARED 23.0
 #define H100_L1_HIT 32.1
