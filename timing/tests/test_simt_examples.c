@@ -103,6 +103,16 @@ static tm_kernel_stats run_example(emu *e, const char *rel, const char *k, uint3
     return run_example_set(e, rel, k, threads, args, mech, NULL, blocks, issues, depth);
 }
 
+/* Each block of `blocks` (NULL-terminated) issued as often as `want` says
+ * under mechanism mech. */
+static void expect_issues(const char *mech, const char *const *blocks, const uint64_t *got, const uint64_t *want)
+{
+    for (int b = 0; blocks[b]; b++)
+        if (got[b] != want[b])
+            fail_msg("%s: block %s issued %llu times, want %llu", mech, blocks[b], (unsigned long long)got[b],
+                     (unsigned long long)want[b]);
+}
+
 /* Fung and Aamodt, HPCA 2011, Example 1 (Fig. 7), as
  * testdata/timing/simt/fung2011_example1.ptx replicates it over 32 lanes
  * (two warps of 32; lane j plays the figure's lane j % 4): per-warp PDOM
@@ -144,10 +154,7 @@ static void test_fung_example1(void **state)
             assert_int_equal(n.divergent[1], 1); /* P */
             assert_int_equal(n.divergent[0] + n.divergent[2], 0);
         }
-        for (int b = 0; b < 4; b++)
-            if (issues[b] != runs[r].want[b])
-                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
-                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        expect_issues(runs[r].mech, blocks, issues, runs[r].want);
         uint32_t path[64];
         emu_read(&e, path, out, sizeof path);
         for (uint32_t t = 0; t < 64; t++) {
@@ -195,10 +202,7 @@ static void test_fung_example2(void **state)
          * instructions on both sides before F: interleavable (the loop branch never splits) */
         assert_int_equal(ks.sm.divergent_branches, 2);
         assert_int_equal(ks.sm.divergent_interleavable, 2);
-        for (int b = 0; b < 6; b++)
-            if (issues[b] != runs[r].want[b])
-                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
-                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        expect_issues(runs[r].mech, blocks, issues, runs[r].want);
         assert_int_equal(depth, runs[r].depth);
         uint32_t path[32];
         emu_read(&e, path, out, sizeof path);
@@ -247,10 +251,7 @@ static void test_fung_fig9(void **state)
             assert_int_equal(n.syncs, 1);
             assert_int_equal(n.divergent[1], 1); /* P */
         }
-        for (int b = 0; b < 4; b++)
-            if (issues[b] != runs[r].want[b])
-                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
-                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        expect_issues(runs[r].mech, blocks, issues, runs[r].want);
         uint32_t path[96];
         emu_read(&e, path, out, sizeof path);
         for (uint32_t t = 0; t < 96; t++) {
@@ -302,10 +303,7 @@ static void test_rhu_fig4_2(void **state)
             assert_int_equal(n.syncs, 2);
             assert_int_equal(n.divergent[1], 2); /* P */
         }
-        for (int b = 0; b < 7; b++)
-            if (issues[b] != runs[r].want[b])
-                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
-                         (unsigned long long)issues[b], (unsigned long long)runs[r].want[b]);
+        expect_issues(runs[r].mech, blocks, issues, runs[r].want);
         uint32_t path[96];
         emu_read(&e, path, out, sizeof path);
         for (uint32_t t = 0; t < 96; t++) {
@@ -366,10 +364,7 @@ static void test_rhu_fig4_8_capri(void **state)
         tm_kernel_stats ks = run_example(&e, rel, "rhu_fig4_8", 96, args, runs[r].mech, blocks, issues, &depth);
         tm_simt_counts n = ks.sm.simt;
         const uint64_t want[4] = {6, 6, 4, 6};
-        for (int b = 0; b < 4; b++)
-            if (issues[b] != want[b])
-                fail_msg("%s: block %s issued %llu times, want %llu", runs[r].mech, blocks[b],
-                         (unsigned long long)issues[b], (unsigned long long)want[b]);
+        expect_issues(runs[r].mech, blocks, issues, want);
         assert_int_equal(n.syncs, 2);
         assert_int_equal(n.divergent[1], 2);
         assert_int_equal(n.nw_compacted, 19);

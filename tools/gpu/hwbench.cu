@@ -26,18 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../testdata/cudart/check.h"
 #include "../../testdata/timing/collatz.cu"
 #include "../../testdata/timing/matmul.cu"
 #include "../../testdata/timing/membench.cu"
-
-#define CHECK(call)                                                                                                    \
-    do {                                                                                                               \
-        cudaError_t e_ = (call);                                                                                       \
-        if (e_ != cudaSuccess) {                                                                                       \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));                     \
-            exit(1);                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 #define CHAIN 256 // dependent operations per timed round
 
@@ -145,8 +137,8 @@ static uint64_t rng(uint64_t *s)
 static void *to_device(const void *host, size_t n)
 {
     void *d;
-    CHECK(cudaMalloc(&d, n));
-    CHECK(cudaMemcpy(d, host, n, cudaMemcpyHostToDevice));
+    CK(cudaMalloc(&d, n));
+    CK(cudaMemcpy(d, host, n, cudaMemcpyHostToDevice));
     return d;
 }
 
@@ -158,13 +150,13 @@ static void time_chain(const char *only, const char *name, void (*k)(void *, uns
         return;
     void *dio = to_device(io, 3 * sz);
     unsigned long long *dc, c;
-    CHECK(cudaMalloc(&dc, sizeof c));
+    CK(cudaMalloc(&dc, sizeof c));
     k<<<1, 1>>>(dio, dc);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost));
     printf("%s %.2f cycles/op\n", name, (double)c / CHAIN);
-    CHECK(cudaFree(dio));
-    CHECK(cudaFree(dc));
+    CK(cudaFree(dio));
+    CK(cudaFree(dc));
 }
 
 // A pointer chase over `lines` 128-byte lines in a random cyclic order,
@@ -180,7 +172,7 @@ static void time_chase(const char *only, const char *name, bool cache_global, si
     uint64_t *host = (uint64_t *)calloc(words, sizeof *host);
     size_t *order = (size_t *)malloc(lines * sizeof *order);
     uint64_t *dev;
-    CHECK(cudaMalloc(&dev, words * sizeof *dev));
+    CK(cudaMalloc(&dev, words * sizeof *dev));
     uint64_t seed = 12345;
     for (size_t i = 0; i < lines; i++)
         order[i] = i;
@@ -191,26 +183,26 @@ static void time_chase(const char *only, const char *name, bool cache_global, si
     }
     for (size_t i = 0; i < lines; i++)
         host[order[i] * 16] = (uint64_t)(dev + order[(i + 1) % lines] * 16);
-    CHECK(cudaMemcpy(dev, host, words * sizeof *dev, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dev, host, words * sizeof *dev, cudaMemcpyHostToDevice));
     uint64_t out[3], *dout;
-    CHECK(cudaMalloc(&dout, sizeof out));
+    CK(cudaMalloc(&dout, sizeof out));
     if (flush) { // 512 MB written after the chain: ten times the L2
         void *other;
-        CHECK(cudaMalloc(&other, (size_t)512 << 20));
-        CHECK(cudaMemset(other, 1, (size_t)512 << 20));
-        CHECK(cudaDeviceSynchronize());
-        CHECK(cudaFree(other));
+        CK(cudaMalloc(&other, (size_t)512 << 20));
+        CK(cudaMemset(other, 1, (size_t)512 << 20));
+        CK(cudaDeviceSynchronize());
+        CK(cudaFree(other));
     }
     unsigned rounds = 2;
     if (cache_global)
         pchase_cg<<<1, 1>>>(dev + order[0] * 16, n, rounds, dout);
     else
         pchase<<<1, 1>>>(dev + order[0] * 16, n, rounds, dout);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost));
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(out, dout, sizeof out, cudaMemcpyDeviceToHost));
     printf("%s %.2f cycles/load\n", name, (double)out[0] / n);
-    CHECK(cudaFree(dev));
-    CHECK(cudaFree(dout));
+    CK(cudaFree(dev));
+    CK(cudaFree(dout));
     free(host);
     free(order);
 }
@@ -251,14 +243,14 @@ static void latency(const char *only)
     do {                                                                                                               \
         cudaEvent_t a_, b_;                                                                                            \
         float ms_;                                                                                                     \
-        CHECK(cudaEventCreate(&a_));                                                                                   \
-        CHECK(cudaEventCreate(&b_));                                                                                   \
+        CK(cudaEventCreate(&a_));                                                                                   \
+        CK(cudaEventCreate(&b_));                                                                                   \
         NAME<<<GRID, BLOCK>>>(__VA_ARGS__);                                                                            \
-        CHECK(cudaEventRecord(a_));                                                                                    \
+        CK(cudaEventRecord(a_));                                                                                    \
         NAME<<<GRID, BLOCK>>>(__VA_ARGS__);                                                                            \
-        CHECK(cudaEventRecord(b_));                                                                                    \
-        CHECK(cudaEventSynchronize(b_));                                                                               \
-        CHECK(cudaEventElapsedTime(&ms_, a_, b_));                                                                     \
+        CK(cudaEventRecord(b_));                                                                                    \
+        CK(cudaEventSynchronize(b_));                                                                               \
+        CK(cudaEventElapsedTime(&ms_, a_, b_));                                                                     \
         printf("%s %.4f ms\n", #NAME, ms_);                                                                            \
     } while (0)
 
@@ -273,17 +265,17 @@ static void workloads(void)
             b[i] = (float)(rng(&seed) % 1000) / 16;
         }
         float *da = (float *)to_device(a, n * 4), *db = (float *)to_device(b, n * 4), *dc;
-        CHECK(cudaMalloc(&dc, n * 4));
+        CK(cudaMalloc(&dc, n * 4));
         TIME_LAUNCH(vadd, (n + 255) / 256, 256, da, db, dc, n);
-        CHECK(cudaMemcpy(c, dc, n * 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(c, dc, n * 4, cudaMemcpyDeviceToHost));
         for (unsigned i = 0; i < n; i++)
             if (c[i] != a[i] + b[i]) {
                 printf("vadd FAIL at %u\n", i);
                 exit(1);
             }
-        CHECK(cudaFree(da));
-        CHECK(cudaFree(db));
-        CHECK(cudaFree(dc));
+        CK(cudaFree(da));
+        CK(cudaFree(db));
+        CK(cudaFree(dc));
         free(a);
         free(b);
         free(c);
@@ -297,9 +289,9 @@ static void workloads(void)
             b[i] = (float)(rng(&seed) % 64) / 32 - 1;
         }
         float *da = (float *)to_device(a, sz), *db = (float *)to_device(b, sz), *dc;
-        CHECK(cudaMalloc(&dc, sz));
+        CK(cudaMalloc(&dc, sz));
         TIME_LAUNCH(matmul, dim3(n / 16, n / 16), dim3(16, 16), da, db, dc, n);
-        CHECK(cudaMemcpy(c, dc, sz, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(c, dc, sz, cudaMemcpyDeviceToHost));
         for (int r = 0; r < n; r += 37)
             for (int col = 0; col < n; col++) {
                 float acc = 0;
@@ -310,9 +302,9 @@ static void workloads(void)
                     exit(1);
                 }
             }
-        CHECK(cudaFree(da));
-        CHECK(cudaFree(db));
-        CHECK(cudaFree(dc));
+        CK(cudaFree(da));
+        CK(cudaFree(db));
+        CK(cudaFree(dc));
         free(a);
         free(b);
         free(c);
@@ -323,9 +315,9 @@ static void workloads(void)
         for (int i = 0; i < n; i++)
             s[i] = 1 + (unsigned)(rng(&seed) % (1u << 20));
         unsigned *ds = (unsigned *)to_device(s, n * 4), *dk;
-        CHECK(cudaMalloc(&dk, n * 4));
+        CK(cudaMalloc(&dk, n * 4));
         TIME_LAUNCH(collatz, (n + 255) / 256, 256, ds, dk, n);
-        CHECK(cudaMemcpy(k, dk, n * 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(k, dk, n * 4, cudaMemcpyDeviceToHost));
         for (int i = 0; i < n; i += 97) {
             unsigned long long x = s[i];
             unsigned steps = 0;
@@ -338,31 +330,31 @@ static void workloads(void)
                 exit(1);
             }
         }
-        CHECK(cudaFree(ds));
-        CHECK(cudaFree(dk));
+        CK(cudaFree(ds));
+        CK(cudaFree(dk));
         free(s);
         free(k);
     }
     { // streaming copy of 256 MB (membench's copy4): achieved bandwidth
         unsigned n = 1u << 24; // float4s
         float4 *din, *dout;
-        CHECK(cudaMalloc(&din, (size_t)n * 16));
-        CHECK(cudaMalloc(&dout, (size_t)n * 16));
-        CHECK(cudaMemset(din, 0, (size_t)n * 16));
+        CK(cudaMalloc(&din, (size_t)n * 16));
+        CK(cudaMalloc(&dout, (size_t)n * 16));
+        CK(cudaMemset(din, 0, (size_t)n * 16));
         cudaEvent_t a, b;
         float ms;
-        CHECK(cudaEventCreate(&a));
-        CHECK(cudaEventCreate(&b));
+        CK(cudaEventCreate(&a));
+        CK(cudaEventCreate(&b));
         copy4<<<n / 256, 256>>>(din, dout, n);
-        CHECK(cudaEventRecord(a));
+        CK(cudaEventRecord(a));
         copy4<<<n / 256, 256>>>(din, dout, n);
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaEventElapsedTime(&ms, a, b));
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaEventElapsedTime(&ms, a, b));
         printf("copy4 %.4f ms\n", ms);
         printf("copy4_bandwidth %.1f GB/s\n", 2.0 * n * 16 / (ms * 1e6));
-        CHECK(cudaFree(din));
-        CHECK(cudaFree(dout));
+        CK(cudaFree(din));
+        CK(cudaFree(dout));
     }
     printf("workloads PASS\n");
 }
@@ -371,17 +363,17 @@ static void workloads(void)
 static void time_empty(const char *name, unsigned grid, unsigned block)
 {
     cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
     float ms[100];
     empty<<<grid, block>>>();
-    CHECK(cudaDeviceSynchronize());
+    CK(cudaDeviceSynchronize());
     for (int i = 0; i < 100; i++) {
-        CHECK(cudaEventRecord(a));
+        CK(cudaEventRecord(a));
         empty<<<grid, block>>>();
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaEventElapsedTime(&ms[i], a, b));
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaEventElapsedTime(&ms[i], a, b));
     }
     for (int i = 1; i < 100; i++) // insertion sort
         for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
@@ -409,7 +401,7 @@ static void approx_dump(const char *dir)
         }
     }
     float *din = (float *)to_device(in, n * 4), *dout;
-    CHECK(cudaMalloc(&dout, n * 4));
+    CK(cudaMalloc(&dout, n * 4));
     char path[4096];
     snprintf(path, sizeof path, "%s/inputs.bin", dir);
     FILE *f = fopen(path, "wb");
@@ -419,7 +411,7 @@ static void approx_dump(const char *dir)
     }
     for (int w = 0; w < (int)(sizeof approx_names / sizeof *approx_names); w++) {
         approx<<<n / 256, 256>>>(din, dout, n, w);
-        CHECK(cudaMemcpy(out, dout, n * 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(out, dout, n * 4, cudaMemcpyDeviceToHost));
         snprintf(path, sizeof path, "%s/%s.bin", dir, approx_names[w]);
         f = fopen(path, "wb");
         if (!f || fwrite(out, 4, n, f) != n || fclose(f) != 0) {

@@ -1,11 +1,11 @@
 /* launch_timer.c — an LD_PRELOAD library for a CUDA program linked with
- * -cudart shared: every cudaLaunchKernel is timed on the GPU with two
- * events around it (the launch is waited for, so launches no longer
- * overlap one another or the host) and one line per launch is appended to
- * the file $LAUNCH_TIMER_OUT: "KERNEL GRID/BLOCK MS" (KERNEL: the host
- * stub's symbol, or the kernel handle's address). The
- * comparison with simtlab's timing model (tools/gpu/compare.py) sums these
- * per program.
+ * -cudart shared: every launch (cudaLaunchKernel, and __cudaLaunchKernel,
+ * which CUDA 13's <<<>>> calls) is timed on the GPU with two events around
+ * it (the launch is waited for, so launches no longer overlap one another
+ * or the host) and one line per launch is appended to the file
+ * $LAUNCH_TIMER_OUT: "KERNEL GRID/BLOCK MS" (KERNEL: the host stub's
+ * symbol, or the kernel handle's address). tools/gpu/compare.py sums
+ * these per program, on the GPU and on simtlab's timing model.
  *   cc -shared -fPIC -O2 -o launch_timer.so launch_timer.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
