@@ -412,8 +412,7 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
                                     err, errlen);
     }
     case K_SCHED:
-        return tm_parse_scheduler(value, &c->scheduler, &c->two_level_active, &c->two_level_inner,
-                                  &c->two_level_outer, err, errlen);
+        return tm_parse_scheduler(value, c, err, errlen);
     case K_DRAM_TIMING: return tm_parse_dram_timing(value, (tm_dram_timing *)base, err, errlen);
     case K_ADDRMAP: return tm_parse_addrmap(value, (tm_addrmap *)base, err, errlen);
     case K_DRAM_SCHED: {
@@ -866,6 +865,17 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
         case TM_SCHED_OLDEST: snprintf(buf, n, "old"); break;
         case TM_SCHED_TWO_LEVEL:
             snprintf(buf, n, "two_level_active:%u:%u:%u", c->two_level_active, c->two_level_inner, c->two_level_outer);
+            break;
+        case TM_SCHED_FETCH_GROUPS:
+        {
+            char size[16] = "cta";
+            if (c->fetch_group_warps)
+                snprintf(size, sizeof size, "%u", c->fetch_group_warps);
+            if (c->fetch_group_timeout)
+                snprintf(buf, n, "fetch_groups:%s:%u", size, c->fetch_group_timeout);
+            else
+                snprintf(buf, n, "fetch_groups:%s", size);
+        }
             break;
         }
         break;

@@ -110,7 +110,8 @@ typedef enum tm_sched {
     TM_SCHED_LRR,            /* lrr: loose round robin */
     TM_SCHED_GTO,            /* gto: greedy then oldest */
     TM_SCHED_OLDEST,         /* old: oldest first */
-    TM_SCHED_TWO_LEVEL       /* two_level_active:<active>:<inner>:<outer> */
+    TM_SCHED_TWO_LEVEL,      /* two_level_active:<active>:<inner>:<outer> */
+    TM_SCHED_FETCH_GROUPS    /* fetch_groups:<warps>|cta[:<timeout>] (Narasiman's two-level round robin) */
 } tm_sched;
 
 /* -simtlab_cta_priority: the priority among the warps of different CTAs
@@ -148,6 +149,10 @@ typedef struct tm_config {
     uint32_t two_level_active;       /* two_level_active:<N>:... : warps in the active set */
     uint32_t two_level_inner, two_level_outer; /* two_level_active:<N>:<inner>:<outer>: GPGPU-Sim's
                                       * scheduler_prioritization_type numbers (0 lrr, 1 srr, 2 gto) */
+    uint32_t fetch_group_warps;      /* fetch_groups:<N>: warps (scheduler slots) per fetch group;
+                                        0: fetch_groups:cta, a group per CTA */
+    uint32_t fetch_group_timeout;    /* fetch_groups:<N>:<T>: issues after which the top group yields
+                                        its priority anyway (0: never) */
     bool sub_core_model;             /* -gpgpu_sub_core_model: warps, units and collectors split among schedulers */
     uint32_t id_oc[TM_UNIT_KINDS];   /* -gpgpu_pipeline_widths: issue -> collector widths */
     uint32_t oc_ex[TM_UNIT_KINDS];   /* collector -> execute widths */

@@ -584,11 +584,11 @@ int tm_parse_pipeline_widths(const char *s, uint32_t id_oc[TM_UNIT_KINDS], uint3
     return 0;
 }
 
-int tm_parse_scheduler(const char *s, tm_sched *kind, uint32_t *active, uint32_t *inner, uint32_t *outer,
-                       char *err, size_t errlen)
+int tm_parse_scheduler(const char *s, tm_config *cfg, char *err, size_t errlen)
 {
+    static const char names[] = "lrr, gto, old, two_level_active:<N>:<inner>:<outer>, fetch_groups:<N>|cta[:<timeout>]";
     if (strcmp(s, "lrr") == 0 || strcmp(s, "gto") == 0 || strcmp(s, "old") == 0) {
-        *kind = s[0] == 'l' ? TM_SCHED_LRR : s[0] == 'g' ? TM_SCHED_GTO : TM_SCHED_OLDEST;
+        cfg->scheduler = s[0] == 'l' ? TM_SCHED_LRR : s[0] == 'g' ? TM_SCHED_GTO : TM_SCHED_OLDEST;
         return 0;
     }
     static const char two[] = "two_level_active";
@@ -600,13 +600,33 @@ int tm_parse_scheduler(const char *s, tm_sched *kind, uint32_t *active, uint32_t
             expect_char(&c, ':', "<inner prioritization>") || read_u32(&c, &o, "<outer prioritization>") ||
             expect_end(&c, "<outer prioritization>"))
             return -1;
-        *kind = TM_SCHED_TWO_LEVEL;
-        *active = a, *inner = i, *outer = o;
+        cfg->scheduler = TM_SCHED_TWO_LEVEL;
+        cfg->two_level_active = a, cfg->two_level_inner = i, cfg->two_level_outer = o;
+        return 0;
+    }
+    static const char fg[] = "fetch_groups";
+    if (strncmp(s, fg, sizeof fg - 1) == 0) {
+        cursor c = {s, s + sizeof fg - 1, err, errlen};
+        uint32_t n = 0, t = 0;
+        if (expect_char(&c, ':', fg))
+            return -1;
+        if (strncmp(c.p, "cta", 3) == 0)
+            c.p += 3; /* a group per CTA: n = 0 */
+        else if (read_u32(&c, &n, "<warps per group>"))
+            return -1;
+        else if (!n)
+            return plain_fail(err, errlen, "fetch_groups: a fetch group needs at least 1 warp (or cta: a CTA's warps)");
+        if (*c.p == ':' && (expect_char(&c, ':', "<warps per group>") || read_u32(&c, &t, "<timeout>")))
+            return -1;
+        if (expect_end(&c, t ? "<timeout>" : "<warps per group>"))
+            return -1;
+        cfg->scheduler = TM_SCHED_FETCH_GROUPS;
+        cfg->fetch_group_warps = n, cfg->fetch_group_timeout = t;
         return 0;
     }
     if (strncmp(s, "warp_limiting", 13) == 0 || strcmp(s, "rrr") == 0)
-        return plain_fail(err, errlen, "GPGPU-Sim's scheduler \"%s\" is not modelled (lrr, gto, old, two_level_active:<N>:<inner>:<outer>)", s);
-    return plain_fail(err, errlen, "unknown scheduler \"%s\" (lrr, gto, old, two_level_active:<N>:<inner>:<outer>)", s);
+        return plain_fail(err, errlen, "GPGPU-Sim's scheduler \"%s\" is not modelled (%s)", s, names);
+    return plain_fail(err, errlen, "unknown scheduler \"%s\" (%s)", s, names);
 }
 
 void tm_format_double(double d, char *buf, size_t n)

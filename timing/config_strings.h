@@ -57,9 +57,9 @@ int tm_parse_pipeline_widths(const char *s, uint32_t id_oc[TM_UNIT_KINDS], uint3
 int tm_parse_number_list(const char *s, uint32_t *vals, unsigned min_count, unsigned max_count,
                          const char *const *names, unsigned *count, char *err, size_t errlen);
 
-/* -gpgpu_scheduler: lrr, gto, old, two_level_active:<active>:<inner>:<outer>. */
-int tm_parse_scheduler(const char *s, tm_sched *kind, uint32_t *active, uint32_t *inner, uint32_t *outer,
-                       char *err, size_t errlen);
+/* -gpgpu_scheduler: lrr, gto, old, two_level_active:<active>:<inner>:<outer>
+ * or fetch_groups:<warps>|cta[:<timeout>], into cfg's scheduler fields. */
+int tm_parse_scheduler(const char *s, tm_config *cfg, char *err, size_t errlen);
 
 /* The shortest decimal form of d that reads back as d. */
 void tm_format_double(double d, char *buf, size_t n);

@@ -14,7 +14,9 @@
  * issues and decoded the next cycle, so a warp with independent
  * instructions issues every cycle. Each scheduler fetches for one of its
  * warps per cycle (Volta's per-sub-core L0 instruction caches; one L1
- * instruction cache access each, a refused one included).
+ * instruction cache access each, a refused one included), round robin
+ * from the warp after the one it last accessed the cache for (GPGPU-Sim's
+ * m_last_warp_fetched), or in the fetch groups' priority order.
  *
  * Memory instructions: the emulator's access log (sim_step.mem) of the
  * issue is cut into rounds (the i-th access of every lane), each round
@@ -122,7 +124,9 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         return false;
     }
     for (uint32_t s = 0; s < nsched; s++) {
-        if (!tm_warp_sched_init(&sm->sched[s], cfg->scheduler, sm->per_sched, cfg->two_level_active)) {
+        if (!tm_warp_sched_init(&sm->sched[s], cfg->scheduler, sm->per_sched,
+                                cfg->scheduler == TM_SCHED_FETCH_GROUPS ? cfg->fetch_group_warps : cfg->two_level_active,
+                                cfg->fetch_group_timeout)) {
             snprintf(err, errlen, "out of memory for SM %u's schedulers", id);
             return false;
         }
@@ -412,6 +416,8 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     m->busy = false;
     sm->mem_free[tag / 64] |= 1ull << (tag % 64);
     w->pending_mem--;
+    if (m->ic->flags & TM_IC_LONGOP)
+        tm_warp_sched_long_done(&sm->sched[w->sched], m->warp / sm->nsched);
     touch(sm, m->warp);
     sm->last_progress = now;
     if (w->done && w->cta)
@@ -1022,32 +1028,56 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     return true;
 }
 
-/* Each scheduler fetches for one of its warps with an empty buffer,
- * round robin. */
+/* Scheduler s's fetch for its local slot j, if it wants one: true when
+ * that ends the scheduler's fetch this cycle (one I-cache access a cycle:
+ * a refused one ends it too, as GPGPU-Sim's fetch breaks after any
+ * access; a warp that is waiting made none). */
+static bool fetch_slot(tm_sm *sm, uint32_t s, uint32_t j, uint64_t now)
+{
+    struct tm_sched_scan *sc = &sm->scan[s];
+    if ((sc->done | sc->holds | sc->fetching | sc->at_barrier) >> j & 1) { /* (holds: ib_valid) */
+        sc->want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
+        return false;
+    }
+    uint32_t wi = j * sm->nsched + s;
+    tm_warp *w = &sm->warps[wi];
+    bool got = !fetch(sm, wi, now) || w->ib_valid || w->fetching || w->done;
+    if (got)
+        sc->fetch_next = (j + 1) % sm->per_sched;
+    return got;
+}
+
+/* Each scheduler fetches for one of its warps with an empty buffer: round
+ * robin from the slot after the one it fetched for last (GPGPU-Sim's
+ * fetch); under fetch groups, in the scheduler's priority order, as
+ * Narasiman's two-level scheduler is the fetch stage's (PhD thesis, Sec.
+ * 4.3: with one instruction a warp buffered, the issue stage could not
+ * prefer a group the fetch stage does not). */
 static void fetch_stage(tm_sm *sm, uint64_t now)
 {
-    uint32_t nsched = sm->nsched, per = sm->per_sched, rr = sm->fetch_rr;
-    for (uint32_t s = 0; s < nsched; s++) {
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        struct tm_sched_scan *sc = &sm->scan[s];
+        uint64_t m = sm->resident[s] & sc->want_fetch;
+        if (!m)
+            continue;
+        if (sm->cfg->scheduler == TM_SCHED_FETCH_GROUPS) {
+            uint32_t n;
+            tm_warp_sched_at(&sm->sched[s], now);
+            const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
+            for (uint32_t k = 0; k < n; k++)
+                if (m >> order[k] & 1 && fetch_slot(sm, s, order[k], now))
+                    break;
+            continue;
+        }
         /* the resident warps in round-robin order from rr: the bits at and
          * above rr, then those below */
-        uint64_t m = sm->resident[s] & sm->scan[s].want_fetch, parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
+        uint32_t rr = sc->fetch_next;
+        uint64_t parts[2] = {m >> rr << rr, m & ((1ull << rr) - 1)};
         bool got = false;
-        struct tm_sched_scan *sc = &sm->scan[s];
         for (int half = 0; half < 2 && !got; half++)
-            for (uint64_t b = parts[half]; b && !got; b &= b - 1) {
-                uint32_t j = (uint32_t)__builtin_ctzll(b), wi = j * nsched + s;
-                if ((sc->done | sc->holds | sc->fetching | sc->at_barrier) >> j & 1) { /* (holds: ib_valid) */
-                    sc->want_fetch &= ~(1ull << j); /* wants nothing ("skipping work") */
-                    continue;
-                }
-                tm_warp *w = &sm->warps[wi];
-                /* one I-cache access a cycle: a refused one ends the
-                 * scheduler's fetch too (GPGPU-Sim's fetch breaks after
-                 * any access); a warp that is waiting made none */
-                got = !fetch(sm, wi, now) || w->ib_valid || w->fetching || w->done;
-            }
+            for (uint64_t b = parts[half]; b && !got; b &= b - 1)
+                got = fetch_slot(sm, s, (uint32_t)__builtin_ctzll(b), now);
     }
-    sm->fetch_rr = (rr + 1) % per;
 }
 
 /* Barriers whose arrivals are complete release their warps. */
@@ -1136,7 +1166,6 @@ void tm_sm_wake(tm_sm *sm, uint64_t now)
         count_idle(sm, &sm->idle[s], k);
         sm->scan[s].dirty = true; /* whatever woke it may have changed anything */
     }
-    sm->fetch_rr = (uint32_t)((sm->fetch_rr + k) % sm->per_sched);
     sm->sleep_until = 0;
 }
 

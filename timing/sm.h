@@ -139,7 +139,6 @@ typedef struct tm_sm {
     bool barrier_arrived;     /* some CTA's barrier_arrived is set */
     uint32_t threads_used, regs_used, shared_used;
     uint64_t age_stamp;
-    uint32_t fetch_rr;        /* round robin of the fetch stage */
     uint64_t last_progress;   /* last cycle something issued or completed */
     uint32_t max_stack_depth; /* the running kernel's deepest reconvergence stack in a CTA ended here */
     /* idle skipping: while nothing can change before cycle sleep_until
@@ -157,6 +156,8 @@ typedef struct tm_sm {
         bool dirty;              /* a warp of it changed since its last issue scan */
         uint64_t recheck_at;     /* ... or this cycle comes (a buffered instruction decodes) */
         uint64_t want_fetch;     /* local slots that may need a fetch (a superset) */
+        uint32_t fetch_next;     /* the fetch stage's round robin starts here: after the slot it
+                                    fetched for last (GPGPU-Sim's m_last_warp_fetched + 1) */
         /* the warps' done, at_barrier and "holds an instruction it may
          * issue" (ib_valid, neither done nor at a barrier), by local slot:
          * the issue scan reads these and looks into a warp only when it

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t max_active)
+bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t size, uint32_t timeout)
 {
-    *ws = (tm_warp_sched){.policy = policy, .n = n, .last = n, .max_active = max_active ? max_active : 1};
+    *ws = (tm_warp_sched){.policy = policy, .n = n, .last = n, .max_active = size ? size : 1,
+                          .group_warps = size, .timeout = timeout};
     ws->age = calloc(n + 1, sizeof *ws->age);
     ws->order = calloc(n + 1, sizeof *ws->order);
     ws->active = calloc(n + 1, sizeof *ws->active);
@@ -14,7 +15,10 @@ bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t
     ws->order_live = calloc(n + 1, sizeof *ws->order_live);
     ws->group = calloc(n + 1, sizeof *ws->group);
     ws->parked = calloc(n + 1, sizeof *ws->parked);
-    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live || !ws->group || !ws->parked) {
+    ws->stamp = calloc(n + 1, sizeof *ws->stamp);
+    ws->long_pending = calloc(n + 1, sizeof *ws->long_pending);
+    if (!ws->age || !ws->order || !ws->active || !ws->by_age || !ws->order_live || !ws->group || !ws->parked ||
+        !ws->stamp || !ws->long_pending) {
         tm_warp_sched_free(ws);
         return false;
     }
@@ -32,6 +36,10 @@ void tm_warp_sched_free(tm_warp_sched *ws)
     free(ws->order_live);
     free(ws->group);
     free(ws->parked);
+    free(ws->stamp);
+    free(ws->long_pending);
+    ws->stamp = NULL;
+    ws->long_pending = NULL;
     ws->group = NULL;
     ws->parked = NULL;
     ws->by_age = NULL;
@@ -52,6 +60,8 @@ void tm_warp_sched_start(tm_warp_sched *ws, uint32_t s, uint64_t age)
     ws->order_valid = false;
     ws->age[s] = age;
     ws->parked[s] = false;
+    ws->long_pending[s] = 0;
+    ws->stamp[s] = 0;
     /* move s to its place in by_age: out of the list, then in again */
     uint32_t i = 0;
     while (ws->by_age[i] != s)
@@ -102,6 +112,8 @@ void tm_warp_sched_finish(tm_warp_sched *ws, uint32_t s, const bool *live)
 void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
 {
     ws->order_valid = false;
+    if (ws->policy == TM_SCHED_FETCH_GROUPS)
+        ws->long_pending[s]++;
     if (ws->policy != TM_SCHED_TWO_LEVEL || !ws->active[s])
         return;
     uint32_t before = ws->nactive;
@@ -112,6 +124,12 @@ void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live)
         ws->active[s] = true;
         ws->nactive++;
     }
+}
+
+void tm_warp_sched_long_done(tm_warp_sched *ws, uint32_t s)
+{
+    if (ws->long_pending[s])
+        ws->long_pending[s]--;
 }
 
 /* Append slot s to the order being built (k entries so far). */
@@ -208,6 +226,84 @@ static uint32_t order_by_cta(tm_warp_sched *ws, const bool *live, uint32_t start
     return k;
 }
 
+/* Fetch groups: the group of slot s (fixed groups of group_warps slots,
+ * or, with group_warps 0, the CTA: its dispatch number). */
+static uint64_t group_of(const tm_warp_sched *ws, uint32_t s)
+{
+    return ws->group_warps ? s / ws->group_warps : ws->group[s];
+}
+
+/* Fetch groups: the live slots by group, then slot (into ws->order), the
+ * count; where each group starts in it goes to start[] (nk groups). */
+static uint32_t slots_by_group(tm_warp_sched *ws, const bool *live, uint32_t *start, uint32_t *nk)
+{
+    uint32_t m = 0;
+    for (uint32_t s = 0; s < ws->n; s++) {
+        if (!live[s])
+            continue;
+        uint32_t i = m++;
+        while (i > 0 && group_of(ws, ws->order[i - 1]) > group_of(ws, s))
+            ws->order[i] = ws->order[i - 1], i--;
+        ws->order[i] = s;
+    }
+    *nk = 0;
+    for (uint32_t i = 0; i < m; i++)
+        if (i == 0 || group_of(ws, ws->order[i]) != group_of(ws, ws->order[i - 1]))
+            start[(*nk)++] = i;
+    start[*nk] = m;
+    return m;
+}
+
+/* Fetch groups: does every slot of group k (slots[start[k] .. start[k+1]))
+ * wait for a long-latency load? */
+static bool group_stalled(const tm_warp_sched *ws, const uint32_t *slots, const uint32_t *start, uint32_t k)
+{
+    for (uint32_t i = start[k]; i < start[k + 1]; i++)
+        if (!ws->long_pending[slots[i]])
+            return false;
+    return true;
+}
+
+/* Fetch groups: the group on top (the first at or after top_group, as
+ * groups without live warps have left); it passes the top to the next
+ * group when all its warps wait on long-latency loads, at most once for
+ * each core cycle since the last check (cycles an SM skipped changed
+ * nothing), or at once when its timeout ran out. Then the order: the
+ * groups from the top, each in round robin after its last issuer. */
+static uint32_t order_by_groups(tm_warp_sched *ws, const bool *live)
+{
+    uint32_t start[65], nk, slots[64];
+    uint32_t m = slots_by_group(ws, live, start, &nk);
+    memcpy(slots, ws->order, m * sizeof *slots);
+    if (!nk)
+        return 0;
+    uint32_t top = 0;
+    while (top < nk && group_of(ws, slots[start[top]]) < ws->top_group)
+        top++;
+    top %= nk;
+    uint64_t switches = ws->cycle - ws->checked_at;
+    for (uint32_t i = 0; i < nk && (ws->top_expired || (switches && group_stalled(ws, slots, start, top))); i++) {
+        switches -= !ws->top_expired;
+        ws->top_expired = false;
+        ws->top_issues = 0;
+        top = (top + 1) % nk;
+    }
+    ws->checked_at = ws->cycle;
+    ws->top_group = group_of(ws, slots[start[top]]);
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < nk; j++) {
+        uint32_t g = (top + j) % nk, n = start[g + 1] - start[g], first = 0;
+        for (uint32_t i = 1; i < n; i++) /* after the group's last issuer */
+            if (ws->stamp[slots[start[g] + i]] > ws->stamp[slots[start[g] + first]])
+                first = i;
+        if (ws->stamp[slots[start[g] + first]])
+            first = (first + 1) % n;
+        for (uint32_t i = 0; i < n; i++)
+            put(ws, &k, slots[start[g] + (first + i) % n]);
+    }
+    return k;
+}
+
 /* The order of the scheduling policy alone. */
 static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t start)
 {
@@ -240,6 +336,7 @@ static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t st
             if (live[ws->by_age[i]])
                 put(ws, &k, ws->by_age[i]);
         break;
+    case TM_SCHED_FETCH_GROUPS: k = order_by_groups(ws, live); break;
     }
     return k;
 }
@@ -258,7 +355,7 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
         k = order_by_policy(ws, live, start);
     *n = ws->norder = k;
     memcpy(ws->order_live, live, ws->n * sizeof *live);
-    ws->order_valid = true;
+    ws->order_valid = ws->policy != TM_SCHED_FETCH_GROUPS; /* (it may switch at the next cycle) */
     return ws->order;
 }
 
@@ -267,4 +364,9 @@ void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s)
     if (ws->last != s)
         ws->order_valid = false;
     ws->last = s;
+    if (ws->policy != TM_SCHED_FETCH_GROUPS)
+        return;
+    ws->stamp[s] = ++ws->issues;
+    if (group_of(ws, s) == ws->top_group && ws->timeout && ++ws->top_issues >= ws->timeout)
+        ws->top_expired = true;
 }

@@ -12,7 +12,18 @@
  *         memory load) or for other warps (a barrier) leaves the set for
  *         a pending one (round robin among the pending), so the set keeps
  *         warps that can issue (Narasiman et al.'s two-level scheduling,
- *         the outer level by readiness).
+ *         the outer level by readiness);
+ *   fetch_groups:N[:T]  Narasiman's two-level round robin (PhD thesis,
+ *         Sec. 4.3): slots in fixed fetch groups of N (slots 0..N-1 the
+ *         first), or with N = cta the warps of each CTA (Rhu's thesis,
+ *         Table 4.1: "group size = number of warps in one CTA"); the groups
+ *         in priority order, each group's warps in round robin after its
+ *         last issuer; when every live warp of the group on top waits for
+ *         a long-latency result (a global or local load it issued), the
+ *         next group takes the top and the old top goes last, at most one
+ *         such switch a core cycle; with T, the top group also yields after
+ *         its warps issued T instructions (Sec. 4.4's timeout for large
+ *         warps). The SM's fetch stage takes the same order (sm.c).
  *
  * With a CTA priority (-simtlab_cta_priority; Fung and Aamodt, HPCA 2011,
  * Sec. 6.2) the order is by CTA instead, whatever the policy: the CTAs in
@@ -47,16 +58,27 @@ typedef struct tm_warp_sched {
     uint32_t nactive, max_active;
     uint32_t next_pending; /* where the round robin over pending warps resumes */
     bool *parked;          /* per slot: waits for other warps (a barrier, a TBC synchronization) */
+    /* fetch groups: slots per group (0: a group per CTA), the timeout,
+     * the group on top (a slot / group_warps, or a CTA), each slot's
+     * long-latency loads in flight and the count of issues at its last
+     * issue, issues since the top group took the top (and whether that
+     * reached the timeout), the cycle of the last switch check */
+    uint32_t group_warps, timeout;
+    uint64_t top_group;
+    uint32_t *long_pending;
+    uint64_t *stamp, issues, top_issues, checked_at;
+    bool top_expired;
     /* CTA priority: the CTA (dispatch number) of each slot, the core cycle of the order */
     tm_cta_priority cta_priority;
     uint64_t *group;
     uint64_t cycle;
 } tm_warp_sched;
 
-/* Make a scheduler of n slots for `policy` (two-level: at most
- * max_active warps in the active set, at least 1). False when memory is
- * short. */
-bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t max_active);
+/* Make a scheduler of n slots (at most 64) for `policy`; `size` is the
+ * two-level active set (at least 1 warp) or the warps of a fetch group (0:
+ * a group per CTA, named by tm_warp_sched_set_cta), `timeout` the fetch
+ * groups' timeout (0: none). False when memory is short. */
+bool tm_warp_sched_init(tm_warp_sched *ws, tm_sched policy, uint32_t n, uint32_t size, uint32_t timeout);
 void tm_warp_sched_free(tm_warp_sched *ws);
 
 /* A warp starts in slot s with age `age` (an increasing stamp); under
@@ -87,8 +109,11 @@ void tm_warp_sched_at(tm_warp_sched *ws, uint64_t cycle);
 const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n);
 /* Slot s issued. */
 void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s);
-/* Two-level: slot s waits for a long-latency result; it leaves the active
- * set for the next pending live warp. Other policies ignore it. */
+/* Slot s issued a long-latency load. Two-level: it leaves the active
+ * set for the next pending live warp; fetch groups: it waits for the
+ * load until tm_warp_sched_long_done. Other policies ignore it. */
 void tm_warp_sched_long_wait(tm_warp_sched *ws, uint32_t s, const bool *live);
+/* One long-latency load of slot s completed. */
+void tm_warp_sched_long_done(tm_warp_sched *ws, uint32_t s);
 
 #endif

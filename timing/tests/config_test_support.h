@@ -43,7 +43,7 @@ static inline void assert_config_equal(const tm_config *a, const tm_config *b)
     EQ(core_mhz), EQ(icnt_mhz), EQ(l2_mhz), EQ(dram_mhz);
     EQ(max_threads_per_core), EQ(warp_size), EQ(registers_per_core), EQ(max_ctas_per_core), EQ(shmem_bytes);
     EQ(shmem_banks), EQ(smem_latency), EQ(n_schedulers), EQ(scheduler), EQ(two_level_active);
-    EQ(two_level_inner), EQ(two_level_outer), EQ(sub_core_model);
+    EQ(two_level_inner), EQ(two_level_outer), EQ(fetch_group_warps), EQ(fetch_group_timeout), EQ(sub_core_model);
     for (int u = 0; u < TM_UNIT_KINDS; u++)
         EQ(id_oc[u]), EQ(oc_ex[u]), EQ(n_units[u]), EQ(oc_units[u]);
     EQ(ex_wb), EQ(oc_units_gen), EQ(reg_banks), EQ(reg_bank_use_warp_id);

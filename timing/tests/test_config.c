@@ -512,6 +512,12 @@ static void test_print_round_trip(void **state)
                        "-simtlab_simt tbc+lpc\n";
     assert_int_equal(tm_config_parse_text(&c, text, "rt", NULL, err, sizeof err), 0);
     round_trip(&c);
+    const char *const fetch[] = {"-gpgpu_scheduler fetch_groups:8\n", "-gpgpu_scheduler fetch_groups:cta:32768\n"};
+    for (int i = 0; i < 2; i++) {
+        tm_config_defaults(&c);
+        assert_int_equal(tm_config_parse_text(&c, fetch[i], "rt", NULL, err, sizeof err), 0);
+        round_trip(&c);
+    }
 }
 
 int main(void)

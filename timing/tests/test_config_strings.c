@@ -548,24 +548,38 @@ static void test_scheduler(void **state)
 {
     (void)state;
     char err[256] = "";
-    tm_sched k;
-    uint32_t a = 0, i = 0, o = 0;
-    assert_int_equal(tm_parse_scheduler("lrr", &k, &a, &i, &o, err, sizeof err), 0);
-    assert_int_equal(k, TM_SCHED_LRR);
-    assert_int_equal(tm_parse_scheduler("gto", &k, &a, &i, &o, err, sizeof err), 0);
-    assert_int_equal(k, TM_SCHED_GTO);
-    assert_int_equal(tm_parse_scheduler("old", &k, &a, &i, &o, err, sizeof err), 0);
-    assert_int_equal(k, TM_SCHED_OLDEST);
-    assert_int_equal(tm_parse_scheduler("two_level_active:6:0:1", &k, &a, &i, &o, err, sizeof err), 0);
-    assert_int_equal(k, TM_SCHED_TWO_LEVEL);
-    assert_int_equal(a, 6);
-    assert_int_equal(i, 0);
-    assert_int_equal(o, 1);
-    assert_int_equal(tm_parse_scheduler("two_level_active:6:0", &k, &a, &i, &o, err, sizeof err), -1);
+    tm_config c = {0};
+    assert_int_equal(tm_parse_scheduler("lrr", &c, err, sizeof err), 0);
+    assert_int_equal(c.scheduler, TM_SCHED_LRR);
+    assert_int_equal(tm_parse_scheduler("gto", &c, err, sizeof err), 0);
+    assert_int_equal(c.scheduler, TM_SCHED_GTO);
+    assert_int_equal(tm_parse_scheduler("old", &c, err, sizeof err), 0);
+    assert_int_equal(c.scheduler, TM_SCHED_OLDEST);
+    assert_int_equal(tm_parse_scheduler("two_level_active:6:0:1", &c, err, sizeof err), 0);
+    assert_int_equal(c.scheduler, TM_SCHED_TWO_LEVEL);
+    assert_int_equal(c.two_level_active, 6);
+    assert_int_equal(c.two_level_inner, 0);
+    assert_int_equal(c.two_level_outer, 1);
+    assert_int_equal(tm_parse_scheduler("two_level_active:6:0", &c, err, sizeof err), -1);
     assert_contains(err, "after <inner prioritization>");
-    assert_int_equal(tm_parse_scheduler("warp_limiting:2:4", &k, &a, &i, &o, err, sizeof err), -1);
+    assert_int_equal(tm_parse_scheduler("fetch_groups:8", &c, err, sizeof err), 0);
+    assert_int_equal(c.scheduler, TM_SCHED_FETCH_GROUPS);
+    assert_int_equal(c.fetch_group_warps, 8);
+    assert_int_equal(c.fetch_group_timeout, 0);
+    assert_int_equal(tm_parse_scheduler("fetch_groups:1:32768", &c, err, sizeof err), 0);
+    assert_int_equal(c.fetch_group_warps, 1);
+    assert_int_equal(c.fetch_group_timeout, 32768);
+    assert_int_equal(tm_parse_scheduler("fetch_groups:cta", &c, err, sizeof err), 0);
+    assert_int_equal(c.fetch_group_warps, 0); /* a group per CTA */
+    assert_int_equal(c.fetch_group_timeout, 0);
+    assert_int_equal(tm_parse_scheduler("fetch_groups:0", &c, err, sizeof err), -1);
+    assert_contains(err, "at least 1 warp");
+    assert_int_equal(tm_parse_scheduler("fetch_groups:8:", &c, err, sizeof err), -1);
+    assert_contains(err, "<timeout>");
+    assert_int_equal(tm_parse_scheduler("fetch_groups", &c, err, sizeof err), -1);
+    assert_int_equal(tm_parse_scheduler("warp_limiting:2:4", &c, err, sizeof err), -1);
     assert_contains(err, "not modelled");
-    assert_int_equal(tm_parse_scheduler("fifo", &k, &a, &i, &o, err, sizeof err), -1);
+    assert_int_equal(tm_parse_scheduler("fifo", &c, err, sizeof err), -1);
     assert_contains(err, "unknown scheduler \"fifo\"");
 }
 

@@ -271,7 +271,8 @@ static void test_rhu_dpe_table_3_1(void **state)
  * 1024; Threads per warp 32; SIMD lane width 32; Registers per GPU core
  * 16384; Shared memory per GPU core 32KB; Warp scheduling policy Two-level
  * round-robin (round robin inside the prioritized group and from group to
- * group, Sec. 4.4.1); L1 Cache 32KB/8-way/64B; L2 Cache 1024KB/64-way/64B
+ * group, a group being "the number of warps that compose a single CTA",
+ * Sec. 4.4.1); L1 Cache 32KB/8-way/64B; L2 Cache 1024KB/64-way/64B
  * (the whole chip's, as the same row of Table 3.1); Memory bandwidth
  * 102.4 GB/s; Memory controller Out-of-order (FR-FCFS). */
 static void test_rhu_tbc_table_4_1(void **state)
@@ -283,10 +284,9 @@ static void test_rhu_tbc_table_4_1(void **state)
     assert_int_equal(c.warp_size, 32);
     assert_int_equal(c.registers_per_core, 16384);
     assert_int_equal(c.shmem_bytes, 32 * 1024);
-    assert_int_equal(c.scheduler, TM_SCHED_TWO_LEVEL);
-    assert_int_equal(c.two_level_inner, 0); /* GPGPU-Sim's prioritization 0: loose round robin */
-    assert_int_equal(c.two_level_outer, 0);
-    assert_true(c.two_level_active >= 1);
+    assert_int_equal(c.scheduler, TM_SCHED_FETCH_GROUPS);
+    assert_int_equal(c.fetch_group_warps, 0); /* a group per CTA */
+    assert_int_equal(c.fetch_group_timeout, 0);
     assert_int_equal(cache_bytes(&c.l1d), 32 * 1024);
     assert_int_equal(c.l1d.assoc, 8);
     assert_int_equal(c.l1d.line_bytes, 64);

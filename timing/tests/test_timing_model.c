@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -396,6 +397,54 @@ static void test_cta_waits_for_alu_results(void **state)
     assert_true(two - one >= 145 + 1);
 }
 
+/* Narasiman's two-level round robin (PhD thesis, Sec. 4.3, and its
+ * digest's sanity test 2.8): 16 warps on one scheduler each run C = 64
+ * independent adds, a global load that hits the L1 (each warp loaded the
+ * line and used it before a barrier; -gpgpu_l1_latency 400, so L = 400 +
+ * 3 from issue to a dependent issue, as test_pointer_chase_l1_hit
+ * derives), an add that
+ * needs it and 64 more. Round robin brings all 16 warps to their loads
+ * together (16C cycles) and the core idles until the first answer, L
+ * later, then runs the second phase: 32C + L. Fetch groups of 8: group 0
+ * loads at 8C and group 1 computes meanwhile; as L <= 8C each group's
+ * answers are back before the other group runs out of work: 32C. So the
+ * two differ by L, up to the 16 cycles over which a phase's loads issue;
+ * and one group of all the warps is round robin, cycle for cycle. */
+static void test_fetch_groups_hide_latency(void **state)
+{
+    (void)state;
+    enum { C = 64, L = 403 };
+    size_t cap = 64 * 1024, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len,
+                            HEAD ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<40>;\n.reg .b64 %%rd<4>;\n"
+                                 "ld.param.u64 %%rd1, [p];\nmov.u32 %%r32, %%tid.x;\nshr.u32 %%r33, %%r32, 5;\n"
+                                 "mul.wide.u32 %%rd2, %%r33, 128;\nadd.u64 %%rd3, %%rd1, %%rd2;\n"
+                                 "ld.global.u32 %%r34, [%%rd3];\nadd.u32 %%r37, %%r34, 1;\nbar.sync 0;\n");
+    for (int phase = 0; phase < 2; phase++) {
+        for (int i = 0; i < C; i++)
+            len += (size_t)snprintf(t + len, cap - len, "add.u32 %%r%d, %%r%d, 1;\n", i % 32, i % 32);
+        if (phase == 0)
+            len += (size_t)snprintf(t + len, cap - len, "ld.global.u32 %%r35, [%%rd3];\nadd.u32 %%r36, %%r35, 1;\n");
+    }
+    snprintf(t + len, cap - len, "ret;\n}\n");
+    const char *rr[] = {"-gpgpu_num_sched_per_core=1", "-gpgpu_l1_latency=400", "-gpgpu_scheduler=lrr", NULL};
+    const char *fg[] = {"-gpgpu_num_sched_per_core=1", "-gpgpu_l1_latency=400", "-gpgpu_scheduler=fetch_groups:8", NULL};
+    const char *one[] = {"-gpgpu_num_sched_per_core=1", "-gpgpu_l1_latency=400", "-gpgpu_scheduler=fetch_groups:64",
+                         NULL};
+    tm_config c_rr = small_gpu(rr), c_fg = small_gpu(fg), c_one = small_gpu(one);
+    assert_int_equal(c_rr.max_threads_per_core / 32, 64); /* (one group of 64 holds every slot) */
+    uint64_t t_rr = simulate(&c_rr, t, 1, 512, NULL, 16 * 128, NULL).cycles;
+    uint64_t t_fg = simulate(&c_fg, t, 1, 512, NULL, 16 * 128, NULL).cycles;
+    uint64_t t_one = simulate(&c_one, t, 1, 512, NULL, 16 * 128, NULL).cycles;
+    free(t);
+    assert_true(t_rr > t_fg);
+    if (t_rr - t_fg + 16 < L || t_rr - t_fg > L + 16)
+        fail_msg("round robin %" PRIu64 " cycles, fetch groups %" PRIu64 ": the difference should be %d +- 16", t_rr,
+                 t_fg, L);
+    assert_int_equal(t_one, t_rr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_every_preset_runs),
         cmocka_unit_test(test_cta_waits_for_alu_results),
         cmocka_unit_test(test_one_fetch_access_per_scheduler),
+        cmocka_unit_test(test_fetch_groups_hide_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

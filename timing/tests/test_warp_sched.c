@@ -3,7 +3,9 @@
  * LRR starts after the warp that issued last; GTO keeps the last issuer
  * first, then oldest first; oldest-first sorts by age; two-level tries
  * only its active set and swaps a warp that waits on memory for the next
- * pending one. */
+ * pending one; fetch groups (Narasiman's thesis, Sec. 4.3) take the
+ * groups in priority order, each in round robin, and pass the top to the
+ * next group when every live warp of the top one waits on memory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +30,7 @@ static void test_lrr(void **state)
 {
     (void)state;
     tm_warp_sched ws;
-    assert_true(tm_warp_sched_init(&ws, TM_SCHED_LRR, 4, 0));
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_LRR, 4, 0, 0));
     bool live[4] = {true, true, false, true};
     for (uint32_t s = 0; s < 4; s++)
         tm_warp_sched_start(&ws, s, s);
@@ -47,7 +49,7 @@ static void test_gto_and_oldest(void **state)
     bool live[4] = {true, true, true, true};
     /* ages: slot 2 oldest, then 0, 3, 1 */
     const uint64_t age[4] = {10, 30, 5, 20};
-    assert_true(tm_warp_sched_init(&ws, TM_SCHED_GTO, 4, 0));
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_GTO, 4, 0, 0));
     for (uint32_t s = 0; s < 4; s++)
         tm_warp_sched_start(&ws, s, age[s]);
     expect_order(&ws, live, (uint32_t[]){2, 0, 3, 1}, 4);
@@ -58,7 +60,7 @@ static void test_gto_and_oldest(void **state)
     expect_order(&ws, live, (uint32_t[]){2, 0, 1}, 3);
     tm_warp_sched_free(&ws);
     bool all[4] = {true, true, true, true};
-    assert_true(tm_warp_sched_init(&ws, TM_SCHED_OLDEST, 4, 0));
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_OLDEST, 4, 0, 0));
     for (uint32_t s = 0; s < 4; s++)
         tm_warp_sched_start(&ws, s, age[s]);
     tm_warp_sched_issued(&ws, 1); /* issuing changes nothing for oldest-first */
@@ -71,7 +73,7 @@ static void test_two_level(void **state)
     (void)state;
     tm_warp_sched ws;
     bool live[5] = {true, true, true, true, true};
-    assert_true(tm_warp_sched_init(&ws, TM_SCHED_TWO_LEVEL, 5, 2));
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_TWO_LEVEL, 5, 2, 0));
     for (uint32_t s = 0; s < 5; s++)
         tm_warp_sched_start(&ws, s, s); /* slots 0 and 1 fill the active set of 2 */
     expect_order(&ws, live, (uint32_t[]){0, 1}, 2);
@@ -100,7 +102,7 @@ static void test_two_level_parked(void **state)
     (void)state;
     tm_warp_sched ws;
     bool live[5] = {true, true, true, true, true};
-    assert_true(tm_warp_sched_init(&ws, TM_SCHED_TWO_LEVEL, 5, 2));
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_TWO_LEVEL, 5, 2, 0));
     for (uint32_t s = 0; s < 5; s++)
         tm_warp_sched_start(&ws, s, s); /* active: 0, 1; pending: 2, 3, 4 */
     tm_warp_sched_park(&ws, 2, true, live); /* pending 2 waits at the barrier too */
@@ -143,7 +145,7 @@ static void test_cta_priority(void **state)
         {TM_CTA_PRIORITY_RRB, 3, {2, 3, 1, 0, 4, 5}}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         tm_warp_sched ws;
-        assert_true(tm_warp_sched_init(&ws, TM_SCHED_GTO, 6, 0));
+        assert_true(tm_warp_sched_init(&ws, TM_SCHED_GTO, 6, 0, 0));
         tm_warp_sched_set_cta_priority(&ws, cases[c].p);
         for (uint32_t s = 0; s < 6; s++) {
             tm_warp_sched_start(&ws, s, 100 - s);
@@ -156,13 +158,95 @@ static void test_cta_priority(void **state)
     }
     /* a CTA that left: AGE over CTAs 5 and 9 only (slots 2, 3 empty) */
     tm_warp_sched ws;
-    assert_true(tm_warp_sched_init(&ws, TM_SCHED_LRR, 6, 0));
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_LRR, 6, 0, 0));
     tm_warp_sched_set_cta_priority(&ws, TM_CTA_PRIORITY_AGE);
     for (uint32_t s = 0; s < 6; s++)
         tm_warp_sched_set_cta(&ws, s, cta[s]);
     live[2] = live[3] = false;
     tm_warp_sched_issued(&ws, 4);
     expect_order(&ws, live, (uint32_t[]){0, 1, 5, 4}, 4); /* CTA 5 from slot 5 on: 0, 1; CTA 9: 5, 4 */
+    tm_warp_sched_free(&ws);
+}
+
+/* Fetch groups of 2 over 6 slots: groups {0,1} {2,3} {4,5}, group 0 on
+ * top. Within a group round robin resumes after the group's last issuer;
+ * the top passes on (one switch a cycle) only when every live warp of the
+ * top group waits on a long-latency load. */
+static void test_fetch_groups(void **state)
+{
+    (void)state;
+    tm_warp_sched ws;
+    bool live[6] = {true, true, true, true, true, true};
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_FETCH_GROUPS, 6, 2, 0));
+    for (uint32_t s = 0; s < 6; s++)
+        tm_warp_sched_start(&ws, s, s);
+    tm_warp_sched_at(&ws, 0);
+    expect_order(&ws, live, (uint32_t[]){0, 1, 2, 3, 4, 5}, 6);
+    tm_warp_sched_issued(&ws, 0);
+    tm_warp_sched_issued(&ws, 2); /* each group's round robin on its own */
+    expect_order(&ws, live, (uint32_t[]){1, 0, 3, 2, 4, 5}, 6);
+    tm_warp_sched_long_wait(&ws, 0, live);
+    tm_warp_sched_at(&ws, 1); /* 1 can still go on: group 0 keeps the top */
+    expect_order(&ws, live, (uint32_t[]){1, 0, 3, 2, 4, 5}, 6);
+    tm_warp_sched_long_wait(&ws, 1, live);
+    tm_warp_sched_at(&ws, 2); /* all of group 0 waits: group 1 on top, group 0 last */
+    expect_order(&ws, live, (uint32_t[]){3, 2, 4, 5, 1, 0}, 6);
+    for (uint32_t s = 2; s < 6; s++)
+        tm_warp_sched_long_wait(&ws, s, live);
+    tm_warp_sched_at(&ws, 3); /* every group waits: one switch this cycle, to group 2 */
+    expect_order(&ws, live, (uint32_t[]){4, 5, 1, 0, 3, 2}, 6);
+    expect_order(&ws, live, (uint32_t[]){4, 5, 1, 0, 3, 2}, 6); /* (asked again: still one) */
+    tm_warp_sched_at(&ws, 4); /* the next cycle, the next: group 0 */
+    expect_order(&ws, live, (uint32_t[]){1, 0, 3, 2, 4, 5}, 6);
+    tm_warp_sched_long_done(&ws, 4); /* 4's load is back; four cycles pass (an SM may skip them) */
+    tm_warp_sched_at(&ws, 8); /* groups 0 and 1 still wait: two switches, and group 2 stays */
+    expect_order(&ws, live, (uint32_t[]){4, 5, 1, 0, 3, 2}, 6);
+    tm_warp_sched_free(&ws);
+
+    /* a group with no live warp gives the top away; the timeout passes it
+     * after that many issues of the top group's warps */
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_FETCH_GROUPS, 4, 2, 3));
+    for (uint32_t s = 0; s < 4; s++)
+        tm_warp_sched_start(&ws, s, s);
+    tm_warp_sched_issued(&ws, 0);
+    tm_warp_sched_issued(&ws, 1);
+    tm_warp_sched_issued(&ws, 0); /* the third: group 1 takes the top */
+    tm_warp_sched_at(&ws, 1);
+    expect_order(&ws, live, (uint32_t[]){2, 3, 1, 0}, 4);
+    live[2] = live[3] = false;
+    tm_warp_sched_at(&ws, 2);
+    expect_order(&ws, live, (uint32_t[]){1, 0}, 2);
+    tm_warp_sched_free(&ws);
+
+    /* a group per CTA (slots 0, 1 of CTA 7, 2, 3 of CTA 3, 4, 5 of CTA 9):
+     * the CTAs in dispatch order from the oldest, the top passing on to
+     * the next CTA */
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_FETCH_GROUPS, 6, 0, 0));
+    static const uint64_t cta[6] = {7, 7, 3, 3, 9, 9};
+    for (uint32_t s = 0; s < 6; s++) {
+        tm_warp_sched_start(&ws, s, s);
+        tm_warp_sched_set_cta(&ws, s, cta[s]);
+        live[s] = true;
+    }
+    expect_order(&ws, live, (uint32_t[]){2, 3, 0, 1, 4, 5}, 6);
+    tm_warp_sched_long_wait(&ws, 2, live);
+    tm_warp_sched_long_wait(&ws, 3, live);
+    tm_warp_sched_at(&ws, 1);
+    expect_order(&ws, live, (uint32_t[]){0, 1, 4, 5, 2, 3}, 6);
+    live[0] = live[1] = false; /* CTA 7 ends: CTA 9 is next */
+    expect_order(&ws, live, (uint32_t[]){4, 5, 2, 3}, 4);
+    tm_warp_sched_free(&ws);
+
+    /* one group of every slot is loose round robin ("a fetch group size
+     * of 32 ... is by definition equivalent to the baseline round-robin") */
+    bool all[4] = {true, true, true, true};
+    assert_true(tm_warp_sched_init(&ws, TM_SCHED_FETCH_GROUPS, 4, 4, 0));
+    for (uint32_t s = 0; s < 4; s++)
+        tm_warp_sched_start(&ws, s, s);
+    tm_warp_sched_issued(&ws, 1);
+    tm_warp_sched_long_wait(&ws, 1, all);
+    tm_warp_sched_at(&ws, 1);
+    expect_order(&ws, all, (uint32_t[]){2, 3, 0, 1}, 4);
     tm_warp_sched_free(&ws);
 }
 
@@ -173,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_gto_and_oldest),
         cmocka_unit_test(test_two_level),
         cmocka_unit_test(test_two_level_parked),
+        cmocka_unit_test(test_fetch_groups),
         cmocka_unit_test(test_cta_priority),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

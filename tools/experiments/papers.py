@@ -91,7 +91,7 @@ EXPERIMENTS = {
             Config("pdom", "pdom", "the baseline per-warp PDOM stack"),
             Config("tbc", "tbc", "TBC, the thesis's comparison point"),
             Config("2lev", "pdom", "two-level round-robin warp scheduling, 4 fetch groups of 8 warps (Sec. 4.3)",
-                   sim_set=("-gpgpu_scheduler=two_level_active:8:0:0",)),
+                   sim_set=("-gpgpu_scheduler=fetch_groups:8",)),
             Config("lwm", "lwm", "the large warp microarchitecture (sub-warp creation, Sec. 4.2)"),
             Config("lwm-2lev", "lwm", "large warps with two-level round-robin scheduling (Sec. 4.4)",
                    missing="the combined large-warp / two-level scheduler"),
