@@ -139,6 +139,10 @@ static const opt_def options[] = {
     {"-simtlab_cta_priority", K_CTA_PRIO, F(cta_priority)},
     {"-simtlab_icnt_latency", K_U32, F(icnt_latency)},
     {"-simtlab_threads", K_U32, F(host_threads)},
+    {"-simtlab_lwm_threads", K_U32, F(lwm_threads)},
+    {"-simtlab_lwm_mem_rows", K_BOOL, F(lwm_mem_rows)},
+    {"-simtlab_lwm_jump_once", K_BOOL, F(lwm_jump_once)},
+    {"-simtlab_lwm_pred_pack", K_BOOL, F(lwm_pred_pack)},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -351,6 +355,10 @@ void tm_config_defaults(tm_config *c)
         .simt = "pdom",
         .slp = "none",
         .slp_max_d_percent = 50,
+        .lwm_threads = 256,
+        .lwm_mem_rows = true,
+        .lwm_jump_once = true,
+        .lwm_pred_pack = true,
     };
     /* QV100's mapping, read by the mapping parser (it cannot fail on this literal) */
     char unused[8];
@@ -813,6 +821,9 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
                                     "random, wid, flip_odd, rotate_odd_1, balanced)", c->slp);
     if (c->slp_max_d_percent > 100)
         return invalid(err, errlen, "-simtlab_slp_max_d_percent %u: a percentage (0 to 100)", c->slp_max_d_percent);
+    if (!c->warp_size || c->lwm_threads % c->warp_size || !c->lwm_threads || c->lwm_threads > 1024)
+        return invalid(err, errlen, "-simtlab_lwm_threads %u: a multiple of the warp size (%u), at most 1024",
+                       c->lwm_threads, c->warp_size);
     if (c->host_threads > TM_MAX_HOST_THREADS)
         return invalid(err, errlen, "-simtlab_threads %u: at most %u host threads", c->host_threads,
                        TM_MAX_HOST_THREADS);

@@ -204,6 +204,15 @@ typedef struct tm_config {
                                         branches are more than this percent D-branches runs
                                         without permutation (Rhu's thesis, Sec. 4.3: aligned
                                         divergence comes from P-branches; 50) */
+    /* the large warp microarchitecture (-simtlab_simt lwm; Narasiman's thesis, Sec. 4.2) */
+    uint32_t lwm_threads;            /* -simtlab_lwm_threads: threads of a large warp, a multiple
+                                        of the warp size up to 1024 (256, the thesis's best) */
+    bool lwm_mem_rows;               /* -simtlab_lwm_mem_rows: global memory instructions form a
+                                        sub-warp per row, no packing (Sec. 4.2.5; 1) */
+    bool lwm_jump_once;              /* -simtlab_lwm_jump_once: an unconditional branch issues one
+                                        sub-warp (Sec. 4.2.4; 1) */
+    bool lwm_pred_pack;              /* -simtlab_lwm_pred_pack: guarded instructions pack only the
+                                        threads whose guard holds (Sec. 5.2.1; 1) */
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */

@@ -19,7 +19,8 @@
  *   tbc, tbc+, tbc-lpc, tbc-ideal  thread block compaction and its
  *         variants (simt_tbc.c; timing/README.md lists them);
  *   capri, capri-2bit, capri-1bs, capri-ce  compaction-adequacy
- *         prediction on TBC+ (simt_tbc.c, capt.c). */
+ *         prediction on TBC+ (simt_tbc.c, capt.c);
+ *   lwm   the large warp microarchitecture (simt_lwm.c). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 

@@ -89,6 +89,7 @@
 #include "timing/capt.h"
 #include "timing/config.h"
 #include "timing/simt.h"
+#include "timing/simt_place.h"
 #include "timing/slp.h"
 
 /* CAPRI's variants (Rhu's thesis, Sec. 4.2 and 4.5.3): none (plain TBC),
@@ -234,29 +235,11 @@ static bool push(tbc_state *st, uint32_t pc, uint32_t rpc)
 static void place_warp(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t pc, uint32_t home)
 {
     tbc_state *st = state_of(cta);
-    sim_cta *c = &cta->emu;
-    sim_warp *w = &c->warps[j];
-    uint32_t holes = 0, any = PTX_NONE;
-    for (uint32_t l = 0; l < st->lanes; l++)
-        if (at[l] == PTX_NONE)
-            holes |= 1u << l;
-        else
-            any = at[l];
     /* the lanes of its static warp (a partial last warp has fewer), or of any warp */
-    w->n = home != PTX_NONE && st->nthreads - home * 32 < 32 ? st->nthreads - home * 32 : st->lanes;
-    holes &= sim_warp_lanes(w);
-    for (uint32_t l = 0; l < w->n; l++)
-        w->t[l] = at[l] == PTX_NONE ? any : at[l]; /* (a hole names a thread of the warp; it never runs) */
-    w->exited = holes; /* holes count as gone for the emulator (barrier counts, warp-synchronous lanes) */
-    w->depth = 1;      /* (pdom_start gave every slot a stack) */
-    w->stack[0] = (sim_simt_entry){pc, c->kernel_fn->ninstrs, sim_warp_lanes(w) & ~holes, PTX_NONE, PTX_NONE};
-    w->at_barrier = w->at_cluster = false;
-    st->holes[j] = holes;
+    uint32_t n = home != PTX_NONE && st->nthreads - home * 32 < 32 ? st->nthreads - home * 32 : st->lanes;
+    st->holes[j] = tm_simt_place(cta, j, at, n, pc);
     st->home[j] = home;
     st->running[j] = true;
-    cta->groups[j].ctx = NULL; /* its threads changed */
-    if (c->ctx_warp == w)
-        c->ctx_warp = NULL;
 }
 
 /* first_warp in compact(): the thread sits off its logical lane (a lane
@@ -479,10 +462,8 @@ static void activate(tm_cta *cta)
 static void retire(tm_cta *cta, uint32_t s)
 {
     tbc_state *st = state_of(cta);
-    sim_warp *w = &cta->emu.warps[s];
     st->running[s] = false;
-    w->exited = sim_warp_lanes(w); /* it holds no thread now */
-    w->depth = 0;
+    tm_simt_unplace(cta, s); /* it holds no thread now */
     st->stack[st->depth - 1].wcnt--;
 }
 
@@ -855,25 +836,6 @@ static void resume_ahead(tm_cta *cta)
     }
 }
 
-/* Whether the instruction at pc of the kernel works on the lanes of its
- * warp together (shuffles, votes, match, redux, activemask, elect and
- * every .sync form but the CTA barriers), or is a call, whose callee
- * may: what it computes depends on which threads share the warp. */
-static bool warp_level(const sim_cta *c, const sim_func *fn, uint32_t pc)
-{
-    const sim_inst *in = &fn->code[pc];
-    if (in->sync_src >= 0)
-        return true;
-    const ptx_module *m = c->prog->m;
-    switch ((ptx_opcode)ptx_instr_form(m, &fn->f->instrs[pc])->opcode) {
-    case PTX_OP_CALL: /* the callee may hold such instructions (a -G build's __activemask()) */
-    case PTX_OP_ACTIVEMASK: case PTX_OP_ELECT_SYNC: case PTX_OP_MATCH: case PTX_OP_REDUX_SYNC: case PTX_OP_SHFL:
-    case PTX_OP_SHFL_SYNC: case PTX_OP_VOTE: case PTX_OP_VOTE_SYNC:
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* Whether the branch at pc synchronizes the warps (potentially
  * divergent): every branch not written .uni; under TBC+ (Rhu's thesis,
@@ -1019,7 +981,7 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
             continue;
         }
         if (r == SIM_WARP_READY && st->ahead[s] != PTX_NONE && w->nframes == 0 &&
-            warp_level(c, c->kernel_fn, is->pc)) {
+            tm_simt_warp_level(c, c->kernel_fn, is->pc)) {
             /* running ahead: it stops before the instruction until its
              * path's entry is on top (whose warps may have to regroup) */
             st->running[s] = false;
@@ -1027,7 +989,7 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
             st->park_pc[s] = is->pc;
             continue;
         }
-        if (r == SIM_WARP_READY && st->mixed && w->nframes == 0 && warp_level(c, c->kernel_fn, is->pc)) {
+        if (r == SIM_WARP_READY && st->mixed && w->nframes == 0 && tm_simt_warp_level(c, c->kernel_fn, is->pc)) {
             if (!regroup_arrival(cta, s, is->pc))
                 return SIM_WARP_FAULT;
             continue;
@@ -1035,7 +997,7 @@ static sim_warp_status tbc_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
         /* a warp with lanes missing: a warp-synchronous instruction leaves out
          * the ones the baseline would (c->fn: the running code); a full
          * warp's own stack says it, as pdom_next set up */
-        if (r == SIM_WARP_READY && st->holes[s] && st->home[s] != PTX_NONE && warp_level(c, c->fn, is->pc))
+        if (r == SIM_WARP_READY && st->holes[s] && st->home[s] != PTX_NONE && tm_simt_warp_level(c, c->fn, is->pc))
             (*g)->absent = absent_lanes(cta, s) | (sim_pdom_absent(c, w, is->mask) & ~st->holes[s]), (*g)->pdom = NULL;
         return r;
     }

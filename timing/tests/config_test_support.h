@@ -65,6 +65,7 @@ static inline void assert_config_equal(const tm_config *a, const tm_config *b)
     EQ(addrmap.chip_mask), EQ(addrmap.bank_mask), EQ(addrmap.row_mask), EQ(addrmap.col_mask);
     EQ(addrmap.burst_mask), EQ(addrmap.dramid_bit);
     EQ(max_cycle), EQ(max_insn), EQ(deadlock_cycles), EQ(kernel_launch_latency), EQ(perfect_mem);
+    EQ(lwm_threads), EQ(lwm_mem_rows), EQ(lwm_jump_once), EQ(lwm_pred_pack);
     assert_string_equal(a->simt, b->simt);
 #undef EQ
 #undef EQ_CACHE

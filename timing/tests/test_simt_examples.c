@@ -515,6 +515,69 @@ static void test_slp_on_tbc(void **state)
     }
 }
 
+/* Narasiman's thesis, Fig. 4.5 (Sec. 4.2.1; 4.2.3-4.2.5), as
+ * testdata/timing/simt/narasiman_fig4_5.ptx scales it to a 256-thread
+ * large warp on 32 lanes (its header derives every count below): block A
+ * and D run with all 256 threads, 8 sub-warps per instruction; B's 15 x 8
+ * threads pack into 4 sub-warps for the mad (3 full, the last 24 lanes:
+ * the figure's masks 1111 1111 1111 1110), C's 17 x 8 into 5 (the last 8
+ * lanes); the global stores form a sub-warp per row (B rows of 16, 16,
+ * 24, 8, 16, 16, 8, 16 threads; C the complement) and the jump ending C
+ * issues once (32 lanes). Lane histogram: W32 15 x 8 (A) + 3 + 4 + 1 + 3 x
+ * 8 (D) = 152, W24 1 + 1 + 2 = 4, W16 5 + 5 = 10, W8 2 + 1 + 1 = 4. Per
+ * instruction NW_NoTBC (the rows with an active thread) sums to 184,
+ * NW_TBC (sub-warps issued) 170, NW_ideal (ceil(threads / 32)) 167. PDOM
+ * issues 8 warps for every instruction. Without the memory rule the
+ * stores pack as the mads (4 and 5: 163 sub-warps); without the jump rule
+ * the jump issues 5 (174). Paths: the figure's 15 threads A B D (0x124),
+ * the others A C D (0x134). */
+static void test_narasiman_fig4_5(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "B", "C", "D", NULL};
+    const char *rel = "timing/simt/narasiman_fig4_5.ptx";
+    static const char *const no_mem[] = {"-simtlab_lwm_mem_rows=0", NULL}, *const no_jump[] = {"-simtlab_lwm_jump_once=0", NULL};
+    const struct {
+        const char *mech;
+        const char *const *sets;
+        uint64_t want[4], nw_compacted;
+    } runs[] = {{"pdom", NULL, {8, 8, 8, 8}, 0}, {"lwm", NULL, {8, 4, 5, 8}, 170},
+                {"lwm", no_mem, {8, 4, 5, 8}, 163}, {"lwm", no_jump, {8, 4, 5, 8}, 174}};
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        emu e;
+        emu_open(&e, rel);
+        uint64_t out = emu_buf(&e, NULL, 256 * 4), issues[4];
+        const void *args[] = {&out};
+        uint32_t depth;
+        tm_kernel_stats ks =
+            run_example_set(&e, rel, "narasiman_fig4_5", 256, args, runs[r].mech, runs[r].sets, blocks, issues, &depth);
+        expect_issues(runs[r].mech, blocks, issues, runs[r].want);
+        tm_simt_counts n = ks.sm.simt;
+        assert_int_equal(n.nw_compacted, runs[r].nw_compacted);
+        if (runs[r].nw_compacted) {
+            assert_int_equal(n.nw_static, 184);
+            assert_int_equal(n.nw_ideal, 167);
+            assert_int_equal(n.syncs, 1); /* the conditional branch ending A */
+            assert_int_equal(n.divergent[1], 1); /* class P */
+            assert_int_equal(ks.sm.warp_insts, runs[r].nw_compacted);
+        }
+        if (r == 1) {
+            const uint64_t *d = ks.sm.distro + TM_DISTRO_W1;
+            assert_int_equal(d[31], 152);
+            assert_int_equal(d[23], 4);
+            assert_int_equal(d[15], 10);
+            assert_int_equal(d[7], 4);
+        }
+        uint32_t path[256];
+        emu_read(&e, path, out, sizeof path);
+        for (uint32_t t = 0; t < 256; t++) {
+            uint32_t fig = 4 * (t / 32) + t % 4;
+            assert_int_equal(path[t], (0x31C62E59u >> fig & 1) ? 0x124u : 0x134u);
+        }
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_rhu_fig4_8_capri),
         cmocka_unit_test(test_tbc_plus_skips_uniform_branches),
         cmocka_unit_test(test_slp_on_tbc),
+        cmocka_unit_test(test_narasiman_fig4_5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,30 @@
+/* simt_place.h — putting a thread group of the mechanism's choosing into
+ * one of the CTA's warp slots, for the mechanisms that regroup threads
+ * (thread block compaction, large warps): slot j is the CTA's sim_warp j,
+ * whose lanes receive the threads and which then runs them under the
+ * emulator's PDOM control from a fresh one-entry stack. */
+#ifndef SIMTLAB_TIMING_SIMT_PLACE_H
+#define SIMTLAB_TIMING_SIMT_PLACE_H
+
+#include "timing/cta.h"
+
+/* Put the threads at[0..32) (PTX_NONE: a hole) in slot j at the kernel's
+ * instruction pc; the warp has n lanes (a partial static warp has fewer
+ * than 32). Holes count as exited lanes for the emulator (barrier counts,
+ * warp-synchronous lanes). Returns the holes. */
+uint32_t tm_simt_place(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t n, uint32_t pc);
+
+/* Empty slot j: its warp holds no thread. */
+void tm_simt_unplace(tm_cta *cta, uint32_t j);
+
+/* The opcode of instruction pc of function fn. */
+ptx_opcode tm_simt_opcode(const sim_cta *c, const sim_func *fn, uint32_t pc);
+
+/* Whether the instruction at pc of fn works on the lanes of its warp
+ * together (shuffles, votes, match, redux, activemask, elect and every
+ * .sync form but the CTA barriers), or is a call, whose callee may: what
+ * it computes depends on which threads share the warp, so a regrouping
+ * mechanism runs it in the static warps. */
+bool tm_simt_warp_level(const sim_cta *c, const sim_func *fn, uint32_t pc);
+
+#endif
