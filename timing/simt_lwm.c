@@ -17,6 +17,10 @@
  * last (Sec. 4.2.3): both non-empty, the entry waits at the branch's
  * reconvergence point and the not-taken, then the taken path are pushed
  * (the taken path runs first); entries pop at their reconvergence point.
+ * As in the baseline's stack, a path starting at the reconvergence point
+ * is not pushed (its threads wait in the entry there), and an entry that
+ * would wait at its own reconvergence point is dropped (the digest's
+ * "r == T.RPC" optimisation; loops would otherwise grow the stack).
  * The thesis's options:
  *  - -simtlab_lwm_mem_rows (1): a global memory instruction forms one
  *    sub-warp per row with active threads, no packing (Sec. 4.2.5), so
@@ -158,6 +162,16 @@ static bool push(large_warp *lw, uint32_t pc, uint32_t rpc)
     lw->stack[lw->depth] = (lw_entry){pc, rpc};
     memset(mask_of(lw, lw->depth), 0, lw->rows * sizeof *lw->masks);
     lw->depth++;
+    return true;
+}
+
+/* Push as push() does, counting the CTA's deepest stack. */
+static bool push_counted(tm_cta *cta, large_warp *lw, uint32_t pc, uint32_t rpc)
+{
+    if (!push(lw, pc, rpc))
+        return false;
+    if (lw->depth > cta->emu.max_stack_depth)
+        cta->emu.max_stack_depth = lw->depth;
     return true;
 }
 
@@ -346,12 +360,15 @@ static bool finish(tm_cta *cta, large_warp *lw)
         const uint8_t *facts = c->kernel_fn->branch_facts;
         cta->counts.divergent[facts ? SIM_BRANCH_CLASS(facts[lw->pc]) : 0]++;
         c->divergent_branches++;
-        e->pc = rpc;
+        if (e->rpc == rpc) /* it would wait where it ends: its threads wait in the entry below */
+            lw->depth--;
+        else
+            e->pc = rpc;
         for (uint32_t pass = 0; pass < 2; pass++) /* the fall-through first, so the others end on top */
             for (uint32_t i = 0; i < lw->ntargets; i++) {
-                if ((lw->target_pc[i] == lw->pc + 1) != (pass == 0))
-                    continue;
-                if (!push(lw, lw->target_pc[i], rpc))
+                if ((lw->target_pc[i] == lw->pc + 1) != (pass == 0) || lw->target_pc[i] == rpc)
+                    continue; /* (threads going to the reconvergence point wait there) */
+                if (!push_counted(cta, lw, lw->target_pc[i], rpc))
                     return false;
                 memcpy(mask_of(lw, lw->depth - 1), lw->target_masks + (size_t)i * lw->rows,
                        lw->rows * sizeof *lw->masks);
@@ -417,7 +434,7 @@ static bool lwm_start(tm_cta *cta, char *err, size_t errlen)
         lw->lanes = calloc(lw->rows, sizeof *lw->lanes);
         lw->exited = calloc(lw->rows, sizeof *lw->exited);
         lw->row_of = malloc((size_t)lw->rows * 32 * sizeof *lw->row_of);
-        ok = lw->thread && lw->lanes && lw->exited && lw->row_of && push(lw, 0, c->kernel_fn->ninstrs);
+        ok = lw->thread && lw->lanes && lw->exited && lw->row_of && push_counted(cta, lw, 0, c->kernel_fn->ninstrs);
         for (uint32_t r = 0; ok && r < lw->rows; r++) {
             sim_warp *w = &c->warps[lw->first + r];
             sim_simt_pdom.start(c, w);

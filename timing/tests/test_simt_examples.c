@@ -179,7 +179,9 @@ static void test_fung_example1(void **state)
  * stacks, the same for the block-wide ones (an entry whose
  * reconvergence point is the new branch's is replaced, as GPGPU-Sim's
  * stack does): PDOM {F} {B} {C}, at C {C} gives way to {D} {E}: 4;
- * with LPC {F} {LC E} {B} {C}, then {D} {E} in place of {C}: 5. */
+ * with LPC {F} {LC E} {B} {C}, then {D} {E} in place of {C}: 5. A
+ * large warp of one warp (the block) is the warp with its PDOM stack:
+ * its sub-warps are the warp's active lanes. */
 static void test_fung_example2(void **state)
 {
     (void)state;
@@ -187,7 +189,7 @@ static void test_fung_example2(void **state)
     const char *rel = "timing/simt/fung2011_example2.ptx";
     const struct { const char *mech; uint64_t want[6]; uint32_t depth; } runs[] = {
         {"pdom", {3, 3, 1, 1, 4, 1}, 4}, {"pdom-lpc", {2, 2, 1, 1, 2, 1}, 5}, {"tbc", {3, 3, 1, 1, 4, 1}, 4},
-        {"tbc-lpc", {2, 2, 1, 1, 2, 1}, 5}};
+        {"tbc-lpc", {2, 2, 1, 1, 2, 1}, 5}, {"lwm", {3, 3, 1, 1, 4, 1}, 4}};
     for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
         emu e;
         emu_open(&e, rel);
@@ -529,7 +531,8 @@ static void test_slp_on_tbc(void **state)
  * NW_TBC (sub-warps issued) 170, NW_ideal (ceil(threads / 32)) 167. PDOM
  * issues 8 warps for every instruction. Without the memory rule the
  * stores pack as the mads (4 and 5: 163 sub-warps); without the jump rule
- * the jump issues 5 (174). Paths: the figure's 15 threads A B D (0x124),
+ * the jump issues 5 (174). The stack is 3 deep (the join entry at D,
+ * C's, B's) under both. Paths: the figure's 15 threads A B D (0x124),
  * the others A C D (0x134). */
 static void test_narasiman_fig4_5(void **state)
 {
@@ -552,6 +555,7 @@ static void test_narasiman_fig4_5(void **state)
         tm_kernel_stats ks =
             run_example_set(&e, rel, "narasiman_fig4_5", 256, args, runs[r].mech, runs[r].sets, blocks, issues, &depth);
         expect_issues(runs[r].mech, blocks, issues, runs[r].want);
+        assert_int_equal(depth, 3); /* the entry at D, then C's and B's */
         tm_simt_counts n = ks.sm.simt;
         assert_int_equal(n.nw_compacted, runs[r].nw_compacted);
         if (runs[r].nw_compacted) {

@@ -92,9 +92,10 @@ EXPERIMENTS = {
             Config("tbc", "tbc", "TBC, the thesis's comparison point"),
             Config("2lev", "pdom", "two-level round-robin warp scheduling, 4 fetch groups of 8 warps (Sec. 4.3)",
                    sim_set=("-gpgpu_scheduler=fetch_groups:8",)),
-            Config("lwm", "lwm", "the large warp microarchitecture (sub-warp creation, Sec. 4.2)"),
-            Config("lwm-2lev", "lwm", "large warps with two-level round-robin scheduling (Sec. 4.4)",
-                   missing="the combined large-warp / two-level scheduler"),
+            Config("lwm", "lwm", "the large warp microarchitecture, 256-thread large warps (Sec. 4.2)"),
+            Config("lwm-2lev", "lwm", "large warps with two-level round-robin scheduling, a large warp per fetch "
+                   "group and the 32K-instruction timeout (Sec. 4.4)",
+                   sim_set=("-gpgpu_scheduler=fetch_groups:8:32768",)),
         ),
     ),
     "turner": Experiment(
