@@ -22,7 +22,7 @@ bool tm_cta_init(tm_cta *cta, sim_grid *g, const tm_simt_mechanism *m, char *err
     cta->emu.record_mem = true; /* the memory pipeline needs every access */
     cta->emu.clock_external = true;
     uint32_t threads = g->cfg->block.x * g->cfg->block.y * g->cfg->block.z;
-    cta->nslots = (threads + 31) / 32;
+    cta->nslots = (threads + 31) / 32 * (m->paths ? m->paths : 1);
     if (cta->nslots > sizeof cta->sm_slot / sizeof *cta->sm_slot) { /* (launches check 1024 threads first) */
         snprintf(err, errlen, "a block of %u threads is more than 1024", threads);
         return false;

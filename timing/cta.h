@@ -27,8 +27,11 @@ typedef struct tm_cta {
                              when the kernel ends */
     tm_simt_counts counts; /* what the mechanism counted for this CTA (zeroed at its start) */
     sim_group *groups;    /* per warp slot: the group it issues (kept between issues) */
-    uint32_t nslots;      /* hardware warp slots it occupies */
-    uint16_t sm_slot[32]; /* the SM's warp slot of each (set by the SM when it starts) */
+    uint32_t nslots;      /* hardware warp slots it occupies: its static warps x the mechanism's paths */
+    uint16_t sm_slot[64]; /* the SM's warp slot of each (set by the SM when it starts) */
+    uint32_t shadow;      /* static warps whose paths' pending writes the mechanism asks the SM to
+                             shadow (a divergence or reconvergence under dual-path execution); the
+                             SM clears it after each commit */
     bool barrier_arrived; /* a warp arrived at a barrier since the last release check */
     bool allocated;       /* emu's buffers exist (tm_cta_free releases them) */
 } tm_cta;

@@ -69,6 +69,16 @@ typedef struct tm_kernel_stats {
     double seconds;           /* host time */
 } tm_kernel_stats;
 
+/* One warp issue, for tm_gpu.on_issue. */
+typedef struct tm_issue_event {
+    uint64_t cycle;     /* core cycle */
+    uint32_t sm, slot;  /* the SM and its warp slot */
+    uint64_t cta;       /* the CTA's number in the grid */
+    uint32_t cta_slot;  /* the slot within the CTA (the mechanism's numbering) */
+    uint32_t fn, pc;    /* the function (module index) and instruction */
+    uint32_t mask;      /* the issue's lanes */
+} tm_issue_event;
+
 typedef struct tm_gpu {
     tm_config cfg;
     struct tm_gpu_mem *mem;   /* the address decoder (gpu.c) */
@@ -127,6 +137,11 @@ typedef struct tm_gpu {
     uint64_t total_insn;
     FILE *progress;           /* where a progress line is kept up to date once a second during a
                                  long kernel (a terminal), or NULL (the default: none) */
+    /* when set, called at every warp issue (after the mechanism's commit), in
+     * issue order within an SM (tests trace the order of a mechanism's
+     * issues; with several host threads, SMs call it concurrently) */
+    void (*on_issue)(void *arg, const tm_issue_event *e);
+    void *on_issue_arg;
 } tm_gpu;
 
 /* Make the GPU of cfg (validated) with divergence mechanism cfg->simt.

@@ -461,7 +461,7 @@ static const char rhu_dpe_text[] =
     "# \"Warp scheduling policy Oldest warp first\"\n"
     "-gpgpu_scheduler old\n"
     "# the baseline's per-warp PDOM stack; dual-path execution is the chapter's mechanism, not\n"
-    "# the machine's (not modelled yet: -simtlab_simt names the mechanisms there are)\n"
+    "# the machine's: -simtlab_simt dpe\n"
     "-simtlab_simt pdom\n";
 
 static const char rhu_tbc_text[] =

@@ -65,6 +65,7 @@ static double ratio(double a, double b) { return b != 0.0 ? a / b : 0.0; }
 static double occupancy_percent(const tm_gpu *gpu, const tm_sm_stats *s)
 {
     uint32_t slots = gpu->cfg.warp_size ? gpu->cfg.max_threads_per_core / gpu->cfg.warp_size : 0;
+    slots *= gpu->mech && gpu->mech->paths ? gpu->mech->paths : 1; /* (dual-path: a slot per path) */
     return 100.0 * ratio((double)s->resident_warp_cycles, (double)s->active_cycles * slots);
 }
 
@@ -278,6 +279,8 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
         if (sc->predictions)
             fprintf(out, "capri_prediction_accuracy = %.4f\n", (double)sc->predictions_correct / (double)sc->predictions);
     }
+    if (sc->path_issues) /* dual-path execution (Rhu's thesis, Eq. 3.1) */
+        fprintf(out, "simt_avg_paths = %.4f\n", (double)sc->paths_sum / (double)sc->path_issues);
     fprintf(out, "memory_instructions = %" PRIu64 "\n", k->sm.mem_insts);
     fprintf(out, "memory_requests = %" PRIu64 "\n", k->sm.mem_requests);
     if (k->sm.loads)
@@ -489,6 +492,9 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(simt, "capri_predictions", jcount(k->sm.simt.predictions));
     json_object_set_new(simt, "capri_predictions_correct", jcount(k->sm.simt.predictions_correct));
     json_object_set_new(simt, "capri_table_misses", jcount(k->sm.simt.capt_misses));
+    json_object_set_new(simt, "avg_paths", json_real(k->sm.simt.path_issues ? (double)k->sm.simt.paths_sum /
+                                                                               (double)k->sm.simt.path_issues
+                                                                             : 1.0));
     json_object_set_new(o, "simt", simt);
     json_object_set_new(o, "memory_instructions", jcount(k->sm.mem_insts));
     json_object_set_new(o, "memory_requests", jcount(k->sm.mem_requests));

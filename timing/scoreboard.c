@@ -19,8 +19,9 @@ tm_scoreboard *tm_scoreboard_new(uint32_t nwarps, uint32_t nregs)
     size_t n = (size_t)nwarps * sb->words;
     sb->pending = calloc(n, sizeof *sb->pending);
     sb->longop = calloc(n, sizeof *sb->longop);
+    sb->shadow = calloc(n, sizeof *sb->shadow);
     sb->npending = calloc(nwarps, sizeof *sb->npending);
-    if (!sb->pending || !sb->longop || !sb->npending) {
+    if (!sb->pending || !sb->longop || !sb->shadow || !sb->npending) {
         tm_scoreboard_free(sb);
         return NULL;
     }
@@ -33,6 +34,7 @@ void tm_scoreboard_free(tm_scoreboard *sb)
         return;
     free(sb->pending);
     free(sb->longop);
+    free(sb->shadow);
     free(sb->npending);
     free(sb);
 }
@@ -50,6 +52,29 @@ static bool any_pending(const tm_scoreboard *sb, uint32_t warp, const uint32_t *
         if (list[k] >= sb->nregs || test_bit(sb, sb->pending, warp, list[k]))
             return true;
     return false;
+}
+
+/* Does any register of list[0..n) of warp have its shadow bit set? */
+static bool any_shadowed(const tm_scoreboard *sb, uint32_t warp, const uint32_t *list, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (list[k] < sb->nregs && test_bit(sb, sb->shadow, warp, list[k]))
+            return true;
+    return false;
+}
+
+void tm_scoreboard_shadow(tm_scoreboard *sb, uint32_t warp)
+{
+    if (warp < sb->nwarps)
+        memcpy(sb->shadow + (size_t)warp * sb->words, sb->pending + (size_t)warp * sb->words,
+               sb->words * sizeof *sb->shadow);
+}
+
+bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+{
+    if (warp >= sb->nwarps)
+        return false;
+    return any_shadowed(sb, warp, ic->src, ic->nsrc) || any_shadowed(sb, warp, ic->dst, ic->ndst);
 }
 
 /* RAW or WAW hazard of ic on warp. */
@@ -87,6 +112,7 @@ void tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg)
     uint64_t bit = 1ull << (reg % 64);
     sb->pending[w] &= ~bit;
     sb->longop[w] &= ~bit;
+    sb->shadow[w] &= ~bit;
     sb->npending[warp]--;
 }
 
@@ -115,5 +141,6 @@ void tm_scoreboard_clear_warp(tm_scoreboard *sb, uint32_t warp)
     size_t base = (size_t)warp * sb->words;
     memset(sb->pending + base, 0, sb->words * sizeof *sb->pending);
     memset(sb->longop + base, 0, sb->words * sizeof *sb->longop);
+    memset(sb->shadow + base, 0, sb->words * sizeof *sb->shadow);
     sb->npending[warp] = 0;
 }

@@ -41,6 +41,9 @@ typedef struct tm_scoreboard {
     uint32_t words;        /* 64-bit words per warp per set */
     uint64_t *pending;     /* [nwarps * words]: a write is in flight */
     uint64_t *longop;      /* [nwarps * words]: ... by a long-latency operation */
+    uint64_t *shadow;      /* [nwarps * words]: ... and issued before the warp's paths last diverged
+                              or reconverged (dual-path execution's shadow bits; Rhu's thesis,
+                              Sec. 3.2.2): the other path waits for them too */
     uint32_t *npending;    /* [nwarps]: bits set in pending */
 } tm_scoreboard;
 
@@ -61,8 +64,16 @@ bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_c
  * reserved or out of range. */
 bool tm_scoreboard_reserve(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
 
-/* Release one register of warp (its write arrived); releasing a free
- * register does nothing. */
+/* Dual-path execution: the pending writes of warp (one path's slot) become
+ * shadowed (S := P), as at a divergence or reconvergence of its warp. */
+void tm_scoreboard_shadow(tm_scoreboard *sb, uint32_t warp);
+
+/* True when one of ic's sources or destinations is shadowed on warp (the
+ * other path's slot): the path asking must wait for it. */
+bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+
+/* Release one register of warp (its write arrived, which clears its
+ * shadow bit too); releasing a free register does nothing. */
 void tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg);
 
 /* Release every destination of ic on warp. */

@@ -20,7 +20,8 @@
  *         variants (simt_tbc.c; timing/README.md lists them);
  *   capri, capri-2bit, capri-1bs, capri-ce  compaction-adequacy
  *         prediction on TBC+ (simt_tbc.c, capt.c);
- *   lwm   the large warp microarchitecture (simt_lwm.c). */
+ *   lwm   the large warp microarchitecture (simt_lwm.c);
+ *   dpe   dual-path execution (simt_dpe.c). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 
@@ -31,11 +32,15 @@ typedef struct tm_simt_mechanism {
     const char *name;
     const char *summary;
     const void *data;   /* the mechanism's own constant data */
+    /* Hardware warp slots per static warp (0: one). Dual-path execution
+     * has 2: CTA slot k < n (n static warps) is warp k's left path, slot
+     * n + k its right path, both on the same scheduler, each with its own
+     * scoreboard; a register a path's scoreboard holds as shadowed
+     * (tm_cta.shadow) stalls the other path too. */
+    uint32_t paths;
     /* Make program p ready for the mechanism before a launch (the branch
      * facts it reads); false with err. May be NULL. */
     bool (*prepare)(sim_program *p, char *err, size_t errlen);
-    /* Hardware warp slots a CTA of n threads occupies. */
-    uint32_t (*slots)(const tm_config *cfg, uint32_t nthreads);
     /* A CTA begins (its warps formed by the emulator): set up the
      * mechanism's state; false with err when memory is short. */
     bool (*start)(tm_cta *cta, char *err, size_t errlen);

@@ -7,12 +7,6 @@
 /* The emulator's control behind the CTA's mechanism. */
 static const sim_simt_ops *ops_of(const tm_cta *cta) { return cta->simt->data; }
 
-static uint32_t static_slots(const tm_config *cfg, uint32_t nthreads)
-{
-    (void)cfg;
-    return (nthreads + 31) / 32;
-}
-
 static bool emulated_start(tm_cta *cta, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
@@ -62,7 +56,7 @@ static void emulated_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, ops
 
 /* A mechanism that is the emulator's SIMT control `ops` in time. */
 #define EMULATED(NAME, SUMMARY, OPS)                                                                         \
-    {.name = NAME, .summary = SUMMARY, .data = &OPS, .slots = static_slots, .start = emulated_start,          \
+    {.name = NAME, .summary = SUMMARY, .data = &OPS, .start = emulated_start,          \
      .next = emulated_next, .enter = emulated_enter, .commit = emulated_commit, .release = emulated_release,                           \
      .at_barrier = emulated_at_barrier, .deadlock = emulated_deadlock}
 
@@ -78,7 +72,7 @@ static bool static_lpc(sim_program *p, char *err, size_t errlen)
 
 const tm_simt_mechanism tm_simt_pdom_lpc = {
     .name = "pdom-lpc", .summary = "PDOM stacks with likely-convergence entries (Fung and Aamodt, HPCA 2011, Sec. 4)",
-    .data = &sim_simt_pdom_lpc, .prepare = static_lpc, .slots = static_slots, .start = emulated_start,
+    .data = &sim_simt_pdom_lpc, .prepare = static_lpc, .start = emulated_start,
     .next = emulated_next, .enter = emulated_enter, .commit = emulated_commit, .release = emulated_release,
     .at_barrier = emulated_at_barrier, .deadlock = emulated_deadlock};
 const tm_simt_mechanism tm_simt_its =

@@ -403,13 +403,6 @@ static bool waits_at_barrier(const tm_cta *cta, const large_warp *lw)
     return false;
 }
 
-/* A CTA occupies one slot per static warp: a large warp's rows. */
-static uint32_t lwm_slots(const tm_config *cfg, uint32_t nthreads)
-{
-    (void)cfg;
-    return (nthreads + 31) / 32;
-}
-
 /* A CTA begins: its large warps, each with one entry holding all its
  * threads, sub-warped. */
 static bool lwm_start(tm_cta *cta, char *err, size_t errlen)
@@ -592,6 +585,6 @@ const tm_simt_mechanism tm_simt_lwm = {
     .name = "lwm",
     .summary = "the large warp microarchitecture: large warps of -simtlab_lwm_threads threads sub-warped at "
                "every instruction (Narasiman's thesis, Sec. 4.2; MICRO 2011)",
-    .prepare = lwm_prepare, .slots = lwm_slots, .start = lwm_start, .next = lwm_next, .enter = lwm_enter,
+    .prepare = lwm_prepare, .start = lwm_start, .next = lwm_next, .enter = lwm_enter,
     .commit = lwm_commit, .release = lwm_release, .at_barrier = lwm_at_barrier, .deadlock = lwm_deadlock,
     .stop = lwm_stop};

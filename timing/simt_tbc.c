@@ -881,13 +881,6 @@ static uint32_t absent_lanes(tm_cta *cta, uint32_t s)
     return absent | (w->exited & ~st->holes[s]);
 }
 
-/* A CTA occupies one slot per static warp (compaction never forms more). */
-static uint32_t tbc_slots(const tm_config *cfg, uint32_t nthreads)
-{
-    (void)cfg;
-    return (nthreads + 31) / 32;
-}
-
 /* A CTA begins: one entry with every thread, compacted into the static
  * warps (permuted when a lane permutation applies). */
 static bool tbc_start(tm_cta *cta, char *err, size_t errlen)
@@ -1097,7 +1090,7 @@ static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.l
                         capri_1bs = {.plus = true, .capri = CAPRI_1BS}, capri_ce = {.plus = true, .capri = CAPRI_CE};
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
-    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .slots = tbc_slots,             \
+    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare,             \
      .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit, .release = tbc_release,     \
      .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop}
 

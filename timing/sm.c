@@ -95,7 +95,8 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->id = id;
     sm->cfg = cfg;
     sm->gpu = gpu;
-    sm->nwarps = cfg->max_threads_per_core / cfg->warp_size;
+    sm->nstatic = cfg->max_threads_per_core / cfg->warp_size;
+    sm->nwarps = sm->nstatic * (gpu->mech && gpu->mech->paths ? gpu->mech->paths : 1);
     uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
     sm->nsched = nsched;
     sm->per_sched = (sm->nwarps + nsched - 1) / nsched;
@@ -111,7 +112,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     sm->sched = calloc(nsched, sizeof *sm->sched);
     sm->ctas = calloc(cfg->max_ctas_per_core, sizeof *sm->ctas);
     sm->cta_used = calloc(cfg->max_ctas_per_core, sizeof *sm->cta_used);
-    sm->nmem = sm->nwarps * TM_MEM_PER_WARP;
+    sm->nmem = sm->nstatic * TM_MEM_PER_WARP; /* (the LD/ST unit's queue: the paths of a warp share it) */
     sm->mem = calloc(sm->nmem, sizeof *sm->mem);
     sm->mem_fifo = calloc(sm->nmem, sizeof *sm->mem_fifo);
     sm->mem_free = calloc((sm->nmem + 63) / 64, sizeof *sm->mem_free);
@@ -217,7 +218,7 @@ bool tm_sm_can_take(const tm_sm *sm)
     if (sm->ncta_used >= gpu->occ.ctas)
         return false;
     uint32_t free_slots = 0, need = (gpu->cta_threads + 31) / 32;
-    for (uint32_t i = 0; i < sm->nwarps && free_slots < need; i++)
+    for (uint32_t i = 0; i < sm->nstatic && free_slots < need; i++) /* (a path's twin is free with it) */
         free_slots += sm->warps[i].cta == NULL;
     return free_slots >= need;
 }
@@ -260,6 +261,23 @@ static inline void mirror(tm_sm *sm, uint32_t wi)
 static void sb_forget(tm_sm *sm, uint32_t wi)
 {
     sm->scan[sm->warps[wi].sched].sb_wait &= ~(1ull << (wi / sm->nsched));
+}
+
+static void touch(tm_sm *sm, uint32_t wi);
+
+/* Under dual-path execution, the slot of the other path of slot wi's warp. */
+static uint32_t twin(const tm_sm *sm, uint32_t wi) { return wi < sm->nstatic ? wi + sm->nstatic : wi - sm->nstatic; }
+
+/* Registers of slot wi were written back: it and (dual-path) the other
+ * path, whose shadowed registers they may be, are asked again. */
+static void sb_released(tm_sm *sm, uint32_t wi)
+{
+    sb_forget(sm, wi);
+    touch(sm, wi);
+    if (sm->nwarps > sm->nstatic) {
+        sb_forget(sm, twin(sm, wi));
+        touch(sm, twin(sm, wi));
+    }
 }
 
 /* Warp wi waits for other warps (a barrier, the mechanism) or no longer
@@ -308,7 +326,10 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
     sm->ncta_used++;
     sm->stats.ctas++;
     uint32_t nsched = sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
+    uint32_t base = cta->nslots / (gpu->mech->paths ? gpu->mech->paths : 1); /* its static warps */
     for (uint32_t k = 0, i = 0; k < cta->nslots; i++) {
+        if (k >= base) /* a right path: its left path's twin */
+            i = cta->sm_slot[k - base] + sm->nstatic;
         tm_warp *w = &sm->warps[i];
         if (w->cta)
             continue;
@@ -356,6 +377,8 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
     k->predictions += cta->counts.predictions;
     k->predictions_correct += cta->counts.predictions_correct;
     k->capt_misses += cta->counts.capt_misses;
+    k->paths_sum += cta->counts.paths_sum;
+    k->path_issues += cta->counts.path_issues;
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;
@@ -406,7 +429,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     tm_warp *w = &sm->warps[m->warp];
     if (m->ic->ndst) {
         tm_scoreboard_release_inst(sm->sb, m->warp, m->ic);
-        sb_forget(sm, m->warp);
+        sb_released(sm, m->warp);
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
@@ -683,8 +706,7 @@ static void writeback(tm_sm *sm, uint64_t now)
         const tm_inst_class *ic = w->alu[k];
         if (ic->ndst) {
             tm_scoreboard_release_inst(sm->sb, wi, ic);
-            sb_forget(sm, wi);
-            touch(sm, wi);
+            sb_released(sm, wi);
             tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
         }
         w->alu_busy &= (uint8_t)~(1u << k);
@@ -740,7 +762,7 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
-    if (tm_scoreboard_check(sm->sb, wi, ic)) {
+    if (tm_scoreboard_check(sm->sb, wi, ic) || (sm->nwarps > sm->nstatic && tm_scoreboard_shadowed(sm->sb, twin(sm, wi), ic))) {
         sm->scan[w->sched].sb_wait |= 1ull << (wi / sm->nsched);
         return TM_STALL_SCOREBOARD;
     }
@@ -758,6 +780,18 @@ static int alu_alloc(tm_sm *sm, uint32_t wi)
     if (busy == (1u << TM_ALU_PER_WARP) - 1)
         return -1;
     return (int)(wi * TM_ALU_PER_WARP + (uint32_t)__builtin_ctz(~busy));
+}
+
+/* Dual-path execution: the warps whose paths diverged or reconverged
+ * have their pending writes shadowed on both paths' scoreboards. */
+static void apply_shadow(tm_sm *sm, tm_cta *cta)
+{
+    for (uint32_t m = sm->nwarps > sm->nstatic ? cta->shadow : 0; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m), base = cta->nslots / 2;
+        tm_scoreboard_shadow(sm->sb, cta->sm_slot[k]);
+        tm_scoreboard_shadow(sm->sb, cta->sm_slot[k + base]);
+    }
+    cta->shadow = 0;
 }
 
 /* Issue warp wi's buffered instruction: run it, hand the outcome to the
@@ -805,6 +839,12 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     if (after == SIM_WARP_FAULT) {
         cta_fault(sm, cta);
         return false;
+    }
+    apply_shadow(sm, cta);
+    if (sm->gpu->on_issue) {
+        tm_issue_event e = {.cycle = now, .sm = sm->id, .slot = wi, .cta = cta->id, .cta_slot = w->cta_slot,
+                            .fn = w->ib_fn, .pc = is.pc, .mask = is.mask};
+        sm->gpu->on_issue(sm->gpu->on_issue_arg, &e);
     }
     w->ib_valid = false;
     sm->ordered_held -= w->ib_ordered;
@@ -969,6 +1009,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_group *g;
     sim_issue is;
     sim_warp_status st = sm->gpu->mech->next(cta, w->cta_slot, &g, &is);
+    apply_shadow(sm, cta); /* (a reconvergence the mechanism found on the way) */
     touch(sm, wi);
     if (st == SIM_WARP_DONE) {
         w->done = true;

@@ -103,7 +103,9 @@ typedef struct tm_sm {
     const tm_config *cfg;
     struct tm_gpu *gpu;
     tm_warp *warps;
-    uint32_t nwarps;          /* slots: max_threads_per_core / warp_size */
+    uint32_t nwarps;          /* slots: max_threads_per_core / warp_size, times the mechanism's paths */
+    uint32_t nstatic;         /* slots of static warps: max_threads_per_core / warp_size; under
+                                 dual-path execution slot i + nstatic is slot i's right path */
     uint32_t nsched, per_sched; /* warp schedulers; slots each owns (slot i: scheduler i % nsched,
                                    its local slot i / nsched) */
     bool *live;               /* per scheduler, per local slot: holds a warp that may issue */

@@ -48,6 +48,9 @@ typedef struct tm_simt_counts {
      * the prediction table answered from a valid entry, and of those the ones the compaction
      * unit's verdict on that branch instance agreed with (the oracle); lookups that missed */
     uint64_t bypassed, predictions, predictions_correct, capt_misses;
+    /* dual-path execution (Rhu's thesis, Eq. 3.1): the paths schedulable when each warp
+     * instruction issued, summed, and those issues (Avg_Path = paths_sum / path_issues) */
+    uint64_t paths_sum, path_issues;
 } tm_simt_counts;
 
 typedef struct tm_sm_stats {

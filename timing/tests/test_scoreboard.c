@@ -3,7 +3,8 @@
  * Scoreboard::checkCollision defines them (a source, the predicate or a
  * destination with a write in flight), reservation at issue and release at
  * writeback, long-operation registers, per-warp independence, and bitset
- * word boundaries with thousands of registers. Instructions are built by
+ * word boundaries with thousands of registers; dual-path execution's
+ * shadow bits (Rhu's thesis, Sec. 3.2.2). Instructions are built by
  * hand: the scoreboard reads only their register lists and flags. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,6 +138,35 @@ static void test_many_registers(void **state)
     tm_scoreboard_free(sb);
 }
 
+/* Shadow bits: warp 0 (a left path) has r0 pending when the paths
+ * diverge (S := P): warp 1 (the right path) sees r0 shadowed; r1 written
+ * after the divergence is not; the write-back of r0 clears both bits. */
+static void test_shadow(void **state)
+{
+    (void)state;
+    tm_scoreboard *sb = tm_scoreboard_new(2, 64);
+    assert_non_null(sb);
+    const uint32_t r0[] = {0}, r1[] = {1}, none[] = {0};
+    tm_inst_class load_r0 = inst(none, 0, r0, 1, TM_IC_WRITES_REG), load_r1 = inst(none, 0, r1, 1, TM_IC_WRITES_REG);
+    tm_inst_class read_r0 = inst(r0, 1, none, 0, 0), read_r1 = inst(r1, 1, none, 0, 0);
+    assert_true(tm_scoreboard_reserve(sb, 0, &load_r0));
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r0)); /* pending, not shadowed yet */
+    tm_scoreboard_shadow(sb, 0);
+    tm_scoreboard_shadow(sb, 1);
+    assert_true(tm_scoreboard_shadowed(sb, 0, &read_r0));
+    assert_true(tm_scoreboard_reserve(sb, 0, &load_r1)); /* after the divergence */
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r1));
+    assert_false(tm_scoreboard_shadowed(sb, 1, &read_r0)); /* warp 1 had nothing pending */
+    tm_scoreboard_release_inst(sb, 0, &load_r0);
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r0));
+    assert_false(tm_scoreboard_check(sb, 0, &read_r0));
+    tm_scoreboard_shadow(sb, 0); /* a reconvergence: r1 shadowed now */
+    assert_true(tm_scoreboard_shadowed(sb, 0, &read_r1));
+    tm_scoreboard_clear_warp(sb, 0);
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r1));
+    tm_scoreboard_free(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_guard_predicate),
         cmocka_unit_test(test_long_operations),
         cmocka_unit_test(test_many_registers),
+        cmocka_unit_test(test_shadow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

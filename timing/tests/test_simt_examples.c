@@ -53,15 +53,23 @@ static uint64_t issues_at(const tm_gpu *gpu, uint32_t fi, uint32_t line)
     return 0;
 }
 
-/* One launch of kernel k of file rel (one block of `threads` threads,
- * parameters `args`) on QV100 under mechanism mech, with the option
- * assignments `sets` too (NULL-terminated; NULL: none); the issues of the first instruction
- * of each block named in `blocks` go to issues[], the launch's deepest
- * stack to *depth; the kernel's statistics are returned. The GPU is freed,
- * e stays open. */
-static tm_kernel_stats run_example_set(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
-                                      const char *mech, const char *const *sets, const char *const *blocks,
-                                      uint64_t *issues, uint32_t *depth)
+/* Issues of a launch in issue order (tm_gpu.on_issue). */
+typedef struct trace {
+    tm_issue_event ev[4096];
+    uint32_t n;
+} trace;
+
+static void record_issue(void *arg, const tm_issue_event *e)
+{
+    trace *t = arg;
+    if (t->n < sizeof t->ev / sizeof *t->ev)
+        t->ev[t->n++] = *e;
+}
+
+/* run_example_set, recording every issue in *tr when tr is not NULL. */
+static tm_kernel_stats run_example_traced(emu *e, const char *rel, const char *k, uint32_t threads,
+                                          const void *const *args, const char *mech, const char *const *sets,
+                                          const char *const *blocks, uint64_t *issues, uint32_t *depth, trace *tr)
 {
     tm_config cfg;
     char err[512], opt[64];
@@ -74,6 +82,11 @@ static tm_kernel_stats run_example_set(emu *e, const char *rel, const char *k, u
     tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
     if (!gpu)
         fail_msg("tm_gpu_new: %s", err);
+    if (tr) {
+        tr->n = 0;
+        gpu->on_issue = record_issue;
+        gpu->on_issue_arg = tr;
+    }
     uint32_t n, bytes;
     const sim_param_info *pi = sim_kernel_params(e->p, k, &n, &bytes, err, sizeof err);
     if (!pi)
@@ -94,6 +107,19 @@ static tm_kernel_stats run_example_set(emu *e, const char *rel, const char *k, u
     tm_kernel_stats ks = gpu->kernel;
     tm_gpu_free(gpu);
     return ks;
+}
+
+/* One launch of kernel k of file rel (one block of `threads` threads,
+ * parameters `args`) on QV100 under mechanism mech, with the option
+ * assignments `sets` too (NULL-terminated; NULL: none); the issues of the
+ * first instruction of each block named in `blocks` go to issues[], the
+ * launch's deepest stack to *depth; the kernel's statistics are returned.
+ * The GPU is freed, e stays open. */
+static tm_kernel_stats run_example_set(emu *e, const char *rel, const char *k, uint32_t threads, const void *const *args,
+                                      const char *mech, const char *const *sets, const char *const *blocks,
+                                      uint64_t *issues, uint32_t *depth)
+{
+    return run_example_traced(e, rel, k, threads, args, mech, sets, blocks, issues, depth, NULL);
 }
 
 /* run_example_set without option assignments. */
@@ -582,6 +608,124 @@ static void test_narasiman_fig4_5(void **state)
     }
 }
 
+/* The issue of kernel instruction pc in trace tr (its first, and the
+ * only one here: the kernel has no loop). */
+static const tm_issue_event *issue_of(const trace *tr, uint32_t pc)
+{
+    for (uint32_t i = 0; i < tr->n; i++)
+        if (tr->ev[i].pc == pc)
+            return &tr->ev[i];
+    fail_msg("instruction %u never issued", pc);
+    return NULL;
+}
+
+/* Rhu's thesis, the CFG of Fig. 2.6 under single-path execution (SPE,
+ * Fig. 3.1) and dual-path execution (DPE, Figs. 3.3-3.6), as
+ * testdata/timing/simt/rhu2014_fig2_6.ptx holds it (its header derives
+ * what follows; blocks by pc: A 0-17, C 18-21, E 22-25, D 26-28, F 29-32,
+ * B 33-36, G 37-41). Every memory access takes the same time
+ * (-gpgpu_perfect_mem) and fetch never misses, so a load's dependent
+ * instruction waits the same latency whichever path issues it.
+ *  - Both issue every instruction once with its block's mask (DPE keeps
+ *    SPE's reconvergence): B 0x33333333, C 0xCCCCCCCC, D 0x44444444, E
+ *    0x88888888, F 0xCCCCCCCC, A and G all lanes.
+ *  - SPE runs one path at a time in the thesis's order A B C D E F G, from
+ *    one warp slot, with a stack 4 deep ({G} {C} {B}, then {F} {E} {D}).
+ *  - DPE runs B and C interleaved from the warp's two slots (C issues
+ *    between B's first and last instruction); its stack is 3 dual entries
+ *    deep; Avg_Path lies between 1 and 2.
+ *  - C's `add r5, r0, r2` waits for A's `load r0` (a write pending at the
+ *    divergence, shadowed for the right path) exactly as long as B's
+ *    store of r1 waits for B's own `load r1`: the load-to-use latency.
+ *  - B's `load r1` is still pending when C diverges at BR_D-E (it issued
+ *    after A's load, C waited only for that one), so D's `add r4, r1, r3`
+ *    and E's `sub r4, r1, r3` both wait for it (the thesis's false
+ *    dependency): neither issues before B's store of r1 could.
+ *  - D and E both write r4 on different scoreboards: they issue within
+ *    less than an add's latency of each other.
+ *  - G's `add r8, r1, r7` waits for F's `load r7` (the right path's write
+ *    pending at the reconvergence) the load-to-use latency. */
+static void test_rhu_fig2_6(void **state)
+{
+    (void)state;
+    const char *rel = "timing/simt/rhu2014_fig2_6.ptx";
+    static const char *const blocks[] = {"A", "B", "C", "D", "E", "F", "G", NULL};
+    static const char *const sets[] = {"-gpgpu_perfect_mem=1", "-gpgpu_l1_latency=200", "-gpgpu_cache:il1=none", NULL};
+    enum { A_LD = 11, BR_BC = 17, C_ADD = 18, BR_DE = 21, E_SUB = 22, D_ADD = 26, F_LD = 29, B_LD = 33, B_ST = 36,
+           G_ADD = 37, NPC = 42 };
+    static const uint32_t first[] = {0, 18, 22, 26, 29, 33, 37, NPC}; /* A C E D F B G */
+    static const uint32_t block_mask[] = {~0u, 0xCCCCCCCCu, 0x88888888u, 0x44444444u, 0xCCCCCCCCu, 0x33333333u, ~0u};
+    tm_config cfg;
+    char err[256];
+    if (tm_config_preset(&cfg, "QV100", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    uint32_t add_latency = cfg.lat_int.latency[0];
+    static trace tr;
+    for (int dpe = 0; dpe < 2; dpe++) {
+        emu e;
+        emu_open(&e, rel);
+        uint32_t in[96];
+        for (uint32_t i = 0; i < 96; i++)
+            in[i] = i;
+        uint64_t out = emu_buf(&e, NULL, 32 * 4), vals = emu_buf(&e, NULL, 32 * 4), din = emu_buf(&e, in, sizeof in),
+                 issues[7];
+        const void *args[] = {&out, &vals, &din};
+        uint32_t depth;
+        tm_kernel_stats ks = run_example_traced(&e, rel, "rhu_fig2_6", 32, args, dpe ? "dpe" : "pdom", sets, blocks,
+                                                issues, &depth, &tr);
+        assert_int_equal(tr.n, NPC);
+        for (uint32_t b = 0; b < 7; b++)
+            for (uint32_t pc = first[b]; pc < first[b + 1]; pc++)
+                if (issue_of(&tr, pc)->mask != block_mask[b])
+                    fail_msg("%s: instruction %u issued with lanes %08x, want %08x", dpe ? "dpe" : "pdom", pc,
+                             issue_of(&tr, pc)->mask, block_mask[b]);
+        bool interleaved = false, two_slots = false;
+        for (uint32_t i = 0; i < tr.n; i++)
+            two_slots |= tr.ev[i].cta_slot != 0;
+        for (uint32_t pc = C_ADD; pc <= BR_DE; pc++)
+            interleaved |= issue_of(&tr, pc)->cycle > issue_of(&tr, B_LD)->cycle &&
+                           issue_of(&tr, pc)->cycle < issue_of(&tr, B_ST)->cycle;
+        assert_int_equal(depth, dpe ? 3 : 4);
+        assert_int_equal(interleaved, dpe);
+        assert_int_equal(two_slots, dpe);
+        if (!dpe) { /* SPE: B, C, D, E, F, G in turn */
+            static const uint32_t order[] = {33, 18, 26, 22, 29, 37};
+            for (uint32_t k = 0; k + 1 < 6; k++)
+                assert_true(issue_of(&tr, order[k])->cycle < issue_of(&tr, order[k + 1])->cycle);
+            assert_int_equal(ks.sm.simt.path_issues, 0);
+            emu_close(&e);
+            continue;
+        }
+        uint64_t latency = issue_of(&tr, B_ST)->cycle - issue_of(&tr, B_LD)->cycle; /* r1's load to use */
+        uint64_t c_wait = issue_of(&tr, C_ADD)->cycle - issue_of(&tr, A_LD)->cycle;
+        if (c_wait + 2 < latency || c_wait > latency + 2)
+            fail_msg("C's add issued %llu cycles after A's load r0, B's store %llu after its load r1",
+                     (unsigned long long)c_wait, (unsigned long long)latency);
+        assert_true(issue_of(&tr, BR_BC)->cycle < issue_of(&tr, B_LD)->cycle);
+        assert_true(issue_of(&tr, BR_DE)->cycle < issue_of(&tr, B_ST)->cycle); /* r1 pending at BR_D-E */
+        assert_true(issue_of(&tr, D_ADD)->cycle + 1 >= issue_of(&tr, B_ST)->cycle);
+        assert_true(issue_of(&tr, E_SUB)->cycle + 1 >= issue_of(&tr, B_ST)->cycle);
+        uint64_t d = issue_of(&tr, D_ADD)->cycle, ee = issue_of(&tr, E_SUB)->cycle;
+        assert_true((d > ee ? d - ee : ee - d) < add_latency);
+        uint64_t g_wait = issue_of(&tr, G_ADD)->cycle - issue_of(&tr, F_LD)->cycle;
+        if (g_wait + 2 < latency)
+            fail_msg("G's add issued %llu cycles after F's load r7 (load to use: %llu)", (unsigned long long)g_wait,
+                     (unsigned long long)latency);
+        double avg = (double)ks.sm.simt.paths_sum / (double)ks.sm.simt.path_issues;
+        assert_int_equal(ks.sm.simt.path_issues, NPC);
+        assert_true(avg > 1.0 && avg < 2.0);
+        uint32_t path[32], r8[32];
+        emu_read(&e, path, out, sizeof path);
+        emu_read(&e, r8, vals, sizeof r8);
+        for (uint32_t t = 0; t < 32; t++) {
+            uint32_t f = t % 4;
+            assert_int_equal(path[t], f < 2 ? 0x127u : f == 2 ? 0x13467u : 0x13567u);
+            assert_int_equal(r8[t], f < 2 ? 32 + t : 64 + t);
+        }
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -593,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_tbc_plus_skips_uniform_branches),
         cmocka_unit_test(test_slp_on_tbc),
         cmocka_unit_test(test_narasiman_fig4_5),
+        cmocka_unit_test(test_rhu_fig2_6),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,7 +62,7 @@ static void run_mechanism(emu *e, const tm_simt_mechanism *m, const uint8_t *par
     tm_config defaults;
     tm_config_defaults(&defaults);
     cta.cfg = &defaults; /* (an SM gives its CTAs the GPU's) */
-    assert_int_equal(cta.nslots, THREADS / 32);
+    assert_int_equal(cta.nslots, THREADS / 32 * (m->paths ? m->paths : 1)); /* (dual-path: a slot per path) */
     uint64_t round = 0;
     for (uint64_t id = 0; id < CTAS; id++) {
         assert_true(tm_cta_begin(&cta, &g, id, e->err, sizeof e->err));

@@ -1,0 +1,453 @@
+/* simt_dpe.c — dual-path execution (Rhu's PhD thesis, Ch. 3; Rhu and
+ * Erez, HPCA 2013; the digest's 1.6) as a divergence mechanism (simt.h).
+ *
+ * Each warp keeps the baseline's reconvergence stack (the same
+ * reconvergence points, so the same masks and SIMD efficiency as
+ * single-path execution), but the two paths of a divergent branch at the
+ * top of it are schedulable together: the warp has two hardware slots, a
+ * left and a right one (simt.h's `paths`), each with its own scoreboard.
+ * The dual-path stack's entries {L: (pc, mask), R: (pc, mask), rpc} are
+ * kept here as consecutive single-path entries: the top entry and the one
+ * below it are the two paths of the top dual entry when they reconverge at
+ * the same point, the lower one has not reached it, and they sit on
+ * different sides. So:
+ *  - a divergent branch of either path (Sec. 3.2.1) leaves that path's
+ *    continuation at the branch's reconvergence point in place (the
+ *    entry's PC_X := rpc) and pushes the two new paths on top, the taken
+ *    one on the diverging path's side: the other path of the old entry is
+ *    suspended until they have both reconverged;
+ *  - a path that reaches its reconvergence point stops (invalid); when
+ *    both have, the entry pops and the one below is exposed;
+ *  - at every divergence and reconvergence the warp's pending register
+ *    writes become shadowed on both scoreboards (Sec. 3.2.2, read as the
+ *    digest's IMPL-NOTE: the thesis's own example needs S := P on both):
+ *    each path stalls on its own pending writes and on the other
+ *    scoreboard's shadowed ones, so writes before a divergence are seen by
+ *    both paths, writes before a reconvergence by the reconverged path, and
+ *    writes of one path after the divergence never stall the other
+ *    (tm_cta.shadow; the SM's scoreboard does the rest);
+ *  - the scheduler holds both slots of a warp ("expanded", Sec. 3.2.3: the
+ *    default), on the same warp scheduler.
+ * Each issue's outcome runs through the emulator's PDOM control on the
+ * warp with the path's entry as its stack (so branches, exits, calls and
+ * barriers behave as the baseline's), and the resulting entries replace
+ * the path's. Choices where the thesis is silent, and their reasons:
+ *  - while a path waits at a CTA barrier or runs a called function (whose
+ *    frames belong to the warp), the warp's emulator state is that path's:
+ *    the other path stops (its next issue waits, or its outcome is applied
+ *    after); barriers belong in converged code, calls are rare;
+ *  - a third path of the same reconvergence point (the branch of a path
+ *    reconverging where its entry does) waits until the top two are done;
+ *  - the maximum stack depth counts dual entries (two paths pushed by one
+ *    branch share one), as the thesis compares with single-path stacks;
+ *  - Avg_Path (Eq. 3.1) counts, at each issue, the paths of the warp that
+ *    were schedulable (1 or 2). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing/simt.h"
+#include "timing/simt_place.h"
+
+/* A single-path entry: the path at pc with the lanes of mask, bound for
+ * rpc; its side (0 left, 1 right), an id that names it to the issue a
+ * slot buffered, and the dual entry it belongs to. */
+typedef struct dpe_entry {
+    uint32_t pc, rpc, mask;
+    uint32_t id, group;
+    uint8_t side;
+} dpe_entry;
+
+enum { NO_SIDE = 2 };
+
+typedef struct dpe_warp {
+    dpe_entry *stack;
+    uint32_t depth, cap;
+    uint32_t next_id;
+    uint8_t owner;          /* the side whose entry the emulator warp's stack holds (at a barrier,
+                               in a call), NO_SIDE: none */
+    uint32_t owner_id;
+    uint32_t fetched[2];    /* per side: the entry of the issue its slot buffered last */
+    bool buffered[2];       /* per side: its slot holds an issue not yet committed ... */
+    bool calling[2];        /* ... and it is a call (whose frames would change the warp's code
+                               under the other side's buffered issue) */
+    bool deferred[2];       /* per side: an outcome to apply once the other side frees the warp */
+    sim_issue def_is[2];
+    sim_step def_step[2];
+} dpe_warp;
+
+typedef struct dpe_state {
+    uint32_t nwarps;
+    dpe_warp *w;
+    bool failed;
+} dpe_state;
+
+static dpe_state *state_of(const tm_cta *cta) { return cta->simt_state; }
+
+/* The CTA ended (or starts again): its state goes. */
+static void dpe_stop(tm_cta *cta)
+{
+    dpe_state *st = state_of(cta);
+    if (!st)
+        return;
+    for (uint32_t k = 0; k < st->nwarps; k++)
+        free(st->w[k].stack);
+    free(st->w);
+    free(st);
+    cta->simt_state = NULL;
+}
+
+/* Stop the CTA with a message (a fault of the emulator, or memory). */
+static sim_warp_status fail(tm_cta *cta, sim_error kind, const char *what)
+{
+    state_of(cta)->failed = true;
+    if (!cta->emu.fault[0])
+        sim_fault(&cta->emu, kind, "dual-path execution: %s, kernel %s", what, cta->emu.kernel);
+    return SIM_WARP_FAULT;
+}
+
+/* Room for n more entries; false when memory is short. */
+static bool reserve(dpe_warp *dw, uint32_t n)
+{
+    if (dw->depth + n <= dw->cap)
+        return true;
+    uint32_t cap = dw->cap ? dw->cap : 8;
+    while (cap < dw->depth + n)
+        cap *= 2;
+    dpe_entry *s = realloc(dw->stack, cap * sizeof *s);
+    if (!s)
+        return false;
+    dw->stack = s;
+    dw->cap = cap;
+    return true;
+}
+
+/* The entry named id, or PTX_NONE. */
+static uint32_t find(const dpe_warp *dw, uint32_t id)
+{
+    for (uint32_t i = dw->depth; i-- > 0;)
+        if (dw->stack[i].id == id)
+            return i;
+    return PTX_NONE;
+}
+
+/* Dual entries on the stack (consecutive entries of one group share one). */
+static uint32_t dual_depth(const dpe_warp *dw)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < dw->depth; i++)
+        n += i == 0 || dw->stack[i].group != dw->stack[i - 1].group;
+    return n;
+}
+
+/* The schedulable entry of `side`, or PTX_NONE: the top entry, or the one
+ * below when it is the top's other path (same reconvergence point, not
+ * there yet, live, on the other side). */
+static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
+{
+    if (!dw->depth)
+        return PTX_NONE;
+    const dpe_entry *t = &dw->stack[dw->depth - 1];
+    if (t->side == side)
+        return dw->depth - 1;
+    if (dw->depth < 2)
+        return PTX_NONE;
+    const dpe_entry *s = &dw->stack[dw->depth - 2];
+    uint32_t live = s->mask & ~cta->emu.warps[k].exited;
+    return s->side == side && s->rpc == t->rpc && s->pc != s->rpc && live ? dw->depth - 2 : PTX_NONE;
+}
+
+/* Whether kernel instruction pc is a call. */
+static bool is_call(const sim_cta *c, uint32_t pc)
+{
+    return pc < c->kernel_fn->ninstrs && tm_simt_opcode(c, c->kernel_fn, pc) == PTX_OP_CALL;
+}
+
+/* Paths of warp k schedulable now (Eq. 3.1's NumPath). */
+static uint32_t num_paths(const tm_cta *cta, const dpe_warp *dw, uint32_t k)
+{
+    return (visible(cta, dw, k, 0) != PTX_NONE) + (visible(cta, dw, k, 1) != PTX_NONE);
+}
+
+/* Remove entry i. */
+static void remove_entry(dpe_warp *dw, uint32_t i)
+{
+    memmove(&dw->stack[i], &dw->stack[i + 1], (dw->depth - i - 1) * sizeof *dw->stack);
+    dw->depth--;
+}
+
+/* Pop what needs no instruction: a top entry at its reconvergence point,
+ * without live lanes or past the kernel's end (its lanes finish), and an
+ * exposed other path without live lanes; each pop is a reconvergence
+ * (the scoreboards shadow). */
+static void settle(tm_cta *cta, uint32_t k)
+{
+    dpe_warp *dw = &state_of(cta)->w[k];
+    sim_cta *c = &cta->emu;
+    sim_warp *w = &c->warps[k];
+    for (;;) {
+        if (!dw->depth)
+            return;
+        dpe_entry *t = &dw->stack[dw->depth - 1];
+        uint32_t live = t->mask & ~w->exited;
+        if (live && t->pc >= c->kernel_fn->ninstrs && t->pc != t->rpc)
+            w->exited |= live; /* ran off the end of the kernel: the threads finish */
+        if (t->pc == t->rpc || !live || t->pc >= c->kernel_fn->ninstrs) {
+            dw->depth--;
+            cta->shadow |= 1u << k;
+            continue;
+        }
+        if (dw->depth >= 2) {
+            dpe_entry *s = &dw->stack[dw->depth - 2];
+            if (s->rpc == t->rpc && s->pc != s->rpc && s->side != t->side && !(s->mask & ~w->exited)) {
+                remove_entry(dw, dw->depth - 2);
+                cta->shadow |= 1u << k;
+                continue;
+            }
+        }
+        return;
+    }
+}
+
+/* Replace entry i (side `side`) by the emulator warp's stack after an
+ * outcome: its bottom entry is the path's continuation (it stays, keeping
+ * its dual entry, unless a divergence left it at its own reconvergence
+ * point: its lanes then wait in the entry below), the ones above are new
+ * paths, pushed on top of the stack, the topmost on the path's side. */
+static bool splice(tm_cta *cta, uint32_t k, uint32_t i)
+{
+    dpe_warp *dw = &state_of(cta)->w[k];
+    const sim_warp *w = &cta->emu.warps[k];
+    dpe_entry old = dw->stack[i];
+    uint32_t n = w->depth;
+    if (!reserve(dw, n))
+        return false;
+    remove_entry(dw, i);
+    if (n != 1)
+        cta->shadow |= 1u << k; /* a divergence (or the path ended) */
+    if (n == 0)
+        return true;
+    const sim_simt_entry *cont = &w->stack[0];
+    if (n == 1 || cont->pc != cont->rpc || i == 0) { /* the continuation, in the path's place */
+        memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
+        dw->stack[i] = (dpe_entry){cont->pc, cont->rpc, cont->mask, n == 1 ? old.id : dw->next_id++, old.group,
+                                   old.side};
+        dw->depth++;
+    }
+    uint32_t group = dw->next_id;
+    for (uint32_t j = 1; j < n; j++) { /* the new paths, the last (taken) on the path's side */
+        uint8_t side = (uint8_t)((n - 1 - j) % 2 ? 1 - old.side : old.side);
+        dw->stack[dw->depth++] = (dpe_entry){w->stack[j].pc, w->stack[j].rpc, w->stack[j].mask, dw->next_id++,
+                                             group, side};
+    }
+    uint32_t d = dual_depth(dw);
+    if (d > cta->emu.max_stack_depth)
+        cta->emu.max_stack_depth = d;
+    return true;
+}
+
+/* Apply the outcome of the issue that side's slot buffered: the path's
+ * entry becomes the emulator warp's stack, the PDOM control applies the
+ * outcome, and the entries come back (or the warp stays the path's: at a
+ * barrier, in a call). */
+static sim_warp_status apply(tm_cta *cta, uint32_t k, uint32_t side, const sim_issue *is, const sim_step *step)
+{
+    dpe_warp *dw = &state_of(cta)->w[k];
+    sim_cta *c = &cta->emu;
+    sim_warp *w = &c->warps[k];
+    uint32_t i = find(dw, dw->fetched[side]);
+    if (i == PTX_NONE || dw->stack[i].pc != is->pc)
+        return fail(cta, SIM_ERR_UNSUPPORTED, "an issue's path is not on the stack (a simtlab bug)");
+    const dpe_entry *p = &dw->stack[i];
+    w->depth = 1;
+    w->stack[0] = (sim_simt_entry){p->pc, p->rpc, p->mask & ~w->exited, PTX_NONE, PTX_NONE};
+    sim_warp_status r = sim_simt_pdom.commit(c, w, is, step);
+    if (r == SIM_WARP_FAULT) {
+        state_of(cta)->failed = true;
+        return r;
+    }
+    if (w->nframes || w->at_barrier || w->at_cluster) {
+        dw->owner = (uint8_t)side;
+        dw->owner_id = dw->stack[i].id;
+        return r;
+    }
+    if (!splice(cta, k, i))
+        return fail(cta, SIM_ERR_OUT_OF_MEMORY, "out of memory for a reconvergence stack");
+    settle(cta, k);
+    return r;
+}
+
+/* The lanes of warp k outside entry i that a warp-synchronous instruction
+ * of its path leaves out, as the baseline does: exited lanes, and lanes
+ * whose topmost other entry is at code that only exits. */
+static uint32_t absent_lanes(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t i)
+{
+    const sim_warp *w = &cta->emu.warps[k];
+    uint32_t away = sim_warp_lanes(w) & ~w->exited & ~dw->stack[i].mask, absent = w->exited;
+    for (uint32_t d = dw->depth; d-- > 0 && away;) {
+        if (d == i)
+            continue;
+        uint32_t here = dw->stack[d].mask & away;
+        away &= ~here;
+        if (here && sim_exit_bound(&cta->emu, dw->stack[d].pc))
+            absent |= here;
+    }
+    return absent;
+}
+
+/* A CTA begins: each warp's stack holds one entry, its lanes at the
+ * kernel's start, on the left side. */
+static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
+{
+    sim_cta *c = &cta->emu;
+    dpe_stop(cta);
+    dpe_state *st = calloc(1, sizeof *st);
+    if (st)
+        st->w = calloc(c->nwarps, sizeof *st->w);
+    if (!st || !st->w) {
+        free(st);
+        snprintf(err, errlen, "out of memory for dual-path stacks");
+        return false;
+    }
+    cta->simt_state = st;
+    st->nwarps = c->nwarps;
+    for (uint32_t k = 0; k < c->nwarps; k++) {
+        dpe_warp *dw = &st->w[k];
+        sim_warp *w = &c->warps[k];
+        sim_simt_pdom.start(c, w);
+        cta->groups[k].ctx = cta->groups[k + c->nwarps].ctx = NULL;
+        dw->owner = NO_SIDE;
+        if (!reserve(dw, 8)) {
+            dpe_stop(cta);
+            snprintf(err, errlen, "out of memory for dual-path stacks");
+            return false;
+        }
+        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0};
+        dw->next_id = 1;
+    }
+    if (1 > c->max_stack_depth)
+        c->max_stack_depth = 1;
+    return true;
+}
+
+/* Slot s's next issue: the path on its side (slot k: warp k's left, slot
+ * nwarps + k its right), WAITING while that side has none. */
+static sim_warp_status dpe_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issue *is)
+{
+    dpe_state *st = state_of(cta);
+    sim_cta *c = &cta->emu;
+    uint32_t k = s % st->nwarps, side = s / st->nwarps;
+    dpe_warp *dw = &st->w[k];
+    sim_warp *w = &c->warps[k];
+    *g = &cta->groups[s];
+    for (;;) {
+        if (st->failed)
+            return SIM_WARP_FAULT;
+        if (dw->owner == NO_SIDE && dw->deferred[side]) { /* the other side has freed the warp */
+            dw->deferred[side] = false;
+            if (apply(cta, k, side, &dw->def_is[side], &dw->def_step[side]) == SIM_WARP_FAULT)
+                return SIM_WARP_FAULT;
+            continue;
+        }
+        if (dw->owner == side) { /* at a barrier or in a call: the emulator's control runs it */
+            sim_warp_status r = SIM_WARP_READY;
+            if (w->nframes || w->at_barrier || w->at_cluster) {
+                r = sim_simt_pdom.next(c, w, *g, is);
+                uint32_t i = find(dw, dw->owner_id);
+                if (r == SIM_WARP_READY && w->nframes && i != PTX_NONE) /* the other path's lanes that exit */
+                    (*g)->absent |= absent_lanes(cta, dw, k, i) & ~dw->stack[i].mask;
+                if (r == SIM_WARP_WAITING || (r == SIM_WARP_READY && w->nframes))
+                    return r;
+            }
+            /* back in the kernel's code: the entries come back */
+            uint32_t i = find(dw, dw->owner_id);
+            dw->owner = NO_SIDE;
+            if (i == PTX_NONE || !splice(cta, k, i))
+                return fail(cta, SIM_ERR_UNSUPPORTED, "a path's entry is lost (a simtlab bug)");
+            settle(cta, k);
+            continue;
+        }
+        if (dw->owner != NO_SIDE || dw->deferred[side])
+            return SIM_WARP_WAITING; /* the other side has the warp */
+        settle(cta, k);
+        if (!dw->depth)
+            return SIM_WARP_DONE;
+        uint32_t i = visible(cta, dw, k, side);
+        if (i == PTX_NONE)
+            return SIM_WARP_WAITING;
+        const dpe_entry *p = &dw->stack[i];
+        bool call = is_call(c, p->pc);
+        if (dw->calling[1 - side] || (call && dw->buffered[1 - side]))
+            return SIM_WARP_WAITING; /* a call must not start under the other side's issue */
+        sim_enter_warp(c, w, *g);
+        uint32_t mask = p->mask & ~w->exited;
+        sim_group_mask(*g, mask);
+        (*g)->absent = absent_lanes(cta, dw, k, i);
+        (*g)->pdom = NULL;
+        *is = (sim_issue){p->pc, mask, p->pc + 1};
+        dw->fetched[side] = p->id;
+        dw->buffered[side] = true;
+        dw->calling[side] = call;
+        return SIM_WARP_READY;
+    }
+}
+
+/* The emulator's context for slot s: its warp's. */
+static void dpe_enter(tm_cta *cta, uint32_t s, sim_group *g)
+{
+    sim_enter_warp(&cta->emu, &cta->emu.warps[s % state_of(cta)->nwarps], g);
+}
+
+/* The outcome of slot s's issue, through the emulator's PDOM control (see
+ * apply); deferred while the other side has the warp. */
+static sim_warp_status dpe_commit(tm_cta *cta, uint32_t s, const sim_issue *is, const sim_step *step)
+{
+    dpe_state *st = state_of(cta);
+    uint32_t k = s % st->nwarps, side = s / st->nwarps;
+    dpe_warp *dw = &st->w[k];
+    sim_cta *c = &cta->emu;
+    sim_warp *w = &c->warps[k];
+    cta->counts.paths_sum += dw->owner == NO_SIDE ? num_paths(cta, dw, k) : 1;
+    cta->counts.path_issues++;
+    dw->buffered[side] = dw->calling[side] = false;
+    if (dw->owner == side) { /* in a call */
+        sim_warp_status r = sim_simt_pdom.commit(c, w, is, step);
+        if (r == SIM_WARP_FAULT)
+            st->failed = true;
+        return r;
+    }
+    if (dw->owner != NO_SIDE) { /* the other side has the warp: later */
+        dw->deferred[side] = true;
+        dw->def_is[side] = *is;
+        dw->def_step[side] = *step;
+        dw->def_step[side].mem = NULL, dw->def_step[side].nmem = 0; /* (the emulator's log moves on) */
+        return SIM_WARP_WAITING;
+    }
+    return apply(cta, k, side, is, step);
+}
+
+/* Barriers count the lanes of the warps that arrive (the emulator's). */
+static bool dpe_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
+
+/* Slot s waits at a CTA barrier: its side has the warp there. */
+static bool dpe_at_barrier(const tm_cta *cta, uint32_t s)
+{
+    const dpe_state *st = cta->simt_state;
+    uint32_t k = s % st->nwarps;
+    if (st->w[k].owner != s / st->nwarps)
+        return false;
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+        if (sim_simt_pdom.waiting(&cta->emu, &cta->emu.warps[k], id))
+            return true;
+    return false;
+}
+
+/* The emulator's report of the barrier that cannot complete. */
+static void dpe_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
+
+const tm_simt_mechanism tm_simt_dpe = {
+    .name = "dpe",
+    .summary = "dual-path execution: the two paths of the top stack entry interleave, each with its own "
+               "scoreboard and shadow bits (Rhu's thesis, Ch. 3)",
+    .paths = 2, .start = dpe_start, .next = dpe_next, .enter = dpe_enter, .commit = dpe_commit,
+    .release = dpe_release, .at_barrier = dpe_at_barrier, .deadlock = dpe_deadlock, .stop = dpe_stop};
