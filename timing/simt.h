@@ -21,7 +21,8 @@
  *   capri, capri-2bit, capri-1bs, capri-ce  compaction-adequacy
  *         prediction on TBC+ (simt_tbc.c, capt.c);
  *   lwm   the large warp microarchitecture (simt_lwm.c);
- *   dpe   dual-path execution (simt_dpe.c). */
+ *   dpe, dpe-constrained  dual-path execution, with the expanded or the
+ *         constrained scheduler (simt_dpe.c). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 

@@ -27,7 +27,14 @@
  *    writes of one path after the divergence never stall the other
  *    (tm_cta.shadow; the SM's scoreboard does the rest);
  *  - the scheduler holds both slots of a warp ("expanded", Sec. 3.2.3: the
- *    default), on the same warp scheduler.
+ *    default), on the same warp scheduler; `dpe-constrained` shows one path
+ *    of a warp at a time and turns to the other when the one shown issues
+ *    a long-latency instruction (Sec. 3.2.3's constrained scheduler,
+ *    "rotated only when the current path suffers a cache miss or executes
+ *    another long-latency op"): the mechanism cannot see hits and misses,
+ *    so every global, local or generic load or atomic and every
+ *    transcendental (sin, cos, ex2, lg2, rsqrt, tanh, approximate rcp and
+ *    sqrt) turns it.
  * Each issue's outcome runs through the emulator's PDOM control on the
  * warp with the path's entry as its stack (so branches, exits, calls and
  * barriers behave as the baseline's), and the resulting entries replace
@@ -67,6 +74,7 @@ typedef struct dpe_warp {
     uint8_t owner;          /* the side whose entry the emulator warp's stack holds (at a barrier,
                                in a call), NO_SIDE: none */
     uint32_t owner_id;
+    uint8_t shown;          /* dpe-constrained: the side whose path the scheduler sees */
     uint32_t fetched[2];    /* per side: the entry of the issue its slot buffered last */
     bool buffered[2];       /* per side: its slot holds an issue not yet committed ... */
     bool calling[2];        /* ... and it is a call (whose frames would change the warp's code
@@ -155,6 +163,29 @@ static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint3
     const dpe_entry *s = &dw->stack[dw->depth - 2];
     uint32_t live = s->mask & ~cta->emu.warps[k].exited;
     return s->side == side && s->rpc == t->rpc && s->pc != s->rpc && live ? dw->depth - 2 : PTX_NONE;
+}
+
+/* The variants: expanded (both paths schedulable) or constrained (one). */
+typedef struct dpe_params {
+    bool constrained;
+} dpe_params;
+
+/* dpe-constrained: whether instruction pc of the kernel is long-latency
+ * (a load or atomic that may miss, or a transcendental). */
+static bool long_latency(const sim_cta *c, uint32_t pc)
+{
+    const sim_inst *in = &c->kernel_fn->code[pc];
+    if ((in->flags & (SIM_IF_LOAD | SIM_IF_ATOMIC)) &&
+        (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_LOCAL || in->space == PTX_SPACE_NONE))
+        return true;
+    switch (tm_simt_opcode(c, c->kernel_fn, pc)) {
+    case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_RSQRT: case PTX_OP_TANH:
+        return true;
+    case PTX_OP_RCP: case PTX_OP_SQRT:
+        return (in->flags & SIM_IF_APPROX) != 0;
+    default:
+        return false;
+    }
 }
 
 /* Whether kernel instruction pc is a call. */
@@ -375,6 +406,11 @@ static sim_warp_status dpe_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
         uint32_t i = visible(cta, dw, k, side);
         if (i == PTX_NONE)
             return SIM_WARP_WAITING;
+        if (((const dpe_params *)cta->simt->data)->constrained && side != dw->shown) {
+            if (visible(cta, dw, k, dw->shown) != PTX_NONE)
+                return SIM_WARP_WAITING; /* the scheduler sees the other path */
+            dw->shown = (uint8_t)side;
+        }
         const dpe_entry *p = &dw->stack[i];
         bool call = is_call(c, p->pc);
         if (dw->calling[1 - side] || (call && dw->buffered[1 - side]))
@@ -409,6 +445,9 @@ static sim_warp_status dpe_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     sim_warp *w = &c->warps[k];
     cta->counts.paths_sum += dw->owner == NO_SIDE ? num_paths(cta, dw, k) : 1;
     cta->counts.path_issues++;
+    if (((const dpe_params *)cta->simt->data)->constrained && dw->owner == NO_SIDE && is->pc < c->kernel_fn->ninstrs &&
+        long_latency(c, is->pc))
+        dw->shown = (uint8_t)(1 - side); /* the other path's turn (if it has one) */
     dw->buffered[side] = dw->calling[side] = false;
     if (dw->owner == side) { /* in a call */
         sim_warp_status r = sim_simt_pdom.commit(c, w, is, step);
@@ -445,9 +484,16 @@ static bool dpe_at_barrier(const tm_cta *cta, uint32_t s)
 /* The emulator's report of the barrier that cannot complete. */
 static void dpe_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
-const tm_simt_mechanism tm_simt_dpe = {
-    .name = "dpe",
-    .summary = "dual-path execution: the two paths of the top stack entry interleave, each with its own "
-               "scoreboard and shadow bits (Rhu's thesis, Ch. 3)",
-    .paths = 2, .start = dpe_start, .next = dpe_next, .enter = dpe_enter, .commit = dpe_commit,
-    .release = dpe_release, .at_barrier = dpe_at_barrier, .deadlock = dpe_deadlock, .stop = dpe_stop};
+static const dpe_params expanded = {.constrained = false}, constrained = {.constrained = true};
+
+#define DPE(NAME, SUMMARY, PARAMS)                                                                              \
+    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .paths = 2, .start = dpe_start, .next = dpe_next,          \
+     .enter = dpe_enter, .commit = dpe_commit, .release = dpe_release, .at_barrier = dpe_at_barrier,            \
+     .deadlock = dpe_deadlock, .stop = dpe_stop}
+
+const tm_simt_mechanism tm_simt_dpe =
+    DPE("dpe", "dual-path execution: the two paths of the top stack entry interleave, each with its own "
+        "scoreboard and shadow bits (Rhu's thesis, Ch. 3)", expanded);
+const tm_simt_mechanism tm_simt_dpe_constrained =
+    DPE("dpe-constrained", "dual-path execution with the constrained scheduler: one path of a warp shown at a "
+        "time, turned at long-latency instructions (Rhu's thesis, Sec. 3.2.3)", constrained);

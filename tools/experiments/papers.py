@@ -80,6 +80,8 @@ EXPERIMENTS = {
             Config("pdom", "pdom", "SPE: single-path execution, the per-warp PDOM stack"),
             Config("dws", "dws", "dynamic warp subdivision (Meng et al., ISCA 2010), the chapter's comparison"),
             Config("dpe", "dpe", "dual-path execution (Sec. 3.2)"),
+            Config("dpe-constrained", "dpe-constrained", "dual-path execution with the constrained scheduler "
+                   "(Sec. 3.2.3)"),
         ),
     ),
     "narasiman": Experiment(
