@@ -39,12 +39,6 @@ typedef struct tm_simt_mechanism {
      * scoreboard; a register a path's scoreboard holds as shadowed
      * (tm_cta.shadow) stalls the other path too. */
     uint32_t paths;
-    /* Groups may hold threads of several static warps (compaction, large
-     * warps): the SM then checks, reserves and releases an instruction's
-     * registers on the scoreboards of its threads' static warps (slot k of
-     * the CTA is static warp k), so a thread's instruction waits for the
-     * writes of its earlier ones whichever slot issued them. */
-    bool regroups;
     /* Make program p ready for the mechanism before a launch (the branch
      * facts it reads); false with err. May be NULL. */
     bool (*prepare)(sim_program *p, char *err, size_t errlen);

@@ -33,14 +33,14 @@
  *
  * Timing: the large warp's rows are its hardware warp slots; sub-warp k
  * of an instruction issues from slot k (the others wait), so a full mask
- * issues each row from its own slot. Choices where the thesis is silent
- * or the model differs, and their reasons:
- *  - a packed sub-warp's registers are checked, reserved and released on
- *    the scoreboards of its threads' rows (simt.h's `regroups`), where the
- *    thesis keeps a busy bit per thread: a thread's instruction waits for
- *    its earlier ones, and also for those of the other threads of its row
- *    that write the same registers (a false dependence the busy bits do
- *    not have);
+ * issues each row from its own slot and the scoreboard sees each row's
+ * registers exactly. Choices where the thesis is silent or the model
+ * differs, and their reasons:
+ *  - a packed sub-warp may move a thread to another slot than the one
+ *    that issued its previous instruction, whose scoreboard then does not
+ *    see that instruction's writes (the thesis's per-thread busy bits
+ *    would hold the thread back): a dependent instruction may issue early
+ *    in divergent code, as under TBC;
  *  - sub-warps issue through the slots' fetch and issue like warps (one
  *    fetch and one issue per scheduler and cycle), and the next
  *    instruction is sub-warped when the last sub-warp issues, not when the
@@ -586,5 +586,5 @@ const tm_simt_mechanism tm_simt_lwm = {
     .summary = "the large warp microarchitecture: large warps of -simtlab_lwm_threads threads sub-warped at "
                "every instruction (Narasiman's thesis, Sec. 4.2; MICRO 2011)",
     .prepare = lwm_prepare, .start = lwm_start, .next = lwm_next, .enter = lwm_enter,
-    .regroups = true, .commit = lwm_commit, .release = lwm_release, .at_barrier = lwm_at_barrier, .deadlock = lwm_deadlock,
+    .commit = lwm_commit, .release = lwm_release, .at_barrier = lwm_at_barrier, .deadlock = lwm_deadlock,
     .stop = lwm_stop};

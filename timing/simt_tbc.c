@@ -31,10 +31,6 @@
  *    waiting at that rpc, as the PDOM stack does (the digest's A.1.2 "r ==
  *    T.RPC" optimisation), once all its warps have arrived;
  *  - compaction takes no cycles (the compactor emits WCnt warps at once);
- *  - a compacted warp's registers are checked, reserved and released on
- *    the scoreboards of its threads' static warps (simt.h's `regroups`):
- *    its instructions wait for the writes its threads' warps issued before
- *    the compaction (conservatively: those of all their threads);
  *  - exits: a thread that exits leaves every mask; a warp whose threads
  *    all exited leaves its slot as an arrival;
  *  - calls: a warp keeps its threads for the whole call (the callee's
@@ -1094,7 +1090,7 @@ static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.l
                         capri_1bs = {.plus = true, .capri = CAPRI_1BS}, capri_ce = {.plus = true, .capri = CAPRI_CE};
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
-    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .regroups = true, \
+    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare,             \
      .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit, .release = tbc_release,     \
      .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop}
 

@@ -280,40 +280,6 @@ static void sb_released(tm_sm *sm, uint32_t wi)
     }
 }
 
-/* The destinations of ic, issued by slot wi on the scoreboards of the
- * CTA slots `homes` (0: wi's own), are written back. Under a regrouping
- * mechanism any slot of the CTA may have waited for them: all are asked
- * again. */
-static void release(tm_sm *sm, uint32_t wi, uint32_t homes, const tm_inst_class *ic)
-{
-    const tm_cta *cta = sm->warps[wi].cta;
-    if (!homes)
-        tm_scoreboard_release_inst(sm->sb, wi, ic);
-    for (uint32_t m = homes; m; m &= m - 1)
-        tm_scoreboard_release_inst(sm->sb, cta->sm_slot[__builtin_ctz(m)], ic);
-    if (!sm->gpu->mech->regroups || !cta) {
-        sb_released(sm, wi);
-        return;
-    }
-    for (uint32_t k = 0; k < cta->nslots; k++)
-        sb_released(sm, cta->sm_slot[k]);
-}
-
-/* Does ic, buffered by slot wi, have a hazard: on its own scoreboard (and,
- * dual-path, the other path's shadowed registers), or on those of its
- * threads' static warps? */
-static bool sb_hazard(const tm_sm *sm, uint32_t wi, const tm_inst_class *ic)
-{
-    const tm_warp *w = &sm->warps[wi];
-    if (!w->ib_homes)
-        return tm_scoreboard_check(sm->sb, wi, ic) ||
-               (sm->nwarps > sm->nstatic && tm_scoreboard_shadowed(sm->sb, twin(sm, wi), ic));
-    for (uint32_t m = w->ib_homes; m; m &= m - 1)
-        if (tm_scoreboard_check(sm->sb, w->cta->sm_slot[__builtin_ctz(m)], ic))
-            return true;
-    return false;
-}
-
 /* Warp wi waits for other warps (a barrier, the mechanism) or no longer
  * does: its scheduler's two-level active set makes room for others. */
 static void park(tm_sm *sm, uint32_t wi, bool parked)
@@ -462,7 +428,8 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     tm_mem_inst *m = &sm->mem[tag];
     tm_warp *w = &sm->warps[m->warp];
     if (m->ic->ndst) {
-        release(sm, m->warp, m->homes, m->ic);
+        tm_scoreboard_release_inst(sm->sb, m->warp, m->ic);
+        sb_released(sm, m->warp);
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
@@ -738,7 +705,8 @@ static void writeback(tm_sm *sm, uint64_t now)
         tm_warp *w = &sm->warps[wi];
         const tm_inst_class *ic = w->alu[k];
         if (ic->ndst) {
-            release(sm, wi, w->alu_homes[k], ic);
+            tm_scoreboard_release_inst(sm->sb, wi, ic);
+            sb_released(sm, wi);
             tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
         }
         w->alu_busy &= (uint8_t)~(1u << k);
@@ -794,7 +762,7 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
-    if (sb_hazard(sm, wi, ic)) {
+    if (tm_scoreboard_check(sm->sb, wi, ic) || (sm->nwarps > sm->nstatic && tm_scoreboard_shadowed(sm->sb, twin(sm, wi), ic))) {
         sm->scan[w->sched].sb_wait |= 1ull << (wi / sm->nsched);
         return TM_STALL_SCOREBOARD;
     }
@@ -893,17 +861,14 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         park(sm, wi, true);
     }
     mirror(sm, wi);
-    uint32_t homes = w->ib_homes;
-    if (ic->ndst && !homes)
+    if (ic->ndst)
         tm_scoreboard_reserve(sm->sb, wi, ic);
-    for (uint32_t m = ic->ndst ? homes : 0; m; m &= m - 1)
-        tm_scoreboard_reserve(sm->sb, cta->sm_slot[__builtin_ctz(m)], ic);
     if (is_mem) {
         tm_mem_inst *m = &sm->mem[slot];
         tm_req *heap = m->heap;
         uint32_t heap_cap = m->heap_cap;
-        *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .homes = homes, .cap = TM_MEM_SMALL_REQS,
-                           .issued = now, .heap = heap, .heap_cap = heap_cap};
+        *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .cap = TM_MEM_SMALL_REQS, .issued = now,
+                           .heap = heap, .heap_cap = heap_cap};
         m->reqs = m->small;
         sm->mem_free[slot / 64] &= ~(1ull << (slot % 64));
         if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
@@ -918,7 +883,6 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         sm->stats.mem_insts++;
     } else {
         w->alu[slot % TM_ALU_PER_WARP] = ic;
-        w->alu_homes[slot % TM_ALU_PER_WARP] = homes;
         w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
     }
     if (tm_opcollector_issue(sm->oc, wi, w->sched, ic, (uint64_t)slot, now) < 0) {
@@ -1035,17 +999,6 @@ static void issue_stage(tm_sm *sm, uint64_t now)
 
 /* ---- fetch -------------------------------------------------------------- */
 
-/* A regrouping mechanism's issue of CTA slot s (group g, lanes mask): the
- * static warps of its threads as CTA slots (0: just slot s's own). The
- * emulator's context is g's (set by the mechanism's next). */
-static uint32_t homes_of(tm_cta *cta, uint32_t s, const sim_group *g, uint32_t mask)
-{
-    uint32_t homes = 0;
-    for (uint32_t m = mask; m; m &= m - 1)
-        homes |= 1u << (sim_thread(&cta->emu, g->t[__builtin_ctz(m)]) / 32);
-    return homes == 1u << s ? 0 : homes;
-}
-
 /* Fetch for warp wi: the mechanism's next issue, through the I-cache.
  * False when the I-cache refused the access this cycle (nothing is
  * buffered then). */
@@ -1099,7 +1052,6 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
             return false; /* nothing buffered: the warp asks again */
     }
     w->ib = is;
-    w->ib_homes = sm->gpu->mech->regroups ? homes_of(cta, w->cta_slot, g, is.mask) : 0;
     sb_forget(sm, wi);
     w->ib_ordered = (cta->emu.fn->code[is.pc].flags & SIM_IF_ORDERED) != 0;
     sm->ordered_held += w->ib_ordered;

@@ -68,9 +68,6 @@ typedef struct tm_warp {
     /* its ALU instructions between issue and writeback (tag: slot x
      * TM_ALU_PER_WARP + k), kept here because writeback reads the warp too */
     const tm_inst_class *alu[TM_ALU_PER_WARP];
-    uint32_t alu_homes[TM_ALU_PER_WARP]; /* ... the static warps whose scoreboards they reserved (0: the slot's) */
-    uint32_t ib_homes;        /* a regrouping mechanism's buffered issue: its threads' static warps (CTA slots),
-                                 0 when they are the slot's own */
 } tm_warp;
 
 /* A memory instruction between dispatch and completion. */
@@ -79,7 +76,6 @@ typedef struct tm_mem_inst {
     bool busy;
     uint32_t warp;
     const tm_inst_class *ic;
-    uint32_t homes;           /* the static warps whose scoreboards it reserved (0: its warp's) */
     uint32_t outstanding;     /* requests not yet answered */
     bool all_sent;
     /* requests still to send (a warp instruction makes at most
