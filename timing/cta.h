@@ -29,9 +29,10 @@ typedef struct tm_cta {
     sim_group *groups;    /* per warp slot: the group it issues (kept between issues) */
     uint32_t nslots;      /* hardware warp slots it occupies: its static warps x the mechanism's paths */
     uint16_t sm_slot[64]; /* the SM's warp slot of each (set by the SM when it starts) */
-    uint32_t shadow;      /* static warps whose paths' pending writes the mechanism asks the SM to
-                             shadow (a divergence or reconvergence under dual-path execution); the
-                             SM clears it after each commit */
+    uint32_t shadow;      /* slots whose pending writes the mechanism asks the SM to shadow: static
+                             warps k whose paths diverged or reconverged under dual-path execution
+                             (both path slots), or the slots a regrouping mechanism regrouped; the
+                             SM clears it after each next and commit */
     bool barrier_arrived; /* a warp arrived at a barrier since the last release check */
     bool allocated;       /* emu's buffers exist (tm_cta_free releases them) */
 } tm_cta;

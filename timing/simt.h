@@ -39,6 +39,15 @@ typedef struct tm_simt_mechanism {
      * scoreboard; a register a path's scoreboard holds as shadowed
      * (tm_cta.shadow) stalls the other path too. */
     uint32_t paths;
+    /* Groups may hold threads of several static warps (compaction, large
+     * warps). At each regrouping the mechanism flags the slots involved
+     * in tm_cta.shadow; the SM then marks their pending register writes
+     * shadowed, and an issue of slot s waits for its own slot's pending
+     * writes and for the shadowed ones of every slot in domain(cta, s) (a
+     * mask of CTA slots; NULL: all of the CTA's): what its threads' earlier
+     * instructions may still be writing, wherever they issued from. */
+    bool regroups;
+    uint32_t (*domain)(const tm_cta *cta, uint32_t s);
     /* Make program p ready for the mechanism before a launch (the branch
      * facts it reads); false with err. May be NULL. */
     bool (*prepare)(sim_program *p, char *err, size_t errlen);

@@ -33,14 +33,15 @@
  *
  * Timing: the large warp's rows are its hardware warp slots; sub-warp k
  * of an instruction issues from slot k (the others wait), so a full mask
- * issues each row from its own slot and the scoreboard sees each row's
- * registers exactly. Choices where the thesis is silent or the model
- * differs, and their reasons:
- *  - a packed sub-warp may move a thread to another slot than the one
- *    that issued its previous instruction, whose scoreboard then does not
- *    see that instruction's writes (the thesis's per-thread busy bits
- *    would hold the thread back): a dependent instruction may issue early
- *    in divergent code, as under TBC;
+ * issues each row from its own slot. Choices where the thesis is silent
+ * or the model differs, and their reasons:
+ *  - the thesis's busy bit per thread (a thread waits for its previous
+ *    sub-warp) is the scoreboard's shadow bits: when an instruction is
+ *    sub-warped, the large warp's pending writes become shadowed, and
+ *    each sub-warp waits for the shadowed writes of the registers it
+ *    reads or writes on any of the large warp's rows (simt.h's
+ *    `regroups`), besides its own slot's pending ones; sub-warps of one
+ *    instruction never wait for each other;
  *  - sub-warps issue through the slots' fetch and issue like warps (one
  *    fetch and one issue per scheduler and cycle), and the next
  *    instruction is sub-warped when the last sub-warp issues, not when the
@@ -135,6 +136,16 @@ static void lwm_stop(tm_cta *cta)
     free(st);
     cta->simt_state = NULL;
 }
+
+/* The large warp's slots, a mask of CTA slots. */
+static uint32_t lw_rows(const large_warp *lw)
+{
+    return (lw->rows >= 32 ? ~0u : (1u << lw->rows) - 1) << lw->first;
+}
+
+/* The slots whose shadowed writes slot s's issues wait for: its large
+ * warp's. */
+static uint32_t lwm_domain(const tm_cta *cta, uint32_t s) { return lw_rows(lw_of(cta, s)); }
 
 /* Stop the CTA: the host is out of memory. */
 static sim_warp_status out_of_memory(tm_cta *cta)
@@ -308,6 +319,7 @@ static void form(tm_cta *cta, large_warp *lw)
     uint32_t issue = jump ? 1 : nsub;
     lw->pc = e->pc;
     lw->nsub = nsub;
+    cta->shadow |= lw_rows(lw); /* a regrouping (simt.h's regroups) */
     lw->left = issue >= 32 ? ~0u : (1u << issue) - 1;
     lw->ntargets = 0;
     lw->formed = true;
@@ -586,5 +598,5 @@ const tm_simt_mechanism tm_simt_lwm = {
     .summary = "the large warp microarchitecture: large warps of -simtlab_lwm_threads threads sub-warped at "
                "every instruction (Narasiman's thesis, Sec. 4.2; MICRO 2011)",
     .prepare = lwm_prepare, .start = lwm_start, .next = lwm_next, .enter = lwm_enter,
-    .commit = lwm_commit, .release = lwm_release, .at_barrier = lwm_at_barrier, .deadlock = lwm_deadlock,
+    .regroups = true, .domain = lwm_domain, .commit = lwm_commit, .release = lwm_release, .at_barrier = lwm_at_barrier, .deadlock = lwm_deadlock,
     .stop = lwm_stop};

@@ -31,6 +31,11 @@
  *    waiting at that rpc, as the PDOM stack does (the digest's A.1.2 "r ==
  *    T.RPC" optimisation), once all its warps have arrived;
  *  - compaction takes no cycles (the compactor emits WCnt warps at once);
+ *  - register dependences across a compaction: the block's pending writes
+ *    become shadowed when warps are formed, and every warp of the block
+ *    waits for the shadowed writes of the registers it reads or writes
+ *    (simt.h's `regroups`), as it may hold the threads they are for; the
+ *    writes of a compacted warp after the compaction stall only itself;
  *  - exits: a thread that exits leaves every mask; a warp whose threads
  *    all exited leaves its slot as an arrival;
  *  - calls: a warp keeps its threads for the whole call (the callee's
@@ -240,6 +245,7 @@ static void place_warp(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t pc,
     st->holes[j] = tm_simt_place(cta, j, at, n, pc);
     st->home[j] = home;
     st->running[j] = true;
+    cta->shadow |= st->nwarps >= 32 ? ~0u : (1u << st->nwarps) - 1; /* a regrouping (simt.h's regroups) */
 }
 
 /* first_warp in compact(): the thread sits off its logical lane (a lane
@@ -1090,7 +1096,7 @@ static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.l
                         capri_1bs = {.plus = true, .capri = CAPRI_1BS}, capri_ce = {.plus = true, .capri = CAPRI_CE};
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
-    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare,             \
+    {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .regroups = true,          \
      .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit, .release = tbc_release,     \
      .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop}
 

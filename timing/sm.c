@@ -268,8 +268,9 @@ static void touch(tm_sm *sm, uint32_t wi);
 /* Under dual-path execution, the slot of the other path of slot wi's warp. */
 static uint32_t twin(const tm_sm *sm, uint32_t wi) { return wi < sm->nstatic ? wi + sm->nstatic : wi - sm->nstatic; }
 
-/* Registers of slot wi were written back: it and (dual-path) the other
- * path, whose shadowed registers they may be, are asked again. */
+/* Registers of slot wi were written back: it and the slots that may have
+ * waited for them as shadowed (the other path under dual-path execution,
+ * every slot of the CTA under a regrouping mechanism) are asked again. */
 static void sb_released(tm_sm *sm, uint32_t wi)
 {
     sb_forget(sm, wi);
@@ -278,6 +279,31 @@ static void sb_released(tm_sm *sm, uint32_t wi)
         sb_forget(sm, twin(sm, wi));
         touch(sm, twin(sm, wi));
     }
+    const tm_cta *cta = sm->warps[wi].cta;
+    for (uint32_t k = 0; sm->gpu->mech->regroups && cta && k < cta->nslots; k++) {
+        sb_forget(sm, cta->sm_slot[k]);
+        touch(sm, cta->sm_slot[k]);
+    }
+}
+
+/* Does ic, buffered by slot wi, have a hazard: a pending write of its own
+ * slot, or a shadowed one of the other path (dual-path execution) or of a
+ * slot of its domain (a regrouping mechanism)? */
+static bool sb_hazard(const tm_sm *sm, uint32_t wi, const tm_inst_class *ic)
+{
+    if (tm_scoreboard_check(sm->sb, wi, ic))
+        return true;
+    if (sm->nwarps > sm->nstatic)
+        return tm_scoreboard_shadowed(sm->sb, twin(sm, wi), ic);
+    const tm_simt_mechanism *mech = sm->gpu->mech;
+    if (!mech->regroups)
+        return false;
+    const tm_cta *cta = sm->warps[wi].cta;
+    uint32_t all = cta->nslots >= 32 ? ~0u : (1u << cta->nslots) - 1;
+    for (uint32_t m = mech->domain ? mech->domain(cta, sm->warps[wi].cta_slot) : all; m; m &= m - 1)
+        if (tm_scoreboard_shadowed(sm->sb, cta->sm_slot[__builtin_ctz(m)], ic))
+            return true;
+    return false;
 }
 
 /* Warp wi waits for other warps (a barrier, the mechanism) or no longer
@@ -762,7 +788,7 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
-    if (tm_scoreboard_check(sm->sb, wi, ic) || (sm->nwarps > sm->nstatic && tm_scoreboard_shadowed(sm->sb, twin(sm, wi), ic))) {
+    if (sb_hazard(sm, wi, ic)) {
         sm->scan[w->sched].sb_wait |= 1ull << (wi / sm->nsched);
         return TM_STALL_SCOREBOARD;
     }
@@ -782,14 +808,17 @@ static int alu_alloc(tm_sm *sm, uint32_t wi)
     return (int)(wi * TM_ALU_PER_WARP + (uint32_t)__builtin_ctz(~busy));
 }
 
-/* Dual-path execution: the warps whose paths diverged or reconverged
- * have their pending writes shadowed on both paths' scoreboards. */
+/* The slots the mechanism flagged have their pending writes shadowed:
+ * under dual-path execution both paths of each flagged warp (its paths
+ * diverged or reconverged), under a regrouping mechanism each flagged
+ * slot. */
 static void apply_shadow(tm_sm *sm, tm_cta *cta)
 {
-    for (uint32_t m = sm->nwarps > sm->nstatic ? cta->shadow : 0; m; m &= m - 1) {
-        uint32_t k = (uint32_t)__builtin_ctz(m), base = cta->nslots / 2;
+    for (uint32_t m = cta->shadow; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctz(m);
         tm_scoreboard_shadow(sm->sb, cta->sm_slot[k]);
-        tm_scoreboard_shadow(sm->sb, cta->sm_slot[k + base]);
+        if (sm->nwarps > sm->nstatic)
+            tm_scoreboard_shadow(sm->sb, cta->sm_slot[k + cta->nslots / 2]);
     }
     cta->shadow = 0;
 }
