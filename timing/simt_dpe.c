@@ -465,31 +465,20 @@ static sim_warp_status dpe_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     return apply(cta, k, side, is, step);
 }
 
-/* Barriers count the lanes of the warps that arrive (the emulator's). */
-static bool dpe_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
-
 /* Slot s waits at a CTA barrier: its side has the warp there. */
 static bool dpe_at_barrier(const tm_cta *cta, uint32_t s)
 {
     const dpe_state *st = cta->simt_state;
     uint32_t k = s % st->nwarps;
-    if (st->w[k].owner != s / st->nwarps)
-        return false;
-    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
-        if (sim_simt_pdom.waiting(&cta->emu, &cta->emu.warps[k], id))
-            return true;
-    return false;
+    return st->w[k].owner == s / st->nwarps && tm_simt_warp_waits(cta, k);
 }
-
-/* The emulator's report of the barrier that cannot complete. */
-static void dpe_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
 static const dpe_params expanded = {.constrained = false}, constrained = {.constrained = true};
 
 #define DPE(NAME, SUMMARY, PARAMS)                                                                              \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .paths = 2, .start = dpe_start, .next = dpe_next,          \
-     .enter = dpe_enter, .commit = dpe_commit, .release = dpe_release, .at_barrier = dpe_at_barrier,            \
-     .deadlock = dpe_deadlock, .stop = dpe_stop}
+     .enter = dpe_enter, .commit = dpe_commit, .release = tm_simt_release, .at_barrier = dpe_at_barrier,            \
+     .deadlock = tm_simt_deadlock, .stop = dpe_stop}
 
 const tm_simt_mechanism tm_simt_dpe =
     DPE("dpe", "dual-path execution: the two paths of the top stack entry interleave, each with its own "

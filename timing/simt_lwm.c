@@ -564,27 +564,12 @@ static sim_warp_status lwm_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     return r == SIM_WARP_WAITING ? SIM_WARP_WAITING : SIM_WARP_READY;
 }
 
-/* The emulator's context for slot s's warp. */
-static void lwm_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
-
-/* Barriers count the threads of the sub-warps that arrive (the slots are
- * the CTA's sim_warps). */
-static bool lwm_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
-
 /* Slot s's sub-warp waits at a CTA barrier. */
 static bool lwm_at_barrier(const tm_cta *cta, uint32_t s)
 {
     const large_warp *lw = lw_of(cta, s);
-    if (lw->done || s - lw->first >= lw->nsub)
-        return false;
-    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
-        if (sim_simt_pdom.waiting(&cta->emu, &cta->emu.warps[s], id))
-            return true;
-    return false;
+    return !lw->done && s - lw->first < lw->nsub && tm_simt_warp_waits(cta, s);
 }
-
-/* The emulator's report of the barrier that cannot complete. */
-static void lwm_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
 /* The analyzer's branch classes, for the divergence counts. */
 static bool lwm_prepare(sim_program *p, char *err, size_t errlen)
@@ -597,6 +582,6 @@ const tm_simt_mechanism tm_simt_lwm = {
     .name = "lwm",
     .summary = "the large warp microarchitecture: large warps of -simtlab_lwm_threads threads sub-warped at "
                "every instruction (Narasiman's thesis, Sec. 4.2; MICRO 2011)",
-    .prepare = lwm_prepare, .start = lwm_start, .next = lwm_next, .enter = lwm_enter,
-    .regroups = true, .domain = lwm_domain, .commit = lwm_commit, .release = lwm_release, .at_barrier = lwm_at_barrier, .deadlock = lwm_deadlock,
-    .stop = lwm_stop};
+    .regroups = true, .domain = lwm_domain, .prepare = lwm_prepare, .start = lwm_start, .next = lwm_next,
+    .enter = tm_simt_enter, .commit = lwm_commit, .release = tm_simt_release, .at_barrier = lwm_at_barrier,
+    .deadlock = tm_simt_deadlock, .stop = lwm_stop};

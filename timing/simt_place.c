@@ -31,6 +31,20 @@ void tm_simt_unplace(tm_cta *cta, uint32_t j)
     w->depth = 0;
 }
 
+bool tm_simt_warp_waits(const tm_cta *cta, uint32_t k)
+{
+    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
+        if (sim_simt_pdom.waiting(&cta->emu, &cta->emu.warps[k], id))
+            return true;
+    return false;
+}
+
+void tm_simt_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
+
+bool tm_simt_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
+
+void tm_simt_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
+
 ptx_opcode tm_simt_opcode(const sim_cta *c, const sim_func *fn, uint32_t pc)
 {
     return (ptx_opcode)ptx_instr_form(c->prog->m, &fn->f->instrs[pc])->opcode;

@@ -17,6 +17,22 @@ uint32_t tm_simt_place(tm_cta *cta, uint32_t j, const uint32_t *at, uint32_t n, 
 /* Empty slot j: its warp holds no thread. */
 void tm_simt_unplace(tm_cta *cta, uint32_t j);
 
+/* Whether the CTA's sim_warp k waits at a CTA barrier (under the
+ * emulator's PDOM control, which the regrouping mechanisms run their
+ * slots' warps with). */
+bool tm_simt_warp_waits(const tm_cta *cta, uint32_t k);
+
+/* The emulator's context for slot s: the CTA's sim_warp s. */
+void tm_simt_enter(tm_cta *cta, uint32_t s, sim_group *g);
+
+/* Release the CTA's barriers whose arrivals are complete (their warps'
+ * PDOM control resumes them); true if any was. */
+bool tm_simt_release(tm_cta *cta);
+
+/* Record the CTA's deadlock fault (the emulator's report of the barrier
+ * that cannot complete). */
+void tm_simt_deadlock(tm_cta *cta);
+
 /* The opcode of instruction pc of function fn. */
 ptx_opcode tm_simt_opcode(const sim_cta *c, const sim_func *fn, uint32_t pc);
 

@@ -1060,27 +1060,12 @@ static sim_warp_status tbc_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     return SIM_WARP_READY;
 }
 
-/* The emulator's context for slot s's warp. */
-static void tbc_enter(tm_cta *cta, uint32_t s, sim_group *g) { sim_enter_warp(&cta->emu, &cta->emu.warps[s], g); }
-
-/* Barriers count the threads of the warps that arrive (the slots are
- * the CTA's sim_warps). */
-static bool tbc_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_simt_pdom); }
-
 /* Slot s's warp waits at a CTA barrier. */
 static bool tbc_at_barrier(const tm_cta *cta, uint32_t s)
 {
     const tbc_state *st = cta->simt_state;
-    if (!st->running[s])
-        return false;
-    for (uint32_t id = 0; id < SIM_BARRIERS; id++)
-        if (sim_simt_pdom.waiting(&cta->emu, &cta->emu.warps[s], id))
-            return true;
-    return false;
+    return st->running[s] && tm_simt_warp_waits(cta, s);
 }
-
-/* The emulator's report of the barrier that cannot complete. */
-static void tbc_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
 /* The analyzer's branch facts: classes for the counts, CTA-uniformity for
  * TBC+; the static likely-convergence points (where annotations did not
@@ -1097,8 +1082,8 @@ static const tbc_params tbc_fung = {0}, tbc_plus = {.plus = true}, tbc_lpc = {.l
 
 #define TBC(NAME, SUMMARY, PARAMS)                                                                            \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .prepare = tbc_prepare, .regroups = true,          \
-     .start = tbc_start, .next = tbc_next, .enter = tbc_enter, .commit = tbc_commit, .release = tbc_release,     \
-     .at_barrier = tbc_at_barrier, .deadlock = tbc_deadlock, .stop = tbc_stop}
+     .start = tbc_start, .next = tbc_next, .enter = tm_simt_enter, .commit = tbc_commit, .release = tm_simt_release,     \
+     .at_barrier = tbc_at_barrier, .deadlock = tm_simt_deadlock, .stop = tbc_stop}
 
 const tm_simt_mechanism tm_simt_tbc =
     TBC("tbc", "thread block compaction: a block-wide stack, warps compacted at branches not written .uni "

@@ -129,6 +129,23 @@ static tm_kernel_stats run_example(emu *e, const char *rel, const char *k, uint3
     return run_example_set(e, rel, k, threads, args, mech, NULL, blocks, issues, depth);
 }
 
+/* The paths the n threads of a kernel of testdata/timing/simt/ recorded
+ * in out: thread t plays the figure's thread 4 * (t / 32) + t % 4 + first
+ * (lane j of hardware warp w is the figure's lane j % 4 of warp w), whose
+ * path must be `set` where bit fig of `figure` is set, `clear` elsewhere. */
+static void expect_paths(emu *e, uint64_t out, uint32_t n, uint32_t first, uint64_t figure, uint32_t set,
+                         uint32_t clear)
+{
+    uint32_t *path = malloc(n * sizeof *path);
+    emu_read(e, path, out, n * sizeof *path);
+    for (uint32_t t = 0; t < n; t++) {
+        uint32_t fig = 4 * (t / 32) + t % 4 + first;
+        if (path[t] != ((figure >> fig & 1) ? set : clear))
+            fail_msg("thread %u (the figure's %u) ran path %#x", t, fig, path[t]);
+    }
+    free(path);
+}
+
 /* Each block of `blocks` (NULL-terminated) issued as often as `want` says
  * under mechanism mech. */
 static void expect_issues(const char *mech, const char *const *blocks, const uint64_t *got, const uint64_t *want)
@@ -181,12 +198,7 @@ static void test_fung_example1(void **state)
             assert_int_equal(n.divergent[0] + n.divergent[2], 0);
         }
         expect_issues(runs[r].mech, blocks, issues, runs[r].want);
-        uint32_t path[64];
-        emu_read(&e, path, out, sizeof path);
-        for (uint32_t t = 0; t < 64; t++) {
-            uint32_t fig = 4 * (t / 32) + t % 4 + 1; /* the figure's thread */
-            assert_int_equal(path[t], fig == 1 || fig == 6 || fig == 7 ? 0x134u : 0x124u);
-        }
+        expect_paths(&e, out, 64, 1, 1u << 1 | 1u << 6 | 1u << 7, 0x134u, 0x124u);
         emu_close(&e);
     }
 }
@@ -280,12 +292,7 @@ static void test_fung_fig9(void **state)
             assert_int_equal(n.divergent[1], 1); /* P */
         }
         expect_issues(runs[r].mech, blocks, issues, runs[r].want);
-        uint32_t path[96];
-        emu_read(&e, path, out, sizeof path);
-        for (uint32_t t = 0; t < 96; t++) {
-            uint32_t fig = 4 * (t / 32) + t % 4 + 1;
-            assert_int_equal(path[t], (0x12A4u >> fig & 1) ? 0x134u : 0x124u);
-        }
+        expect_paths(&e, out, 96, 1, 0x12A4u, 0x134u, 0x124u);
         emu_close(&e);
     }
 }
@@ -402,12 +409,7 @@ static void test_rhu_fig4_8_capri(void **state)
         assert_int_equal(n.predictions, runs[r].predictions);
         assert_int_equal(n.predictions_correct, runs[r].correct);
         assert_int_equal(n.capt_misses, runs[r].misses);
-        uint32_t path[96];
-        emu_read(&e, path, out, sizeof path);
-        for (uint32_t t = 0; t < 96; t++) {
-            uint32_t fig = 4 * (t / 32) + t % 4;
-            assert_int_equal(path[t], (0x39Fu >> fig & 1) ? 0x127127u : 0x137137u);
-        }
+        expect_paths(&e, out, 96, 0, 0x39Fu, 0x127127u, 0x137137u);
         emu_close(&e);
     }
 }
@@ -598,12 +600,7 @@ static void test_narasiman_fig4_5(void **state)
             assert_int_equal(d[15], 10);
             assert_int_equal(d[7], 4);
         }
-        uint32_t path[256];
-        emu_read(&e, path, out, sizeof path);
-        for (uint32_t t = 0; t < 256; t++) {
-            uint32_t fig = 4 * (t / 32) + t % 4;
-            assert_int_equal(path[t], (0x31C62E59u >> fig & 1) ? 0x124u : 0x134u);
-        }
+        expect_paths(&e, out, 256, 0, 0x31C62E59u, 0x124u, 0x134u);
         emu_close(&e);
     }
 }
