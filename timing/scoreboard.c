@@ -103,24 +103,28 @@ bool tm_scoreboard_reserve(tm_scoreboard *sb, uint32_t warp, const tm_inst_class
     return true;
 }
 
-/* Release one register of warp. */
-void tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg)
+/* Release one register of warp; whether it was shadowed. */
+bool tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg)
 {
     if (warp >= sb->nwarps || reg >= sb->nregs || !test_bit(sb, sb->pending, warp, reg))
-        return;
+        return false;
     size_t w = (size_t)warp * sb->words + reg / 64;
     uint64_t bit = 1ull << (reg % 64);
+    bool shadowed = (sb->shadow[w] & bit) != 0;
     sb->pending[w] &= ~bit;
     sb->longop[w] &= ~bit;
     sb->shadow[w] &= ~bit;
     sb->npending[warp]--;
+    return shadowed;
 }
 
-/* Release every destination of ic on warp. */
-void tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+/* Release every destination of ic on warp; whether one was shadowed. */
+bool tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
 {
+    bool shadowed = false;
     for (uint32_t k = 0; k < ic->ndst; k++)
-        tm_scoreboard_release(sb, warp, ic->dst[k]);
+        shadowed |= tm_scoreboard_release(sb, warp, ic->dst[k]);
+    return shadowed;
 }
 
 bool tm_scoreboard_pending(const tm_scoreboard *sb, uint32_t warp, uint32_t reg)

@@ -73,11 +73,12 @@ void tm_scoreboard_shadow(tm_scoreboard *sb, uint32_t warp);
 bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
 
 /* Release one register of warp (its write arrived, which clears its
- * shadow bit too); releasing a free register does nothing. */
-void tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg);
+ * shadow bit too); releasing a free register does nothing. True when the
+ * register was shadowed (another slot may have waited for it). */
+bool tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg);
 
-/* Release every destination of ic on warp. */
-void tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+/* Release every destination of ic on warp; true when one was shadowed. */
+bool tm_scoreboard_release_inst(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
 
 /* Is reg of warp reserved / reserved by a long-latency operation? */
 bool tm_scoreboard_pending(const tm_scoreboard *sb, uint32_t warp, uint32_t reg);

@@ -268,13 +268,16 @@ static void touch(tm_sm *sm, uint32_t wi);
 /* Under dual-path execution, the slot of the other path of slot wi's warp. */
 static uint32_t twin(const tm_sm *sm, uint32_t wi) { return wi < sm->nstatic ? wi + sm->nstatic : wi - sm->nstatic; }
 
-/* Registers of slot wi were written back: it and the slots that may have
- * waited for them as shadowed (the other path under dual-path execution,
- * every slot of the CTA under a regrouping mechanism) are asked again. */
-static void sb_released(tm_sm *sm, uint32_t wi)
+/* Registers of slot wi were written back: it is asked again, and so are
+ * the slots that may have waited for them when one was shadowed (the
+ * other path under dual-path execution, every slot of the CTA under a
+ * regrouping mechanism). */
+static void sb_released(tm_sm *sm, uint32_t wi, bool shadowed)
 {
     sb_forget(sm, wi);
     touch(sm, wi);
+    if (!shadowed)
+        return;
     if (sm->nwarps > sm->nstatic) {
         sb_forget(sm, twin(sm, wi));
         touch(sm, twin(sm, wi));
@@ -454,8 +457,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     tm_mem_inst *m = &sm->mem[tag];
     tm_warp *w = &sm->warps[m->warp];
     if (m->ic->ndst) {
-        tm_scoreboard_release_inst(sm->sb, m->warp, m->ic);
-        sb_released(sm, m->warp);
+        sb_released(sm, m->warp, tm_scoreboard_release_inst(sm->sb, m->warp, m->ic));
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
@@ -731,8 +733,7 @@ static void writeback(tm_sm *sm, uint64_t now)
         tm_warp *w = &sm->warps[wi];
         const tm_inst_class *ic = w->alu[k];
         if (ic->ndst) {
-            tm_scoreboard_release_inst(sm->sb, wi, ic);
-            sb_released(sm, wi);
+            sb_released(sm, wi, tm_scoreboard_release_inst(sm->sb, wi, ic));
             tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
         }
         w->alu_busy &= (uint8_t)~(1u << k);

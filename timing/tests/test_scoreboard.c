@@ -157,10 +157,12 @@ static void test_shadow(void **state)
     assert_true(tm_scoreboard_reserve(sb, 0, &load_r1)); /* after the divergence */
     assert_false(tm_scoreboard_shadowed(sb, 0, &read_r1));
     assert_false(tm_scoreboard_shadowed(sb, 1, &read_r0)); /* warp 1 had nothing pending */
-    tm_scoreboard_release_inst(sb, 0, &load_r0);
+    assert_true(tm_scoreboard_release_inst(sb, 0, &load_r0)); /* r0 was shadowed: others may have waited */
     assert_false(tm_scoreboard_shadowed(sb, 0, &read_r0));
     assert_false(tm_scoreboard_check(sb, 0, &read_r0));
     tm_scoreboard_shadow(sb, 0); /* a reconvergence: r1 shadowed now */
+    assert_true(tm_scoreboard_reserve(sb, 1, &load_r1));
+    assert_false(tm_scoreboard_release_inst(sb, 1, &load_r1)); /* warp 1's r1 never was */
     assert_true(tm_scoreboard_shadowed(sb, 0, &read_r1));
     tm_scoreboard_clear_warp(sb, 0);
     assert_false(tm_scoreboard_shadowed(sb, 0, &read_r1));
