@@ -356,7 +356,7 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
         dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0};
         dw->next_id = 1;
     }
-    if (1 > c->max_stack_depth)
+    if (!c->max_stack_depth) /* (one entry a warp) */
         c->max_stack_depth = 1;
     return true;
 }
