@@ -870,7 +870,6 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         cta_fault(sm, cta);
         return false;
     }
-    apply_shadow(sm, cta);
     if (sm->gpu->on_issue) {
         tm_issue_event e = {.cycle = now, .sm = sm->id, .slot = wi, .cta = cta->id, .cta_slot = w->cta_slot,
                             .fn = w->ib_fn, .pc = is.pc, .mask = is.mask};
@@ -893,6 +892,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     mirror(sm, wi);
     if (ic->ndst)
         tm_scoreboard_reserve(sm->sb, wi, ic);
+    /* a regrouping or divergence the commit made comes after this
+     * instruction: its writes are among the ones that become shadowed */
+    apply_shadow(sm, cta);
     if (is_mem) {
         tm_mem_inst *m = &sm->mem[slot];
         tm_req *heap = m->heap;
