@@ -48,11 +48,16 @@ static bool has_waiters(const sim_cta *c, const sim_simt_ops *ops, uint32_t id)
 
 bool sim_barriers_release(sim_cta *c, const sim_simt_ops *ops)
 {
+    return sim_barriers_release_live(c, ops, sim_live_threads(c));
+}
+
+bool sim_barriers_release_live(sim_cta *c, const sim_simt_ops *ops, uint32_t live)
+{
     bool any = false;
     for (uint32_t id = 0; id < SIM_BARRIERS; id++) {
         if (!c->bar_arrived[id] || !has_waiters(c, ops, id))
             continue;
-        uint32_t expected = c->bar_count[id] ? c->bar_count[id] : sim_live_threads(c);
+        uint32_t expected = c->bar_count[id] ? c->bar_count[id] : live;
         if (c->bar_arrived[id] < expected)
             continue;
         sim_bar_red red = c->bar_red[id];

@@ -104,6 +104,10 @@ void sim_barrier_arrive(sim_cta *c, uint32_t id, uint32_t threads, const sim_ste
 /* Release every barrier whose arrivals are complete (each waiting warp
  * resumes through ops); true if any was. */
 bool sim_barriers_release(sim_cta *c, const sim_simt_ops *ops);
+/* sim_barriers_release where `live` threads of the CTA have not exited,
+ * for a caller that holds some of them outside the CTA's warps (dynamic
+ * warp formation's pool). */
+bool sim_barriers_release_live(sim_cta *c, const sim_simt_ops *ops, uint32_t live);
 /* Forget every arrival (a CTA's start). */
 void sim_barriers_reset(sim_cta *c);
 /* Record the deadlock fault of a CTA whose warps all wait: which warps

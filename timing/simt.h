@@ -22,7 +22,9 @@
  *         prediction on TBC+ (simt_tbc.c, capt.c);
  *   lwm   the large warp microarchitecture (simt_lwm.c);
  *   dpe, dpe-constrained  dual-path execution, with the expanded or the
- *         constrained scheduler (simt_dpe.c). */
+ *         constrained scheduler (simt_dpe.c);
+ *   dwf, dwf-wb  dynamic warp formation, without and with warp barriers
+ *         (simt_dwf.c). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 

@@ -881,7 +881,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     want_fetch(sm, wi);
     w->last_commit = now;
     sm->last_progress = now;
-    if (st.event == SIM_EV_BARRIER) /* someone arrived: the barriers are checked this cycle */
+    /* someone arrived, or threads exited (a barrier expecting every live
+     * thread may now be complete): the barriers are checked this cycle */
+    if (st.event == SIM_EV_BARRIER || st.event == SIM_EV_EXIT)
         cta->barrier_arrived = sm->barrier_arrived = true;
     /* the whole warp waits (PDOM); under ITS other lanes may go on, and the
      * mechanism leaves the waiting ones out of its next issues */

@@ -203,6 +203,62 @@ static void test_fung_example1(void **state)
     }
 }
 
+/* Example 1 (fung2011_example1.ptx, two warps) under dynamic warp
+ * formation (Fung and Aamodt, HPCA 2011, Sec. 2.3-2.4; timing/simt_dwf.c).
+ * A: 2 issues (the two static warps' threads keep colliding in their
+ * lanes). At the branch each warp's taken threads merge into the pool's
+ * entry for C (figure lanes 0 | 1, 2: 24 threads, mask 0x77777777, which
+ * neither warp holds alone) and the not-taken ones into the entries for B
+ * (figure lanes 1, 2, 3 of W1 and 0, 3 of W2: lane 3 is taken twice, so 2
+ * entries). Majority scheduling picks B (40 threads) over C (24), and C's
+ * entry, never the majority while W2's threads are on their way, takes
+ * them all: C issues once. DWF-WB: each warp's divergence sets its warp
+ * barrier at D (the branch's reconvergence point); the threads regroup
+ * in B and C as under DWF and wait at D until their warp is whole, so D
+ * issues as the two static warps (full masks, slots 0 and 1), one
+ * re-formation per warp; 7 warp-blocks in all, TBC's count. Under plain
+ * DWF, D's count depends on whether B's two entries reach D together
+ * (the starvation eddy of the paper's Fig. 1(a) makes it 3), so only A,
+ * B and C are fixed. Paths are the baseline's under both. */
+static void test_fung_example1_dwf(void **state)
+{
+    (void)state;
+    static const char *const blocks[] = {"A", "C", "B", "D", NULL};
+    const char *rel = "timing/simt/fung2011_example1.ptx";
+    static trace tr;
+    for (int wb = 0; wb < 2; wb++) {
+        const char *mech = wb ? "dwf-wb" : "dwf";
+        emu e;
+        emu_open(&e, rel);
+        uint64_t out = emu_buf(&e, NULL, 64 * 4), issues[4];
+        const void *args[] = {&out};
+        uint32_t depth;
+        tm_kernel_stats ks =
+            run_example_traced(&e, rel, "fung_example1", 64, args, mech, NULL, blocks, issues, &depth, &tr);
+        uint64_t want[4] = {2, 1, 2, wb ? 2 : issues[3]};
+        expect_issues(mech, blocks, issues, want);
+        assert_int_equal(ks.sm.simt.syncs, wb ? 2 : 0);
+        uint32_t c_line = block_line(rel, "C"), d_line = block_line(rel, "D"), c_seen = 0, d_slots = 0;
+        for (uint32_t i = 0; i < tr.n; i++) {
+            const tm_issue_event *ev = &tr.ev[i];
+            uint32_t line = e.p->funcs[ev->fn].code[ev->pc].line;
+            if (line == c_line) {
+                assert_int_equal(ev->mask, 0x77777777u);
+                c_seen++;
+            }
+            if (wb && line == d_line) {
+                assert_int_equal(ev->mask, 0xffffffffu);
+                d_slots |= 1u << ev->cta_slot;
+            }
+        }
+        assert_int_equal(c_seen, 1);
+        if (wb)
+            assert_int_equal(d_slots, 0x3);
+        expect_paths(&e, out, 64, 1, 1u << 1 | 1u << 6 | 1u << 7, 0x134u, 0x124u);
+        emu_close(&e);
+    }
+}
+
 /* Fung and Aamodt, HPCA 2011, Example 2 (Fig. 10): a loop with a break,
  * one warp (testdata/timing/simt/fung2011_example2.ptx, lane j plays the
  * figure's thread j % 4 + 1). Thread 1 runs A B E, thread 2 A C E (both
@@ -741,6 +797,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fung_example1),
+        cmocka_unit_test(test_fung_example1_dwf),
         cmocka_unit_test(test_fung_example2),
         cmocka_unit_test(test_fung_fig9),
         cmocka_unit_test(test_rhu_fig4_2),
