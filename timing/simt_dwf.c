@@ -73,6 +73,7 @@ enum { S_EMPTY, S_DYNAMIC, S_STATIC };
 /* A warp pool entry: a pc and a thread per home lane (occ: lanes taken). */
 typedef struct dwf_entry {
     uint32_t pc, occ;
+    uint32_t origin; /* the slot whose threads started it */
     uint32_t at[32];
 } dwf_entry;
 
@@ -94,6 +95,8 @@ typedef struct dwf_state {
     uint32_t majority;   /* the pc whose entries issue (PTX_NONE: choose) */
     uint8_t *mode;       /* per slot */
     bool *spent;         /* per slot: its one instruction issued; it breaks down once not at a barrier */
+    uint32_t *src;       /* per thread: the slots whose pending writes may be its own */
+    uint32_t *dom;       /* per slot: the slots whose shadowed writes its issues wait for */
     uint32_t *holes, *absent; /* per slot: lanes without a thread, and those a warp-synchronous
                                  instruction leaves out */
     /* per thread: the reconvergence points of the conditional branches it
@@ -127,6 +130,8 @@ static void dwf_stop(tm_cta *cta)
     free(st->spent);
     free(st->holes);
     free(st->absent);
+    free(st->src);
+    free(st->dom);
     free(st->rs);
     free(st->rdepth);
     free(st);
@@ -152,9 +157,9 @@ static bool static_only(const tm_cta *cta, uint32_t pc)
     return op == PTX_OP_BAR || op == PTX_OP_BARRIER || op == PTX_OP_BARRIER_CLUSTER;
 }
 
-/* A new pool entry at pc, which the LUT then names; PTX_NONE when memory
- * is short. */
-static uint32_t pool_new(dwf_state *st, uint32_t pc)
+/* A new pool entry at pc started by slot origin's threads, which the LUT
+ * then names; PTX_NONE when memory is short. */
+static uint32_t pool_new(dwf_state *st, uint32_t pc, uint32_t origin)
 {
     if (st->npool == st->cap) {
         uint32_t cap = st->cap ? 2 * st->cap : 16;
@@ -167,21 +172,23 @@ static uint32_t pool_new(dwf_state *st, uint32_t pc)
     uint32_t e = st->npool++;
     st->pool[e].pc = pc;
     st->pool[e].occ = 0;
+    st->pool[e].origin = origin;
     for (uint32_t l = 0; l < 32; l++)
         st->pool[e].at[l] = PTX_NONE;
     st->lut[pc] = e;
     return e;
 }
 
-/* The threads t_of[l] of `lanes` (their home lanes), all going to pc,
- * into the pool: those whose lanes are free in the LUT's entry there merge
- * into it, the others start a new entry. False when memory is short. */
-static bool pool_add(dwf_state *st, uint32_t pc, uint32_t lanes, const uint32_t *t_of)
+/* The threads t_of[l] of `lanes` (their home lanes), all going to pc from
+ * slot origin, into the pool: those whose lanes are free in the LUT's
+ * entry there merge into it, the others start a new entry. False when
+ * memory is short. */
+static bool pool_add(dwf_state *st, uint32_t pc, uint32_t lanes, const uint32_t *t_of, uint32_t origin)
 {
     uint32_t e = st->lut[pc];
     while (lanes) {
         if (e == PTX_NONE || !(lanes & ~st->pool[e].occ))
-            if ((e = pool_new(st, pc)) == PTX_NONE)
+            if ((e = pool_new(st, pc, origin)) == PTX_NONE)
                 return false;
         uint32_t in = lanes & ~st->pool[e].occ;
         for (uint32_t m = in; m; m &= m - 1) {
@@ -212,27 +219,54 @@ static dwf_entry pool_take(dwf_state *st, uint32_t e)
     return out;
 }
 
-/* Majority scheduling: the oldest pool entry at the majority pc, which is
- * chosen again (the pc with the most threads in the pool; ties: the lower
- * pc) once no entry is left at it; PTX_NONE when the pool is empty. */
-static uint32_t pick(dwf_state *st)
+/* Majority scheduling for free slot s: a pool entry at the majority pc,
+ * which is chosen again (the pc with the most threads in the pool; ties:
+ * the lower pc) once no entry is left at it. Of its entries, the one slot
+ * s's threads started, else the oldest one whose own slot is busy (a free
+ * slot takes its own entry when it asks: threads that stay in their slot
+ * leave no dependence behind). PTX_NONE: none for s. */
+static uint32_t pick(dwf_state *st, uint32_t s)
 {
-    for (uint32_t i = 0; st->majority != PTX_NONE && i < st->npool; i++)
-        if (st->pool[i].pc == st->majority)
+    bool have = false;
+    for (uint32_t i = 0; st->majority != PTX_NONE && i < st->npool && !have; i++)
+        have = st->pool[i].pc == st->majority;
+    if (!have) {
+        uint32_t best = PTX_NONE, most = 0;
+        for (uint32_t i = 0; i < st->npool; i++) {
+            uint32_t pc = st->pool[i].pc, n = st->count[pc] += (uint32_t)__builtin_popcount(st->pool[i].occ);
+            if (n > most || (n == most && pc < best))
+                most = n, best = pc;
+        }
+        for (uint32_t i = 0; i < st->npool; i++)
+            st->count[st->pool[i].pc] = 0;
+        st->majority = best;
+    }
+    uint32_t other = PTX_NONE;
+    for (uint32_t i = 0; i < st->npool; i++) {
+        const dwf_entry *e = &st->pool[i];
+        if (e->pc != st->majority)
+            continue;
+        if (e->origin == s)
             return i;
-    uint32_t best = PTX_NONE, most = 0, first = PTX_NONE;
-    for (uint32_t i = 0; i < st->npool; i++) {
-        uint32_t pc = st->pool[i].pc, n = st->count[pc] += (uint32_t)__builtin_popcount(st->pool[i].occ);
-        if (n > most || (n == most && pc < best))
-            most = n, best = pc;
+        if (other == PTX_NONE && st->mode[e->origin] != S_EMPTY)
+            other = i;
     }
-    for (uint32_t i = 0; i < st->npool; i++) {
-        st->count[st->pool[i].pc] = 0;
-        if (first == PTX_NONE && st->pool[i].pc == best)
-            first = i;
-    }
-    st->majority = best;
-    return first;
+    return other;
+}
+
+/* Slot s takes threads at[0..32) (PTX_NONE: none): it waits for the
+ * pending writes of the slots their earlier instructions issued from
+ * (their shadowed writes), besides its own. */
+static void take_deps(tm_cta *cta, uint32_t s, const uint32_t *at)
+{
+    dwf_state *st = state_of(cta);
+    uint32_t from = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if (at[l] != PTX_NONE)
+            from |= st->src[at[l]];
+    from &= ~(1u << s);
+    st->dom[s] = from;
+    cta->shadow |= from;
 }
 
 /* Static warp k's formed group into its own slot k: the threads waiting at
@@ -255,6 +289,7 @@ static void place_static(tm_cta *cta, uint32_t k)
             absent |= 1u << l;
         }
     }
+    take_deps(cta, k, at);
     st->holes[k] = tm_simt_place(cta, k, at, n, pc);
     st->absent[k] = absent;
     st->mode[k] = S_STATIC;
@@ -373,11 +408,12 @@ static bool dissolve(tm_cta *cta, uint32_t s)
     dwf_state *st = state_of(cta);
     sim_warp *w = &cta->emu.warps[s];
     st->mode[s] = S_EMPTY; /* (before the arrivals: a static warp formed by them may take it) */
-    cta->shadow |= 1u << s;
     uint32_t n = w->n, t_of[32], pc_at[32];
     for (uint32_t l = 0; l < n; l++) {
         t_of[l] = st->holes[s] >> l & 1 ? PTX_NONE : w->t[l];
         pc_at[l] = t_of[l] == PTX_NONE || w->exited >> l & 1 ? PTX_NONE : lane_pc(w, l);
+        if (t_of[l] != PTX_NONE) /* its writes may be pending here, or where this slot's threads came from */
+            st->src[t_of[l]] = st->dom[s] | 1u << s;
     }
     tm_simt_unplace(cta, s);
     uint32_t to_pool = 0, home_t[32];
@@ -403,7 +439,7 @@ static bool dissolve(tm_cta *cta, uint32_t s)
                 to_pool &= ~(1u << l);
             }
         }
-        ok = pool_add(st, pc, lanes, home_t);
+        ok = pool_add(st, pc, lanes, home_t, s);
     }
     if (st->mode[s] == S_EMPTY && st->form_pc[s] != PTX_NONE)
         place_static(cta, s);
@@ -448,8 +484,11 @@ static bool dwf_start(tm_cta *cta, char *err, size_t errlen)
     st->spent = calloc(st->nwarps, sizeof *st->spent);
     st->holes = calloc(st->nwarps, sizeof *st->holes);
     st->absent = calloc(st->nwarps, sizeof *st->absent);
+    st->src = calloc(st->nthreads, sizeof *st->src);
+    st->dom = calloc(st->nwarps, sizeof *st->dom);
     if (!st->home || !st->static_at || !st->where || !st->pc_of || !st->live || !st->parked || !st->form_pc ||
-        !st->form_depth || !st->rs || !st->rdepth || !st->wb_pc || !st->lut || !st->count || !st->mode || !st->spent || !st->holes || !st->absent) {
+        !st->form_depth || !st->rs || !st->rdepth || !st->wb_pc || !st->lut || !st->count || !st->mode || !st->spent || !st->holes || !st->absent ||
+        !st->src || !st->dom) {
         dwf_stop(cta);
         snprintf(err, errlen, "out of memory for a warp pool");
         return false;
@@ -490,12 +529,13 @@ static sim_warp_status dwf_next(tm_cta *cta, uint32_t s, sim_group **g, sim_issu
             }
             if (!st->left)
                 return SIM_WARP_DONE;
-            uint32_t e = pick(st);
+            uint32_t e = pick(st, s);
             if (e == PTX_NONE)
                 return SIM_WARP_WAITING;
             dwf_entry in = pool_take(st, e);
             for (uint32_t m = in.occ; m; m &= m - 1)
                 st->where[in.at[__builtin_ctz(m)]] = T_SLOT;
+            take_deps(cta, s, in.at);
             st->holes[s] = tm_simt_place(cta, s, in.at, st->lanes, in.pc);
             st->absent[s] = 0;
             st->mode[s] = S_DYNAMIC;
@@ -590,10 +630,13 @@ static void dwf_deadlock(tm_cta *cta)
     tm_simt_deadlock(cta);
 }
 
+/* The slots whose shadowed writes slot s's issues wait for. */
+static uint32_t dwf_domain(const tm_cta *cta, uint32_t s) { return state_of(cta)->dom[s]; }
+
 static const bool warp_barriers = true;
 
 #define DWF(NAME, SUMMARY, DATA)                                                                              \
-    {.name = NAME, .summary = SUMMARY, .data = DATA, .regroups = true, .start = dwf_start, .next = dwf_next,   \
+    {.name = NAME, .summary = SUMMARY, .data = DATA, .regroups = true, .domain = dwf_domain, .start = dwf_start, .next = dwf_next,   \
      .enter = tm_simt_enter, .commit = dwf_commit, .release = dwf_release, .at_barrier = dwf_at_barrier,   \
      .deadlock = dwf_deadlock, .stop = dwf_stop}
 
