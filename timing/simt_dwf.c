@@ -9,9 +9,9 @@
  * new entry, which the LUT then names (threads never leave their home
  * lane: the register file is banked per lane; MICRO 2007's lane-aware
  * merging, as a warp update register's threads are merged together).
- * Majority scheduling: the pc with the most threads in
- * the pool is chosen and its entries issue, oldest first, until none is
- * left at that pc; then the majority is chosen again (ties: the lower pc).
+ * Majority scheduling: the pc with the most threads in the pool is
+ * chosen and its entries issue until none is left at that pc; then the
+ * majority is chosen again (ties: the lower pc).
  *
  * DWF-WB: a static warp keeps its threads until it diverges at a branch
  * (a top-level divergence: it cannot be control dependent on an earlier
@@ -22,8 +22,8 @@
  * again there and the barrier is cleared. The others go on under DWF.
  *
  * Timing: pool entries issue from the CTA's warp slots. A free slot takes
- * the oldest pool entry at the majority pc when it fetches (an entry in a
- * slot takes no more threads), issues its one instruction and frees
+ * a pool entry at the majority pc when it fetches (an entry in a slot
+ * takes no more threads), issues its one instruction and frees
  * itself at the commit; entries at other pcs wait in the pool, where the
  * threads arriving later merge into them. A static warp formed again runs
  * in its own slot (slot k for static warp k). Choices where the papers are
@@ -35,19 +35,25 @@
  *    blocks here (their shared memory and barriers differ, and a
  *    thread-group issue runs in one block's functional state), so with
  *    several CTAs per SM the model merges less than the paper's DWF;
- *  - register dependences: every regrouping shadows the slot's pending
- *    writes, its last instruction's included, and every issue waits for
- *    the CTA's shadowed writes of the registers it reads or writes
- *    (simt.h's `regroups` with no domain), as a thread's earlier
- *    instructions may have issued from any slot; this is coarser than a
- *    per-thread scoreboard, and makes an instruction wait for the writes
- *    of the same registers by other threads too;
+ *  - register dependences: a thread's pending writes may sit in the
+ *    scoreboard of the slot it issued from and, transitively, of the
+ *    slots the threads of that slot came from; each thread carries that
+ *    set, and a slot that takes threads from other slots shadows those
+ *    slots' pending writes and waits for their shadowed writes of the
+ *    registers it reads or writes (simt.h's `regroups` with a `domain`),
+ *    besides its own slot's. This is coarser than a per-thread
+ *    scoreboard (another thread's write of the same register in one of
+ *    those slots also holds the issue); a free slot prefers the entry its
+ *    own threads started, so warps that stay whole stay in their slot and
+ *    carry no dependence elsewhere;
  *  - results never depend on the mechanism: warp-synchronous instructions
  *    (shuffles, votes, .sync forms), calls and CTA barriers run in static
  *    warps. A thread that reaches one waits; when all live threads of its
  *    static warp wait (there, at another such instruction, or at its warp
- *    barrier), the ones waiting at the lowest pc form the static warp in
- *    its own slot, lanes of the other threads empty (left out of
+ *    barrier), the ones the baseline's stack would run first form the
+ *    static warp in its own slot (each thread tracks the reconvergence
+ *    points of the conditional branches it is inside: the threads inside
+ *    the most regions first, of those the ones at the lowest pc), lanes of the other threads empty (left out of
  *    warp-synchronous instructions where they exited or wait at code that
  *    only exits, as the baseline's stack does); in structured code that
  *    is the group of threads the baseline's warp has there. The formed
@@ -92,6 +98,7 @@ typedef struct dwf_state {
     uint32_t npool, cap;
     uint32_t *lut;       /* per pc: the pool entry being formed there (PTX_NONE) */
     uint32_t *count;     /* per pc: scratch for the majority's counts (zero between uses) */
+    uint8_t *kind;       /* per pc: its K_ kind, found when first needed */
     uint32_t majority;   /* the pc whose entries issue (PTX_NONE: choose) */
     uint8_t *mode;       /* per slot */
     bool *spent;         /* per slot: its one instruction issued; it breaks down once not at a barrier */
@@ -126,6 +133,7 @@ static void dwf_stop(tm_cta *cta)
     free(st->pool);
     free(st->lut);
     free(st->count);
+    free(st->kind);
     free(st->mode);
     free(st->spent);
     free(st->holes);
@@ -146,15 +154,28 @@ static sim_warp_status out_of_memory(tm_cta *cta)
     return SIM_WARP_FAULT;
 }
 
-/* Whether the kernel's instruction pc runs in static warps: it works on
- * its warp's lanes together (or is a call), or is a CTA barrier. */
-static bool static_only(const tm_cta *cta, uint32_t pc)
+/* What the kernel's instruction pc is to DWF (dwf_state.kind). */
+enum { K_UNKNOWN, K_PLAIN, K_STATIC, K_CONDITIONAL };
+
+/* The kind of the kernel's instruction pc, found once: K_STATIC where it
+ * runs in static warps (it works on its warp's lanes together, is a call,
+ * or is a CTA barrier), K_CONDITIONAL for a branch that may split its
+ * threads. */
+static uint8_t pc_kind(const tm_cta *cta, uint32_t pc)
 {
+    dwf_state *st = state_of(cta);
+    if (st->kind[pc] != K_UNKNOWN)
+        return st->kind[pc];
     const sim_cta *c = &cta->emu;
-    if (tm_simt_warp_level(c, c->kernel_fn, pc))
-        return true;
-    ptx_opcode op = tm_simt_opcode(c, c->kernel_fn, pc);
-    return op == PTX_OP_BAR || op == PTX_OP_BARRIER || op == PTX_OP_BARRIER_CLUSTER;
+    const sim_func *fn = c->kernel_fn;
+    ptx_opcode op = tm_simt_opcode(c, fn, pc);
+    if (tm_simt_warp_level(c, fn, pc) || op == PTX_OP_BAR || op == PTX_OP_BARRIER || op == PTX_OP_BARRIER_CLUSTER)
+        st->kind[pc] = K_STATIC;
+    else if (op == PTX_OP_BRA && (fn->code[pc].guard != PTX_NONE || fn->code[pc].ntargets))
+        st->kind[pc] = K_CONDITIONAL;
+    else
+        st->kind[pc] = K_PLAIN;
+    return st->kind[pc];
 }
 
 /* A new pool entry at pc started by slot origin's threads, which the LUT
@@ -324,19 +345,15 @@ static void try_form(tm_cta *cta, uint32_t k)
         place_static(cta, k);
 }
 
-/* Thread t's reconvergence points after it issued the kernel's
- * instruction pc (PTX_NONE: it returned from a call) and goes on at next: a conditional branch's point is
- * pushed unless it is the innermost already (a loop's branch, each
- * iteration); reaching a point pops it and the inner ones (a break).
- * False when memory is short. */
-static bool track_regions(tm_cta *cta, uint32_t t, uint32_t pc, uint32_t next)
+/* Thread t's reconvergence points as it goes on at next, after a
+ * conditional branch whose point is push (PTX_NONE: after anything else):
+ * the point is pushed unless it is the innermost already (a loop's
+ * branch, each iteration); reaching a point pops it and the inner ones (a
+ * break). False when memory is short. */
+static bool track_regions(dwf_state *st, uint32_t t, uint32_t push, uint32_t next)
 {
-    dwf_state *st = state_of(cta);
-    const sim_func *fn = cta->emu.kernel_fn;
     uint32_t *r = st->rs + (size_t)t * st->rcap, d = st->rdepth[t];
-    if (pc != PTX_NONE && tm_simt_opcode(&cta->emu, fn, pc) == PTX_OP_BRA &&
-        (fn->code[pc].guard != PTX_NONE || fn->code[pc].ntargets) &&
-        (!d || r[d - 1] != fn->rpc[pc])) {
+    if (push != PTX_NONE && (!d || r[d - 1] != push)) {
         if (d == st->rcap) { /* every thread's room doubles */
             uint32_t cap = 2 * st->rcap;
             uint32_t *rs = malloc((size_t)st->nthreads * cap * sizeof *rs);
@@ -349,7 +366,7 @@ static bool track_regions(tm_cta *cta, uint32_t t, uint32_t pc, uint32_t next)
             st->rcap = cap;
             r = st->rs + (size_t)t * st->rcap;
         }
-        r[d++] = fn->rpc[pc];
+        r[d++] = push;
     }
     for (uint32_t i = d; i-- > 0;)
         if (r[i] == next) {
@@ -381,7 +398,7 @@ static bool arrive(tm_cta *cta, uint32_t t, uint32_t pc)
         thread_exit(cta, t);
         return true;
     }
-    if (!static_only(cta, pc) && st->wb_pc[k] != pc)
+    if (pc_kind(cta, pc) != K_STATIC && st->wb_pc[k] != pc)
         return false;
     st->where[t] = T_PARKED;
     st->pc_of[t] = pc;
@@ -480,6 +497,7 @@ static bool dwf_start(tm_cta *cta, char *err, size_t errlen)
     st->wb_pc = malloc(st->nwarps * sizeof *st->wb_pc);
     st->lut = malloc(st->ninstrs * sizeof *st->lut);
     st->count = calloc(st->ninstrs, sizeof *st->count);
+    st->kind = calloc(st->ninstrs, sizeof *st->kind);
     st->mode = calloc(st->nwarps, sizeof *st->mode);
     st->spent = calloc(st->nwarps, sizeof *st->spent);
     st->holes = calloc(st->nwarps, sizeof *st->holes);
@@ -487,8 +505,8 @@ static bool dwf_start(tm_cta *cta, char *err, size_t errlen)
     st->src = calloc(st->nthreads, sizeof *st->src);
     st->dom = calloc(st->nwarps, sizeof *st->dom);
     if (!st->home || !st->static_at || !st->where || !st->pc_of || !st->live || !st->parked || !st->form_pc ||
-        !st->form_depth || !st->rs || !st->rdepth || !st->wb_pc || !st->lut || !st->count || !st->mode || !st->spent || !st->holes || !st->absent ||
-        !st->src || !st->dom) {
+        !st->form_depth || !st->rs || !st->rdepth || !st->wb_pc || !st->lut || !st->count || !st->kind ||
+        !st->mode || !st->spent || !st->holes || !st->absent || !st->src || !st->dom) {
         dwf_stop(cta);
         snprintf(err, errlen, "out of memory for a warp pool");
         return false;
@@ -574,9 +592,10 @@ static sim_warp_status dwf_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     sim_warp_status r = sim_simt_pdom.commit(c, w, is, step);
     if (r == SIM_WARP_FAULT || w->nframes)
         return r;
+    uint32_t push = in_kernel && pc_kind(cta, is->pc) == K_CONDITIONAL ? c->kernel_fn->rpc[is->pc] : PTX_NONE;
     for (uint32_t m = sim_warp_lanes(w) & ~w->exited & ~st->holes[s]; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m), next = lane_pc(w, l);
-        if (next != PTX_NONE && !track_regions(cta, w->t[l], in_kernel ? is->pc : PTX_NONE, next))
+        if (next != PTX_NONE && !track_regions(st, w->t[l], push, next))
             return out_of_memory(cta);
     }
     if (st->mode[s] == S_STATIC && st->wb && st->wb_pc[s] == PTX_NONE) {
