@@ -99,6 +99,7 @@ typedef struct dwf_state {
     uint32_t *lut;       /* per pc: the pool entry being formed there (PTX_NONE) */
     uint32_t *count;     /* per pc: scratch for the majority's counts (zero between uses) */
     uint8_t *kind;       /* per pc: its K_ kind, found when first needed */
+    uint8_t *is_rpc;     /* per pc (and the end): some conditional branch reconverges there */
     uint32_t majority;   /* the pc whose entries issue (PTX_NONE: choose) */
     uint8_t *mode;       /* per slot */
     bool *spent;         /* per slot: its one instruction issued; it breaks down once not at a barrier */
@@ -134,6 +135,7 @@ static void dwf_stop(tm_cta *cta)
     free(st->lut);
     free(st->count);
     free(st->kind);
+    free(st->is_rpc);
     free(st->mode);
     free(st->spent);
     free(st->holes);
@@ -498,6 +500,7 @@ static bool dwf_start(tm_cta *cta, char *err, size_t errlen)
     st->lut = malloc(st->ninstrs * sizeof *st->lut);
     st->count = calloc(st->ninstrs, sizeof *st->count);
     st->kind = calloc(st->ninstrs, sizeof *st->kind);
+    st->is_rpc = calloc(st->ninstrs + 1, sizeof *st->is_rpc);
     st->mode = calloc(st->nwarps, sizeof *st->mode);
     st->spent = calloc(st->nwarps, sizeof *st->spent);
     st->holes = calloc(st->nwarps, sizeof *st->holes);
@@ -505,14 +508,18 @@ static bool dwf_start(tm_cta *cta, char *err, size_t errlen)
     st->src = calloc(st->nthreads, sizeof *st->src);
     st->dom = calloc(st->nwarps, sizeof *st->dom);
     if (!st->home || !st->static_at || !st->where || !st->pc_of || !st->live || !st->parked || !st->form_pc ||
-        !st->form_depth || !st->rs || !st->rdepth || !st->wb_pc || !st->lut || !st->count || !st->kind ||
+        !st->form_depth || !st->rs || !st->rdepth || !st->wb_pc || !st->lut || !st->count || !st->kind || !st->is_rpc ||
         !st->mode || !st->spent || !st->holes || !st->absent || !st->src || !st->dom) {
         dwf_stop(cta);
         snprintf(err, errlen, "out of memory for a warp pool");
         return false;
     }
-    for (uint32_t pc = 0; pc < st->ninstrs; pc++)
+    for (uint32_t pc = 0; pc < st->ninstrs; pc++) {
         st->lut[pc] = PTX_NONE;
+        uint32_t r = c->kernel_fn->rpc[pc]; /* (a superset of the conditional branches' points) */
+        if (r <= st->ninstrs)
+            st->is_rpc[r] = 1;
+    }
     for (uint32_t k = 0; k < st->nwarps; k++) {
         sim_warp *w = &c->warps[k];
         sim_simt_pdom.start(c, w);
@@ -593,7 +600,9 @@ static sim_warp_status dwf_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     if (r == SIM_WARP_FAULT || w->nframes)
         return r;
     uint32_t push = in_kernel && pc_kind(cta, is->pc) == K_CONDITIONAL ? c->kernel_fn->rpc[is->pc] : PTX_NONE;
-    for (uint32_t m = sim_warp_lanes(w) & ~w->exited & ~st->holes[s]; m; m &= m - 1) {
+    bool may_pop = w->depth != 1 || st->is_rpc[w->stack[0].pc]; /* (one entry: every lane there) */
+    for (uint32_t m = push != PTX_NONE || may_pop ? sim_warp_lanes(w) & ~w->exited & ~st->holes[s] : 0; m;
+         m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m), next = lane_pc(w, l);
         if (next != PTX_NONE && !track_regions(st, w->t[l], push, next))
             return out_of_memory(cta);
