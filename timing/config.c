@@ -143,6 +143,7 @@ static const opt_def options[] = {
     {"-simtlab_lwm_mem_rows", K_BOOL, F(lwm_mem_rows)},
     {"-simtlab_lwm_jump_once", K_BOOL, F(lwm_jump_once)},
     {"-simtlab_lwm_pred_pack", K_BOOL, F(lwm_pred_pack)},
+    {"-simtlab_dws_threshold", K_U32, F(dws_threshold)},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -359,6 +360,7 @@ void tm_config_defaults(tm_config *c)
         .lwm_mem_rows = true,
         .lwm_jump_once = true,
         .lwm_pred_pack = true,
+        .dws_threshold = 50,
     };
     /* QV100's mapping, read by the mapping parser (it cannot fail on this literal) */
     char unused[8];

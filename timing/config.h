@@ -213,6 +213,11 @@ typedef struct tm_config {
                                         sub-warp (Sec. 4.2.4; 1) */
     bool lwm_pred_pack;              /* -simtlab_lwm_pred_pack: guarded instructions pack only the
                                         threads whose guard holds (Sec. 5.2.1; 1) */
+    uint32_t dws_threshold;          /* -simtlab_dws_threshold: dynamic warp subdivision splits a
+                                        warp at a divergent branch whose reconvergence point starts
+                                        a basic block of at most this many instructions (Rhu's
+                                        thesis, Sec. 3.1.2: DWS_10, DWS_50, DWS_100; 50, Meng et
+                                        al.'s recommendation) */
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */

@@ -6,13 +6,14 @@
 
 extern const tm_simt_mechanism tm_simt_pdom, tm_simt_its, tm_simt_pdom_lpc, tm_simt_tbc, tm_simt_tbc_plus,
     tm_simt_tbc_lpc, tm_simt_tbc_ideal, tm_simt_capri, tm_simt_capri_2bit, tm_simt_capri_1bs, tm_simt_capri_ce, tm_simt_lwm, tm_simt_dpe,
-    tm_simt_dpe_constrained, tm_simt_dwf, tm_simt_dwf_wb;
+    tm_simt_dpe_constrained, tm_simt_dwf, tm_simt_dwf_wb, tm_simt_dws;
 
 static const tm_simt_mechanism *const mechanisms[] = {&tm_simt_pdom, &tm_simt_its, &tm_simt_pdom_lpc, &tm_simt_tbc,
                                                       &tm_simt_tbc_plus, &tm_simt_tbc_lpc,
                                                       &tm_simt_tbc_ideal, &tm_simt_capri, &tm_simt_capri_2bit,
                                                       &tm_simt_capri_1bs, &tm_simt_capri_ce, &tm_simt_lwm, &tm_simt_dpe,
-                                                      &tm_simt_dpe_constrained, &tm_simt_dwf, &tm_simt_dwf_wb};
+                                                      &tm_simt_dpe_constrained, &tm_simt_dwf, &tm_simt_dwf_wb,
+                                                      &tm_simt_dws};
 
 const tm_simt_mechanism *tm_simt_find(const char *name)
 {

@@ -24,7 +24,8 @@
  *   dpe, dpe-constrained  dual-path execution, with the expanded or the
  *         constrained scheduler (simt_dpe.c);
  *   dwf, dwf-wb  dynamic warp formation, without and with warp barriers
- *         (simt_dwf.c). */
+ *         (simt_dwf.c);
+ *   dws   dynamic warp subdivision (simt_dpe.c). */
 #ifndef SIMTLAB_TIMING_SIMT_H
 #define SIMTLAB_TIMING_SIMT_H
 

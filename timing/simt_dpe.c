@@ -48,7 +48,35 @@
  *  - the maximum stack depth counts dual entries (two paths pushed by one
  *    branch share one), as the thesis compares with single-path stacks;
  *  - Avg_Path (Eq. 3.1) counts, at each issue, the paths of the warp that
- *    were schedulable (1 or 2). */
+ *    were schedulable (1 or 2).
+ *
+ * Dynamic warp subdivision (`dws`; Meng et al., ISCA 2010, as Rhu's
+ * thesis evaluates it, Sec. 3.1.2; the digest's 1.5) runs on the same
+ * entries and slots. In stack mode a warp is the baseline (one path at a
+ * time, from its left slot). At a divergent branch whose reconvergence
+ * point starts a basic block of at most -simtlab_dws_threshold
+ * instructions (10, 50 or 100 in the thesis; 50 by default) the path
+ * splits instead: its lanes become warp-splits, one per pc, all bound for
+ * the reconvergence point of the path's entry (the stack top's, not the
+ * branch's); a split that diverges splits again, bound for the same
+ * point; a split that reaches the pc of another of the warp's splits
+ * merges with it (PC-based reconvergence); when the last split reaches the
+ * point, the entry below (the baseline's reconvergence entry) runs on.
+ * Memory-divergence subdivision is not modelled, as in the thesis.
+ * Choices where the thesis is silent or the model differs:
+ *  - the thesis idealizes DWS with any number of splits schedulable at
+ *    once and a perfect scoreboard; here a warp has DPE's two slots, so
+ *    two splits issue at a time (the others wait, topmost first), and its
+ *    scoreboards shadow at each split as DPE's do at a divergence;
+ *  - a branch splits only where the code its splits may run before their
+ *    reconvergence point holds no warp-synchronous instruction, call,
+ *    CTA barrier or indirect branch (a split would run them with fewer
+ *    threads than the baseline's warp, and results must not change): the
+ *    stack handles those branches, as the baseline;
+ *  - the maximum stack depth counts entries, each warp-split one (the
+ *    thesis's depth 3 for Fig. 3.2);
+ *  - Avg_Path counts 1 in stack mode and the live warp-splits in split
+ *    mode (the thesis's Eq. 3.1 for DWS). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +91,7 @@ typedef struct dpe_entry {
     uint32_t pc, rpc, mask;
     uint32_t id, group;
     uint8_t side;
+    bool split; /* DWS: a warp-split (its rpc the split's) */
 } dpe_entry;
 
 enum { NO_SIDE = 2 };
@@ -88,6 +117,12 @@ typedef struct dpe_state {
     uint32_t nwarps;
     dpe_warp *w;
     bool failed;
+    /* DWS: the subdivision threshold; per kernel instruction, whether the
+     * code from that branch to quiet_to[pc] holds nothing that needs the
+     * baseline's warps (1 yes, 2 no, 0 not known), and scratch for that walk */
+    uint32_t threshold;
+    uint8_t *quiet, *seen;
+    uint32_t *quiet_to, *todo;
 } dpe_state;
 
 static dpe_state *state_of(const tm_cta *cta) { return cta->simt_state; }
@@ -101,6 +136,10 @@ static void dpe_stop(tm_cta *cta)
     for (uint32_t k = 0; k < st->nwarps; k++)
         free(st->w[k].stack);
     free(st->w);
+    free(st->quiet);
+    free(st->seen);
+    free(st->quiet_to);
+    free(st->todo);
     free(st);
     cta->simt_state = NULL;
 }
@@ -113,6 +152,15 @@ static sim_warp_status fail(tm_cta *cta, sim_error kind, const char *what)
         sim_fault(&cta->emu, kind, "dual-path execution: %s, kernel %s", what, cta->emu.kernel);
     return SIM_WARP_FAULT;
 }
+
+/* The variants: expanded (both paths schedulable) or constrained (one);
+ * or dynamic warp subdivision. */
+typedef struct dpe_params {
+    bool constrained;
+    bool dws;
+} dpe_params;
+
+static bool is_dws(const tm_cta *cta) { return ((const dpe_params *)cta->simt->data)->dws; }
 
 /* Room for n more entries; false when memory is short. */
 static bool reserve(dpe_warp *dw, uint32_t n)
@@ -151,8 +199,12 @@ static uint32_t dual_depth(const dpe_warp *dw)
 /* The schedulable entry of `side`, or PTX_NONE: the top entry, or the one
  * below when it is the top's other path (same reconvergence point, not
  * there yet, live, on the other side). */
+static uint32_t visible_dws(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side);
+
 static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
 {
+    if (is_dws(cta))
+        return visible_dws(cta, dw, k, side);
     if (!dw->depth)
         return PTX_NONE;
     const dpe_entry *t = &dw->stack[dw->depth - 1];
@@ -165,10 +217,6 @@ static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint3
     return s->side == side && s->rpc == t->rpc && s->pc != s->rpc && live ? dw->depth - 2 : PTX_NONE;
 }
 
-/* The variants: expanded (both paths schedulable) or constrained (one). */
-typedef struct dpe_params {
-    bool constrained;
-} dpe_params;
 
 /* dpe-constrained: whether instruction pc of the kernel is long-latency
  * (a load or atomic that may miss, or a transcendental). */
@@ -195,8 +243,12 @@ static bool is_call(const sim_cta *c, uint32_t pc)
 }
 
 /* Paths of warp k schedulable now (Eq. 3.1's NumPath). */
+static uint32_t live_splits(const tm_cta *cta, const dpe_warp *dw, uint32_t k);
+
 static uint32_t num_paths(const tm_cta *cta, const dpe_warp *dw, uint32_t k)
 {
+    if (is_dws(cta)) /* Eq. 3.1 for DWS: 1 in stack mode, else the valid warp-splits */
+        return dw->depth && dw->stack[dw->depth - 1].split ? live_splits(cta, dw, k) : 1;
     return (visible(cta, dw, k, 0) != PTX_NONE) + (visible(cta, dw, k, 1) != PTX_NONE);
 }
 
@@ -206,6 +258,174 @@ static void remove_entry(dpe_warp *dw, uint32_t i)
     memmove(&dw->stack[i], &dw->stack[i + 1], (dw->depth - i - 1) * sizeof *dw->stack);
     dw->depth--;
 }
+
+/* ---- dynamic warp subdivision (Meng et al., ISCA 2010, as Rhu's thesis,
+ * Sec. 3.1.2 evaluates it) ------------------------------------------------ */
+
+/* Live warp-splits not yet at their reconvergence point in the split run
+ * on top of warp k's stack (the thesis's valid warp-split table entries). */
+static uint32_t live_splits(const tm_cta *cta, const dpe_warp *dw, uint32_t k)
+{
+    uint32_t n = 0, gone = cta->emu.warps[k].exited;
+    for (uint32_t i = dw->depth; i-- > 0 && dw->stack[i].split;)
+        n += (dw->stack[i].mask & ~gone) && dw->stack[i].pc != dw->stack[i].rpc;
+    return n;
+}
+
+/* The topmost live warp-split of warp k's run other than the entry named
+ * `other`, or PTX_NONE. */
+static uint32_t first_split(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t other)
+{
+    uint32_t gone = cta->emu.warps[k].exited;
+    for (uint32_t i = dw->depth; i-- > 0 && dw->stack[i].split;) {
+        const dpe_entry *e = &dw->stack[i];
+        if (e->id != other && (e->mask & ~gone) && e->pc != e->rpc)
+            return i;
+    }
+    return PTX_NONE;
+}
+
+/* DWS's schedulable entry of `side`: in stack mode the top entry, on the
+ * left slot only (one path at a time, as the baseline); in split mode one
+ * warp-split per slot, the one the slot's buffered issue is for, else the
+ * topmost live one the other slot does not hold (the left slot chooses
+ * first). Splits beyond two wait for a slot. */
+static uint32_t visible_dws(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
+{
+    if (!dw->depth)
+        return PTX_NONE;
+    if (!dw->stack[dw->depth - 1].split)
+        return side == 0 ? dw->depth - 1 : PTX_NONE;
+    if (dw->buffered[side])
+        return find(dw, dw->fetched[side]);
+    uint32_t other = PTX_NONE;
+    if (dw->buffered[1 - side]) {
+        other = dw->fetched[1 - side];
+    } else if (side == 1) {
+        uint32_t left = first_split(cta, dw, k, PTX_NONE);
+        other = left == PTX_NONE ? PTX_NONE : dw->stack[left].id;
+    }
+    return first_split(cta, dw, k, other);
+}
+
+/* Instructions of the basic block that starts at the kernel's instruction
+ * pc (none past the kernel's end). */
+static uint32_t block_size(const sim_func *fn, uint32_t pc)
+{
+    for (uint32_t i = pc; i < fn->ninstrs; i++)
+        if (fn->edge_taken[i] != PTX_NONE || fn->edge_fall[i] != PTX_NONE || fn->edge_exit[i] != PTX_NONE)
+            return i - pc + 1;
+    return pc < fn->ninstrs ? fn->ninstrs - pc : 0;
+}
+
+/* Whether the code that splits of the kernel's branch at pc may run before
+ * they reach rpc holds nothing whose result depends on which threads run
+ * together (warp-synchronous instructions, calls, CTA barriers) and no
+ * indirect branch: DWS splits only there, since its splits would run such
+ * code with fewer threads than the baseline's warp (remembered per
+ * branch). */
+static bool quiet_region(tm_cta *cta, uint32_t pc, uint32_t rpc)
+{
+    dpe_state *st = state_of(cta);
+    if (st->quiet[pc] && st->quiet_to[pc] == rpc)
+        return st->quiet[pc] == 1;
+    const sim_cta *c = &cta->emu;
+    const sim_func *fn = c->kernel_fn;
+    memset(st->seen, 0, fn->ninstrs);
+    uint32_t n = 0;
+    bool quiet = true;
+    st->todo[n++] = pc;
+    st->seen[pc] = 1;
+    while (n && quiet) {
+        uint32_t i = st->todo[--n], next[2], nn = 0;
+        const sim_inst *in = &fn->code[i];
+        ptx_opcode op = tm_simt_opcode(c, fn, i);
+        if (i != pc && (tm_simt_warp_level(c, fn, i) || op == PTX_OP_BAR || op == PTX_OP_BARRIER ||
+                        op == PTX_OP_BARRIER_CLUSTER || (op == PTX_OP_BRA && in->ntargets))) {
+            quiet = false;
+            break;
+        }
+        if (op == PTX_OP_BRA)
+            next[nn++] = in->target;
+        if ((op != PTX_OP_BRA && op != PTX_OP_EXIT && op != PTX_OP_RET) || in->guard != PTX_NONE)
+            next[nn++] = i + 1;
+        for (uint32_t j = 0; j < nn; j++)
+            if (next[j] < fn->ninstrs && next[j] != rpc && !st->seen[next[j]]) {
+                st->seen[next[j]] = 1;
+                st->todo[n++] = next[j];
+            }
+    }
+    st->quiet[pc] = quiet ? 1 : 2;
+    st->quiet_to[pc] = rpc;
+    return quiet;
+}
+
+/* Whether a slot holds an issue of the entry named id. */
+static bool held(const dpe_warp *dw, uint32_t id)
+{
+    return (dw->buffered[0] && dw->fetched[0] == id) || (dw->buffered[1] && dw->fetched[1] == id);
+}
+
+/* Replace entry i of warp k (a path that diverged in stack mode, or a
+ * warp-split after its issue) by warp-splits: its live lanes grouped by
+ * where the emulator's stack says each goes on, all bound for the entry's
+ * reconvergence point (the stack top's, not the branch's: the thesis's
+ * "PDOM of the last entry in the stack"); lanes there or exited need
+ * none. A split at the pc of another of the run's splits merges into it
+ * unless a slot holds an issue of that one (PC-based reconvergence, the
+ * thesis's opportunistic merge). False when memory is short. */
+static bool split_entry(tm_cta *cta, uint32_t k, uint32_t i)
+{
+    dpe_warp *dw = &state_of(cta)->w[k];
+    const sim_warp *w = &cta->emu.warps[k];
+    dpe_entry old = dw->stack[i];
+    uint32_t pcs[32], masks[32], n = 0;
+    for (uint32_t m = old.mask & ~w->exited; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m), pc = tm_simt_lane_pc(w, l), j = 0;
+        if (pc == PTX_NONE || pc == old.rpc)
+            continue;
+        while (j < n && pcs[j] != pc)
+            j++;
+        if (j == n)
+            pcs[n] = pc, masks[n++] = 0;
+        masks[j] |= 1u << l;
+    }
+    if (!reserve(dw, n))
+        return false;
+    remove_entry(dw, i);
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t into = PTX_NONE;
+        for (uint32_t e = dw->depth; e-- > 0 && dw->stack[e].split && into == PTX_NONE;)
+            if (dw->stack[e].pc == pcs[j] && dw->stack[e].rpc == old.rpc && !held(dw, dw->stack[e].id))
+                into = e;
+        if (into != PTX_NONE) {
+            dw->stack[into].mask |= masks[j];
+            continue;
+        }
+        memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
+        dw->stack[i] = (dpe_entry){pcs[j], old.rpc, masks[j], dw->next_id++, old.group, (uint8_t)(j % 2), true};
+        dw->depth++;
+    }
+    cta->shadow |= 1u << k; /* the lanes regrouped: as at a divergence */
+    if (dw->depth > cta->emu.max_stack_depth)
+        cta->emu.max_stack_depth = dw->depth;
+    return true;
+}
+
+/* Whether warp k's path at entry i, diverged at the kernel's branch at pc,
+ * subdivides (Rhu's thesis, Sec. 3.1.2): a warp-split always; in stack
+ * mode when the basic block at the branch's reconvergence point has at
+ * most -simtlab_dws_threshold instructions and the code up to the stack
+ * top's reconvergence point is quiet (quiet_region). */
+static bool subdivides(tm_cta *cta, const dpe_warp *dw, uint32_t i, uint32_t pc)
+{
+    const dpe_entry *e = &dw->stack[i];
+    if (e->split)
+        return true;
+    const sim_func *fn = cta->emu.kernel_fn;
+    return block_size(fn, fn->rpc[pc]) <= state_of(cta)->threshold && quiet_region(cta, pc, e->rpc);
+}
+
 
 /* Pop what needs no instruction: a top entry at its reconvergence point,
  * without live lanes or past the kernel's end (its lanes finish), and an
@@ -262,16 +482,16 @@ static bool splice(tm_cta *cta, uint32_t k, uint32_t i)
     if (n == 1 || cont->pc != cont->rpc || i == 0) { /* the continuation, in the path's place */
         memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
         dw->stack[i] = (dpe_entry){cont->pc, cont->rpc, cont->mask, n == 1 ? old.id : dw->next_id++, old.group,
-                                   old.side};
+                                   old.side, false};
         dw->depth++;
     }
     uint32_t group = dw->next_id;
     for (uint32_t j = 1; j < n; j++) { /* the new paths, the last (taken) on the path's side */
         uint8_t side = (uint8_t)((n - 1 - j) % 2 ? 1 - old.side : old.side);
         dw->stack[dw->depth++] = (dpe_entry){w->stack[j].pc, w->stack[j].rpc, w->stack[j].mask, dw->next_id++,
-                                             group, side};
+                                             group, side, false};
     }
-    uint32_t d = dual_depth(dw);
+    uint32_t d = is_dws(cta) ? dw->depth : dual_depth(dw);
     if (d > cta->emu.max_stack_depth)
         cta->emu.max_stack_depth = d;
     return true;
@@ -302,7 +522,8 @@ static sim_warp_status apply(tm_cta *cta, uint32_t k, uint32_t side, const sim_i
         dw->owner_id = dw->stack[i].id;
         return r;
     }
-    if (!splice(cta, k, i))
+    bool split = is_dws(cta) && (dw->stack[i].split || (w->depth > 1 && subdivides(cta, dw, i, is->pc)));
+    if (!(split ? split_entry(cta, k, i) : splice(cta, k, i)))
         return fail(cta, SIM_ERR_OUT_OF_MEMORY, "out of memory for a reconvergence stack");
     settle(cta, k);
     return r;
@@ -342,6 +563,19 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
     }
     cta->simt_state = st;
     st->nwarps = c->nwarps;
+    if (is_dws(cta)) {
+        uint32_t n = c->kernel_fn->ninstrs;
+        st->threshold = cta->cfg ? cta->cfg->dws_threshold : 50;
+        st->quiet = calloc(n + 1, 1);
+        st->seen = calloc(n + 1, 1);
+        st->quiet_to = calloc(n + 1, sizeof *st->quiet_to);
+        st->todo = calloc(n + 1, sizeof *st->todo);
+        if (!st->quiet || !st->seen || !st->quiet_to || !st->todo) {
+            dpe_stop(cta);
+            snprintf(err, errlen, "out of memory for warp-split tables");
+            return false;
+        }
+    }
     for (uint32_t k = 0; k < c->nwarps; k++) {
         dpe_warp *dw = &st->w[k];
         sim_warp *w = &c->warps[k];
@@ -353,7 +587,7 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory for dual-path stacks");
             return false;
         }
-        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0};
+        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0, false};
         dw->next_id = 1;
     }
     if (!c->max_stack_depth) /* (one entry a warp) */
@@ -473,7 +707,7 @@ static bool dpe_at_barrier(const tm_cta *cta, uint32_t s)
     return st->w[k].owner == s / st->nwarps && tm_simt_warp_waits(cta, k);
 }
 
-static const dpe_params expanded = {.constrained = false}, constrained = {.constrained = true};
+static const dpe_params expanded = {.constrained = false}, constrained = {.constrained = true}, dws = {.dws = true};
 
 #define DPE(NAME, SUMMARY, PARAMS)                                                                              \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .paths = 2, .start = dpe_start, .next = dpe_next,          \
@@ -486,3 +720,7 @@ const tm_simt_mechanism tm_simt_dpe =
 const tm_simt_mechanism tm_simt_dpe_constrained =
     DPE("dpe-constrained", "dual-path execution with the constrained scheduler: one path of a warp shown at a "
         "time, turned at long-latency instructions (Rhu's thesis, Sec. 3.2.3)", constrained);
+const tm_simt_mechanism tm_simt_dws =
+    DPE("dws", "dynamic warp subdivision: a warp splits at a divergent branch whose reconvergence point starts a "
+        "block of at most -simtlab_dws_threshold instructions; splits run from the warp's two slots and merge by pc "
+        "(Meng et al., ISCA 2010; Rhu's thesis, Sec. 3.1.2)", dws);

@@ -409,16 +409,6 @@ static bool arrive(tm_cta *cta, uint32_t t, uint32_t pc)
     return true;
 }
 
-/* Where lane l of warp w goes on: the pc of the topmost entry of its
- * stack holding the lane (PTX_NONE: none, it has finished). */
-static uint32_t lane_pc(const sim_warp *w, uint32_t l)
-{
-    for (uint32_t d = w->depth; d-- > 0;)
-        if (w->stack[d].mask >> l & 1)
-            return w->stack[d].pc;
-    return PTX_NONE;
-}
-
 /* Slot s breaks down: each of its threads goes on at its pc on the slot's
  * stack (the topmost entry holding its lane), or has exited. False when
  * memory is short. */
@@ -430,7 +420,7 @@ static bool dissolve(tm_cta *cta, uint32_t s)
     uint32_t n = w->n, t_of[32], pc_at[32];
     for (uint32_t l = 0; l < n; l++) {
         t_of[l] = st->holes[s] >> l & 1 ? PTX_NONE : w->t[l];
-        pc_at[l] = t_of[l] == PTX_NONE || w->exited >> l & 1 ? PTX_NONE : lane_pc(w, l);
+        pc_at[l] = t_of[l] == PTX_NONE || w->exited >> l & 1 ? PTX_NONE : tm_simt_lane_pc(w, l);
         if (t_of[l] != PTX_NONE) /* its writes may be pending here, or where this slot's threads came from */
             st->src[t_of[l]] = st->dom[s] | 1u << s;
     }
@@ -603,7 +593,7 @@ static sim_warp_status dwf_commit(tm_cta *cta, uint32_t s, const sim_issue *is, 
     bool may_pop = w->depth != 1 || st->is_rpc[w->stack[0].pc]; /* (one entry: every lane there) */
     for (uint32_t m = push != PTX_NONE || may_pop ? sim_warp_lanes(w) & ~w->exited & ~st->holes[s] : 0; m;
          m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m), next = lane_pc(w, l);
+        uint32_t l = (uint32_t)__builtin_ctz(m), next = tm_simt_lane_pc(w, l);
         if (next != PTX_NONE && !track_regions(st, w->t[l], push, next))
             return out_of_memory(cta);
     }

@@ -45,6 +45,14 @@ bool tm_simt_release(tm_cta *cta) { return sim_barriers_release(&cta->emu, &sim_
 
 void tm_simt_deadlock(tm_cta *cta) { sim_barrier_deadlock(&cta->emu, &sim_simt_pdom); }
 
+uint32_t tm_simt_lane_pc(const sim_warp *w, uint32_t l)
+{
+    for (uint32_t d = w->depth; d-- > 0;)
+        if (w->stack[d].mask >> l & 1)
+            return w->stack[d].pc;
+    return PTX_NONE;
+}
+
 ptx_opcode tm_simt_opcode(const sim_cta *c, const sim_func *fn, uint32_t pc)
 {
     return (ptx_opcode)ptx_instr_form(c->prog->m, &fn->f->instrs[pc])->opcode;

@@ -33,6 +33,10 @@ bool tm_simt_release(tm_cta *cta);
  * that cannot complete). */
 void tm_simt_deadlock(tm_cta *cta);
 
+/* Where lane l of warp w goes on: the pc of the topmost entry of its
+ * reconvergence stack holding the lane (PTX_NONE: none, it has finished). */
+uint32_t tm_simt_lane_pc(const sim_warp *w, uint32_t l);
+
 /* The opcode of instruction pc of function fn. */
 ptx_opcode tm_simt_opcode(const sim_cta *c, const sim_func *fn, uint32_t pc);
 

@@ -793,6 +793,84 @@ static void test_rhu_fig2_6(void **state)
     }
 }
 
+/* Rhu's thesis, Fig. 3.2: dynamic warp subdivision on the CFG of Fig. 2.6
+ * (rhu2014_fig2_6.ptx; blocks by pc: A 0-17, C 18-21, E 22-25, D 26-28,
+ * F 29-32, B 33-36, G 37-41). A warp splits at a divergent branch whose
+ * reconvergence point starts a block of at most N instructions. The
+ * thesis's blocks have 3 instructions and F 1, with N = 2: no split at
+ * BR_B-C (|G| = 3 > 2), a split at BR_D-E (|F| = 1), into D and E bound
+ * for G (the stack top's reconvergence point, not F), which run F apart:
+ * F twice, then G once with the whole warp; depth 3 (SPE 4). Here G has
+ * 5 instructions and F 4, so N = 4 gives the thesis's trace: 46 issues
+ * (SPE's 42 and F's 4 again), F with D's lanes 0x44444444 and E's
+ * 0x88888888, D and E from the warp's two slots, interleaved (no
+ * dependence between them); and N = 3 splits nowhere (F has 4): SPE's
+ * trace, one path at a time. Results as the baseline's. */
+static void test_rhu_fig3_2_dws(void **state)
+{
+    (void)state;
+    const char *rel = "timing/simt/rhu2014_fig2_6.ptx";
+    static const char *const blocks[] = {"A", NULL};
+    static const uint32_t first[] = {0, 18, 22, 26, 29, 33, 37, 42}; /* A C E D F B G */
+    static const uint32_t block_mask[] = {~0u, 0xCCCCCCCCu, 0x88888888u, 0x44444444u, 0xCCCCCCCCu, 0x33333333u, ~0u};
+    enum { D_FIRST = 26, D_LAST = 28, E_FIRST = 22, E_LAST = 25, F_FIRST = 29, F_LAST = 32 };
+    static trace tr;
+    for (uint32_t n = 3; n <= 4; n++) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "-simtlab_dws_threshold=%u", n);
+        const char *const sets[] = {"-gpgpu_perfect_mem=1", "-gpgpu_cache:il1=none", opt, NULL};
+        emu e;
+        emu_open(&e, rel);
+        uint32_t in[96];
+        for (uint32_t i = 0; i < 96; i++)
+            in[i] = i;
+        uint64_t out = emu_buf(&e, NULL, 32 * 4), vals = emu_buf(&e, NULL, 32 * 4), din = emu_buf(&e, in, sizeof in),
+                 issues[1];
+        const void *args[] = {&out, &vals, &din};
+        uint32_t depth;
+        tm_kernel_stats ks =
+            run_example_traced(&e, rel, "rhu_fig2_6", 32, args, "dws", sets, blocks, issues, &depth, &tr);
+        bool split = n == 4;
+        assert_int_equal(tr.n, split ? 46 : 42);
+        assert_int_equal(depth, split ? 3 : 4);
+        for (uint32_t b = 0; b < 7; b++)
+            for (uint32_t pc = first[b]; pc < first[b + 1]; pc++) {
+                uint32_t seen = 0, count = 0;
+                for (uint32_t i = 0; i < tr.n; i++)
+                    if (tr.ev[i].pc == pc)
+                        seen |= tr.ev[i].mask, count++;
+                bool twice = split && pc >= F_FIRST && pc <= F_LAST;
+                assert_int_equal(count, twice ? 2 : 1);
+                assert_int_equal(seen, block_mask[b]);
+                for (uint32_t i = 0; twice && i < tr.n; i++)
+                    if (tr.ev[i].pc == pc && tr.ev[i].mask != 0x44444444u && tr.ev[i].mask != 0x88888888u)
+                        fail_msg("F's instruction %u issued with lanes %08x", pc, tr.ev[i].mask);
+            }
+        bool two_slots = false, interleaved = false;
+        for (uint32_t i = 0; i < tr.n; i++)
+            two_slots |= tr.ev[i].cta_slot != 0;
+        for (uint32_t pc = E_FIRST; pc <= E_LAST; pc++)
+            interleaved |= issue_of(&tr, pc)->cycle > issue_of(&tr, D_FIRST)->cycle &&
+                           issue_of(&tr, pc)->cycle < issue_of(&tr, D_LAST)->cycle;
+        assert_int_equal(two_slots, split);
+        assert_int_equal(interleaved, split);
+        double avg = (double)ks.sm.simt.paths_sum / (double)ks.sm.simt.path_issues;
+        if (split)
+            assert_true(avg > 1.0);
+        else
+            assert_true(avg == 1.0);
+        uint32_t path[32], r8[32];
+        emu_read(&e, path, out, sizeof path);
+        emu_read(&e, r8, vals, sizeof r8);
+        for (uint32_t t = 0; t < 32; t++) {
+            uint32_t f = t % 4;
+            assert_int_equal(path[t], f < 2 ? 0x127u : f == 2 ? 0x13467u : 0x13567u);
+            assert_int_equal(r8[t], f < 2 ? 32 + t : 64 + t);
+        }
+        emu_close(&e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -806,6 +884,7 @@ int main(void)
         cmocka_unit_test(test_slp_on_tbc),
         cmocka_unit_test(test_narasiman_fig4_5),
         cmocka_unit_test(test_rhu_fig2_6),
+        cmocka_unit_test(test_rhu_fig3_2_dws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

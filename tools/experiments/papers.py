@@ -78,7 +78,11 @@ EXPERIMENTS = {
         presets=("RHU_DPE",),
         configs=(
             Config("pdom", "pdom", "SPE: single-path execution, the per-warp PDOM stack"),
-            Config("dws", "dws", "dynamic warp subdivision (Meng et al., ISCA 2010), the chapter's comparison"),
+            Config("dws_10", "dws", "dynamic warp subdivision (Meng et al., ISCA 2010), threshold 10 (Sec. 3.1.2)",
+                   sim_set=("-simtlab_dws_threshold=10",)),
+            Config("dws_50", "dws", "dynamic warp subdivision, threshold 50 (Meng et al.'s choice)",
+                   sim_set=("-simtlab_dws_threshold=50",)),
+            Config("dws_100", "dws", "dynamic warp subdivision, threshold 100", sim_set=("-simtlab_dws_threshold=100",)),
             Config("dpe", "dpe", "dual-path execution (Sec. 3.2)"),
             Config("dpe-constrained", "dpe-constrained", "dual-path execution with the constrained scheduler "
                    "(Sec. 3.2.3)"),
