@@ -144,6 +144,7 @@ static const opt_def options[] = {
     {"-simtlab_lwm_jump_once", K_BOOL, F(lwm_jump_once)},
     {"-simtlab_lwm_pred_pack", K_BOOL, F(lwm_pred_pack)},
     {"-simtlab_dws_threshold", K_U32, F(dws_threshold)},
+    {"-simtlab_dpe_forwarding", K_BOOL, F(dpe_forwarding)},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */

@@ -218,6 +218,9 @@ typedef struct tm_config {
                                         a basic block of at most this many instructions (Rhu's
                                         thesis, Sec. 3.1.2: DWS_10, DWS_50, DWS_100; 50, Meng et
                                         al.'s recommendation) */
+    bool dpe_forwarding;             /* -simtlab_dpe_forwarding: dual-path execution exposes a
+                                        suspended lower path while the top entry has one valid
+                                        path (Rhu's thesis, Sec. 3.4.1, path forwarding; 0) */
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */

@@ -49,6 +49,11 @@
  *    branch share one), as the thesis compares with single-path stacks;
  *  - Avg_Path (Eq. 3.1) counts, at each issue, the paths of the warp that
  *    were schedulable (1 or 2).
+ * Path forwarding (Sec. 3.4.1, the thesis's upper-bound study, <2%; off by
+ * default, -simtlab_dpe_forwarding 1): while the top entry has one valid
+ * path, the free slot takes the topmost lower entry whose lanes no entry
+ * above it holds (a suspended path, e.g. B beside E in Fig. 3.3(d)); a
+ * divergence of that path pushes its new paths on top, as any path's.
  *
  * Dynamic warp subdivision (`dws`; Meng et al., ISCA 2010, as Rhu's
  * thesis evaluates it, Sec. 3.1.2; the digest's 1.5) runs on the same
@@ -121,6 +126,7 @@ typedef struct dpe_state {
      * code from that branch to quiet_to[pc] holds nothing that needs the
      * baseline's warps (1 yes, 2 no, 0 not known), and scratch for that walk */
     uint32_t threshold;
+    bool forwarding;   /* DPE: -simtlab_dpe_forwarding */
     uint8_t *quiet, *seen;
     uint32_t *quiet_to, *todo;
 } dpe_state;
@@ -196,15 +202,31 @@ static uint32_t dual_depth(const dpe_warp *dw)
     return n;
 }
 
-/* The schedulable entry of `side`, or PTX_NONE: the top entry, or the one
- * below when it is the top's other path (same reconvergence point, not
- * there yet, live, on the other side). */
 static uint32_t visible_dws(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side);
 
-static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
+/* Path forwarding (Rhu's thesis, Sec. 3.4.1): with one path valid at the
+ * top of warp k's stack, the topmost lower entry whose lanes no entry
+ * above holds (a suspended path, not a reconvergence entry waiting for the
+ * paths above it) and that has not reached its reconvergence point, or
+ * PTX_NONE. */
+static uint32_t forwarded(const tm_cta *cta, const dpe_warp *dw, uint32_t k)
 {
-    if (is_dws(cta))
-        return visible_dws(cta, dw, k, side);
+    uint32_t gone = cta->emu.warps[k].exited, above = dw->stack[dw->depth - 1].mask;
+    for (uint32_t i = dw->depth - 1; i-- > 0;) {
+        const dpe_entry *e = &dw->stack[i];
+        if (!(e->mask & above) && (e->mask & ~gone) && e->pc != e->rpc)
+            return i;
+        above |= e->mask;
+    }
+    return PTX_NONE;
+}
+
+/* DPE's schedulable entry of `side`, or PTX_NONE: the top entry, or the
+ * one below when it is the top's other path (same reconvergence point, not
+ * there yet, live, on the other side), else with path forwarding a
+ * suspended lower path. */
+static uint32_t visible_dpe(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
+{
     if (!dw->depth)
         return PTX_NONE;
     const dpe_entry *t = &dw->stack[dw->depth - 1];
@@ -213,8 +235,18 @@ static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint3
     if (dw->depth < 2)
         return PTX_NONE;
     const dpe_entry *s = &dw->stack[dw->depth - 2];
-    uint32_t live = s->mask & ~cta->emu.warps[k].exited;
-    return s->side == side && s->rpc == t->rpc && s->pc != s->rpc && live ? dw->depth - 2 : PTX_NONE;
+    uint32_t gone = cta->emu.warps[k].exited;
+    if (s->side == side && s->rpc == t->rpc && s->pc != s->rpc && (s->mask & ~gone))
+        return dw->depth - 2;
+    return state_of(cta)->forwarding ? forwarded(cta, dw, k) : PTX_NONE;
+}
+
+/* The schedulable entry of `side`, or PTX_NONE; never the one the other
+ * side's buffered issue is for (a forwarded path that became the top). */
+static uint32_t visible(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
+{
+    uint32_t i = is_dws(cta) ? visible_dws(cta, dw, k, side) : visible_dpe(cta, dw, k, side);
+    return i != PTX_NONE && dw->buffered[1 - side] && dw->fetched[1 - side] == dw->stack[i].id ? PTX_NONE : i;
 }
 
 
@@ -563,6 +595,7 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
     }
     cta->simt_state = st;
     st->nwarps = c->nwarps;
+    st->forwarding = cta->cfg && cta->cfg->dpe_forwarding;
     if (is_dws(cta)) {
         uint32_t n = c->kernel_fn->ninstrs;
         st->threshold = cta->cfg ? cta->cfg->dws_threshold : 50;

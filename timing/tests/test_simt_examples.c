@@ -871,6 +871,63 @@ static void test_rhu_fig3_2_dws(void **state)
     }
 }
 
+/* Path forwarding (Rhu's thesis, Sec. 3.4.1, Fig. 3.3(d)) on
+ * rhu2014_fig3_3d.ptx, whose header derives it: block B (pcs 33-44) has
+ * work left when D (26-28) reaches F, E (22-25) still running. Dual-path
+ * execution keeps B suspended until E is done too: every instruction of
+ * B's tail (37-44) issues after E's last. With forwarding, B takes the
+ * free slot once D is done: some of B's tail issues after D's last
+ * instruction and before E's last, and more paths are schedulable on
+ * average. Masks and results are the baseline's either way. */
+static void test_rhu_fig3_3d_forwarding(void **state)
+{
+    (void)state;
+    const char *rel = "timing/simt/rhu2014_fig3_3d.ptx";
+    static const char *const blocks[] = {"A", NULL};
+    enum { E_LAST = 25, D_LAST = 28, TAIL_FIRST = 37, TAIL_LAST = 44, NPC = 50 };
+    static trace tr;
+    double avg[2];
+    for (int fwd = 0; fwd < 2; fwd++) {
+        const char *const sets[] = {"-gpgpu_perfect_mem=1", "-gpgpu_l1_latency=200", "-gpgpu_cache:il1=none",
+                                    fwd ? "-simtlab_dpe_forwarding=1" : "-simtlab_dpe_forwarding=0", NULL};
+        emu e;
+        emu_open(&e, rel);
+        uint32_t in[96];
+        for (uint32_t i = 0; i < 96; i++)
+            in[i] = i;
+        uint64_t out = emu_buf(&e, NULL, 32 * 4), vals = emu_buf(&e, NULL, 32 * 4), din = emu_buf(&e, in, sizeof in),
+                 issues[1];
+        const void *args[] = {&out, &vals, &din};
+        uint32_t depth;
+        tm_kernel_stats ks =
+            run_example_traced(&e, rel, "rhu_fig3_3d", 32, args, "dpe", sets, blocks, issues, &depth, &tr);
+        assert_int_equal(tr.n, NPC);
+        uint64_t e_last = issue_of(&tr, E_LAST)->cycle, d_last = issue_of(&tr, D_LAST)->cycle;
+        assert_true(d_last < e_last); /* D (3 instructions) is done first */
+        uint32_t during = 0;
+        for (uint32_t pc = TAIL_FIRST; pc <= TAIL_LAST; pc++) {
+            assert_int_equal(issue_of(&tr, pc)->mask, 0x33333333u);
+            during += issue_of(&tr, pc)->cycle > d_last && issue_of(&tr, pc)->cycle < e_last;
+            if (!fwd && issue_of(&tr, pc)->cycle < e_last)
+                fail_msg("B's instruction %u issued at cycle %llu, before E's last (%llu)", pc,
+                         (unsigned long long)issue_of(&tr, pc)->cycle, (unsigned long long)e_last);
+        }
+        if (fwd)
+            assert_true(during > 0);
+        avg[fwd] = (double)ks.sm.simt.paths_sum / (double)ks.sm.simt.path_issues;
+        uint32_t path[32], v[32];
+        emu_read(&e, path, out, sizeof path);
+        emu_read(&e, v, vals, sizeof v);
+        for (uint32_t t = 0; t < 32; t++) {
+            uint32_t f = t % 4;
+            assert_int_equal(path[t], f < 2 ? 0x127u : f == 2 ? 0x13467u : 0x13567u);
+            assert_int_equal(v[t], f < 2 ? 32 + t + 7 : 64 + t);
+        }
+        emu_close(&e);
+    }
+    assert_true(avg[1] > avg[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -885,6 +942,7 @@ int main(void)
         cmocka_unit_test(test_narasiman_fig4_5),
         cmocka_unit_test(test_rhu_fig2_6),
         cmocka_unit_test(test_rhu_fig3_2_dws),
+        cmocka_unit_test(test_rhu_fig3_3d_forwarding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

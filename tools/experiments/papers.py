@@ -86,6 +86,8 @@ EXPERIMENTS = {
             Config("dpe", "dpe", "dual-path execution (Sec. 3.2)"),
             Config("dpe-constrained", "dpe-constrained", "dual-path execution with the constrained scheduler "
                    "(Sec. 3.2.3)"),
+            Config("dpe+fwd", "dpe", "dual-path execution with path forwarding (Sec. 3.4.1, the upper-bound study)",
+                   sim_set=("-simtlab_dpe_forwarding=1",)),
         ),
     ),
     "narasiman": Experiment(

@@ -46,6 +46,9 @@ CASES = [
     ('rhu2014_fig2_6.ptx', 'rhu_fig2_6', 32, ['buf:zero:128', 'buf:zero:128', IOTA96], 0,
      lambda i: [0x127, 0x127, 0x13467, 0x13567][i % 4],
      (1, lambda k: 32 + k if k % 4 < 2 else 64 + k)),
+    ('rhu2014_fig3_3d.ptx', 'rhu_fig3_3d', 32, ['buf:zero:128', 'buf:zero:128', IOTA96], 0,
+     lambda i: [0x127, 0x127, 0x13467, 0x13567][i % 4],
+     (1, lambda k: 32 + k + 7 if k % 4 < 2 else 64 + k)),
     ('rhu2014_fig4_2.ptx', 'rhu_fig4_2', 96, ['buf:zero:384'], 0,
      lambda i: 0x127 if fig_thread(i) in RHU42_B
      else 0x13467 if fig_thread(i) in RHU42_D else 0x13567, None),
