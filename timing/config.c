@@ -55,6 +55,7 @@ typedef enum opt_kind {
     K_DEADLOCK,    /* deadlock_cycles */
     K_NAME,        /* a char[32] name (mechanism, permutation: checked where used) */
     K_CTA_PRIO,    /* tm_cta_priority */
+    K_WRITE_QUEUE, /* dram_wq: SIZE:HIGH:LOW */
 } opt_kind;
 
 /* One modelled option: its name, how it is read, where it goes. */
@@ -126,6 +127,8 @@ static const opt_def options[] = {
     {"-gpgpu_n_mem_per_ctrlr", K_U32, F(chips_per_channel)},
     {"-dram_dual_bus_interface", K_BOOL, F(dram_dual_bus)},
     {"-dram_bnkgrp_indexing_policy", K_BOOL, F(dram_bankgroup_low_bits)},
+    {"-dram_seperate_write_queue_enable", K_BOOL, F(dram_write_queue)}, /* (sic): GPGPU-Sim's spelling */
+    {"-dram_write_queue_size", K_WRITE_QUEUE, F(dram_wq)},
     {"-gpgpu_dram_timing_opt", K_DRAM_TIMING, F(dram)},
     {"-gpgpu_mem_addr_mapping", K_ADDRMAP, F(addrmap)},
     {"-gpgpu_max_cycle", K_U64, F(max_cycle)},
@@ -181,7 +184,7 @@ static const char *const unmodeled[] = {
     "-adaptive_volta_cache_config", "-aggregate_power_stats", "-cdp_latency", "-checkpoint_CTA",
     "-checkpoint_CTA_t", "-checkpoint_insn_Y", "-checkpoint_kernel", "-checkpoint_option",
     "-dram_bnk_indexing_policy",
-    "-dram_elimnate_rw_turnaround", "-dram_seperate_write_queue_enable", "-dram_write_queue_size",
+    "-dram_elimnate_rw_turnaround",
     "-dvfs_enabled", "-enable_ptx_file_line_stats",
     "-enable_specialized_operand_collector", "-gpgpu_TB_launch_latency", "-gpgpu_adaptive_cache_config",
     "-gpgpu_cache:dl1PrefL1", "-gpgpu_cache:dl1PrefShared", "-gpgpu_cache:dl2_texture_only",
@@ -344,6 +347,8 @@ void tm_config_defaults(tm_config *c)
         .chips_per_channel = 1,
         .dram_dual_bus = false,
         .dram_bankgroup_low_bits = false,
+        .dram_write_queue = false,
+        .dram_wq = {32, 28, 16},
         /* QV100's DRAM timing and mapping: GPGPU-Sim has no default mapping
          * string, and its default timing's 4 banks fit no mapping of its
          * configs (QV100: 16 banks, B bits 4). */
@@ -435,6 +440,23 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
             return -1;
         }
         c->dram_scheduler = (tm_dram_sched)v;
+        return 0;
+    }
+    case K_WRITE_QUEUE: {
+        static const char *const names[] = {"size", "high watermark", "low watermark"};
+        char list[64];
+        snprintf(list, sizeof list, "%s", value);
+        for (char *q = list; *q; q++)
+            if (*q == ':')
+                *q = ',';
+        uint32_t v[3];
+        if (tm_parse_number_list(list, v, 3, 3, names, NULL, err, errlen))
+            return -1;
+        if (!v[0] || v[1] > v[0] || v[2] > v[1]) {
+            snprintf(err, errlen, "%s: want SIZE:HIGH:LOW with 0 < SIZE and LOW <= HIGH <= SIZE", value);
+            return -1;
+        }
+        memcpy(c->dram_wq, v, sizeof v);
         return 0;
     }
     case K_DEADLOCK: {
@@ -896,6 +918,7 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
     case K_DRAM_TIMING: tm_format_dram_timing(&c->dram, buf, n); break;
     case K_ADDRMAP: tm_format_addrmap(&c->addrmap, buf, n); break;
     case K_DRAM_SCHED: snprintf(buf, n, "%d", (int)c->dram_scheduler); break;
+    case K_WRITE_QUEUE: snprintf(buf, n, "%u:%u:%u", c->dram_wq[0], c->dram_wq[1], c->dram_wq[2]); break;
     case K_DEADLOCK:
         snprintf(buf, n, "%llu",
                  c->deadlock_cycles == TM_DEADLOCK_DEFAULT_CYCLES ? 1ull : (unsigned long long)c->deadlock_cycles);

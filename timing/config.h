@@ -187,6 +187,11 @@ typedef struct tm_config {
     bool dram_dual_bus;              /* -dram_dual_bus_interface (-dual_bus_interface): a row and a
                                         column command per cycle (HBM) */
     bool dram_bankgroup_low_bits;    /* -dram_bnkgrp_indexing_policy 1: bank group = bank % nbkgrp */
+    bool dram_write_queue;           /* -dram_seperate_write_queue_enable: writes wait in a queue of
+                                        their own, drained between watermarks (FR-FCFS; 0) */
+    uint32_t dram_wq[3];             /* -dram_write_queue_size SIZE:HIGH:LOW: its entries, the
+                                        waiting writes that start a drain, and the count below
+                                        which the drain ends (32:28:16) */
     tm_dram_timing dram;             /* -gpgpu_dram_timing_opt */
     tm_addrmap addrmap;              /* -gpgpu_mem_addr_mapping */
     /* run control */

@@ -38,7 +38,8 @@ typedef struct dram_bank {
     uint32_t group;
     int32_t cur;             /* the request being served, or NIL */
     uint64_t act_ok, rd_ok, wr_ok, pre_ok; /* earliest ACT / RD / WR / PRE */
-    dram_list waiting;       /* FR-FCFS: this bank's waiting requests, oldest first */
+    dram_list waiting[2];    /* FR-FCFS: this bank's waiting requests, oldest first: [0] reads (all
+                                requests without a separate write queue), [1] writes */
 } dram_bank;
 
 typedef struct dram_group {
@@ -59,7 +60,7 @@ struct tm_dram {
     dram_bank *bank;
     dram_group *group;
     uint64_t busy_mask;      /* banks serving a request */
-    uint64_t waiting_mask;   /* FR-FCFS: banks with waiting requests */
+    uint64_t waiting_mask[2]; /* FR-FCFS: banks with waiting requests, per queue */
     uint32_t prio;           /* round-robin start among banks */
 
     uint64_t act_ok, col_ok, rd_ok, wr_ok; /* channel-wide: tRRD, tCCD, tWTR, tRTW */
@@ -71,7 +72,9 @@ struct tm_dram {
     dram_list fifo;          /* FIFO: all waiting requests, oldest first */
     dram_list inflight;      /* last burst issued, data not yet across; t_done ascending */
     dram_list replies;       /* finished reads not yet taken */
-    uint32_t n_waiting;
+    uint32_t n_waiting;      /* waiting requests, both queues */
+    uint32_t n_wq;           /* of those, in the write queue */
+    bool write_mode;         /* the write queue is being drained */
 
     uint64_t next_cycle;     /* the first cycle not yet run */
     tm_dram_trace_fn trace;
@@ -213,7 +216,7 @@ tm_dram *tm_dram_new(const tm_config *cfg, uint32_t channel_id, char *err, size_
     pool_link_free(d, 0, d->pool_cap);
     for (uint32_t b = 0; b < t->nbk; b++) {
         d->bank[b].cur = NIL;
-        d->bank[b].waiting = list_empty();
+        d->bank[b].waiting[0] = d->bank[b].waiting[1] = list_empty();
         d->bank[b].group = group_of(d, b);
     }
     d->fifo = d->inflight = d->replies = list_empty();
@@ -241,14 +244,27 @@ void tm_dram_set_options(tm_dram *d, const tm_dram_options *o)
 
 static void advance(tm_dram *d, uint64_t now);
 
-bool tm_dram_can_accept(const tm_dram *d) { return d->queue_cap == 0 || d->n_waiting < d->queue_cap; }
+/* The queue a request goes to: the write queue for writes when there is
+ * one (FR-FCFS), else the only one. */
+static uint32_t queue_of(const tm_dram *d, bool is_write)
+{
+    return d->opt.write_queue && d->sched == TM_DRAM_FRFCFS && is_write;
+}
+
+bool tm_dram_can_accept(const tm_dram *d, bool is_write)
+{
+    if (queue_of(d, is_write))
+        return d->n_wq < d->opt.wq_size;
+    return d->queue_cap == 0 || d->n_waiting - d->n_wq < d->queue_cap;
+}
 
 bool tm_dram_push(tm_dram *d, const tm_req *r, uint32_t bank, uint32_t row, uint32_t col, uint64_t now)
 {
     assert(bank < d->t.nbk);
     if (now > d->next_cycle) /* a request arriving after skipped cycles must not be served in them */
         advance(d, now);
-    if (!tm_dram_can_accept(d) || (d->free_head == NIL && !pool_grow(d)))
+    bool is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK;
+    if (!tm_dram_can_accept(d, is_write) || (d->free_head == NIL && !pool_grow(d)))
         return false;
     int32_t i = d->free_head;
     d->free_head = d->pool[i].next;
@@ -256,11 +272,13 @@ bool tm_dram_push(tm_dram *d, const tm_req *r, uint32_t bank, uint32_t row, uint
     uint32_t bytes = r->bytes ? r->bytes : 1;
     *e = (dram_entry){.req = *r, .bank = bank, .row = row, .col = col,
                       .bursts = (uint32_t)(((uint64_t)bytes + d->atom - 1) / d->atom), .t_push = now,
-                      .is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK};
+                      .is_write = is_write};
     e->bursts_left = e->bursts;
     if (d->sched == TM_DRAM_FRFCFS) {
-        list_append(d, &d->bank[bank].waiting, i);
-        d->waiting_mask |= 1ull << bank;
+        uint32_t q = queue_of(d, is_write);
+        list_append(d, &d->bank[bank].waiting[q], i);
+        d->waiting_mask[q] |= 1ull << bank;
+        d->n_wq += q;
     } else {
         list_append(d, &d->fifo, i);
     }
@@ -425,28 +443,44 @@ static void retire(tm_dram *d, uint64_t now)
     }
 }
 
-/* Give bank b the waiting request i (already unlinked). */
-static void assign(tm_dram *d, uint32_t b, int32_t i, uint64_t now)
+/* Give bank b the waiting request i (already unlinked from queue q). */
+static void assign(tm_dram *d, uint32_t b, int32_t i, uint32_t q, uint64_t now)
 {
     d->bank[b].cur = i;
     d->busy_mask |= 1ull << b;
     d->n_waiting--;
+    d->n_wq -= q;
     uint64_t wait = now - d->pool[i].t_push;
     d->st.tot_mrq_latency += wait;
     d->st.tot_mrq_num++;
     d->st.max_mrq_latency = max64(d->st.max_mrq_latency, wait);
 }
 
-/* FR-FCFS choice for bank b: its oldest request to the open row, else its
- * oldest request. */
-static int32_t frfcfs_pick(const tm_dram *d, uint32_t b)
+/* FR-FCFS choice for bank b from queue q: its oldest request to the open
+ * row, else its oldest request. */
+static int32_t frfcfs_pick(const tm_dram *d, uint32_t b, uint32_t q)
 {
     const dram_bank *k = &d->bank[b];
     if (k->active)
-        for (int32_t i = k->waiting.head; i != NIL; i = d->pool[i].next)
+        for (int32_t i = k->waiting[q].head; i != NIL; i = d->pool[i].next)
             if (d->pool[i].row == k->row)
                 return i;
-    return k->waiting.head;
+    return k->waiting[q].head;
+}
+
+/* Whether the next scheduling drains the write queue (GPGPU-Sim's
+ * WRITE_MODE): it starts when the writes waiting reach the high watermark
+ * and ends when they fall below the low one; and (simtlab's addition, so
+ * that writes below the high watermark never wait forever) the writes also
+ * go while no read waits. */
+static bool drains_writes(const tm_dram *d)
+{
+    if (!d->n_wq)
+        return false;
+    uint32_t reads = d->n_waiting - d->n_wq;
+    if (d->write_mode)
+        return d->n_wq >= d->opt.wq_low || !reads;
+    return d->n_wq >= d->opt.wq_high || !reads;
 }
 
 /* Send at most one waiting request to its (free) bank. */
@@ -456,19 +490,21 @@ static void schedule(tm_dram *d, uint64_t now)
         int32_t i = d->fifo.head;
         if (i != NIL && d->bank[d->pool[i].bank].cur == NIL) {
             list_remove(d, &d->fifo, i);
-            assign(d, d->pool[i].bank, i, now);
+            assign(d, d->pool[i].bank, i, 0, now);
         }
         return;
     }
-    uint64_t ready = d->waiting_mask & ~d->busy_mask;
+    d->write_mode = drains_writes(d);
+    uint32_t q = d->write_mode;
+    uint64_t ready = d->waiting_mask[q] & ~d->busy_mask;
     if (!ready)
         return;
     uint32_t b = first_from(ready, d->prio);
-    int32_t i = frfcfs_pick(d, b);
-    list_remove(d, &d->bank[b].waiting, i);
-    if (d->bank[b].waiting.n == 0)
-        d->waiting_mask &= ~(1ull << b);
-    assign(d, b, i, now);
+    int32_t i = frfcfs_pick(d, b, q);
+    list_remove(d, &d->bank[b].waiting[q], i);
+    if (d->bank[b].waiting[q].n == 0)
+        d->waiting_mask[q] &= ~(1ull << b);
+    assign(d, b, i, q, now);
     d->prio = (d->prio + 1) % d->t.nbk;
 }
 
@@ -551,7 +587,7 @@ uint64_t tm_dram_next_event(const tm_dram *d)
         best = max64(d->pool[d->inflight.head].t_done, d->next_cycle);
     bool assignable = d->sched == TM_DRAM_FIFO
                           ? d->fifo.head != NIL && d->bank[d->pool[d->fifo.head].bank].cur == NIL
-                          : (d->waiting_mask & ~d->busy_mask) != 0;
+                          : (d->waiting_mask[drains_writes(d)] & ~d->busy_mask) != 0;
     if (assignable)
         return d->next_cycle;
     for (uint64_t m = d->busy_mask; m; m &= m - 1) {

@@ -62,9 +62,15 @@
  *   (GPGPU-Sim counts it in the FR-FCFS scheduler by comparing with the
  *   bank's last row, even when that row was precharged, and not at all
  *   under FIFO).
- * - Not modelled: refresh, the separate write queue with watermarks
- *   (-dram_seperate_write_queue_enable), bank-index hashing
- *   (-dram_bnk_indexing_policy), the bounded return queue.
+ * - The separate write queue (-dram_seperate_write_queue_enable, FR-FCFS
+ *   only, as GPGPU-Sim): writes wait in a queue of their own; the
+ *   scheduler serves only reads until the waiting writes reach the high
+ *   watermark, then only writes until they fall below the low one
+ *   (-dram_write_queue_size SIZE:HIGH:LOW). simtlab also serves writes
+ *   while no read waits, where GPGPU-Sim leaves writes below the high
+ *   watermark waiting until more come.
+ * - Not modelled: refresh, bank-index hashing (-dram_bnk_indexing_policy),
+ *   the bounded return queue.
  *
  * Use, per DRAM cycle `now` (strictly increasing): tm_dram_push() the
  * requests that arrive (bank, row and column from timing/addrmap.h's
@@ -86,11 +92,15 @@
 
 typedef struct tm_dram tm_dram;
 
-/* Options GPGPU-Sim has that config.h does not (yet): defaults are
- * GPGPU-Sim's defaults (both false). */
+/* Options read from config.h after the channel is made; GPGPU-Sim's
+ * defaults: false, false, false, 32:28:16. */
 typedef struct tm_dram_options {
     bool dual_bus_interface;  /* -dram_dual_bus_interface: a row and a column command per cycle */
     bool bankgrp_low_bits;    /* -dram_bnkgrp_indexing_policy 1: group = bank % nbkgrp */
+    bool write_queue;         /* -dram_seperate_write_queue_enable: writes wait in a queue of their
+                                 own (FR-FCFS), of wq_size entries, drained from wq_high waiting
+                                 writes down to below wq_low (-dram_write_queue_size) */
+    uint32_t wq_size, wq_high, wq_low;
 } tm_dram_options;
 
 /* Counters, in GPGPU-Sim's terms where it has them (its names in the
@@ -125,8 +135,9 @@ void tm_dram_free(tm_dram *d);
 /* Set the options config.h lacks; call before the first push. */
 void tm_dram_set_options(tm_dram *d, const tm_dram_options *o);
 
-/* Whether tm_dram_push would take a request now (the queue has room). */
-bool tm_dram_can_accept(const tm_dram *d);
+/* Whether tm_dram_push would take a request (a write or not) now: its
+ * queue has room. */
+bool tm_dram_can_accept(const tm_dram *d, bool is_write);
 
 /* Queue request r (its kind and bytes matter; it comes back as the reply)
  * for bank (< nbk), row and column col, arriving at cycle now. false when

@@ -52,7 +52,11 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
     if (!(mp->dram = tm_dram_new(cfg, channel, err, errlen)))
         return false;
     tm_dram_set_options(mp->dram, &(tm_dram_options){.dual_bus_interface = cfg->dram_dual_bus,
-                                                      .bankgrp_low_bits = cfg->dram_bankgroup_low_bits});
+                                                      .bankgrp_low_bits = cfg->dram_bankgroup_low_bits,
+                                                      .write_queue = cfg->dram_write_queue,
+                                                      .wq_size = cfg->dram_wq[0],
+                                                      .wq_high = cfg->dram_wq[1],
+                                                      .wq_low = cfg->dram_wq[2]});
     for (uint32_t k = 0; k < mp->nslices; k++) {
         tm_l2slice *s = &mp->slices[k];
         s->id = channel * mp->nslices + k;
@@ -185,7 +189,7 @@ static void reply(tm_l2slice *s, const tm_req *r)
 /* Send request r (a miss, a write, a write-back) to the DRAM channel. */
 static bool to_dram(tm_mempart *mp, const tm_req *r)
 {
-    if (!tm_dram_can_accept(mp->dram))
+    if (!tm_dram_can_accept(mp->dram, r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK))
         return false;
     tm_dram_addr a;
     tm_addrdec_decode(mp->dec, r->addr, &a);

@@ -227,7 +227,42 @@ static void test_bad_values(void **state)
                                           sizeof err),
                      -1);
     assert_contains(err, "more than 5 values");
+    assert_int_equal(tm_config_parse_text(&c, "-dram_write_queue_size 8:9:1\n", "b.config", NULL, err, sizeof err),
+                     -1);
+    assert_contains(err, "LOW <= HIGH <= SIZE");
+    assert_int_equal(tm_config_parse_text(&c, "-dram_write_queue_size 8:4\n", "b.config", NULL, err, sizeof err),
+                     -1);
+    assert_contains(err, "b.config:1: -dram_write_queue_size:");
     assert_int_equal(c.n_clusters, 10);
+}
+
+/* GPGPU-Sim's separate DRAM write queue options (SM7_QV100's values, which
+ * leave the queue off), read and written back in the same form. */
+static void test_dram_write_queue_options(void **state)
+{
+    (void)state;
+    tm_config c;
+    tm_config_defaults(&c);
+    char err[512] = "";
+    assert_false(c.dram_write_queue);
+    assert_int_equal(c.dram_wq[0], 32);
+    assert_int_equal(c.dram_wq[1], 28);
+    assert_int_equal(c.dram_wq[2], 16);
+    assert_int_equal(tm_config_parse_text(&c, "-dram_seperate_write_queue_enable 1\n-dram_write_queue_size 64:56:32\n",
+                                          "q.config", NULL, err, sizeof err),
+                     0);
+    assert_true(c.dram_write_queue);
+    assert_int_equal(c.dram_wq[0], 64);
+    assert_int_equal(c.dram_wq[1], 56);
+    assert_int_equal(c.dram_wq[2], 32);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tm_config_print(&c, f);
+    fclose(f);
+    assert_contains(text, "-dram_write_queue_size 64:56:32");
+    assert_contains(text, "-dram_seperate_write_queue_enable 1");
+    free(text);
 }
 
 /* --set: "-option=value" and "-option value"; errors say --set. */
@@ -528,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_unknown_option),
         cmocka_unit_test(test_unmodeled_warning_once),
         cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_dram_write_queue_options),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_issue_options),
         cmocka_unit_test(test_parse_file),

@@ -443,11 +443,11 @@ static void test_queue_full(void **state)
     tm_req r = {.bytes = 64, .kind = TM_REQ_READ};
     assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
     assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
-    assert_false(tm_dram_can_accept(d));
+    assert_false(tm_dram_can_accept(d, false));
     assert_false(tm_dram_push(d, &r, 0, 1, 0, 0));
     assert_int_equal(tm_dram_get_stats(d)->n_req, 2);
     tm_dram_cycle(d, 0); /* the first goes to bank 0 */
-    assert_true(tm_dram_can_accept(d));
+    assert_true(tm_dram_can_accept(d, false));
     assert_true(tm_dram_push(d, &r, 0, 1, 0, 1));
     assert_false(tm_dram_push(d, &r, 0, 1, 0, 1));
     assert_int_equal(tm_dram_pending(d), 3);
@@ -657,7 +657,7 @@ static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint
     uint64_t now = 0;
     uint32_t next = 0;
     for (;;) {
-        for (; next < n && q[next].at <= now && tm_dram_can_accept(d); next++) {
+        for (; next < n && q[next].at <= now && tm_dram_can_accept(d, q[next].kind != TM_REQ_READ); next++) {
             tm_req r = {.addr = 32ull * next, .bytes = q[next].bytes, .kind = q[next].kind, .tag = next};
             assert_true(tm_dram_push(d, &r, q[next].bank, q[next].row, 0, now));
         }
@@ -669,7 +669,7 @@ static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint
             return;
         assert_true(now < 1000000); /* no deadlock */
         uint64_t t = skipping ? tm_dram_next_event(d) : now + 1;
-        if (next < n && tm_dram_can_accept(d)) {
+        if (next < n && tm_dram_can_accept(d, q[next].kind != TM_REQ_READ)) {
             uint64_t want = q[next].at > now + 1 ? q[next].at : now + 1;
             t = want < t ? want : t;
         }
@@ -681,7 +681,8 @@ static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint
  * RAS=28 RP=12 RC=40 CL=12 WL=2 CDLR=3 WR=10 nbkgrp=4 CCDL=2 RTPL=3,
  * 16-byte bus, BL 2, ratio 2: 32-byte bursts of one cycle) and the base
  * configuration (also with tCCD = tCCDL = 1, shorter than its 2-cycle
- * burst), each with both schedulers and both command buses, under
+ * burst), each with both schedulers and both command buses, with and
+ * without a separate write queue, under
  * random traffic: no rule broken, every read answered exactly when its
  * data has crossed, every write finished, and the same results when idle
  * cycles are skipped. */
@@ -691,7 +692,7 @@ static void test_random_traffic_keeps_every_rule(void **state)
     static rand_req q[RAND_N];
     static uint64_t done_a[RAND_N], done_b[RAND_N];
     static checker k;
-    for (int variant = 0; variant < 16; variant++) {
+    for (int variant = 0; variant < 32; variant++) {
         tm_config c = base_config();
         if (variant & 8) { /* column commands closer than a burst: the data bus decides */
             c.dram.tCCD = 1;
@@ -705,7 +706,8 @@ static void test_random_traffic_keeps_every_rule(void **state)
         }
         c.dram_scheduler = variant & 2 ? TM_DRAM_FIFO : TM_DRAM_FRFCFS;
         c.frfcfs_queue = 8;
-        tm_dram_options opt = {.dual_bus_interface = (variant & 4) != 0, .bankgrp_low_bits = (variant & 4) != 0};
+        tm_dram_options opt = {.dual_bus_interface = (variant & 4) != 0, .bankgrp_low_bits = (variant & 4) != 0,
+                               .write_queue = (variant & 16) != 0, .wq_size = 6, .wq_high = 5, .wq_low = 2};
         uint32_t atom = c.dram_burst_length * c.dram_buswidth;
         uint64_t x = 0x243f6a8885a308d3ull + (uint64_t)variant, at = 0;
         uint32_t writes = 0;
@@ -767,6 +769,90 @@ static void test_config_errors(void **state)
     assert_non_null(strstr(err, "-gpgpu_dram_buswidth"));
 }
 
+/* The column commands of a channel, in order: 'R' or 'W' and the tag. */
+typedef struct col_log {
+    char cmd[16];
+    uint32_t tag[16], n;
+} col_log;
+
+static void log_col(void *ctx, uint64_t cycle, char cmd, uint32_t bank, uint32_t row, uint32_t tag)
+{
+    (void)cycle, (void)bank, (void)row;
+    col_log *l = ctx;
+    if ((cmd == 'R' || cmd == 'W') && l->n < 16)
+        l->cmd[l->n] = cmd, l->tag[l->n++] = tag;
+}
+
+/* The order in which one bank serves `kinds` (one request each, tags in
+ * order, all to bank 0 row 1, pushed at cycle 0), as a string of R / W. */
+static void serve_order(const tm_dram_options *opt, const char *kinds, char *out)
+{
+    tm_config c = base_config();
+    tm_dram *d = make(&c);
+    tm_dram_set_options(d, opt);
+    col_log l = {.n = 0};
+    tm_dram_set_trace(d, log_col, &l);
+    uint32_t n = (uint32_t)strlen(kinds);
+    for (uint32_t i = 0; i < n; i++) {
+        tm_req r = {.bytes = 32, .kind = kinds[i] == 'W' ? TM_REQ_WRITE : TM_REQ_READ, .tag = i};
+        assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
+    }
+    for (uint64_t now = 0; tm_dram_pending(d) && now < 1000; now++) {
+        tm_dram_cycle(d, now);
+        tm_req r;
+        while (tm_dram_pop_reply(d, &r))
+            ;
+    }
+    assert_int_equal(tm_dram_pending(d), 0);
+    for (uint32_t i = 0; i < l.n; i++)
+        out[i] = l.cmd[i];
+    out[l.n] = '\0';
+    tm_dram_free(d);
+}
+
+/* The separate write queue (GPGPU-Sim's -dram_seperate_write_queue_enable
+ * with -dram_write_queue_size SIZE:HIGH:LOW, dram_sched.cc's READ_MODE /
+ * WRITE_MODE): one bank serves one request at a time, so its column
+ * commands are the scheduler's choices in order. Without the queue,
+ * FR-FCFS takes the oldest first (the row is the same): W W R R. With it
+ * (high 3, low 1), two waiting writes stay below the high watermark and
+ * the reads go first, then the writes once no read waits (simtlab's
+ * rule): R R W W. Three writes reach the high watermark: they drain first,
+ * down to below the low watermark (0 < 1), then the read: W W W R. With
+ * low 2 the drain stops after two writes (1 < 2), the read goes, and the
+ * last write after it: W W R W. A full write queue refuses writes, not
+ * reads. */
+static void test_write_queue(void **state)
+{
+    (void)state;
+    char got[17];
+    tm_dram_options none = {0}, wq = {.write_queue = true, .wq_size = 4, .wq_high = 3, .wq_low = 1};
+    serve_order(&none, "WWRR", got);
+    assert_string_equal(got, "WWRR");
+    serve_order(&wq, "WWRR", got);
+    assert_string_equal(got, "RRWW");
+    serve_order(&wq, "WWWR", got);
+    assert_string_equal(got, "WWWR");
+    tm_dram_options low2 = wq;
+    low2.wq_low = 2;
+    serve_order(&low2, "WWWR", got);
+    assert_string_equal(got, "WWRW");
+    tm_config c = base_config();
+    c.frfcfs_queue = 1;
+    tm_dram *d = make(&c);
+    tm_dram_options small = {.write_queue = true, .wq_size = 2, .wq_high = 2, .wq_low = 1};
+    tm_dram_set_options(d, &small);
+    tm_req w = {.bytes = 32, .kind = TM_REQ_WRITE}, r = {.bytes = 32, .kind = TM_REQ_READ};
+    assert_true(tm_dram_push(d, &w, 0, 1, 0, 0));
+    assert_true(tm_dram_push(d, &w, 0, 1, 0, 0));
+    assert_false(tm_dram_can_accept(d, true));
+    assert_false(tm_dram_push(d, &w, 0, 1, 0, 0));
+    assert_true(tm_dram_can_accept(d, false)); /* the read queue (1 entry) is empty */
+    assert_true(tm_dram_push(d, &r, 0, 1, 0, 0));
+    assert_false(tm_dram_can_accept(d, false));
+    tm_dram_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -777,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_read_to_write),     cmocka_unit_test(test_frfcfs_vs_fifo),
         cmocka_unit_test(test_next_event_skipping), cmocka_unit_test(test_two_burst_request),
         cmocka_unit_test(test_peak_bandwidth),    cmocka_unit_test(test_queue_full),
+        cmocka_unit_test(test_write_queue),
         cmocka_unit_test(test_dual_bus),          cmocka_unit_test(test_stats_report),
         cmocka_unit_test(test_random_traffic_keeps_every_rule), cmocka_unit_test(test_config_errors),
     };
