@@ -37,13 +37,21 @@ fail() {
 }
 
 # simtlab behind a wrapper: the sanitizer runtimes for the program, and
-# (with FAKE_FAIL set) a tbc run whose program prints FAIL instead of PASS
+# (with FAKE_FAIL set) a tbc run whose program prints FAIL instead of PASS,
+# and a simtlab that lacks dwf (its list of known mechanisms, which run.py
+# reads from the error for an unknown one, leaves dwf out)
 cat >"$work/simtlab" <<WRAPPER
 #!/usr/bin/env bash
 export LD_PRELOAD="\${SIMTLAB_TEST_PRELOAD:-}"
 if [ -n "\${FAKE_FAIL:-}" ] && [[ " \$* " == *" -simtlab_simt=tbc "* ]]; then
     "$real_simtlab" "\$@" | sed 's/^PASS /FAIL /'
     exit "\${PIPESTATUS[0]}"
+fi
+if [ -n "\${FAKE_FAIL:-}" ] && [[ " \$* " == *" -simtlab_simt=no-such-mechanism "* ]]; then
+    "$real_simtlab" "\$@" 2>"$work/known.err"
+    rc=\$?
+    sed -E 's/ dwf( |$)/\1/' "$work/known.err" >&2
+    exit \$rc
 fi
 exec "$real_simtlab" "\$@"
 WRAPPER
