@@ -213,6 +213,20 @@ void sim_enter_warp(sim_cta *c, const sim_warp *w, sim_group *g)
 
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s) { exec_one(c, pc, g, s); }
 
+bool sim_preview_access(const sim_cta *c, uint32_t pc, const sim_group *g, uint8_t *space, uint64_t *addr,
+                        uint32_t *lane)
+{
+    const sim_inst *in = &c->fn->code[pc];
+    if (!g->active.n || in->guard != PTX_NONE)
+        return false;
+    uint32_t t = g->active.t[0];
+    uint64_t a = sim_address(c, in, t);
+    *space = sim_resolve_space(in->space, &a);
+    *addr = a;
+    *lane = g->active.k[0];
+    return true;
+}
+
 uint32_t sim_exec_run(sim_cta *c, uint32_t pc, uint32_t stop, uint32_t left, const sim_group *g, sim_step *s,
                       uint32_t *ran)
 {

@@ -730,6 +730,14 @@ void sim_taint_after(sim_cta *c, const sim_inst *in, const sim_lanes *L, const u
 void sim_enter_warp(sim_cta *c, const struct sim_warp *w, sim_group *g);
 /* Execute instruction pc for group g; fills s. */
 void sim_exec(sim_cta *c, uint32_t pc, const sim_group *g, sim_step *s);
+/* Where instruction pc's memory operand points for the first active lane
+ * of g (*lane: that lane), its space resolved as the access log names it,
+ * without running anything (exec.c): what the timing model's hazard
+ * oracle looks up before a load issues. False when no lane is active or
+ * the instruction's guard is not all-true (the oracle then knows
+ * nothing). */
+bool sim_preview_access(const sim_cta *c, uint32_t pc, const sim_group *g, uint8_t *space, uint64_t *addr,
+                        uint32_t *lane);
 /* Straight-line code for group g: sim_exec of pc, pc + 1, ... until an
  * instruction raises an event, `left` (> 0) have run, or the next would
  * be `stop` or past the function's end. Returns the pc of the last one
@@ -747,6 +755,10 @@ bool sim_misaligned(uint64_t addr, uint32_t size);
  * _CONST, _PARAM by their windows, else _GLOBAL) and, in *off, its
  * address in that space. */
 uint8_t sim_generic_space(uint64_t addr, uint64_t *off);
+/* The space an access of `space` at *addr is logged in (sim_mem_access):
+ * generic addresses resolved (*addr becomes the offset in their space),
+ * shared::cta and ::cluster as shared, the entry's parameters as param. */
+uint8_t sim_resolve_space(uint8_t space, uint64_t *addr);
 
 /* Make room in c's access log for one more entry; false (after
  * recording a fault) when memory is short. */

@@ -625,6 +625,17 @@ uint8_t sim_generic_space(uint64_t addr, uint64_t *off)
     return PTX_SPACE_GLOBAL;
 }
 
+uint8_t sim_resolve_space(uint8_t space, uint64_t *addr)
+{
+    if (space == PTX_SPACE_NONE)
+        return sim_generic_space(*addr, addr);
+    if (space == PTX_SPACE_SHARED_CTA || space == PTX_SPACE_SHARED_CLUSTER)
+        return PTX_SPACE_SHARED;
+    if (space == PTX_SPACE_PARAM_ENTRY)
+        return PTX_SPACE_PARAM;
+    return space;
+}
+
 bool sim_mem_log_grow(sim_cta *c, const sim_inst *in)
 {
     uint32_t cap = c->cap_mem_log ? 2 * c->cap_mem_log : 64;
@@ -643,12 +654,7 @@ bool sim_mem_log_grow(sim_cta *c, const sim_inst *in)
  * holds it. */
 static bool record(sim_cta *c, const sim_inst *in, uint32_t t, uint8_t space, uint64_t addr, uint32_t size, int kind)
 {
-    if (space == PTX_SPACE_NONE)
-        space = sim_generic_space(addr, &addr);
-    else if (space == PTX_SPACE_SHARED_CTA || space == PTX_SPACE_SHARED_CLUSTER)
-        space = PTX_SPACE_SHARED;
-    else if (space == PTX_SPACE_PARAM_ENTRY)
-        space = PTX_SPACE_PARAM;
+    space = sim_resolve_space(space, &addr);
     return sim_mem_log(c, in, t, space, addr, size, kind);
 }
 

@@ -937,6 +937,33 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     return a.p.status == TM_CACHE_SECTOR_MISS ? TM_CACHE_SECTOR_MISS : TM_CACHE_MISS;
 }
 
+/* The tag lookup of a read of r, changing nothing the model sees. */
+static probe peek(tm_cache *c, const tm_req *r)
+{
+    uint64_t block = r->addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    return probe_tags(c, block, c->cfg.sectored ? sectors_of_range(r->addr, 1) : ALL_SECTORS, false);
+}
+
+tm_cache_status tm_cache_peek(tm_cache *c, const tm_req *r) { return peek(c, r).status; }
+
+uint32_t tm_cache_read_fails(tm_cache *c, const tm_req *r)
+{
+    probe p = peek(c, r);
+    if (p.status == TM_CACHE_HIT)
+        return 0;
+    uint32_t fails = 0;
+    if (p.status == TM_CACHE_RESERVATION_FAIL)
+        fails |= 1u << TM_CACHE_FAIL_LINE_ALLOC;
+    if (!missq_room(c, c->cfg.write == TM_WRITE_READ_ONLY ? 1 : 2))
+        fails |= 1u << TM_CACHE_FAIL_MISS_QUEUE;
+    tm_cache_fail m = mshr_check(c, mshr_key(c, r->addr));
+    if (m != TM_CACHE_FAIL_REASONS)
+        fails |= 1u << m;
+    return fails;
+}
+
+uint32_t tm_cache_mshrs_in_use(const tm_cache *c) { return c->cfg.mshr_entries - c->n_free; }
+
 /* ---- the next level, fills and ready requests --------------------------- */
 
 const tm_req *tm_cache_miss_front(const tm_cache *c)

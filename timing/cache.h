@@ -184,6 +184,19 @@ void tm_cache_set_index_address(tm_cache *c, uint64_t (*fn)(void *ctx, uint64_t 
  * status but RESERVATION_FAIL and BAD_REQUEST, which is how it counts. */
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why);
 
+/* What a read of r would find in the tags now (HIT, HIT_RESERVED, MISS,
+ * SECTOR_MISS, or RESERVATION_FAIL: no line to reserve), changing nothing:
+ * Turner's oracle hazard predictor. */
+tm_cache_status tm_cache_peek(tm_cache *c, const tm_req *r);
+
+/* Every reason a read of r would be refused now, as bits (1 << tm_cache_fail),
+ * where tm_cache_access reports only the first it checks (0: it would be
+ * taken). Turner's hazards are checked in another order (timing/hazard.h). */
+uint32_t tm_cache_read_fails(tm_cache *c, const tm_req *r);
+
+/* MSHR entries holding a pending miss. */
+uint32_t tm_cache_mshrs_in_use(const tm_cache *c);
+
 /* What the last BAD_REQUEST was about. */
 const char *tm_cache_error(const tm_cache *c);
 

@@ -54,7 +54,7 @@ typedef enum opt_kind {
     K_DRAM_SCHED,  /* tm_dram_sched: 0 FIFO, 1 FR-FCFS */
     K_DEADLOCK,    /* deadlock_cycles */
     K_NAME,        /* a char[32] name (mechanism, permutation: checked where used) */
-    K_CTA_PRIO,    /* tm_cta_priority */
+    K_CHOICE,      /* an enum field named by one of opt_def.choices (index = value) */
     K_WRITE_QUEUE, /* dram_wq: SIZE:HIGH:LOW */
 } opt_kind;
 
@@ -63,9 +63,19 @@ typedef struct opt_def {
     const char *name;
     opt_kind kind;
     size_t offset;
+    const char *const *choices; /* K_CHOICE: the names, NULL-terminated */
 } opt_def;
 
-#define F(field) offsetof(tm_config, field)
+static const char *const cta_priority_names[] = {"none", "age", "rrb", "srr", NULL};
+static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain", "replay", NULL};
+static const char *const hazard_predictor_names[] = {"none", "false", "true", "counter", "oracle", NULL};
+static const char *const hazard_tracker_names[] = {"naive", "credit", NULL};
+
+const char *tm_mem_pipeline_name(tm_mem_pipeline p) { return mem_pipeline_names[p]; }
+const char *tm_hazard_predictor_name(tm_hazard_predictor p) { return hazard_predictor_names[p]; }
+const char *tm_hazard_tracker_name(tm_hazard_tracker t) { return hazard_tracker_names[t]; }
+
+#define F(field) .offset = offsetof(tm_config, field)
 
 /* Every option simtlab models, in the order tm_config_print writes them. */
 static const opt_def options[] = {
@@ -73,8 +83,8 @@ static const opt_def options[] = {
     {"-gpgpu_n_cores_per_cluster", K_U32, F(n_cores_per_cluster)},
     {"-gpgpu_n_mem", K_U32, F(n_mem)},
     {"-gpgpu_n_sub_partition_per_mchannel", K_U32, F(n_sub_partition_per_mchannel)},
-    {"-gpgpu_clock_domains", K_CLOCKS, 0},
-    {"-gpgpu_shader_core_pipeline", K_CORE_PIPE, 0},
+    {"-gpgpu_clock_domains", K_CLOCKS, .offset = 0},
+    {"-gpgpu_shader_core_pipeline", K_CORE_PIPE, .offset = 0},
     {"-gpgpu_shader_registers", K_U32, F(registers_per_core)},
     {"-gpgpu_shader_cta", K_U32, F(max_ctas_per_core)},
     {"-gpgpu_shmem_size", K_U32, F(shmem_bytes)},
@@ -83,9 +93,11 @@ static const opt_def options[] = {
     {"-gpgpu_shmem_limited_broadcast", K_BOOL, F(shmem_limited_broadcast)},
     {"-gpgpu_smem_latency", K_U32, F(smem_latency)},
     {"-gpgpu_num_sched_per_core", K_U32, F(n_schedulers)},
-    {"-gpgpu_scheduler", K_SCHED, 0},
+    {"-gpgpu_max_insn_issue_per_warp", K_U32, F(max_issue_per_warp)},
+    {"-gpgpu_dual_issue_diff_exec_units", K_BOOL, F(dual_issue_diff_units)},
+    {"-gpgpu_scheduler", K_SCHED, .offset = 0},
     {"-gpgpu_sub_core_model", K_BOOL, F(sub_core_model)},
-    {"-gpgpu_pipeline_widths", K_WIDTHS, 0},
+    {"-gpgpu_pipeline_widths", K_WIDTHS, .offset = 0},
     {"-gpgpu_num_sp_units", K_U32, F(n_units[TM_UNIT_SP])},
     {"-gpgpu_num_dp_units", K_U32, F(n_units[TM_UNIT_DP])},
     {"-gpgpu_num_int_units", K_U32, F(n_units[TM_UNIT_INT])},
@@ -139,7 +151,7 @@ static const opt_def options[] = {
     {"-simtlab_simt", K_NAME, F(simt)},
     {"-simtlab_slp", K_NAME, F(slp)},
     {"-simtlab_slp_max_d_percent", K_U32, F(slp_max_d_percent)},
-    {"-simtlab_cta_priority", K_CTA_PRIO, F(cta_priority)},
+    {"-simtlab_cta_priority", K_CHOICE, F(cta_priority), .choices = cta_priority_names},
     {"-simtlab_icnt_latency", K_U32, F(icnt_latency)},
     {"-simtlab_threads", K_U32, F(host_threads)},
     {"-simtlab_lwm_threads", K_U32, F(lwm_threads)},
@@ -148,6 +160,10 @@ static const opt_def options[] = {
     {"-simtlab_lwm_pred_pack", K_BOOL, F(lwm_pred_pack)},
     {"-simtlab_dws_threshold", K_U32, F(dws_threshold)},
     {"-simtlab_dpe_forwarding", K_BOOL, F(dpe_forwarding)},
+    {"-simtlab_mem_pipeline", K_CHOICE, F(mem_pipeline), .choices = mem_pipeline_names},
+    {"-simtlab_warp_buffer", K_U32, F(warp_buffer)},
+    {"-simtlab_hazard_predictor", K_CHOICE, F(hazard_predictor), .choices = hazard_predictor_names},
+    {"-simtlab_hazard_tracker", K_CHOICE, F(hazard_tracker), .choices = hazard_tracker_names},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -191,14 +207,14 @@ static const char *const unmodeled[] = {
     "-gpgpu_cdp_enabled", "-gpgpu_cflog_interval", "-gpgpu_chiplet_interleave", "-gpgpu_clock_gated_lanes",
     "-gpgpu_clock_gated_reg_file", "-gpgpu_coalesce_arch", "-gpgpu_compute_capability_major",
     "-gpgpu_compute_capability_minor", "-gpgpu_concurrent_kernel_sm", "-gpgpu_dram_partition_queues",
-    "-gpgpu_dram_return_queue_size", "-gpgpu_dual_issue_diff_exec_units",
+    "-gpgpu_dram_return_queue_size",
     "-gpgpu_enable_specialized_operand_collector", "-gpgpu_experimental_lib_support",
     "-gpgpu_flush_l1_cache", "-gpgpu_flush_l2_cache", "-gpgpu_heap_size_limit",
     "-gpgpu_ignore_resources_limitation", "-gpgpu_inst_fetch_throughput", "-gpgpu_l1_banks",
     "-gpgpu_l1_banks_byte_interleaving", "-gpgpu_l1_banks_hashing_function", "-gpgpu_l1_cache_write_ratio",
     "-gpgpu_local_mem_map", "-gpgpu_lrc_enabled", "-gpgpu_lrc_max_entries", "-gpgpu_lrc_max_merged",
     "-gpgpu_max_completed_cta", "-gpgpu_max_concurrent_kernel", "-gpgpu_max_cta",
-    "-gpgpu_max_insn_issue_per_warp", "-gpgpu_mem_addr_test", "-gpgpu_mem_address_mask",
+    "-gpgpu_mem_addr_test", "-gpgpu_mem_address_mask",
     "-gpgpu_mem_unit_ports", "-gpgpu_memlatency_stat", "-gpgpu_memory_partition_indexing",
     "-gpgpu_n_chiplet_partition", "-gpgpu_n_cluster_ejection_buffer_size",
     "-gpgpu_n_ldst_response_buffer_size", "-gpgpu_num_cta_barriers", "-gpgpu_num_mem_units",
@@ -300,6 +316,8 @@ void tm_config_defaults(tm_config *c)
         .shmem_limited_broadcast = true,
         .smem_latency = 3,
         .n_schedulers = 1,
+        .max_issue_per_warp = 2,
+        .dual_issue_diff_units = true,
         .scheduler = TM_SCHED_GTO,
         .sub_core_model = false,
         .id_oc = {1, 1, 1, 1, 1, 1},
@@ -367,6 +385,10 @@ void tm_config_defaults(tm_config *c)
         .lwm_jump_once = true,
         .lwm_pred_pack = true,
         .dws_threshold = 50,
+        .mem_pipeline = TM_MEMPIPE_QUEUE,
+        .warp_buffer = 8,
+        .hazard_predictor = TM_PREDICT_NONE,
+        .hazard_tracker = TM_TRACK_CREDIT,
     };
     /* QV100's mapping, read by the mapping parser (it cannot fail on this literal) */
     char unused[8];
@@ -466,14 +488,16 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
         c->deadlock_cycles = v == 1 ? TM_DEADLOCK_DEFAULT_CYCLES : v;
         return 0;
     }
-    case K_CTA_PRIO: {
-        static const char *const names[] = {"none", "age", "rrb", "srr"};
-        for (int i = 0; i < 4; i++)
-            if (strcmp(value, names[i]) == 0) {
-                *(tm_cta_priority *)base = (tm_cta_priority)i;
+    case K_CHOICE: {
+        char list[128] = "";
+        for (int i = 0; o->choices[i]; i++) {
+            if (strcmp(value, o->choices[i]) == 0) {
+                *(int *)base = i;
                 return 0;
             }
-        snprintf(err, errlen, "\"%s\": a CTA priority is none, age, rrb or srr", value);
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", o->choices[i]);
+        }
+        snprintf(err, errlen, "\"%s\": not one of %s", value, list);
         return -1;
     }
     case K_NAME: {
@@ -849,6 +873,16 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
     if (!c->warp_size || c->lwm_threads % c->warp_size || !c->lwm_threads || c->lwm_threads > 1024)
         return invalid(err, errlen, "-simtlab_lwm_threads %u: a multiple of the warp size (%u), at most 1024",
                        c->lwm_threads, c->warp_size);
+    if (c->hazard_predictor != TM_PREDICT_NONE && c->mem_pipeline == TM_MEMPIPE_QUEUE)
+        return invalid(err, errlen, "-simtlab_hazard_predictor %s needs Turner's memory stage: -simtlab_mem_pipeline "
+                                    "stall, stall-retain or replay",
+                       hazard_predictor_names[c->hazard_predictor]);
+    if (c->max_issue_per_warp < 1 || c->max_issue_per_warp > 2)
+        return invalid(err, errlen, "-gpgpu_max_insn_issue_per_warp %u: 1 or 2 instructions per warp and cycle",
+                       c->max_issue_per_warp);
+    if (!c->warp_buffer || c->warp_buffer > TM_WARP_BUFFER_MAX)
+        return invalid(err, errlen, "-simtlab_warp_buffer %u: 1 to %u instruction slots per warp", c->warp_buffer,
+                       TM_WARP_BUFFER_MAX);
     if (c->host_threads > TM_MAX_HOST_THREADS)
         return invalid(err, errlen, "-simtlab_threads %u: at most %u host threads", c->host_threads,
                        TM_MAX_HOST_THREADS);
@@ -924,11 +958,7 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
                  c->deadlock_cycles == TM_DEADLOCK_DEFAULT_CYCLES ? 1ull : (unsigned long long)c->deadlock_cycles);
         break;
     case K_NAME: snprintf(buf, n, "%s", base); break;
-    case K_CTA_PRIO: {
-        static const char *const names[] = {"none", "age", "rrb", "srr"};
-        snprintf(buf, n, "%s", names[*(const tm_cta_priority *)base & 3]);
-        break;
-    }
+    case K_CHOICE: snprintf(buf, n, "%s", o->choices[*(const int *)base]); break;
     }
 }
 

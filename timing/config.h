@@ -114,6 +114,44 @@ typedef enum tm_sched {
     TM_SCHED_FETCH_GROUPS    /* fetch_groups:<warps>|cta[:<timeout>] (Narasiman's two-level round robin) */
 } tm_sched;
 
+/* -simtlab_mem_pipeline: what the memory stage does with an instruction
+ * that cannot go on (Turner's thesis, "On Replay and Hazards in GPUs"):
+ * queue — the LD/ST unit queues the instructions the collectors hand it
+ * and works on the oldest (the default, GPGPU-Sim-like); stall — it holds
+ * one instruction, and a hazard keeps it there, so later memory
+ * instructions wait in the collectors (Turner's stalling baseline);
+ * stall-retain — stall, with the warp buffer keeping each memory
+ * instruction until it passes the memory stage (Turner, Sec. 7.1.1);
+ * replay — an instruction that meets a hazard is squashed and its warp
+ * issues it again for what is left (Turner, Ch. 5). */
+typedef enum tm_mem_pipeline {
+    TM_MEMPIPE_QUEUE,
+    TM_MEMPIPE_STALL,
+    TM_MEMPIPE_STALL_RETAIN,
+    TM_MEMPIPE_REPLAY,
+} tm_mem_pipeline;
+
+/* -simtlab_hazard_predictor / -simtlab_hazard_tracker: Turner's hazard
+ * avoidance (Ch. 6): a load predicted to need an MSHR issues only when
+ * the tracker says one will be free. */
+typedef enum tm_hazard_predictor {
+    TM_PREDICT_NONE,    /* no hazard avoidance */
+    TM_PREDICT_FALSE,   /* "false": a hit, unless an earlier pass showed a miss */
+    TM_PREDICT_TRUE,    /* "true": every load needs an MSHR */
+    TM_PREDICT_COUNTER, /* "predictor": 2-bit saturating counters by load pc, shared by the SMs */
+    TM_PREDICT_ORACLE,  /* "oracle": the L1's tags looked up at issue */
+} tm_hazard_predictor;
+typedef enum tm_hazard_tracker {
+    TM_TRACK_NAIVE,     /* the free MSHRs now */
+    TM_TRACK_CREDIT,    /* credits: MSHRs less those in use and those promised to issued loads */
+} tm_hazard_tracker;
+/* The option values' names ("replay", "oracle", "credit", ...). */
+const char *tm_mem_pipeline_name(tm_mem_pipeline p);
+const char *tm_hazard_predictor_name(tm_hazard_predictor p);
+const char *tm_hazard_tracker_name(tm_hazard_tracker t);
+/* The most instruction slots a warp buffer may have. */
+#define TM_WARP_BUFFER_MAX 32u
+
 /* -simtlab_cta_priority: the priority among the warps of different CTAs
  * (Fung and Aamodt, HPCA 2011, Sec. 6.2), warps of one CTA then taken in
  * loose round robin; NONE leaves the order to -gpgpu_scheduler. */
@@ -145,6 +183,11 @@ typedef struct tm_config {
     bool shmem_limited_broadcast;    /* -gpgpu_shmem_limited_broadcast */
     uint32_t smem_latency;           /* -gpgpu_smem_latency */
     uint32_t n_schedulers;           /* -gpgpu_num_sched_per_core */
+    uint32_t max_issue_per_warp;     /* -gpgpu_max_insn_issue_per_warp: instructions a scheduler may
+                                        issue from its warp in a cycle, 1 or 2 (GPGPU-Sim's default 2;
+                                        sm.c: the second is the next instruction) */
+    bool dual_issue_diff_units;      /* -gpgpu_dual_issue_diff_exec_units: the two go to different
+                                        units (1) */
     tm_sched scheduler;              /* -gpgpu_scheduler */
     uint32_t two_level_active;       /* two_level_active:<N>:... : warps in the active set */
     uint32_t two_level_inner, two_level_outer; /* two_level_active:<N>:<inner>:<outer>: GPGPU-Sim's
@@ -226,6 +269,13 @@ typedef struct tm_config {
     bool dpe_forwarding;             /* -simtlab_dpe_forwarding: dual-path execution exposes a
                                         suspended lower path while the top entry has one valid
                                         path (Rhu's thesis, Sec. 3.4.1, path forwarding; 0) */
+    tm_mem_pipeline mem_pipeline;    /* -simtlab_mem_pipeline: queue, stall, stall-retain or replay */
+    uint32_t warp_buffer;            /* -simtlab_warp_buffer: instruction slots per warp, which
+                                        retained memory instructions hold (stall-retain, replay;
+                                        Turner's Table 4.2: 8) */
+    tm_hazard_predictor hazard_predictor; /* -simtlab_hazard_predictor: none, false, true, counter
+                                        or oracle */
+    tm_hazard_tracker hazard_tracker; /* -simtlab_hazard_tracker: naive or credit */
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */

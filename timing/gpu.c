@@ -416,6 +416,10 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
             tm_icnt_push(gpu->icnt, TM_ICNT_REQUEST, i, slice_of(gpu, r->addr), r, gpu->icnt_cycle);
             tm_queue_pop(&sm->out);
         }
+        if (sm->table_update.valid) { /* (one per SM and cycle, in SM order: the same for every N) */
+            tm_hazard_table_update(&gpu->hazard_table, sm->table_update.index, sm->table_update.miss);
+            sm->table_update.valid = false;
+        }
         gpu->issued += sm->stats.warp_insts - s->warp_insts_seen;
         s->warp_insts_seen = sm->stats.warp_insts;
         failed |= s->failed;
@@ -705,6 +709,7 @@ static void close_launch_tables(tm_gpu *gpu)
                 to->divergent += from[pc].divergent;
                 to->mem_requests += from[pc].mem_requests;
                 to->smem_cycles += from[pc].smem_cycles;
+                to->replays += from[pc].replays;
             }
             free(gpu->shards[k][f]);
         }

@@ -19,6 +19,7 @@
 
 #include "emulator/simt.h"
 #include "timing/config.h"
+#include "timing/hazard.h"
 #include "timing/occupancy.h"
 #include "timing/opclass.h"
 #include "timing/simt.h"
@@ -77,6 +78,7 @@ typedef struct tm_issue_event {
     uint32_t cta_slot;  /* the slot within the CTA (the mechanism's numbering) */
     uint32_t fn, pc;    /* the function (module index) and instruction */
     uint32_t mask;      /* the issue's lanes */
+    bool replay;        /* a squashed memory instruction issued again (mask: its first issue's) */
 } tm_issue_event;
 
 typedef struct tm_gpu {
@@ -135,6 +137,7 @@ typedef struct tm_gpu {
     tm_kernel_stats kernel;
     tm_sm_stats total;        /* over every kernel */
     uint64_t total_insn;
+    tm_hazard_table hazard_table; /* Turner's counter predictor, shared by the SMs (timing/hazard.h) */
     FILE *progress;           /* where a progress line is kept up to date once a second during a
                                  long kernel (a terminal), or NULL (the default: none) */
     /* when set, called at every warp issue (after the mechanism's commit), in

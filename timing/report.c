@@ -38,7 +38,8 @@
 #include "timing/sm.h"
 
 /* Names of the stall causes (tm_stall order), in the text and JSON. */
-static const char *const stall_names[TM_STALLS] = {"idle", "fetch", "scoreboard", "barrier", "simt", "membar", "unit", "done"};
+static const char *const stall_names[TM_STALLS] = {"idle",   "fetch",    "scoreboard", "barrier", "simt",
+                                                    "membar", "restrict", "unit",       "done"};
 
 /* Everything the text and JSON reports share, computed once so that the
  * two give the same numbers. */
@@ -221,6 +222,81 @@ static void print_simulation_time(const tm_kernel_stats *k, FILE *out)
     fprintf(out, "simulation_seconds = %.6f\n", k->seconds);
 }
 
+/* A JSON integer of an unsigned count (counts stay far below 2^63). */
+static json_t *jcount(uint64_t v) { return json_integer((json_int_t)v); }
+
+/* Turner's memory stage (timing/hazard.h): its hazards, replays and the
+ * hazard predictor's outcomes (Table 7.1's ptt, ptf, pft, pff: predicted
+ * a miss or not, then missed or not). */
+static const char *const prediction_names[2][2] = {{"pff", "pft"}, {"ptf", "ptt"}};
+
+/* Turner's scheduler-cycle classes (Figs. 6.2, 7.10): each scheduler cycle
+ * is idle (nothing to issue: no warp, fetch, barriers, the mechanism,
+ * finished warps), RAW (the scoreboard), stall (the pipeline could not
+ * take a ready instruction), restrict (hazard avoidance), issue1 or
+ * issue2 (one or two instructions, replays included). */
+enum { TURNER_CLASSES = 6 };
+static const char *const turner_class_names[TURNER_CLASSES] = {"idle", "RAW", "stall", "restrict", "issue1", "issue2"};
+
+static void turner_classes(const tm_sm_stats *s, uint64_t out[TURNER_CLASSES])
+{
+    uint64_t issue_cycles = s->warp_insts + s->replays - s->dual_issues;
+    out[0] = s->stall[TM_STALL_IDLE] + s->stall[TM_STALL_FETCH] + s->stall[TM_STALL_BARRIER] +
+             s->stall[TM_STALL_SIMT] + s->stall[TM_STALL_DONE];
+    out[1] = s->stall[TM_STALL_SCOREBOARD];
+    out[2] = s->stall[TM_STALL_UNIT] + s->stall[TM_STALL_MEMBAR];
+    out[3] = s->stall[TM_STALL_RESTRICT];
+    out[4] = issue_cycles - s->dual_issues;
+    out[5] = s->dual_issues;
+}
+
+static void print_mem_pipeline(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *out)
+{
+    const tm_config *c = &gpu->cfg;
+    if (c->mem_pipeline == TM_MEMPIPE_QUEUE)
+        return;
+    fprintf(out, "mem_pipeline = %s\n", tm_mem_pipeline_name(c->mem_pipeline));
+    for (int h = TM_HAZARD_DIV; h < TM_HAZARDS; h++)
+        fprintf(out, "mem_hazards[%s] = %" PRIu64 "\n", tm_hazard_name((tm_hazard)h), k->sm.hazards[h]);
+    fprintf(out, "mem_replays = %" PRIu64 "\n", k->sm.replays);
+    uint64_t classes[TURNER_CLASSES];
+    turner_classes(&k->sm, classes);
+    for (int i = 0; i < TURNER_CLASSES; i++)
+        fprintf(out, "scheduler_cycles[%s] = %" PRIu64 "\n", turner_class_names[i], classes[i]);
+    if (c->hazard_predictor == TM_PREDICT_NONE)
+        return;
+    fprintf(out, "hazard_avoidance = %s %s\n", tm_hazard_tracker_name(c->hazard_tracker),
+            tm_hazard_predictor_name(c->hazard_predictor));
+    for (int p = 1; p >= 0; p--)
+        for (int m = 1; m >= 0; m--)
+            fprintf(out, "hazard_predictions[%s] = %" PRIu64 "\n", prediction_names[p][m], k->sm.predictions[p][m]);
+}
+
+/* The same as a JSON object. */
+static json_t *mem_pipeline_json(const tm_gpu *gpu, const tm_kernel_stats *k)
+{
+    const tm_config *c = &gpu->cfg;
+    json_t *o = json_object(), *hz = json_object(), *pr = json_object();
+    json_object_set_new(o, "name", json_string(tm_mem_pipeline_name(c->mem_pipeline)));
+    for (int h = TM_HAZARD_DIV; h < TM_HAZARDS; h++)
+        json_object_set_new(hz, tm_hazard_name((tm_hazard)h), jcount(k->sm.hazards[h]));
+    json_object_set_new(o, "hazards", hz);
+    json_object_set_new(o, "replays", jcount(k->sm.replays));
+    json_object_set_new(o, "predictor", json_string(tm_hazard_predictor_name(c->hazard_predictor)));
+    json_object_set_new(o, "tracker", json_string(tm_hazard_tracker_name(c->hazard_tracker)));
+    for (int p = 1; p >= 0; p--)
+        for (int m = 1; m >= 0; m--)
+            json_object_set_new(pr, prediction_names[p][m], jcount(k->sm.predictions[p][m]));
+    json_object_set_new(o, "predictions", pr);
+    json_t *sc = json_object();
+    uint64_t classes[TURNER_CLASSES];
+    turner_classes(&k->sm, classes);
+    for (int i = 0; i < TURNER_CLASSES; i++)
+        json_object_set_new(sc, turner_class_names[i], jcount(classes[i]));
+    json_object_set_new(o, "scheduler_cycles", sc);
+    return o;
+}
+
 /* GPGPU-Sim's warp issue distribution of statistics s. */
 static void print_distribution(const tm_sm_stats *s, FILE *out)
 {
@@ -285,14 +361,15 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     fprintf(out, "memory_requests = %" PRIu64 "\n", k->sm.mem_requests);
     if (k->sm.loads)
         fprintf(out, "average_load_latency = %.2f\n", (double)k->sm.load_latency_sum / (double)k->sm.loads);
+    if (gpu->cfg.max_issue_per_warp > 1)
+        fprintf(out, "dual_issues = %" PRIu64 "\n", k->sm.dual_issues);
+    print_mem_pipeline(gpu, k, out);
     print_simulation_time(k, out);
     print_distribution(r.tot, out);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* A JSON integer of an unsigned count (counts stay far below 2^63). */
-static json_t *jcount(uint64_t v) { return json_integer((json_int_t)v); }
 
 /* The JSON of one cache's totals and its breakdown by [type][status]. */
 static json_t *cache_json(const tm_cache_stats *s)
@@ -425,6 +502,7 @@ static json_t *lines_json(const tm_gpu *gpu)
         json_object_set_new(o, "divergent", jcount(e[i].s->divergent));
         json_object_set_new(o, "mem_requests", jcount(e[i].s->mem_requests));
         json_object_set_new(o, "smem_cycles", jcount(e[i].s->smem_cycles));
+        json_object_set_new(o, "replays", jcount(e[i].s->replays));
         json_array_append_new(a, o);
     }
     free(e);
@@ -500,6 +578,8 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(o, "memory_requests", jcount(k->sm.mem_requests));
     if (k->sm.loads)
         json_object_set_new(o, "average_load_latency", json_real((double)k->sm.load_latency_sum / (double)k->sm.loads));
+    json_object_set_new(o, "dual_issues", jcount(k->sm.dual_issues));
+    json_object_set_new(o, "mem_pipeline", mem_pipeline_json(gpu, k));
     json_object_set_new(o, "seconds", json_real(k->seconds));
     json_object_set_new(o, "gpgpu_simulation_rate_inst", jcount(per_second(k->sm.thread_insts, k->seconds)));
     json_object_set_new(o, "gpgpu_simulation_rate_warp_inst", jcount(per_second(k->sm.warp_insts, k->seconds)));

@@ -37,6 +37,7 @@
 
 #include "timing/coalescer.h"
 #include "timing/gpu.h"
+#include "timing/hazard.h"
 #include "timing/smem_banks.h"
 
 /* The tag bit of a request sent past the L1 caches: its reply completes
@@ -254,6 +255,7 @@ static inline void mirror(tm_sm *sm, uint32_t wi)
     sc->holds = (sc->holds & ~bit) | (uint64_t)(w->ib_valid && !w->done && !w->at_barrier) << j;
     sc->fetching = (sc->fetching & ~bit) | (uint64_t)w->fetching << j;
     sc->mech_wait = (sc->mech_wait & ~bit) | (uint64_t)w->mech_wait << j;
+    sc->replay = (sc->replay & ~bit) | (uint64_t)(w->nreplay != 0) << j;
 }
 
 /* Warp wi's scoreboard answer may have changed (a register of its was
@@ -603,12 +605,81 @@ static int route_of(const tm_sm *sm, const tm_inst_class *ic, const tm_req *r)
     return ROUTE_L1D;
 }
 
+/* What sending a request came to. */
+enum { SEND_OK, SEND_REFUSED, SEND_FAILED };
+
+/* Send memory instruction tag's next request (reqs[sent]) to its L1 or
+ * past the L1s, at cycle now. SEND_REFUSED changes nothing but the
+ * cache's statistics; under Turner's memory stage *hz then says which
+ * hazard it met (MSHR, COMQ, RSV in his order). *missed: the request
+ * needs an MSHR (a miss sent on). SEND_FAILED: the model stopped. */
+static int send_next(tm_sm *sm, uint32_t tag, uint64_t now, tm_hazard *hz, bool *missed)
+{
+    tm_mem_inst *m = &sm->mem[tag];
+    tm_req r = m->reqs[m->sent];
+    r.tag = tag;
+    r.t_made = now;
+    bool answered = r.kind != TM_REQ_WRITE; /* writes hold nothing */
+    int route = route_of(sm, m->ic, &r);
+    if (route == ROUTE_DIRECT) {
+        r.tag |= TM_TAG_DIRECT;
+        if (!tm_queue_push(&sm->out, &r)) {
+            *hz = TM_HAZARD_COMQ;
+            return SEND_REFUSED;
+        }
+        m->outstanding += answered;
+    } else {
+        tm_cache *c = route == ROUTE_L1C ? sm->l1c : sm->l1d;
+        tm_cache_fail why;
+        tm_cache_status s = tm_cache_access(c, &r, now, &why);
+        sm->cache_output |= route == ROUTE_L1C ? TM_SM_L1C : TM_SM_L1D;
+        if (s == TM_CACHE_RESERVATION_FAIL) {
+            if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE) {
+                uint32_t fails = r.kind == TM_REQ_READ ? tm_cache_read_fails(c, &r) : 0;
+                *hz = tm_hazard_of_fails(fails ? fails : 1u << why);
+            }
+            return SEND_REFUSED;
+        }
+        if (s == TM_CACHE_BAD_REQUEST) {
+            tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
+            return SEND_FAILED;
+        }
+        *missed |= s == TM_CACHE_MISS || s == TM_CACHE_SECTOR_MISS;
+        if (answered) { /* a hit after the L1's latency; the rest out of tm_cache_next_ready or a reply */
+            m->outstanding++;
+            if (s == TM_CACHE_HIT)
+                event_push(sm, now + sm->cfg->l1_latency, tag);
+        }
+    }
+    m->sent++;
+    return SEND_OK;
+}
+
+/* Memory instruction tag, at the head of the LD/ST unit, has made every
+ * access: it leaves the unit (and completes if nothing is outstanding). */
+static void leave_ldst(tm_sm *sm, uint32_t tag, uint64_t now)
+{
+    tm_mem_inst *m = &sm->mem[tag];
+    m->all_sent = true;
+    sm->mem_head = (sm->mem_head + 1) % sm->nmem;
+    sm->mem_n--;
+    if (!m->outstanding)
+        mem_complete(sm, tag, now);
+}
+
+static void turner_pass(tm_sm *sm, uint64_t now);
+
 /* The LD/ST unit's cycle: the instruction at the head of its queue
- * spends a shared-memory bank cycle or sends one request. */
+ * spends a shared-memory bank cycle or sends one request; under Turner's
+ * memory stage it makes one pass (turner_pass). */
 static void ldst_cycle(tm_sm *sm, uint64_t now)
 {
     if (!sm->mem_n)
         return;
+    if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE) {
+        turner_pass(sm, now);
+        return;
+    }
     uint32_t tag = sm->mem_fifo[sm->mem_head];
     tm_mem_inst *m = &sm->mem[tag];
     if (m->busy_cycles) {
@@ -619,46 +690,12 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
         if (m->busy_cycles)
             return;
     } else if (m->sent < m->nreqs) {
-        tm_req r = m->reqs[m->sent];
-        r.tag = tag;
-        r.t_made = now;
-        bool answered = r.kind != TM_REQ_WRITE; /* writes hold nothing */
-        int route = route_of(sm, m->ic, &r);
-        if (route == ROUTE_DIRECT) {
-            r.tag |= TM_TAG_DIRECT;
-            if (!tm_queue_push(&sm->out, &r))
-                return;
-            if (answered)
-                m->outstanding++;
-        } else {
-            tm_cache *c = route == ROUTE_L1C ? sm->l1c : sm->l1d;
-            tm_cache_fail why;
-            tm_cache_status s = tm_cache_access(c, &r, now, &why);
-            sm->cache_output |= route == ROUTE_L1C ? TM_SM_L1C : TM_SM_L1D;
-            if (s == TM_CACHE_RESERVATION_FAIL)
-                return;
-            if (s == TM_CACHE_BAD_REQUEST) {
-                tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_CONFIG, "SM %u: %s", sm->id, tm_cache_error(c));
-                return;
-            }
-            if (answered && s == TM_CACHE_HIT) {
-                m->outstanding++;
-                event_push(sm, now + sm->cfg->l1_latency, tag);
-            } else if (answered && s == TM_CACHE_BYPASS) {
-                m->outstanding++;
-            } else if (answered && s != TM_CACHE_HIT) {
-                m->outstanding++; /* comes out of tm_cache_next_ready */
-            }
-        }
-        if (++m->sent < m->nreqs)
+        tm_hazard hz;
+        bool missed = false;
+        if (send_next(sm, tag, now, &hz, &missed) != SEND_OK || m->sent < m->nreqs)
             return;
     }
-    /* everything sent: the instruction leaves the LD/ST unit */
-    m->all_sent = true;
-    sm->mem_head = (sm->mem_head + 1) % sm->nmem;
-    sm->mem_n--;
-    if (!m->outstanding)
-        mem_complete(sm, tag, now);
+    leave_ldst(sm, tag, now); /* everything sent */
 }
 
 /* Replies that became ready in the caches, completions due, and the
@@ -720,6 +757,265 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
                     (unsigned long long)r->addr, r->space == TM_SPACE_INST ? "L1I" : "L1D");
 }
 
+/* ---- Turner's memory stage and hazard avoidance ---------------------------
+ * Under -simtlab_mem_pipeline stall, stall-retain or replay the LD/ST unit
+ * is a memory stage holding one instruction (dispatch hands it the next
+ * only when it is empty, so a blocked instruction keeps the next ones in
+ * the operand collector: Turner's stall propagation, Fig. 1.4). Each cycle
+ * the instruction makes one pass: one access group (the requests of one
+ * 128-byte line, or one shared-memory bank cycle). A pass that leaves
+ * groups over met DIV (BANK); a group the L1 refused met MSHR, COMQ or
+ * RSV (timing/hazard.h). Stalling keeps the instruction in the stage for
+ * the next pass; replay squashes it, and its warp issues it again for the
+ * groups left (the oldest squashed instruction first, before the warp's
+ * next instruction; Sec. 5.2.4). Retaining warp buffers (stall-retain,
+ * replay) keep each memory instruction until its last pass, and a warp's
+ * next instruction issues only while it is fewer than -simtlab_warp_buffer
+ * first issues after the oldest one retained (the fill pointer may not
+ * pass the issue tail pointer). Instructions run in the emulator at their
+ * first issue, as always: a replay only times what is left. */
+
+static bool retains(const tm_sm *sm)
+{
+    return sm->cfg->mem_pipeline == TM_MEMPIPE_STALL_RETAIN || sm->cfg->mem_pipeline == TM_MEMPIPE_REPLAY;
+}
+
+/* Warp wi's buffer is full up to its oldest retained instruction. */
+static bool buffer_full(const tm_sm *sm, const tm_warp *w)
+{
+    return w->nret && w->seq - sm->mem[w->ret[0]].seq >= sm->cfg->warp_buffer;
+}
+
+/* Memory instruction tag made its last pass: its warp's buffer lets it go. */
+static void release_retained(tm_sm *sm, uint32_t tag)
+{
+    tm_warp *w = &sm->warps[sm->mem[tag].warp];
+    uint32_t k = 0;
+    while (k < w->nret && w->ret[k] != tag)
+        k++;
+    if (k == w->nret)
+        return;
+    memmove(&w->ret[k], &w->ret[k + 1], (w->nret - k - 1) * sizeof w->ret[0]);
+    w->nret--;
+    touch(sm, sm->mem[tag].warp);
+    want_fetch(sm, sm->mem[tag].warp); /* (a warp that finished waits for its buffer to empty) */
+}
+
+/* The oldest squashed instruction warp w retains (w->nreplay > 0). */
+static uint32_t oldest_replay(const tm_sm *sm, const tm_warp *w)
+{
+    for (uint32_t k = 0; k < w->nret; k++)
+        if (sm->mem[w->ret[k]].replay)
+            return w->ret[k];
+    return w->ret[0]; /* (not reached) */
+}
+
+/* Is ic a load whose next pass may need an MSHR of an L1 (a global,
+ * local, texture or constant load the L1 caches), and which L1? Before its
+ * first issue the space comes from the instruction (space: its
+ * tm_mem_space, or the previewed access's ptx_space when `ptx`). */
+static bool mshr_load(const tm_sm *sm, const tm_inst_class *ic, int space, bool ptx, bool *l1c)
+{
+    if (!(ic->flags & TM_IC_LOAD) || (ic->flags & TM_IC_ATOMIC))
+        return false;
+    bool cnst = ptx ? space == PTX_SPACE_CONST || space == PTX_SPACE_PARAM
+                    : space == TM_MEM_CONST || space == TM_MEM_PARAM;
+    bool global = ptx ? space == PTX_SPACE_GLOBAL : space == TM_MEM_GLOBAL || space == TM_MEM_GENERIC || space == TM_MEM_TEX;
+    bool local = ptx ? space == PTX_SPACE_LOCAL : space == TM_MEM_LOCAL;
+    *l1c = cnst;
+    if (cnst)
+        return sm->l1c != NULL;
+    if (!global && !local)
+        return false;
+    return sm->l1d && !(ic->flags & TM_IC_BYPASS_L1) && !(sm->cfg->gmem_skip_l1d && global);
+}
+
+/* The prediction for a load's coming pass (Turner, Sec. 6.1): 1 a miss, 0
+ * a hit, -1 none (no predictor, or not a load that takes MSHRs). r: its
+ * next request when known (a replay; before a first issue the oracle
+ * looks up the line its first active lane previews), fn/pc the load. */
+static int predict(tm_sm *sm, uint32_t fn, uint32_t pc, tm_hazard last, const tm_req *r, bool l1c)
+{
+    tm_hazard_predictor p = sm->cfg->hazard_predictor;
+    bool counter = p == TM_PREDICT_COUNTER &&
+                   tm_hazard_table_predicts_miss(&sm->gpu->hazard_table, tm_hazard_table_index(fn, pc));
+    bool oracle = false;
+    if (p == TM_PREDICT_ORACLE && r) {
+        tm_cache_status s = tm_cache_peek(l1c ? sm->l1c : sm->l1d, r);
+        oracle = s == TM_CACHE_MISS || s == TM_CACHE_SECTOR_MISS || s == TM_CACHE_RESERVATION_FAIL;
+    }
+    return tm_hazard_predict_miss(p, last, counter, oracle);
+}
+
+/* The prediction for warp wi's buffered instruction, before its first
+ * issue (-1: none); *l1c its L1. */
+static int predict_first(tm_sm *sm, uint32_t wi, bool *l1c)
+{
+    tm_warp *w = &sm->warps[wi];
+    const tm_inst_class *ic = w->ic;
+    if (sm->cfg->hazard_predictor == TM_PREDICT_NONE || !mshr_load(sm, ic, ic->space, false, l1c))
+        return -1;
+    tm_req r = {.kind = TM_REQ_READ}, *known = NULL;
+    if (sm->cfg->hazard_predictor == TM_PREDICT_ORACLE) {
+        uint8_t space;
+        uint64_t addr;
+        uint32_t lane;
+        sm->gpu->mech->enter(w->cta, w->cta_slot, w->group);
+        if (sim_preview_access(&w->cta->emu, w->ib.pc, w->group, &space, &addr, &lane)) {
+            if (!mshr_load(sm, ic, space, true, l1c))
+                return -1; /* (a generic load of shared memory) */
+            r.addr = global_address(sm, wi, lane, space, addr);
+            known = &r;
+        }
+    }
+    return predict(sm, w->ib_fn, w->ib.pc, TM_HAZARD_NONE, known, *l1c);
+}
+
+/* Is m's next pass a load's access of an L1 (one that may take an MSHR),
+ * and of which (*l1c)? */
+static bool l1_load_pass(const tm_sm *sm, const tm_mem_inst *m, bool *l1c)
+{
+    if (m->sent >= m->nreqs || m->busy_cycles || !(m->ic->flags & TM_IC_LOAD) || (m->ic->flags & TM_IC_ATOMIC))
+        return false;
+    int route = route_of(sm, m->ic, &m->reqs[m->sent]);
+    *l1c = route == ROUTE_L1C;
+    return route != ROUTE_DIRECT;
+}
+
+/* The prediction for squashed instruction m's next pass (-1: none). */
+static int predict_replay(tm_sm *sm, const tm_mem_inst *m, bool *l1c)
+{
+    if (sm->cfg->hazard_predictor == TM_PREDICT_NONE || !l1_load_pass(sm, m, l1c))
+        return -1;
+    return predict(sm, m->fn, m->pc, (tm_hazard)m->last_hazard, &m->reqs[m->sent], *l1c);
+}
+
+/* Does the tracker hold back a load predicted `pred` for an L1 (l1c)? */
+static bool restricted(const tm_sm *sm, int pred, bool l1c)
+{
+    if (pred != 1)
+        return false;
+    const tm_cache *c = l1c ? sm->l1c : sm->l1d;
+    uint32_t mshrs = l1c ? sm->cfg->l1c.mshr_entries : sm->cfg->l1d.mshr_entries;
+    return !tm_hazard_may_issue(sm->cfg->hazard_tracker, mshrs, tm_cache_mshrs_in_use(c), sm->credits_held[l1c]);
+}
+
+/* m issues with prediction pred: remembered for its pass, and a predicted
+ * miss takes a credit under the credit tracker. */
+static void note_prediction(tm_sm *sm, tm_mem_inst *m, int pred, bool l1c)
+{
+    m->predicted = (int8_t)pred;
+    if (pred == 1 && sm->cfg->hazard_tracker == TM_TRACK_CREDIT) {
+        m->credit = true;
+        m->credit_l1c = l1c;
+        sm->credits_held[l1c]++;
+    }
+}
+
+/* After a pass of m that met hz (missed: a request of its group missed):
+ * the prediction's outcome, the credit back to the store (an MSHR taken
+ * now counts as in use), the counter table's update. */
+static void pass_done(tm_sm *sm, tm_mem_inst *m, tm_hazard hz, bool missed, bool mshr_pass)
+{
+    missed |= tm_hazard_is_miss(hz);
+    if (m->predicted >= 0 && mshr_pass)
+        sm->stats.predictions[m->predicted][missed]++;
+    m->predicted = -1;
+    if (m->credit) {
+        sm->credits_held[m->credit_l1c]--;
+        m->credit = false;
+    }
+    if (mshr_pass && sm->cfg->hazard_predictor == TM_PREDICT_COUNTER)
+        sm->table_update = (__typeof__(sm->table_update)){true, missed, tm_hazard_table_index(m->fn, m->pc)};
+    m->last_hazard = (uint8_t)hz;
+    if (hz != TM_HAZARD_NONE)
+        sm->stats.hazards[hz]++;
+}
+
+/* One pass of the instruction in the memory stage (see above). */
+static void turner_pass(tm_sm *sm, uint64_t now)
+{
+    uint32_t tag = sm->mem_fifo[sm->mem_head];
+    tm_mem_inst *m = &sm->mem[tag];
+    tm_hazard hz = TM_HAZARD_NONE;
+    bool missed = false, mshr_pass = false, banks = m->busy_cycles != 0;
+    if (banks) {
+        if (--m->busy_cycles == 0 && m->nreqs == 0) { /* shared memory only: its data after the latency */
+            m->outstanding++;
+            event_push(sm, now + sm->cfg->smem_latency, tag);
+        }
+    } else if (m->sent < m->nreqs) {
+        bool l1c;
+        mshr_pass = l1_load_pass(sm, m, &l1c);
+        uint64_t line = m->reqs[m->sent].addr >> 7;
+        while (m->sent < m->nreqs && m->reqs[m->sent].addr >> 7 == line) {
+            int res = send_next(sm, tag, now, &hz, &missed);
+            if (res == SEND_FAILED)
+                return;
+            if (res == SEND_REFUSED)
+                break;
+        }
+    }
+    if (hz == TM_HAZARD_NONE && (m->busy_cycles || m->sent < m->nreqs))
+        hz = banks && m->busy_cycles ? TM_HAZARD_BANK : TM_HAZARD_DIV;
+    pass_done(sm, m, hz, missed, mshr_pass);
+    if (hz == TM_HAZARD_NONE) {
+        release_retained(sm, tag);
+        leave_ldst(sm, tag, now);
+        return;
+    }
+    if (sm->cfg->mem_pipeline != TM_MEMPIPE_REPLAY)
+        return; /* stalling: it stays for the next pass */
+    sm->mem_head = (sm->mem_head + 1) % sm->nmem; /* squashed: its warp issues it again */
+    sm->mem_n--;
+    m->replay = true;
+    sm->warps[m->warp].nreplay++;
+    mirror(sm, m->warp);
+    touch(sm, m->warp);
+}
+
+/* Why warp wi cannot issue its oldest squashed instruction again now
+ * (TM_STALLS: it can). */
+static tm_stall replay_blocked(tm_sm *sm, uint32_t wi)
+{
+    tm_warp *w = &sm->warps[wi];
+    if (!tm_opcollector_can_issue(sm->oc, TM_UNIT_MEM, w->sched))
+        return TM_STALL_UNIT;
+    bool l1c = false;
+    if (restricted(sm, predict_replay(sm, &sm->mem[oldest_replay(sm, w)], &l1c), l1c))
+        return TM_STALL_RESTRICT;
+    return TM_STALLS;
+}
+
+/* Issue warp wi's oldest squashed instruction again: through the operand
+ * collector (its address operands are read again) to the memory stage. */
+static bool replay_issue(tm_sm *sm, uint32_t wi, uint64_t now)
+{
+    tm_warp *w = &sm->warps[wi];
+    uint32_t tag = oldest_replay(sm, w);
+    tm_mem_inst *m = &sm->mem[tag];
+    if (tm_opcollector_issue(sm->oc, wi, w->sched, m->ic, tag, now) < 0)
+        return false;
+    sm->oc_held++;
+    bool l1c = false;
+    int pred = predict_replay(sm, m, &l1c);
+    note_prediction(sm, m, pred, l1c);
+    m->replay = false;
+    w->nreplay--;
+    mirror(sm, wi);
+    sm->stats.replays++;
+    sm->stats.distro[TM_DISTRO_W1 + (m->lanes ? m->lanes - 1 : 0)]++;
+    tm_gpu_line_stats(sm->gpu, sm->id, m->fn, m->pc)->replays++;
+    if (sm->gpu->on_issue) {
+        tm_issue_event e = {.cycle = now, .sm = sm->id, .slot = wi, .cta = w->cta->id, .cta_slot = w->cta_slot,
+                            .fn = m->fn, .pc = m->pc, .replay = true};
+        sm->gpu->on_issue(sm->gpu->on_issue_arg, &e);
+    }
+    w->last_commit = now;
+    sm->last_progress = now;
+    return true;
+}
+
 /* ---- writeback ------------------------------------------------------------ */
 
 static void writeback(tm_sm *sm, uint64_t now)
@@ -756,6 +1052,8 @@ static void dispatch(tm_sm *sm, uint64_t now)
         tm_oc_entry e;
         while (tm_opcollector_ready(sm->oc, (tm_unit)k, &e)) {
             if (k == TM_UNIT_MEM) {
+                if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE && sm->mem_n)
+                    break; /* Turner's memory stage holds one instruction: it waits in OC_EX */
                 sm->mem_fifo[(sm->mem_head + sm->mem_n) % sm->nmem] = (uint32_t)e.tag;
                 sm->mem_n++;
             } else {
@@ -778,6 +1076,8 @@ static void dispatch(tm_sm *sm, uint64_t now)
 static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
 {
     tm_warp *w = &sm->warps[wi];
+    if (w->nreplay) /* only its oldest squashed instruction is offered (Turner, Sec. 5.2.4) */
+        return replay_blocked(sm, wi);
     if (w->done)
         return TM_STALL_DONE;
     if (w->at_barrier)
@@ -789,6 +1089,10 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     const tm_inst_class *ic = w->ic;
     if ((ic->flags & TM_IC_MEMBAR) && w->pending_mem)
         return TM_STALL_MEMBAR;
+    if (retains(sm) && buffer_full(sm, w))
+        return TM_STALL_FETCH; /* the fill pointer waits behind a retained instruction */
+    if ((ic->flags & TM_IC_BARRIER) && w->nret && sm->cfg->mem_pipeline == TM_MEMPIPE_REPLAY)
+        return TM_STALL_MEMBAR; /* (a warp at a barrier could not replay) */
     if (sb_hazard(sm, wi, ic)) {
         sm->scan[w->sched].sb_wait |= 1ull << (wi / sm->nsched);
         return TM_STALL_SCOREBOARD;
@@ -797,6 +1101,9 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
         return TM_STALL_UNIT;
     if (ic->unit == TM_UNIT_MEM && sm->mem_n + 1 >= sm->nmem)
         return TM_STALL_UNIT;
+    bool l1c = false;
+    if (sm->cfg->hazard_predictor != TM_PREDICT_NONE && restricted(sm, predict_first(sm, wi, &l1c), l1c))
+        return TM_STALL_RESTRICT;
     return TM_STALLS;
 }
 
@@ -826,8 +1133,10 @@ static void apply_shadow(tm_sm *sm, tm_cta *cta)
 
 /* Issue warp wi's buffered instruction: run it, hand the outcome to the
  * mechanism, reserve its registers and send it to the collectors. False
- * when it could not (no in-flight entry). */
-static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
+ * when it could not (no in-flight entry). second: the second instruction
+ * of a dual issue (counted as such, not as a cycle of the issue
+ * distribution). */
+static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
 {
     tm_warp *w = &sm->warps[wi];
     tm_cta *cta = w->cta;
@@ -838,6 +1147,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     sim_group *g = w->group; /* what the mechanism gave at fetch (its answer holds until a commit) */
     sim_issue is = w->ib;
+    bool l1c = false;
+    int pred = is_mem ? predict_first(sm, wi, &l1c) : -1; /* (before it runs: what blocked() saw) */
     sm->gpu->mech->enter(cta, w->cta_slot, g);
     sim_step st;
     cta->emu.clock = now;
@@ -852,7 +1163,10 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
     uint32_t lanes = (uint32_t)__builtin_popcount(is.mask);
     sm->stats.warp_insts++;
     sm->stats.thread_insts += lanes;
-    sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
+    if (second)
+        sm->stats.dual_issues++;
+    else
+        sm->stats.distro[TM_DISTRO_W1 + (lanes ? lanes - 1 : 0)]++;
     tm_inst_stats *prof = tm_gpu_line_stats(sm->gpu, sm->id, w->ib_fn, is.pc);
     prof->issues++;
     prof->lanes += lanes;
@@ -902,7 +1216,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         tm_req *heap = m->heap;
         uint32_t heap_cap = m->heap_cap;
         *m = (tm_mem_inst){.busy = true, .warp = wi, .ic = ic, .cap = TM_MEM_SMALL_REQS, .issued = now,
-                           .heap = heap, .heap_cap = heap_cap};
+                           .heap = heap, .heap_cap = heap_cap, .fn = w->ib_fn, .pc = is.pc, .lanes = lanes,
+                           .seq = w->seq, .predicted = -1};
         m->reqs = m->small;
         sm->mem_free[slot / 64] &= ~(1ull << (slot % 64));
         if (!mem_requests(sm, m, wi, lane_thread, g->n, &st)) {
@@ -915,6 +1230,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
             m->busy_cycles = 1;
         w->pending_mem++;
         sm->stats.mem_insts++;
+        note_prediction(sm, m, pred, l1c);
+        if (retains(sm))
+            w->ret[w->nret++] = (uint16_t)slot;
     } else {
         w->alu[slot % TM_ALU_PER_WARP] = ic;
         w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
@@ -924,6 +1242,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now)
         return false;
     }
     sm->oc_held++;
+    w->seq++;
     return true;
 }
 
@@ -950,8 +1269,42 @@ static void count_idle(tm_sm *sm, const struct tm_idle_count *c, uint64_t k)
         c->charged->stall_cycles += k;
 }
 
-/* Each scheduler issues at most one instruction, trying its warps in its
- * policy's order. */
+static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now);
+
+/* Dual issue (-gpgpu_max_insn_issue_per_warp 2; Turner: "if the first
+ * instruction in a warp instruction stream entry can be issued, the second
+ * instruction is also issued if possible"): after warp wi issued `first`
+ * (at first_pc of function first_fn) in cycle now, the instruction after
+ * it, fetched and decoded with it (the mechanism's next issue of the
+ * warp, at first_pc + 1 in the same function: a control instruction or a
+ * divergence ends the pair), issues in the same cycle when nothing holds
+ * it and, with -gpgpu_dual_issue_diff_exec_units, it goes to another unit.
+ * Otherwise, or when it is an ordered instruction (tm_sm_holds_ordered),
+ * it stays buffered (ready next cycle, as a fetch in this cycle would have
+ * made it). The fetch counts an instruction-cache access of its
+ * own. */
+static bool issue_second(tm_sm *sm, uint32_t wi, const tm_inst_class *first, uint32_t first_fn, uint32_t first_pc,
+                         uint64_t now)
+{
+    tm_warp *w = &sm->warps[wi];
+    if ((first->flags & (TM_IC_BRANCH | TM_IC_CALL | TM_IC_RET | TM_IC_EXIT | TM_IC_BARRIER)) || w->done ||
+        w->at_barrier || w->ib_valid || w->fetching || w->mech_wait)
+        return false;
+    if (!fetch(sm, wi, now) || !w->ib_valid || w->ib_fn != first_fn || w->ib.pc != first_pc + 1)
+        return false;
+    w->ib_ready = now;
+    if ((sm->cfg->dual_issue_diff_units && w->ic->unit == first->unit) || w->ib_ordered)
+        return false; /* (an ordered instruction issues only the cycle after it is buffered: gpu.c) */
+    if (blocked(sm, wi, now) != TM_STALLS || !issue(sm, wi, now, true))
+        return false;
+    uint32_t s = w->sched;
+    if (w->ic->flags & TM_IC_LONGOP)
+        tm_warp_sched_long_wait(&sm->sched[s], wi / sm->nsched, live_row(sm, s));
+    return true;
+}
+
+/* Each scheduler issues at most one instruction (two with dual issue),
+ * trying its warps in its policy's order. */
 static void issue_stage(tm_sm *sm, uint64_t now)
 {
     uint32_t nsched = sm->nsched;
@@ -968,7 +1321,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
         bool issued = false, scoreboard = false, ready_but_stalled = false;
         uint64_t recheck = UINT64_MAX, in_order = sm->sched[s].order_mask;
-        if (!(in_order & sc->holds & ~sc->sb_wait)) {
+        if (!(in_order & ((sc->holds & ~sc->sb_wait) | sc->replay))) {
             /* no warp needs blocked(): the loop below would give the least
              * stall reason of the masks, charged to the first warp in order
              * with it */
@@ -989,7 +1342,9 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             uint32_t wi = order[k] * nsched + s;
             uint64_t bit = 1ull << order[k];
             tm_stall why;
-            if (!(sc->holds & bit)) /* blocked()'s answer from the masks */
+            if (sc->replay & bit)
+                why = blocked(sm, wi, now); /* (its squashed instruction) */
+            else if (!(sc->holds & bit)) /* blocked()'s answer from the masks */
                 why = sc->done & bit         ? TM_STALL_DONE
                       : sc->at_barrier & bit ? TM_STALL_BARRIER
                       : sc->mech_wait & bit  ? TM_STALL_SIMT
@@ -999,11 +1354,17 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready < recheck)
                 recheck = sm->warps[wi].ib_ready; /* decoded then */
             if (why == TM_STALLS) {
-                if (issue(sm, wi, now)) {
+                bool replay = (sc->replay & bit) != 0;
+                tm_warp *w = &sm->warps[wi];
+                const tm_inst_class *ic = w->ic;
+                uint32_t fn = w->ib_fn, pc = w->ib.pc;
+                if (replay ? replay_issue(sm, wi, now) : issue(sm, wi, now, false)) {
                     tm_warp_sched_issued(&sm->sched[s], order[k]);
                     issued = true;
-                    if (sm->warps[wi].ic->flags & TM_IC_LONGOP)
+                    if (!replay && ic->flags & TM_IC_LONGOP)
                         tm_warp_sched_long_wait(&sm->sched[s], order[k], live_row(sm, s));
+                    if (!replay && sm->cfg->max_issue_per_warp > 1 && !tm_gpu_sm_failed(sm->gpu, sm->id))
+                        issue_second(sm, wi, ic, fn, pc, now);
                 } else {
                     ready_but_stalled = true;
                     best = TM_STALL_UNIT;
@@ -1012,7 +1373,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 continue;
             }
             scoreboard |= why == TM_STALL_SCOREBOARD;
-            ready_but_stalled |= why == TM_STALL_UNIT || why == TM_STALL_MEMBAR;
+            ready_but_stalled |= why == TM_STALL_UNIT || why == TM_STALL_MEMBAR || why == TM_STALL_RESTRICT;
             if (best == TM_STALL_IDLE || why < best) {
                 best = why;
                 best_wi = wi;
@@ -1046,6 +1407,8 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     apply_shadow(sm, cta); /* (a reconvergence the mechanism found on the way) */
     touch(sm, wi);
     if (st == SIM_WARP_DONE) {
+        if (w->nret && sm->cfg->mem_pipeline == TM_MEMPIPE_REPLAY)
+            return true; /* finished once its buffer is empty (it may still replay) */
         w->done = true;
         mirror(sm, wi);
         unschedule(sm, wi);
@@ -1215,7 +1578,10 @@ static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake)
         uint64_t may_act = sm->resident[s] & ~sc->at_barrier & ~sc->fetching; /* (resident: not done) */
         if (may_act & ~sc->holds)
             return false; /* a warp may fetch next cycle */
-        for (uint64_t b = may_act & ~sc->sb_wait; b; b &= b - 1) {
+        for (uint64_t b = sc->replay; b; b &= b - 1)
+            if (blocked(sm, (uint32_t)__builtin_ctzll(b) * sm->nsched + s, next) == TM_STALLS)
+                return false; /* it may issue a squashed instruction again next cycle */
+        for (uint64_t b = may_act & ~sc->sb_wait & ~sc->replay; b; b &= b - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(b) * sm->nsched + s;
             const tm_warp *wp = &sm->warps[i];
             if (wp->ib_ready > next)

@@ -68,6 +68,14 @@ typedef struct tm_warp {
     /* its ALU instructions between issue and writeback (tag: slot x
      * TM_ALU_PER_WARP + k), kept here because writeback reads the warp too */
     const tm_inst_class *alu[TM_ALU_PER_WARP];
+    /* the warp buffer under -simtlab_mem_pipeline stall-retain and replay
+     * (Turner's thesis, Sec. 5.2.3): its first issues so far (the next
+     * one's number), and the memory instructions it retains until they
+     * pass the memory stage, oldest first (tags into tm_sm.mem); nreplay
+     * of them were squashed and wait to issue again */
+    uint64_t seq;
+    uint8_t nret, nreplay;
+    uint16_t ret[TM_WARP_BUFFER_MAX];
 } tm_warp;
 
 /* A memory instruction between dispatch and completion. */
@@ -85,6 +93,15 @@ typedef struct tm_mem_inst {
     uint32_t nreqs, sent, cap;
     uint32_t busy_cycles;     /* shared memory: the cycles its bank conflicts take */
     uint64_t issued;          /* core cycle it issued (latency statistics) */
+    /* Turner's memory stage (-simtlab_mem_pipeline other than queue; timing/hazard.h) */
+    uint32_t fn, pc;          /* the instruction (its module function and pc) */
+    uint32_t lanes;           /* its active lanes at first issue */
+    uint64_t seq;             /* its warp's first-issue number */
+    bool replay;              /* squashed: waits for its warp to issue it again */
+    bool credit;              /* holds a credit of credit_l1c's tracker (L1D or L1C) */
+    bool credit_l1c;
+    int8_t predicted;         /* the prediction for its coming pass: -1 none, 0 a hit, 1 a miss */
+    uint8_t last_hazard;      /* tm_hazard of its last pass */
     tm_req small[TM_MEM_SMALL_REQS];
     tm_req *heap;             /* kept from one instruction to the next */
     uint32_t heap_cap;
@@ -169,7 +186,15 @@ typedef struct tm_sm {
         /* warps whose buffered instruction the scoreboard refused, no
          * register of theirs released since (blocked()'s memo) */
         uint64_t sb_wait;
+        uint64_t replay;         /* warps with a squashed memory instruction to issue again */
     } *scan;
+    /* hazard avoidance (timing/hazard.h): credits held by issued loads, by cache (L1D, L1C);
+     * this cycle's update of the GPU's counter table, applied after the cycle in SM order */
+    uint32_t credits_held[2];
+    struct {
+        bool valid, miss;
+        uint32_t index;
+    } table_update;
     tm_sm_stats stats;
 } tm_sm;
 

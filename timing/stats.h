@@ -18,6 +18,7 @@ typedef enum tm_stall {
     TM_STALL_SIMT,       /* waiting for the divergence mechanism (TBC: the block's warps synchronizing
                             at a branch; ITS: member lanes of a warp-synchronous instruction) */
     TM_STALL_MEMBAR,     /* a fence waiting for the warp's memory accesses */
+    TM_STALL_RESTRICT,   /* hazard avoidance held a load predicted to need an MSHR (Turner's "restrict") */
     TM_STALL_UNIT,       /* no free collector unit / the LD/ST queue is full */
     TM_STALL_DONE,       /* finished warps waiting for their CTA's memory to drain */
     TM_STALLS
@@ -69,6 +70,13 @@ typedef struct tm_sm_stats {
     uint64_t fetch_latency_sum, fetches; /* requests answered from the memory system: cycles from
                                             leaving the SM to the answer (averagemflatency) */
     uint64_t ctas;           /* CTAs run */
+    /* the memory stage under -simtlab_mem_pipeline stall, stall-retain or replay (timing/hazard.h):
+     * passes (cycles under stalling) that met each hazard, by tm_hazard; issues of squashed
+     * instructions; predictions by [predicted a miss][the pass missed] (Turner's Table 7.1) */
+    uint64_t hazards[6];
+    uint64_t replays;
+    uint64_t predictions[2][2];
+    uint64_t dual_issues;    /* second instructions of a dual issue (-gpgpu_max_insn_issue_per_warp 2) */
     tm_simt_counts simt;     /* the divergence mechanism's own counts */
 } tm_sm_stats;
 
@@ -83,6 +91,7 @@ typedef struct tm_inst_stats {
     uint64_t divergent;      /* issues of a branch that split its lanes */
     uint64_t mem_requests;   /* memory requests (sectors, constant lines) its issues made */
     uint64_t smem_cycles;    /* shared-memory bank cycles its issues took */
+    uint64_t replays;        /* issues of it again after a squash (-simtlab_mem_pipeline replay) */
 } tm_inst_stats;
 
 void tm_sm_stats_add(tm_sm_stats *sum, const tm_sm_stats *s);

@@ -65,7 +65,7 @@ static inline void emu_read(emu *e, void *dst, uint64_t addr, size_t n)
  * same launch on the timing model with that preset's GPU (-simtlab_simt
  * its for independent scheduling, else the divergence mechanism
  * SIMTLAB_TEST_TIMING_SIMT when that is set, with the option assignment
- * SIMTLAB_TEST_TIMING_SET when that is set), simulated on
+ * assignments SIMTLAB_TEST_TIMING_SET, separated by spaces, when that is set), simulated on
  * SIMTLAB_TEST_TIMING_THREADS host threads when that is set: the emulator's tests, run again that
  * way, check that the timing path gives the emulator's results and
  * errors. Launches the model refuses (cooperative, clusters) stay on
@@ -80,9 +80,16 @@ static inline int emu_launch(emu *e, const char *k, const sim_launch_config *cfg
     char simt[80];
     snprintf(simt, sizeof simt, "-simtlab_simt=%s", cfg->independent_scheduling ? "its" : mech && *mech ? mech : "pdom");
     const char *set = getenv("SIMTLAB_TEST_TIMING_SET");
-    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 || tm_config_set(&tc, simt, NULL, e->err, sizeof e->err) != 0 ||
-        (set && *set && tm_config_set(&tc, set, NULL, e->err, sizeof e->err) != 0))
+    if (tm_config_preset(&tc, preset, e->err, sizeof e->err) != 0 || tm_config_set(&tc, simt, NULL, e->err, sizeof e->err) != 0)
         fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);
+    for (const char *p = set; p && *p;) { /* assignments separated by spaces */
+        char one[128];
+        size_t n = strcspn(p, " ");
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        if (n && tm_config_set(&tc, one, NULL, e->err, sizeof e->err) != 0)
+            fail_msg("SIMTLAB_TEST_TIMING_SET=%s: %s", set, e->err);
+        p += n + (p[n] == ' ');
+    }
     tm_gpu *gpu = tm_gpu_new(&tc, e->err, sizeof e->err);
     if (!gpu)
         fail_msg("SIMTLAB_TEST_TIMING=%s: %s", preset, e->err);

@@ -341,7 +341,8 @@ static void test_narasiman_table_5_1(void **state)
  * line size:128, assoc.:6, 32 MSHRs; L1 Constant Cache (per Core) sets:64,
  * line size:64, assoc.:2, 32 MSHRs; L2 Combined Cache (per M.C.) sets:64,
  * line size:32, 8 way; Schedulers (per Core) 2; Operand Collector 8 slots
- * (generic); Functional Units (per Core) 2 ALU, 1 SFU, 1 MEM. */
+ * (generic); Functional Units (per Core) 2 ALU, 1 SFU, 1 MEM; Per Warp
+ * Instruction Buffer Size 8; Hazard Handling Stalling. */
 static void test_turner_table_4_2(void **state)
 {
     (void)state;
@@ -372,6 +373,8 @@ static void test_turner_table_4_2(void **state)
     assert_int_equal(c.n_units[TM_UNIT_SFU], 1);
     assert_int_equal(c.n_units[TM_UNIT_MEM], 1);
     assert_int_equal(c.n_units[TM_UNIT_DP] + c.n_units[TM_UNIT_INT] + c.n_units[TM_UNIT_TENSOR], 0);
+    assert_int_equal(c.warp_buffer, 8);
+    assert_int_equal(c.mem_pipeline, TM_MEMPIPE_STALL);
 }
 
 /* Unknown names list the presets; names match in any letter case;

@@ -16,6 +16,7 @@
 
 #include "emulator/tests/emu_test.h"
 #include "timing/gpu.h"
+#include "timing/tests/trace_support.h"
 
 /* The PTX line of the first instruction after label `name` in file rel
  * (the kernels put every block's label on a line of its own). */
@@ -51,19 +52,6 @@ static uint64_t issues_at(const tm_gpu *gpu, uint32_t fi, uint32_t line)
             return gpu->inst[fi] ? gpu->inst[fi][pc].issues : 0;
     fail_msg("no instruction at line %u", line);
     return 0;
-}
-
-/* Issues of a launch in issue order (tm_gpu.on_issue). */
-typedef struct trace {
-    tm_issue_event ev[4096];
-    uint32_t n;
-} trace;
-
-static void record_issue(void *arg, const tm_issue_event *e)
-{
-    trace *t = arg;
-    if (t->n < sizeof t->ev / sizeof *t->ev)
-        t->ev[t->n++] = *e;
 }
 
 /* run_example_set, recording every issue in *tr when tr is not NULL. */

@@ -145,6 +145,40 @@ static void test_independent_warps_fill_issue_width(void **state)
     assert_int_equal(cycles[1] - cycles[0], 8 * 128 / 4);
 }
 
+/* Dual issue (-gpgpu_max_insn_issue_per_warp 2, one scheduler, no
+ * sub-cores): one warp of independent pairs, a float add (SP unit) then an
+ * integer move (INT unit), both of immediates (no register reads, so no
+ * bank conflicts), issues a pair per cycle, as the second instruction of
+ * each pair goes with the first (the next pc, another unit); with one
+ * instruction per cycle a pair takes two. So 64 more pairs cost 64 cycles
+ * with dual issue and 128 without. With -gpgpu_dual_issue_diff_exec_units
+ * 1 a pair of two integer moves (one unit) does not dual-issue: 128. */
+static void test_dual_issue(void **state)
+{
+    (void)state;
+    static const char *const line[2] = {"add.f32 %%f%u, 0f3F800000, 0f40000000;\nmov.u32 %%r%u, 7;\n",
+                                        "mov.u32 %%s%u, 1;\nmov.u32 %%r%u, 7;\n"};
+    struct { const char *issue; int line; uint64_t expect; } cases[] = {
+        {"-gpgpu_max_insn_issue_per_warp=2", 0, 64}, {"-gpgpu_max_insn_issue_per_warp=1", 0, 128},
+        {"-gpgpu_max_insn_issue_per_warp=2", 1, 128}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *const extra[] = {cases[c].issue, "-gpgpu_num_sched_per_core=1", "-gpgpu_sub_core_model=0",
+                                     "-gpgpu_dual_issue_diff_exec_units=1", NULL};
+        tm_config cfg = small_gpu(extra);
+        uint64_t cycles[2], dual = 0;
+        for (int k = 0; k < 2; k++) {
+            char *t = repeat_kernel(".reg .b32 %r<48>;\n.reg .b32 %s<48>;\n.reg .f32 %f<48>;",
+                                    "", line[cases[c].line], 64u * (k + 1), "");
+            tm_kernel_stats ks = simulate(&cfg, t, 1, 32, NULL, 8, NULL);
+            cycles[k] = ks.cycles;
+            dual = ks.sm.dual_issues;
+            free(t);
+        }
+        assert_int_equal(cycles[1] - cycles[0], cases[c].expect);
+        assert_int_equal(dual, cases[c].expect == 64 ? 128 : 0); /* every pair of the 128-pair run, or none */
+    }
+}
+
 /* 64 independent shared loads by one warp whose lanes read words `stride`
  * apart: with 32 banks of 4-byte words (one sub-warp, unlimited
  * broadcast), stride 2 puts 2 distinct words in each bank used (lanes 0
@@ -450,6 +484,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dependent_alu_chain),
         cmocka_unit_test(test_independent_warps_fill_issue_width),
+        cmocka_unit_test(test_dual_issue),
         cmocka_unit_test(test_shared_bank_conflicts),
         cmocka_unit_test(test_coalescing_requests),
         cmocka_unit_test(test_pointer_chase_l1_hit),

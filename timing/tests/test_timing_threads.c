@@ -303,26 +303,48 @@ static void test_membench_copy(void **state)
     free(in);
 }
 
-/* A histogram of 30000 values into 37 bins by atomicAdd (40 blocks of
- * 128 threads, grid-stride): the CPU's count. */
-static void test_histogram(void **state)
+/* A histogram of 30000 random values (seed) into 37 bins by atomicAdd (40
+ * blocks of 128 threads, grid-stride) with the assignments sets: the
+ * CPU's count, and expect_in_text (when not NULL) in the report. */
+static void histogram_case(uint64_t seed, const char *const *sets, const char *expect_in_text)
 {
-    (void)state;
     enum { N = 30000, BINS = 37 };
     uint32_t *data = malloc(N * 4), want[BINS] = {0};
-    uint64_t s = 5;
     for (uint32_t i = 0; i < N; i++) {
-        data[i] = (uint32_t)next_random(&s);
+        data[i] = (uint32_t)next_random(&seed);
         want[data[i] % BINS]++;
     }
     workload w = {.ptx = "timing/histogram.ptx", .kernel = "histogram", .grid = {40, 1, 1}, .block = {128, 1, 1},
                   .nbufs = 2, .buf = {{data, N * 4}, {NULL, BINS * 4}},
                   .nargs = 4, .arg = {{0, 0}, {1, 0}, {-1, N}, {-1, BINS}}};
+    for (int i = 0; sets && sets[i]; i++)
+        w.sets[i] = sets[i];
     outcome o = run_all(&w);
     assert_int_equal(o.rc, 0);
     assert_memory_equal(o.buf[1], want, sizeof want);
+    if (expect_in_text)
+        assert_non_null(strstr(o.text, expect_in_text));
     outcome_free(&o);
     free(data);
+}
+
+static void test_histogram(void **state)
+{
+    (void)state;
+    histogram_case(5, NULL, NULL);
+}
+
+/* The histogram again under Turner's replay pipeline with the counter
+ * hazard predictor (a table every SM reads and updates, its updates
+ * applied after each cycle in SM order) and dual issue (an ordered
+ * instruction, the atomicAdd, never issues as a second instruction): the
+ * reports and results are still the same for every thread count. */
+static void test_histogram_replay_dual(void **state)
+{
+    (void)state;
+    const char *const sets[] = {"-simtlab_mem_pipeline=replay", "-simtlab_hazard_predictor=counter",
+                                "-gpgpu_max_insn_issue_per_warp=2", NULL};
+    histogram_case(6, sets, "mem_pipeline = replay");
 }
 
 /* Tickets from one global counter (order[atomicAdd(counter, 1)] = i) for
@@ -516,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_collatz),
         cmocka_unit_test(test_membench_copy),
         cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_histogram_replay_dual),
         cmocka_unit_test(test_atomic_tickets),
         cmocka_unit_test(test_late_fault),
         cmocka_unit_test(test_late_fault_small_gpu),
