@@ -73,7 +73,7 @@ bool sim_barriers_release_live(sim_cta *c, const sim_simt_ops *ops, uint32_t liv
 
 void sim_barrier_deadlock(sim_cta *c, const sim_simt_ops *ops)
 {
-    char buf[400];
+    char buf[400] = "no warp waits at a barrier or for member lanes";
     size_t len = 0;
     uint32_t shown = 0, first_id = SIM_BARRIERS;
     for (uint32_t i = 0; i < c->nwarps && len < sizeof buf - 100; i++) {

@@ -491,8 +491,9 @@ static void deadlock(tm_gpu *gpu)
             bool stuck = true;
             for (uint32_t w = 0; w < sm->nwarps && stuck; w++) {
                 const tm_warp *wp = &sm->warps[w];
-                if (wp->cta == &sm->ctas[p] && !wp->done)
-                    stuck = !wp->pending_mem && !wp->ib_valid && !wp->fetching;
+                if (wp->cta == &sm->ctas[p] && !wp->done) /* (a warp whose fetch the I-cache refuses waits
+                                                               for memory, not for other warps) */
+                    stuck = !wp->pending_mem && (wp->at_barrier || wp->mech_wait);
             }
             if (!stuck)
                 continue;
@@ -504,6 +505,15 @@ static void deadlock(tm_gpu *gpu)
     }
     char buf[400];
     size_t len = 0;
+    for (uint32_t i = 0; i < gpu->nsms && len < sizeof buf - 120; i++) { /* a memory stage that holds on */
+        const tm_sm *sm = &gpu->sms[i];
+        if (!sm->mem_n || gpu->cfg.mem_pipeline == TM_MEMPIPE_QUEUE)
+            continue;
+        const tm_mem_inst *m = &sm->mem[sm->mem_fifo[sm->mem_head]];
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "SM %u's memory stage holds warp %u's pc %u (%s hazard)",
+                                i, m->warp, m->pc, tm_hazard_name((tm_hazard)m->last_hazard));
+        break;
+    }
     for (uint32_t i = 0; i < gpu->nsms && len < sizeof buf - 120; i++) {
         const tm_sm *sm = &gpu->sms[i];
         for (uint32_t w = 0; w < sm->nwarps && len < sizeof buf - 120; w++) {

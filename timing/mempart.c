@@ -140,6 +140,10 @@ static int free_split(const tm_l2slice *s)
     return -1;
 }
 
+/* Does request r get an answer (a read or an atomic; writes and
+ * write-backs answer nothing, so their pieces need no split entry)? */
+static bool answered(const tm_req *r) { return r->kind == TM_REQ_READ || r->kind == TM_REQ_ATOMIC; }
+
 bool tm_mempart_can_accept(const tm_mempart *mp, uint32_t k, const tm_req *r)
 {
     const tm_l2slice *s = &mp->slices[k];
@@ -147,7 +151,7 @@ bool tm_mempart_can_accept(const tm_mempart *mp, uint32_t k, const tm_req *r)
     uint32_t n = split_pieces(mp, r, pieces);
     if (!n)
         return s->rop_n < s->rop_cap;
-    return s->rop_n + n <= s->rop_cap && free_split(s) >= 0;
+    return s->rop_n + n <= s->rop_cap && (!answered(r) || free_split(s) >= 0);
 }
 
 void tm_mempart_push(tm_mempart *mp, uint32_t k, const tm_req *r, uint64_t now)
@@ -160,10 +164,12 @@ void tm_mempart_push(tm_mempart *mp, uint32_t k, const tm_req *r, uint64_t now)
         s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){*r, due};
         return;
     }
-    int e = free_split(s);
-    s->splits[e] = (tm_split){*r, n};
+    int e = answered(r) ? free_split(s) : -1;
+    if (e >= 0)
+        s->splits[e] = (tm_split){*r, n};
     for (uint32_t i = 0; i < n; i++) {
-        pieces[i].tag = TM_SPLIT_TAG | (uint32_t)e;
+        if (e >= 0) /* (the pieces of a write stay untagged: nothing answers them) */
+            pieces[i].tag = TM_SPLIT_TAG | (uint32_t)e;
         s->rop[(s->rop_head + s->rop_n++) % s->rop_cap] = (tm_rop_entry){pieces[i], due};
     }
 }
@@ -220,7 +226,7 @@ void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
         if (!s->rop_n || s->rop[s->rop_head].due > now || tm_queue_full(&s->replies))
             continue;
         tm_req *head = &s->rop[s->rop_head].r;
-        bool answered = head->kind == TM_REQ_READ || head->kind == TM_REQ_ATOMIC;
+        bool answers = answered(head);
         if (!s->l2) { /* no L2: straight to DRAM */
             if (!to_dram(mp, head))
                 continue;
@@ -231,7 +237,7 @@ void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
                 snprintf(mp->error, sizeof mp->error, "%s", tm_cache_error(s->l2));
             if (st == TM_CACHE_RESERVATION_FAIL || st == TM_CACHE_BAD_REQUEST)
                 continue; /* tried again next cycle */
-            if (st == TM_CACHE_HIT && answered)
+            if (st == TM_CACHE_HIT && answers)
                 reply(s, head);
         }
         s->rop_head = (s->rop_head + 1) % s->rop_cap;
@@ -250,7 +256,7 @@ void tm_mempart_dram_cycle(tm_mempart *mp, uint64_t l2_now, uint64_t now)
         tm_l2slice *s = &mp->slices[a.sub_partition % mp->nslices];
         if (s->l2) {
             tm_cache_fill(s->l2, &r, l2_now);
-        } else if (r.kind == TM_REQ_READ || r.kind == TM_REQ_ATOMIC) {
+        } else if (answered(&r)) {
             reply(s, &r);
         }
     }

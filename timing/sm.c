@@ -28,7 +28,9 @@
  * answered (an L1 hit after -gpgpu_l1_latency), a shared access
  * -gpgpu_smem_latency after its last bank cycle. Stores and reductions
  * complete when sent (they hold no register); atomics go to the L2 and
- * complete with its reply. */
+ * complete with its reply. Under -simtlab_mem_pipeline stall,
+ * stall-retain or replay the LD/ST unit is Turner's memory stage instead
+ * ("Turner's memory stage" below). */
 #include "timing/sm.h"
 
 #include <stdio.h>

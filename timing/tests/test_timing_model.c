@@ -348,6 +348,51 @@ static void test_fetch_lines_wider_than_l2_lines(void **state)
     free(t);
 }
 
+/* Write-backs of 128-byte L1 lines over an L2 of 32-byte lines (Turner's
+ * machine): each is split into four L2 writes, which answer nothing. A
+ * warp increments a word in each of 200 lines through an L1 of 8 lines
+ * (write-back, allocate on miss), so about 190 dirty lines are evicted;
+ * the pieces of a write once kept one of the slice's 64 split entries
+ * each for good, and the 65th write-back stopped every later split
+ * request (a deadlock). Now the kernel ends with every word incremented. */
+static void test_write_backs_over_narrow_l2_lines(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {"-gpgpu_cache:dl1=N:4:128:2,L:B:m:N:L,S:32:8,8",
+                                        "-gpgpu_cache:dl2=N:64:32:8,L:B:m:L:L,A:256:4,4:0,32",
+                                        "-gpgpu_n_sub_partition_per_mchannel=1", NULL};
+    tm_config cfg = small_gpu(extra);
+    static const char text[] = HEAD ".visible .entry k(.param .u64 p)\n{\n"
+                               ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                               "ld.param.u64 %rd1, [p];\nmov.u32 %r1, 0;\n"
+                               "LOOP:\nld.global.u32 %r2, [%rd1];\nadd.u32 %r2, %r2, 1;\nst.global.u32 [%rd1], %r2;\n"
+                               "add.u64 %rd1, %rd1, 128;\nadd.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 200;\n"
+                               "@%p1 bra LOOP;\nret;\n}\n";
+    static uint32_t words[200 * 32];
+    for (uint32_t i = 0; i < 200 * 32; i++)
+        words[i] = i;
+    static uint32_t out[200 * 32];
+    emu e;
+    emu_open_module(&e, ptx_test_parse(text));
+    uint64_t buf = emu_buf(&e, words, sizeof words);
+    char err[512];
+    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+    assert_non_null(gpu);
+    sim_launch_config lc = emu_cfg(1, 1, 1, 1);
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("tm_gpu_launch: %s", err);
+    emu_read(&e, out, buf, sizeof out);
+    for (uint32_t i = 0; i < 200 * 32; i++)
+        assert_int_equal(out[i], i % 32 == 0 ? i + 1 : i);
+    uint64_t wb = 0;
+    for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
+        for (int st = 0; st < TM_CACHE_STATUSES; st++)
+            wb += tm_cache_get_stats(gpu->parts[k].slices[0].l2)->count[TM_ACC_L1_WRBK][st];
+    assert_true(wb >= 4 * 65); /* (the pieces of more than 64 write-backs reached the L2s) */
+    tm_gpu_free(gpu);
+    emu_close(&e);
+}
+
 /* Each scheduler makes at most one I-cache access a cycle, and a refused
  * one counts as its access (GPGPU-Sim's fetch stops at any access). With
  * an L1I of one MSHR entry that merges nothing, every warp but the one
@@ -492,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_barrier_holds_early_warp),
         cmocka_unit_test(test_float_atomics_deterministic),
         cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
+        cmocka_unit_test(test_write_backs_over_narrow_l2_lines),
         cmocka_unit_test(test_every_preset_runs),
         cmocka_unit_test(test_cta_waits_for_alu_results),
         cmocka_unit_test(test_one_fetch_access_per_scheduler),
