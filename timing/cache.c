@@ -11,6 +11,8 @@
  * miss as SECTOR_MISS, a merge also as MSHR_HIT). */
 #include "timing/cache.h"
 
+#include "timing/gdu.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,8 @@ typedef struct line {
     uint8_t unreadable;        /* modified sectors not wholly written (lazy fetch on read) */
     uint8_t modified_on_fill;  /* reserved sectors that become MODIFIED when filled */
     uint8_t readable_on_fill;  /* modified sectors that become readable when filled */
+    uint8_t used;              /* LAMAR: sectors referenced since the line was allocated */
+    uint8_t predicted;         /* LAMAR: sectors fetched by prediction, not referenced yet */
 } line;
 
 /* An MSHR entry: one pending sector (or line) and the requests merged on it. */
@@ -77,6 +81,7 @@ struct tm_cache {
         bool valid;
     } refused;
     tm_cache_stats stats;
+    tm_gdu *gdu;               /* LAMAR's granularity decision unit, or NULL (tm_cache_set_gdu) */
     char error[192];
 };
 
@@ -299,6 +304,8 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
 
 void tm_cache_free(tm_cache *c)
 {
+    if (c)
+        tm_gdu_free(c->gdu);
     if (!c)
         return;
     free(c->lines);
@@ -316,6 +323,21 @@ void tm_cache_free(tm_cache *c)
 }
 
 void tm_cache_set_last_level(tm_cache *c) { c->last_level = true; }
+
+bool tm_cache_set_gdu(tm_cache *c, tm_gdu_kind k, char *err, size_t errlen)
+{
+    if (!c->cfg.sectored || c->cfg.line_bytes != 128 || c->cfg.alloc != TM_ALLOC_ON_MISS) {
+        seterr(err, errlen, "cache %s: LAMAR needs a sectored cache of 128-byte lines that allocates on miss",
+               c->name);
+        return false;
+    }
+    tm_gdu_free(c->gdu);
+    if (!(c->gdu = tm_gdu_new(k, NULL))) {
+        seterr(err, errlen, "cache %s: out of memory for its granularity decision unit", c->name);
+        return false;
+    }
+    return true;
+}
 
 void tm_cache_set_index_address(tm_cache *c, uint64_t (*fn)(void *ctx, uint64_t addr), void *ctx)
 {
@@ -347,6 +369,23 @@ static uint32_t mshr_find(const tm_cache *c, uint64_t key)
     }
 }
 
+/* The entry pending on key, or on a request for several sectors of its
+ * line that include key's (a LAMAR fetch), or NONE. */
+static uint32_t mshr_find_covering(const tm_cache *c, uint64_t key)
+{
+    uint32_t e = mshr_find(c, key);
+    if (e != NONE || !c->gdu)
+        return e;
+    uint64_t block = key & ~(uint64_t)127;
+    uint8_t bit = (uint8_t)(1u << (key / TM_SECTOR_BYTES % 4));
+    for (uint32_t i = 0; i < 4; i++) {
+        uint64_t k = block + TM_SECTOR_BYTES * i;
+        if (k != key && (e = mshr_find(c, k)) != NONE && (c->mshrs[e].sectors & bit))
+            return e;
+    }
+    return NONE;
+}
+
 /* Drop key from the hash table, moving later entries of its probe chain
  * back so that lookups still find them (linear-probing deletion). */
 static void table_remove(tm_cache *c, uint64_t key)
@@ -371,7 +410,7 @@ static void table_remove(tm_cache *c, uint64_t key)
  * mshr_table::full), or TM_CACHE_FAIL_REASONS when it can. */
 static tm_cache_fail mshr_check(const tm_cache *c, uint64_t key)
 {
-    uint32_t e = mshr_find(c, key);
+    uint32_t e = mshr_find_covering(c, key);
     if (e != NONE)
         return c->mshrs[e].n >= c->cfg.mshr_max_merge ? TM_CACHE_FAIL_MSHR_MERGE : TM_CACHE_FAIL_REASONS;
     return c->n_free ? TM_CACHE_FAIL_REASONS : TM_CACHE_FAIL_MSHR_ENTRY;
@@ -509,9 +548,24 @@ static void set_invalid(line *l, uint8_t s)
     l->unreadable &= (uint8_t)~s;
 }
 
+/* Line idx leaves the cache (evicted or invalidated): what LAMAR counts
+ * of it, and its used sectors to the granularity decision unit. */
+static void line_gone(tm_cache *c, uint32_t idx)
+{
+    line *l = &c->lines[idx];
+    if (!c->gdu || !(l->reserved | l->valid | l->modified))
+        return;
+    c->stats.lamar[TM_LAMAR_PRED_NREF] += popcount8(l->predicted);
+    c->stats.lamar_blocks++;
+    c->stats.lamar_used += popcount8(l->used);
+    tm_gdu_evicted(c->gdu, c->blocks[idx], l->used);
+    l->used = l->predicted = 0;
+}
+
 /* Line idx becomes a fresh line for block with the sectors s reserved. */
 static void allocate_line(tm_cache *c, uint32_t idx, uint64_t block, uint8_t s, uint64_t now)
 {
+    line_gone(c, idx);
     c->lines[idx] = (line){.stamp = now, .reserved = s};
     c->blocks[idx] = block;
     c->prints[idx] = print_of(block);
@@ -620,8 +674,11 @@ static void send_read(access *a, bool internal)
 {
     tm_cache *c = a->c;
     tm_req wb;
-    uint32_t e = mshr_find(c, a->key);
-    bool dirty = touch_tags(c, a->p, a->block, a->smask, a->now, a->r, &wb);
+    uint32_t e = mshr_find_covering(c, a->key);
+    uint8_t fetch = a->smask; /* LAMAR: a miss of the whole block may fetch more of it */
+    if (e == NONE && c->gdu && !internal && a->p.status == TM_CACHE_MISS)
+        fetch = tm_gdu_fetch(c->gdu, a->block, a->smask);
+    bool dirty = touch_tags(c, a->p, a->block, fetch, a->now, a->r, &wb);
     tm_cache_access_type type = a->type;
     if (internal)
         type = c->last_level ? TM_ACC_L2_WR_ALLOC_R : TM_ACC_L1_WR_ALLOC_R;
@@ -630,18 +687,22 @@ static void send_read(access *a, bool internal)
         c->stats.count[type][TM_CACHE_MSHR_HIT]++;
         a->merged = true;
     } else {
-        uint8_t next = c->cfg.sectored ? a->smask : sectors_of_range(a->block, c->cfg.line_bytes);
-        e = mshr_open(c, a->key, a->smask, next);
+        uint8_t next = c->cfg.sectored ? fetch : sectors_of_range(a->block, c->cfg.line_bytes);
+        e = mshr_open(c, a->key, fetch, next);
         c->mshrs[e].line = a->p.idx;
         mshr_append(c, e, a->r, internal);
         tm_req m = *a->r;
         m.addr = a->key;
-        m.bytes = c->atom_bytes;
+        m.bytes = c->cfg.sectored ? TM_SECTOR_BYTES * popcount8(fetch) : c->atom_bytes;
         m.sectors = next;
         m.kind = TM_REQ_READ;
         m.is_reply = 0;
         m.tag = e;
         push(c, &m);
+        if (c->gdu) {
+            c->stats.lamar[TM_LAMAR_DEMAND] += popcount8(a->smask);
+            c->lines[a->p.idx].predicted |= (uint8_t)(fetch & ~a->smask);
+        }
     }
     if (dirty)
         push(c, &wb);
@@ -885,6 +946,23 @@ static void remember_refusal(tm_cache *c, const tm_req *r, tm_cache_fail why)
     c->refused.why = why;
 }
 
+/* LAMAR's bookkeeping after an access that was taken: the sectors it
+ * touched are used; a sector fetched by prediction counts as PRED_REF the
+ * first time, one missing from a present line as NPRED_REF. */
+static void note_use(tm_cache *c, const access *a, tm_cache_status st)
+{
+    if (a->p.status == TM_CACHE_RESERVATION_FAIL)
+        return;
+    line *l = &c->lines[a->p.idx];
+    if (!(l->reserved | l->valid | l->modified) || c->blocks[a->p.idx] != a->block)
+        return; /* (nothing allocated here) */
+    if (a->p.status == TM_CACHE_SECTOR_MISS && st != TM_CACHE_HIT)
+        c->stats.lamar[TM_LAMAR_NPRED_REF] += popcount8(a->smask);
+    c->stats.lamar[TM_LAMAR_PRED_REF] += popcount8(l->predicted & a->smask);
+    l->predicted &= (uint8_t)~a->smask;
+    l->used |= a->smask;
+}
+
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)
 {
     if (bad_request(c, r))
@@ -929,6 +1007,8 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
         return st;
     }
     c->version++;
+    if (c->gdu)
+        note_use(c, &a, st);
     if (st == TM_CACHE_HIT || is_write)
         return counted;
     /* a read that waits: merged, or sent for a missing line or sector */
@@ -1096,6 +1176,7 @@ void tm_cache_invalidate(tm_cache *c)
     c->version++;
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++) {
+        line_gone(c, (uint32_t)i);
         line *l = &c->lines[i];
         l->reserved = l->valid = l->modified = l->unreadable = 0;
         l->modified_on_fill = l->readable_on_fill = 0;
@@ -1114,6 +1195,10 @@ void tm_cache_stats_add(tm_cache_stats *sum, const tm_cache_stats *s)
         for (int k = 0; k < TM_CACHE_FAIL_REASONS; k++)
             sum->fail[t][k] += s->fail[t][k];
     }
+    for (int k = 0; k < TM_LAMAR_KINDS; k++)
+        sum->lamar[k] += s->lamar[k];
+    sum->lamar_blocks += s->lamar_blocks;
+    sum->lamar_used += s->lamar_used;
 }
 
 tm_cache_totals tm_cache_stats_totals(const tm_cache_stats *s)

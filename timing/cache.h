@@ -99,6 +99,7 @@
 #include <stdio.h>
 
 #include "timing/config.h"
+#include "timing/gdu.h"
 #include "timing/request.h"
 
 /* Outcome of an access, in GPGPU-Sim's cache_request_status order (the
@@ -140,10 +141,23 @@ typedef enum tm_cache_access_type {
     TM_ACC_TYPES
 } tm_cache_access_type;
 
-/* Counts per [access type][status] and [access type][fail reason]. */
+/* LAMAR's fetch quality (Rhu's thesis, Sec. 5.4): sectors read in because
+ * they were asked for (DEMAND), read in by prediction and referenced
+ * (PRED_REF) or never referenced before the block left (PRED_NREF), and
+ * referenced after the block came without them (NPRED_REF: an extra
+ * sector miss). */
+typedef enum tm_lamar_class {
+    TM_LAMAR_DEMAND, TM_LAMAR_PRED_REF, TM_LAMAR_PRED_NREF, TM_LAMAR_NPRED_REF, TM_LAMAR_KINDS
+} tm_lamar_class;
+
+/* Counts per [access type][status] and [access type][fail reason]; with a
+ * granularity decision unit, LAMAR's counts and the blocks that left with
+ * the sectors they had used (Avg_sec = lamar_used / lamar_blocks). */
 typedef struct tm_cache_stats {
     uint64_t count[TM_ACC_TYPES][TM_CACHE_STATUSES];
     uint64_t fail[TM_ACC_TYPES][TM_CACHE_FAIL_REASONS];
+    uint64_t lamar[TM_LAMAR_KINDS];
+    uint64_t lamar_blocks, lamar_used;
 } tm_cache_stats;
 
 /* GPGPU-Sim's cache_sub_stats: accesses = HIT + HIT_RESERVED + MISS +
@@ -167,6 +181,13 @@ void tm_cache_free(tm_cache *c);
  * (GPGPU-Sim's l2_cache) instead of bypassing, and write-allocate
  * fetches count as L2_WR_ALLOC_R. Call before the first access. */
 void tm_cache_set_last_level(tm_cache *c);
+
+/* Give c LAMAR's granularity decision unit of kind k (Rhu's thesis, Ch.
+ * 5): a read that misses the whole block fetches the sectors the unit
+ * picks (at least those asked for); the lines keep used and predicted
+ * sector bits, the statistics the fetch quality. Needs a sectored cache
+ * of 128-byte lines allocating on miss; false with a message otherwise. */
+bool tm_cache_set_gdu(tm_cache *c, tm_gdu_kind k, char *err, size_t errlen);
 
 /* Index sets by fn(ctx, addr) instead of the address itself (GPGPU-Sim's
  * L2 indexes by the address with the memory-partition bits removed);

@@ -70,10 +70,12 @@ static const char *const cta_priority_names[] = {"none", "age", "rrb", "srr", NU
 static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain", "replay", NULL};
 static const char *const hazard_predictor_names[] = {"none", "false", "true", "counter", "oracle", NULL};
 static const char *const hazard_tracker_names[] = {"naive", "credit", NULL};
+static const char *const lamar_names[] = {"none", "cg", "fg", "spp", "bgp", "bgp_inf", NULL};
 
 const char *tm_mem_pipeline_name(tm_mem_pipeline p) { return mem_pipeline_names[p]; }
 const char *tm_hazard_predictor_name(tm_hazard_predictor p) { return hazard_predictor_names[p]; }
 const char *tm_hazard_tracker_name(tm_hazard_tracker t) { return hazard_tracker_names[t]; }
+const char *tm_lamar_name(int lamar) { return lamar_names[lamar]; }
 
 #define F(field) .offset = offsetof(tm_config, field)
 
@@ -164,6 +166,7 @@ static const opt_def options[] = {
     {"-simtlab_warp_buffer", K_U32, F(warp_buffer)},
     {"-simtlab_hazard_predictor", K_CHOICE, F(hazard_predictor), .choices = hazard_predictor_names},
     {"-simtlab_hazard_tracker", K_CHOICE, F(hazard_tracker), .choices = hazard_tracker_names},
+    {"-simtlab_lamar", K_CHOICE, F(lamar), .choices = lamar_names},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */

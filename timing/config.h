@@ -149,6 +149,7 @@ typedef enum tm_hazard_tracker {
 const char *tm_mem_pipeline_name(tm_mem_pipeline p);
 const char *tm_hazard_predictor_name(tm_hazard_predictor p);
 const char *tm_hazard_tracker_name(tm_hazard_tracker t);
+const char *tm_lamar_name(int lamar);
 /* The most instruction slots a warp buffer may have. */
 #define TM_WARP_BUFFER_MAX 32u
 
@@ -276,6 +277,10 @@ typedef struct tm_config {
     tm_hazard_predictor hazard_predictor; /* -simtlab_hazard_predictor: none, false, true, counter
                                         or oracle */
     tm_hazard_tracker hazard_tracker; /* -simtlab_hazard_tracker: naive or credit */
+    int lamar;                       /* -simtlab_lamar: LAMAR's granularity decision unit at the L1D
+                                        and L2 (Rhu's thesis, Ch. 5): 0 none (GPGPU-Sim's sector
+                                        caches: the sectors asked for), else 1 + tm_gdu_kind (cg, fg,
+                                        spp, bgp, bgp_inf; timing/gdu.h) */
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */

@@ -73,6 +73,8 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
             if (!(s->l2 = tm_cache_new(&cfg->l2, name, err, errlen)))
                 return false;
             tm_cache_set_last_level(s->l2);
+            if (cfg->lamar && !tm_cache_set_gdu(s->l2, (tm_gdu_kind)(cfg->lamar - 1), err, errlen))
+                return false;
             tm_cache_set_index_address(s->l2, partition_index, (void *)dec);
         }
     }
@@ -108,7 +110,10 @@ static uint32_t split_pieces(const tm_mempart *mp, const tm_req *r, tm_req *out)
         return 0;
     uint64_t piece = l2->sectored ? TM_SECTOR_BYTES : l2->line_bytes, first = r->addr & ~(piece - 1);
     uint32_t n = 0;
-    if (l2->sectored && r->addr % 128 + r->bytes <= 128) { /* within a line: its sector mask */
+    bool mask_sized = r->sectors && r->bytes == TM_SECTOR_BYTES * (uint32_t)__builtin_popcount(r->sectors);
+    if (l2->sectored && (r->addr % 128 + r->bytes <= 128 || mask_sized)) { /* within a line: its sector mask
+                                                                              (LAMAR's fetches of several
+                                                                              sectors are addressed by one) */
         if (__builtin_popcount(r->sectors) <= 1)
             return 0;
         for (uint32_t i = 0; i < 4; i++)

@@ -27,6 +27,7 @@
  *   NARASIMAN  V. Narasiman, PhD thesis, UT Austin, Table 5.1 (large warps,
  *              two-level scheduling; one core), on FX5800
  *   TURNER     A. Turner, MASc thesis, UBC 2012, Table 4.2, on GTX480
+ *   RHU_LAMAR  Rhu's thesis, Table 5.3 (LAMAR), on RHU_DPE
  * Only options simtlab models appear: what a source sets that simtlab does
  * not model (power, statistics, interconnect files, ...) is left out. */
 #include "timing/config.h"
@@ -37,6 +38,7 @@
 typedef struct preset {
     const char *name;
     const char *text;
+    const char *base;  /* a preset whose text comes first (this one's lines override it), or NULL */
 } preset;
 
 static const char qv100_text[] =
@@ -730,15 +732,36 @@ static const char turner_text[] =
     "-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
     "                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2\"\n";
 
+static const char rhu_lamar_text[] =
+    "# The LAMAR machine of Rhu's PhD thesis (UT Austin, 2014), Table 5.3 \"Simulator configuration\n"
+    "# for LAMAR evaluation\" (\"similar to NVIDIA's GTX480\"), on RHU_DPE (Table 3.1), whose rows\n"
+    "# it repeats but these:\n"
+    "# \"L1 cache (size/associativity/block size) 16KB/4-way/128B\", a sector cache (Sec. 5.3: four\n"
+    "# 32-byte sectors, each with its valid and used bits) that allocates on miss, as LAMAR's\n"
+    "# granularity decision needs; index, MSHRs and queues: GTX480's\n"
+    "-gpgpu_cache:dl1 S:32:128:4,L:L:m:N:H,S:64:8,8\n"
+    "# \"L2 cache (size/associativity/block size) 768KB/16-way/128B\": 12 slices of 64 KB = 32 sets x\n"
+    "# 128 B x 16 ways, sectored\n"
+    "-gpgpu_cache:dl2 S:32:128:16,L:B:m:L:L,A:256:4,4:0,32\n"
+    "# \"Memory bandwidth 179.2 GB/s\": 192 bytes per DRAM cycle (6 channels x 2 chips x 4 bytes x 4\n"
+    "# transfers) at 933 MHz. Not modelled: the thesis's sub-ranked GDDR5 (two 32-bit sub-ranks, a\n"
+    "# 32-byte minimum access, twice the command bandwidth); a column command here moves 64 bytes\n"
+    "# (2 chips x 4 bytes x burst 8), the thesis's 64-byte-granularity configuration\n"
+    "-gpgpu_clock_domains 700.0:700.0:700.0:933.0\n"
+    "# the baseline: coarse-grain fetches (CG-only); -simtlab_lamar fg, spp, bgp or bgp_inf select\n"
+    "# the chapter's units\n"
+    "-simtlab_lamar cg\n";
+
 static const preset presets[] = {
-    {"QV100", qv100_text}, {"TITANV", titanv_text}, {"GTX480", gtx480_text},
-    {"FX5800", fx5800_text}, {"H100", h100_text}, {"RHU_DPE", rhu_dpe_text},
-    {"RHU_TBC", rhu_tbc_text}, {"NARASIMAN", narasiman_text}, {"TURNER", turner_text},
+    {"QV100", qv100_text, NULL}, {"TITANV", titanv_text, NULL}, {"GTX480", gtx480_text, NULL},
+    {"FX5800", fx5800_text, NULL}, {"H100", h100_text, NULL}, {"RHU_DPE", rhu_dpe_text, NULL},
+    {"RHU_TBC", rhu_tbc_text, NULL}, {"NARASIMAN", narasiman_text, NULL}, {"TURNER", turner_text, NULL},
+    {"RHU_LAMAR", rhu_lamar_text, "RHU_DPE"},
 };
 enum { N_PRESETS = sizeof presets / sizeof presets[0] };
 
 static const char *const preset_names[N_PRESETS + 1] = {"QV100",   "TITANV",  "GTX480",    "FX5800", "H100",
-                                                         "RHU_DPE", "RHU_TBC", "NARASIMAN", "TURNER", NULL};
+                                                         "RHU_DPE", "RHU_TBC", "NARASIMAN", "TURNER", "RHU_LAMAR", NULL};
 
 const char *const *tm_config_preset_names(void) { return preset_names; }
 
@@ -794,6 +817,9 @@ int tm_config_preset(tm_config *c, const char *name, char *err, size_t errlen)
     tm_config_defaults(&work);
     char source[48];
     snprintf(source, sizeof source, "preset %s", p->name);
+    const preset *base = p->base ? find_preset(p->base) : NULL;
+    if (base && tm_config_parse_text(&work, base->text, source, NULL, err, errlen))
+        return -1;
     if (tm_config_parse_text(&work, p->text, source, NULL, err, errlen))
         return -1;
     work.name = p->name;

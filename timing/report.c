@@ -230,6 +230,33 @@ static json_t *jcount(uint64_t v) { return json_integer((json_int_t)v); }
  * a miss or not, then missed or not). */
 static const char *const prediction_names[2][2] = {{"pff", "pft"}, {"ptf", "ptt"}};
 
+/* LAMAR (Rhu's thesis, Ch. 5): each cache's fetch quality and Avg_sec
+ * (sectors used per block that left), over every kernel as the caches'
+ * other counts. */
+static const char *const lamar_class_names[TM_LAMAR_KINDS] = {"DEMAND", "PRED_REF", "PRED_NREF", "NPRED_REF"};
+
+static double avg_sec(const tm_cache_stats *s)
+{
+    return s->lamar_blocks ? (double)s->lamar_used / (double)s->lamar_blocks : 0.0;
+}
+
+static void print_lamar(const tm_gpu *gpu, const report_summary *r, FILE *out)
+{
+    if (!gpu->cfg.lamar)
+        return;
+    fprintf(out, "lamar = %s\n", tm_lamar_name(gpu->cfg.lamar));
+    const struct { const char *name; const tm_cache_stats *s; bool has; } caches[2] = {
+        {"L1D", &r->l1d, r->has_l1d}, {"L2", &r->l2, r->has_l2}};
+    for (int c = 0; c < 2; c++) {
+        if (!caches[c].has)
+            continue;
+        for (int k = 0; k < TM_LAMAR_KINDS; k++)
+            fprintf(out, "%s_lamar_sectors[%s] = %" PRIu64 "\n", caches[c].name, lamar_class_names[k],
+                    caches[c].s->lamar[k]);
+        fprintf(out, "%s_avg_sec = %.4f\n", caches[c].name, avg_sec(caches[c].s));
+    }
+}
+
 /* Turner's scheduler-cycle classes (Figs. 6.2, 7.10): each scheduler cycle
  * is idle (nothing to issue: no warp, fetch, barriers, the mechanism,
  * finished warps), RAW (the scoreboard), stall (the pipeline could not
@@ -364,6 +391,7 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     if (gpu->cfg.max_issue_per_warp > 1)
         fprintf(out, "dual_issues = %" PRIu64 "\n", k->sm.dual_issues);
     print_mem_pipeline(gpu, k, out);
+    print_lamar(gpu, &r, out);
     print_simulation_time(k, out);
     print_distribution(r.tot, out);
 }
@@ -392,6 +420,11 @@ static json_t *cache_json(const tm_cache_stats *s)
         json_object_set_new(b, tm_cache_access_type_name((tm_cache_access_type)ty), row);
     }
     json_object_set_new(o, "breakdown", b);
+    json_t *lamar = json_object();
+    for (int k = 0; k < TM_LAMAR_KINDS; k++)
+        json_object_set_new(lamar, lamar_class_names[k], jcount(s->lamar[k]));
+    json_object_set_new(lamar, "avg_sec", json_real(avg_sec(s)));
+    json_object_set_new(o, "lamar", lamar);
     return o;
 }
 

@@ -157,6 +157,8 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     snprintf(name, sizeof name, "L1D_%03u", id);
     if (cfg->l1d.present && !(sm->l1d = tm_cache_new(&cfg->l1d, name, err, errlen)))
         return false;
+    if (sm->l1d && cfg->lamar && !tm_cache_set_gdu(sm->l1d, (tm_gdu_kind)(cfg->lamar - 1), err, errlen))
+        return false;
     snprintf(name, sizeof name, "L1C_%03u", id);
     if (cfg->l1c.present && !(sm->l1c = tm_cache_new(&cfg->l1c, name, err, errlen)))
         return false;

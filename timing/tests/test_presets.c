@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "timing/config.h"
+#include "timing/gdu.h"
 #include "timing/tests/config_test_support.h"
 
 /* presets.c's preset text (for the warnings check). */
@@ -54,7 +55,7 @@ static void test_every_preset(void **state)
         free(w.buf);
         round_trip(&c);
     }
-    assert_int_equal(n, 9);
+    assert_int_equal(n, 10);
 }
 
 /* configs/tested-cfgs/SM7_QV100/gpgpusim.config: -gpgpu_n_clusters 80,
@@ -377,6 +378,36 @@ static void test_turner_table_4_2(void **state)
     assert_int_equal(c.mem_pipeline, TM_MEMPIPE_STALL);
 }
 
+/* Rhu's thesis, Table 5.3 "Simulator configuration for LAMAR evaluation":
+ * Number of GPU cores 15; Threads per GPU core 1536; Registers per GPU
+ * core 32768; Shared memory per GPU core 48KB; Warp scheduling policy
+ * Oldest warp first; L1 cache 16KB/4-way/128B; L2 cache 768KB/16-way/128B;
+ * Memory bandwidth 179.2 GB/s; Memory controller Out-of-order (FR-FCFS).
+ * LAMAR's caches are sectored (four 32-byte sectors), and the baseline
+ * fetches coarse grain. */
+static void test_rhu_lamar_table_5_3(void **state)
+{
+    (void)state;
+    tm_config c = load("RHU_LAMAR");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 15);
+    assert_int_equal(c.max_threads_per_core, 1536);
+    assert_int_equal(c.registers_per_core, 32768);
+    assert_int_equal(c.shmem_bytes, 48 * 1024);
+    assert_int_equal(c.scheduler, TM_SCHED_OLDEST);
+    assert_true(c.l1d.sectored);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 16 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.line_bytes, 128);
+    assert_true(c.l2.sectored);
+    assert_int_equal(c.l2.assoc, 16);
+    assert_int_equal(c.l2.line_bytes, 128);
+    assert_int_equal((uint64_t)c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     768 * 1024);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 179.2e9) < 0.1e9);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
+    assert_int_equal(c.lamar, 1 + TM_GDU_CG);
+}
+
 /* Unknown names list the presets; names match in any letter case;
  * tm_config_load takes a preset or a file. */
 static void test_names_and_load(void **state)
@@ -411,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_gtx480),       cmocka_unit_test(test_fx5800_table2), cmocka_unit_test(test_h100),
         cmocka_unit_test(test_rhu_dpe_table_3_1), cmocka_unit_test(test_rhu_tbc_table_4_1),
         cmocka_unit_test(test_narasiman_table_5_1), cmocka_unit_test(test_turner_table_4_2),
+        cmocka_unit_test(test_rhu_lamar_table_5_3),
         cmocka_unit_test(test_names_and_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,7 @@
 #include "emulator/tests/emu_test.h"
 #include "timing/gpu.h"
 #include "timing/mempart.h"
+#include "timing/report.h"
 #include "timing/sm.h"
 
 #define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -393,6 +394,91 @@ static void test_write_backs_over_narrow_l2_lines(void **state)
     emu_close(&e);
 }
 
+/* The number after "name = " in the GPU's text report. */
+static uint64_t report_value(const tm_gpu *gpu, const char *name)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tm_report_text(gpu, f);
+    fclose(f);
+    char key[96];
+    snprintf(key, sizeof key, "\n%s = ", name);
+    const char *at = strstr(text, key);
+    if (!at)
+        fail_msg("no %s in the report", name);
+    uint64_t v = strtoull(at + strlen(key), NULL, 10);
+    free(text);
+    return v;
+}
+
+/* LAMAR's granularity (Rhu's thesis, Ch. 5) on a strided read: one warp
+ * reads 64 blocks 128 bytes apart, its lanes the first 64 bytes of each
+ * (sectors 0 and 1). Fine grain fetches those 2 sectors: the L1 asks the
+ * L2 for 2 x 64 = 128 sectors, and the L2 asks DRAM for 128 sectors of
+ * 32 bytes (4096 bytes: sector 0 a miss, sector 1 a sector miss of the
+ * line just allocated). Coarse grain fetches the whole block at both
+ * levels: 4 x 64 = 256 sectors asked of the L2, 64 blocks of 128 bytes
+ * (8192 bytes) of DRAM, twice the traffic. Fetch quality at the L1 under
+ * CG: a warp's access is two sector requests (per-sector coalescing, as
+ * GPGPU-Sim's), the first a miss that fetches the block (1 DEMAND sector),
+ * the second finding its sector already on the way (PRED_REF); sectors 2
+ * and 3 are never used (PRED_NREF, counted when the L1 is invalidated
+ * after the kernel): 64, 64 and 128, and Avg_sec exactly 2 (128 used
+ * sectors over 64 blocks). GPGPU-Sim's own sector caches (none) fetch as
+ * FG. */
+static void test_lamar_granularity(void **state)
+{
+    (void)state;
+    static const char text[] = HEAD ".visible .entry k(.param .u64 p)\n{\n"
+                               ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                               "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nand.b32 %r1, %r1, 15;\n"
+                               "mul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd1, %rd1, %rd2;\nmov.u32 %r2, 0;\nmov.u32 %r3, 0;\n"
+                               "LOOP:\nld.global.u32 %r4, [%rd1];\nadd.u32 %r3, %r3, %r4;\n"
+                               "add.u64 %rd1, %rd1, 128;\nadd.u32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 64;\n"
+                               "@%p1 bra LOOP;\nret;\n}\n";
+    static const char *const kinds[] = {"none", "fg", "cg"};
+    /* (DRAM also serves the constant cache's 64-byte line of the kernel parameter: 2 sectors, or
+     * under CG the L2's whole 128-byte block) */
+    static const uint64_t l2_sectors[] = {128, 128, 256}, dram_bytes[] = {4096 + 64, 4096 + 64, 8192 + 128};
+    for (int k = 0; k < 3; k++) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "-simtlab_lamar=%s", kinds[k]);
+        const char *const extra[] = {opt, NULL};
+        tm_config cfg = small_gpu(extra);
+        emu e;
+        uint64_t buf;
+        emu_open_module(&e, ptx_test_parse(text));
+        buf = emu_buf(&e, NULL, 64 * 128);
+        char err[512];
+        tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+        if (!gpu)
+            fail_msg("%s: %s", kinds[k], err);
+        sim_launch_config lc = emu_cfg(1, 1, 32, 1);
+        if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+            fail_msg("%s: %s", kinds[k], err);
+        uint64_t l2 = 0;
+        tm_cache_stats sum = {0}, l1 = *tm_cache_get_stats(gpu->sms[0].l1d);
+        for (uint32_t c = 0; c < gpu->cfg.n_mem; c++)
+            for (uint32_t j = 0; j < gpu->parts[c].nslices; j++)
+                tm_cache_stats_add(&sum, tm_cache_get_stats(gpu->parts[c].slices[j].l2));
+        for (int st = 0; st < TM_CACHE_STATUSES; st++)
+            if (st != TM_CACHE_RESERVATION_FAIL && st != TM_CACHE_MSHR_HIT)
+                l2 += sum.count[TM_ACC_GLOBAL_R][st];
+        assert_int_equal(l2, l2_sectors[k]);
+        assert_int_equal(report_value(gpu, "dram_bytes"), dram_bytes[k]);
+        if (k == 2) {
+            assert_int_equal(l1.lamar[TM_LAMAR_DEMAND], 64);
+            assert_int_equal(l1.lamar[TM_LAMAR_PRED_REF], 64);
+            assert_int_equal(l1.lamar[TM_LAMAR_PRED_NREF], 128);
+            assert_int_equal(l1.lamar_blocks, 64);
+            assert_int_equal(l1.lamar_used, 128);
+        }
+        tm_gpu_free(gpu);
+        emu_close(&e);
+    }
+}
+
 /* Each scheduler makes at most one I-cache access a cycle, and a refused
  * one counts as its access (GPGPU-Sim's fetch stops at any access). With
  * an L1I of one MSHR entry that merges nothing, every warp but the one
@@ -538,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_float_atomics_deterministic),
         cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
         cmocka_unit_test(test_write_backs_over_narrow_l2_lines),
+        cmocka_unit_test(test_lamar_granularity),
         cmocka_unit_test(test_every_preset_runs),
         cmocka_unit_test(test_cta_waits_for_alu_results),
         cmocka_unit_test(test_one_fetch_access_per_scheduler),
