@@ -101,12 +101,15 @@ typedef struct options {
     double scale;
     uint32_t threads; /* -t: host threads of a second timing run (1: none) */
     const char *mech; /* -m: the divergence mechanism (-simtlab_simt) */
+    const char *sets[8]; /* -o: more -OPTION=VALUE assignments */
+    int nsets;
 } options;
 
-/* Load dir/file, make the device, the program and the QV100 GPU under
- * divergence mechanism `mech`. */
-static void bench_open(bench *b, const char *dir, const char *file, const char *mech)
+/* Load o->dir/file, make the device, the program and the QV100 GPU under
+ * divergence mechanism o->mech and the assignments o->sets. */
+static void bench_open(bench *b, const options *o, const char *file)
 {
+    const char *dir = o->dir, *mech = o->mech;
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     ptx_diags dg = {0};
@@ -124,6 +127,9 @@ static void bench_open(bench *b, const char *dir, const char *file, const char *
     snprintf(set, sizeof set, "-simtlab_simt=%s", mech);
     if (tm_config_preset(&cfg, "QV100", b->err, sizeof b->err) != 0 || tm_config_set(&cfg, set, NULL, b->err, sizeof b->err) != 0)
         die("QV100", b->err);
+    for (int i = 0; i < o->nsets; i++)
+        if (tm_config_set(&cfg, o->sets[i], NULL, b->err, sizeof b->err) != 0)
+            die(o->sets[i], b->err);
     b->gpu = tm_gpu_new(&cfg, b->err, sizeof b->err);
     if (!b->gpu)
         die("QV100", b->err);
@@ -277,10 +283,9 @@ static void run_both(bench *b, const char *k, sim_dim3 grid, sim_dim3 block, con
 /* c = a + b over 4M / scale floats, 256 threads per CTA. */
 static result run_vadd(const options *o)
 {
-    const char *dir = o->dir;
     double scale = o->scale;
     bench b = {0};
-    bench_open(&b, dir, "vadd.ptx", o->mech);
+    bench_open(&b, o, "vadd.ptx");
     uint32_t n = (uint32_t)((4u << 20) / scale);
     float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
     if (!x || !y || !want)
@@ -308,10 +313,9 @@ static result run_vadd(const options *o)
  * down to a multiple of 16; one 16x16 CTA per 16x16 tile of C. */
 static result run_matmul(const options *o)
 {
-    const char *dir = o->dir;
     double scale = o->scale;
     bench b = {0};
-    bench_open(&b, dir, "matmul.ptx", o->mech);
+    bench_open(&b, o, "matmul.ptx");
     int side = (int)(512.0 / cbrt(scale)) / 16 * 16;
     if (side < 16)
         side = 16;
@@ -349,10 +353,9 @@ static result run_matmul(const options *o)
  * threads per CTA. */
 static result run_collatz(const options *o)
 {
-    const char *dir = o->dir;
     double scale = o->scale;
     bench b = {0};
-    bench_open(&b, dir, "collatz.ptx", o->mech);
+    bench_open(&b, o, "collatz.ptx");
     int n = (int)((1u << 20) / scale);
     uint32_t *start = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
     if (!start || !want)
@@ -506,16 +509,19 @@ static void print_handoff(uint32_t n)
 static void usage(FILE *out)
 {
     fprintf(out, "usage: sim_bench [-s SCALE] [-w vadd|matmul|collatz] [-d PTX_DIR] [-t N] [-m MECHANISM]\n"
+                 "                 [-o -OPTION=VALUE]...\n"
                  "  SCALE 1 is the full size (4M-float vector add, 512x512 multiply, 1M Collatz\n"
                  "  starts); SCALE divides each workload's work by about SCALE (default 4)\n"
                  "  N > 1: each workload runs on the timing model a second time, on N host threads\n"
-                 "  MECHANISM: the divergence mechanism (-simtlab_simt; default pdom)\n");
+                 "  MECHANISM: the divergence mechanism (-simtlab_simt; default pdom)\n"
+                 "  -o: an option of the QV100 configuration (up to 8), e.g. -o -simtlab_mem_pipeline=replay\n");
 }
 
 int main(int argc, char **argv)
 {
     double scale = 4;
-    const char *only = NULL, *dir = "testdata/timing", *mech = "pdom";
+    const char *only = NULL, *dir = "testdata/timing", *mech = "pdom", *sets[8] = {0};
+    int nsets = 0;
     uint32_t threads = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
@@ -539,6 +545,8 @@ int main(int argc, char **argv)
             dir = argv[++i];
         } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
             mech = argv[++i];
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && nsets < 8) {
+            sets[nsets++] = argv[++i];
         } else {
             usage(stderr);
             return EXIT_USAGE;
@@ -557,7 +565,11 @@ int main(int argc, char **argv)
     print_machine();
     if (threads > 1)
         print_handoff(threads);
-    const options opts = {dir, scale, threads, mech};
+    options opts = {dir, scale, threads, mech, {0}, nsets};
+    for (int i = 0; i < nsets; i++) {
+        opts.sets[i] = sets[i];
+        printf("option %s\n", sets[i]);
+    }
     printf("%-8s %9s %12s %11s %7s %8s %8s %9s %9s %8s %8s %7s %8s  %s\n", "workload", "size", "warp instr.",
            "cycles", "IPC", "wall s", "CPU s", "Kwi/s CPU", "Kcyc/s CPU", "Kwi/s w", "emu CPU s", "tm/emu",
            "peak MiB", "check");
