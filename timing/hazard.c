@@ -55,3 +55,13 @@ bool tm_hazard_may_issue(tm_hazard_tracker t, uint32_t mshrs, uint32_t in_use, u
         return in_use < mshrs;
     return tm_hazard_credits(mshrs, in_use, held) > 0;
 }
+
+double tm_turner_max_speedup(uint64_t cycles, uint64_t blocked, uint64_t alu_insts, double alu_rate)
+{
+    if (!cycles || alu_rate <= 0)
+        return 0.0;
+    double hidden = (double)alu_insts / alu_rate, saved = (double)blocked < hidden ? (double)blocked : hidden;
+    if (saved >= (double)cycles)
+        return 0.0;
+    return (double)cycles / ((double)cycles - saved) - 1.0;
+}

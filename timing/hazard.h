@@ -90,4 +90,12 @@ static inline int64_t tm_hazard_credits(uint32_t mshrs, uint32_t in_use, uint32_
  * in_use of them taken and `held` credits held by issued loads? */
 bool tm_hazard_may_issue(tm_hazard_tracker t, uint32_t mshrs, uint32_t in_use, uint32_t held);
 
+/* Turner's predicted maximum speedup (Sec. 3.5), the reading of the
+ * garbled formula that keeps it non-negative (digest B.5.4): with the
+ * collectors blocked by stalls for `blocked` cycles of `cycles`, and
+ * alu_insts ALU warp instructions at alu_rate per cycle, new cycles =
+ * cycles - min(blocked, alu_insts / alu_rate); the speedup is cycles /
+ * new cycles - 1 ("a very optimistic strong maximum"). 0 for no cycles. */
+double tm_turner_max_speedup(uint64_t cycles, uint64_t blocked, uint64_t alu_insts, double alu_rate);
+
 #endif

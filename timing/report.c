@@ -277,6 +277,16 @@ static void turner_classes(const tm_sm_stats *s, uint64_t out[TURNER_CLASSES])
     out[5] = s->dual_issues;
 }
 
+/* Turner's predicted maximum speedup of the kernel (hazard.h), per SM:
+ * its cycles with a CTA and collector-blocked cycles summed over the SMs;
+ * the ALU rate is the SM's ALU pipelines (SP and INT units; the thesis's
+ * "full rate" is not given). */
+static double max_speedup(const tm_gpu *gpu, const tm_kernel_stats *k)
+{
+    uint32_t rate = gpu->cfg.n_units[TM_UNIT_SP] + gpu->cfg.n_units[TM_UNIT_INT];
+    return tm_turner_max_speedup(k->sm.active_cycles, k->sm.oc_blocked, k->sm.alu_insts, rate ? rate : 1);
+}
+
 static void print_mem_pipeline(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *out)
 {
     const tm_config *c = &gpu->cfg;
@@ -290,6 +300,8 @@ static void print_mem_pipeline(const tm_gpu *gpu, const tm_kernel_stats *k, FILE
     turner_classes(&k->sm, classes);
     for (int i = 0; i < TURNER_CLASSES; i++)
         fprintf(out, "scheduler_cycles[%s] = %" PRIu64 "\n", turner_class_names[i], classes[i]);
+    fprintf(out, "oc_blocked_cycles = %" PRIu64 "\nalu_warp_instructions = %" PRIu64 "\nturner_max_speedup = %.4f\n",
+            k->sm.oc_blocked, k->sm.alu_insts, max_speedup(gpu, k));
     if (c->hazard_predictor == TM_PREDICT_NONE)
         return;
     fprintf(out, "hazard_avoidance = %s %s\n", tm_hazard_tracker_name(c->hazard_tracker),
@@ -321,6 +333,9 @@ static json_t *mem_pipeline_json(const tm_gpu *gpu, const tm_kernel_stats *k)
     for (int i = 0; i < TURNER_CLASSES; i++)
         json_object_set_new(sc, turner_class_names[i], jcount(classes[i]));
     json_object_set_new(o, "scheduler_cycles", sc);
+    json_object_set_new(o, "oc_blocked_cycles", jcount(k->sm.oc_blocked));
+    json_object_set_new(o, "alu_warp_instructions", jcount(k->sm.alu_insts));
+    json_object_set_new(o, "turner_max_speedup", json_real(max_speedup(gpu, k)));
     return o;
 }
 

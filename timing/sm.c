@@ -1049,6 +1049,7 @@ static void writeback(tm_sm *sm, uint64_t now)
  * the LD/ST unit's queue. */
 static void dispatch(tm_sm *sm, uint64_t now)
 {
+    sm->mem_waits = false;
     if (!sm->oc_held)
         return; /* an empty collector does nothing ("skipping work") */
     tm_opcollector_cycle(sm->oc, now);
@@ -1056,8 +1057,10 @@ static void dispatch(tm_sm *sm, uint64_t now)
         tm_oc_entry e;
         while (tm_opcollector_ready(sm->oc, (tm_unit)k, &e)) {
             if (k == TM_UNIT_MEM) {
-                if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE && sm->mem_n)
+                if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE && sm->mem_n) {
+                    sm->mem_waits = true;
                     break; /* Turner's memory stage holds one instruction: it waits in OC_EX */
+                }
                 sm->mem_fifo[(sm->mem_head + sm->mem_n) % sm->nmem] = (uint32_t)e.tag;
                 sm->mem_n++;
             } else {
@@ -1238,6 +1241,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
         if (retains(sm))
             w->ret[w->nret++] = (uint16_t)slot;
     } else {
+        sm->stats.alu_insts++;
         w->alu[slot % TM_ALU_PER_WARP] = ic;
         w->alu_busy |= (uint8_t)(1u << (slot % TM_ALU_PER_WARP));
     }
@@ -1312,6 +1316,7 @@ static bool issue_second(tm_sm *sm, uint32_t wi, const tm_inst_class *first, uin
 static void issue_stage(tm_sm *sm, uint64_t now)
 {
     uint32_t nsched = sm->nsched;
+    bool any_unit = false; /* a ready instruction found no collector (Turner's blocked cycles) */
     for (uint32_t s = 0; s < nsched && !tm_gpu_sm_failed(sm->gpu, sm->id); s++) {
         struct tm_sched_scan *sc = &sm->scan[s];
         if (!sc->dirty && now < sc->recheck_at) { /* as last cycle ("skipping work") */
@@ -1323,7 +1328,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
         tm_stall best = TM_STALL_IDLE;
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
-        bool issued = false, scoreboard = false, ready_but_stalled = false;
+        bool issued = false, scoreboard = false, ready_but_stalled = false, unit = false;
         uint64_t recheck = UINT64_MAX, in_order = sm->sched[s].order_mask;
         if (!(in_order & ((sc->holds & ~sc->sb_wait) | sc->replay))) {
             /* no warp needs blocked(): the loop below would give the least
@@ -1370,7 +1375,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                     if (!replay && sm->cfg->max_issue_per_warp > 1 && !tm_gpu_sm_failed(sm->gpu, sm->id))
                         issue_second(sm, wi, ic, fn, pc, now);
                 } else {
-                    ready_but_stalled = true;
+                    ready_but_stalled = unit = true;
                     best = TM_STALL_UNIT;
                     best_wi = wi;
                 }
@@ -1378,6 +1383,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             }
             scoreboard |= why == TM_STALL_SCOREBOARD;
             ready_but_stalled |= why == TM_STALL_UNIT || why == TM_STALL_MEMBAR || why == TM_STALL_RESTRICT;
+            unit |= why == TM_STALL_UNIT;
             if (best == TM_STALL_IDLE || why < best) {
                 best = why;
                 best_wi = wi;
@@ -1391,9 +1397,11 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         }
         sm->idle[s] = idle_count(sm, best, best_wi, scoreboard, ready_but_stalled);
         count_idle(sm, &sm->idle[s], 1);
+        any_unit |= unit;
         if (ready_but_stalled)
             sm->idle_ok = false; /* a unit may free up by itself: no skipping */
     }
+    sm->stats.oc_blocked += any_unit && sm->mem_waits;
 }
 
 /* ---- fetch -------------------------------------------------------------- */

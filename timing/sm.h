@@ -191,6 +191,7 @@ typedef struct tm_sm {
     /* hazard avoidance (timing/hazard.h): credits held by issued loads, by cache (L1D, L1C);
      * this cycle's update of the GPU's counter table, applied after the cycle in SM order */
     uint32_t credits_held[2];
+    bool mem_waits;           /* a memory instruction waited in OC_EX for the stage (last dispatch) */
     struct {
         bool valid, miss;
         uint32_t index;

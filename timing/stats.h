@@ -77,6 +77,11 @@ typedef struct tm_sm_stats {
     uint64_t replays;
     uint64_t predictions[2][2];
     uint64_t dual_issues;    /* second instructions of a dual issue (-gpgpu_max_insn_issue_per_warp 2) */
+    /* Turner's predicted maximum speedup (Sec. 3.5): warp instructions for the ALU-side units
+     * (everything but the LD/ST unit), and scheduler cycles a ready instruction found no collector
+     * while a memory instruction waited in OC_EX for the memory stage (the collectors blocked by
+     * a stall, Fig. 1.4) */
+    uint64_t alu_insts, oc_blocked;
     tm_simt_counts simt;     /* the divergence mechanism's own counts */
 } tm_sm_stats;
 

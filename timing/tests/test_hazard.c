@@ -158,12 +158,25 @@ static void test_naive_tracker(void **state)
     assert_false(tm_hazard_may_issue(TM_TRACK_NAIVE, 2, 2, 0));
 }
 
+/* Predicted maximum speedup (Sec. 3.5; the digest's B.2.4 numbers): 1M
+ * cycles, 200K of them blocked, 600K ALU instructions at 2 per cycle
+ * (300K cycles of ALU work): 1M / (1M - 200K) - 1 = 0.25; with only 100K
+ * ALU instructions the ALU work (50K cycles) bounds it: 1M / 950K - 1. */
+static void test_max_speedup(void **state)
+{
+    (void)state;
+    assert_float_equal(tm_turner_max_speedup(1000000, 200000, 600000, 2), 0.25, 1e-12);
+    assert_float_equal(tm_turner_max_speedup(1000000, 200000, 100000, 2), 1000000.0 / 950000.0 - 1, 1e-12);
+    assert_float_equal(tm_turner_max_speedup(0, 0, 0, 2), 0.0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classification_order), cmocka_unit_test(test_cache_fail_conditions),
         cmocka_unit_test(test_predictors),           cmocka_unit_test(test_counter_table),
         cmocka_unit_test(test_credit_sequence),      cmocka_unit_test(test_naive_tracker),
+        cmocka_unit_test(test_max_speedup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

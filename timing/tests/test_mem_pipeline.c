@@ -240,7 +240,8 @@ static void test_fig54_avoidance(void **state)
  * Replay (a 32-slot warp buffer, so retention does not hold warp 0): C is
  * squashed and its replays and the loads share the stage; warp 1's adds
  * issue at least every other cycle (round robin with warp 0) and are all
- * issued before C's last replay. */
+ * issued before C's last replay. The stall's starved cycles are Turner's
+ * collector-blocked cycles (Sec. 3.5); replay has none. */
 static const char fig14[] =
     ".version 8.0\n.target sm_80\n.address_size 64\n"
     ".visible .entry k(.param .u64 p)\n{\n"
@@ -297,9 +298,14 @@ static void test_fig14_stall_propagation(void **state)
             next = t.ev[i].cycle;
     assert_true(f > t12 + 100); /* (the starvation lasts: P's miss goes to DRAM) */
     assert_int_equal(next, f + 2);
+    /* Turner's blocked cycles: every cycle from the one after the 12th load to f + 1 (warp 1's add
+     * ready, no collector, memory instructions waiting for the stage), and at most a few more
+     * while the collectors filled */
+    assert_true(ks.sm.oc_blocked >= f - t12 + 1 && ks.sm.oc_blocked <= f - t12 + 1 + 12);
 
     const char *const replay[] = {"-simtlab_mem_pipeline=replay", "-simtlab_warp_buffer=32", NULL};
-    run_kernel(text, 64, replay, &t);
+    ks = run_kernel(text, 64, replay, &t);
+    assert_int_equal(ks.sm.oc_blocked, 0); /* replay never holds the collectors */
     uint64_t prev = 0, last_add = 0, last_c = 0;
     for (uint32_t i = 0; i < t.n; i++) {
         const tm_issue_event *e = &t.ev[i];
