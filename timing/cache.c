@@ -33,6 +33,7 @@ typedef struct line {
     uint8_t readable_on_fill;  /* modified sectors that become readable when filled */
     uint8_t used;              /* LAMAR: sectors referenced since the line was allocated */
     uint8_t predicted;         /* LAMAR: sectors fetched by prediction, not referenced yet */
+    bool deprio;               /* allocated by a deprioritized access (priority-based allocation) */
 } line;
 
 /* An MSHR entry: one pending sector (or line) and the requests merged on it. */
@@ -42,6 +43,7 @@ typedef struct mshr {
     uint8_t sectors;           /* the line sectors it fills */
     uint8_t pending;           /* sectors of the next-level request still to come back */
     bool ready, has_atomic;
+    bool bypass;               /* its data fills no line (a deprioritized miss: tm_cache_set_pca) */
     uint32_t line;             /* the line its access found or allocated (a hint for the fill) */
 } mshr;
 
@@ -82,6 +84,7 @@ struct tm_cache {
     } refused;
     tm_cache_stats stats;
     tm_gdu *gdu;               /* LAMAR's granularity decision unit, or NULL (tm_cache_set_gdu) */
+    bool pca;                  /* priority-based cache allocation (tm_cache_set_pca) */
     char error[192];
 };
 
@@ -323,6 +326,16 @@ void tm_cache_free(tm_cache *c)
 }
 
 void tm_cache_set_last_level(tm_cache *c) { c->last_level = true; }
+
+bool tm_cache_set_pca(tm_cache *c, char *err, size_t errlen)
+{
+    if (c->cfg.alloc != TM_ALLOC_ON_MISS || c->cfg.write == TM_WRITE_READ_ONLY) {
+        seterr(err, errlen, "cache %s: priority-based allocation needs a data cache that allocates on miss", c->name);
+        return false;
+    }
+    c->pca = true;
+    return true;
+}
 
 bool tm_cache_set_gdu(tm_cache *c, tm_gdu_kind k, char *err, size_t errlen)
 {
@@ -653,6 +666,7 @@ typedef struct access {
     probe p;
     tm_cache_access_type type;
     bool merged;               /* joined an existing MSHR entry */
+    bool bypass;               /* a deprioritized miss that allocates no line */
     tm_cache_fail why;
 } access;
 
@@ -678,7 +692,9 @@ static void send_read(access *a, bool internal)
     uint8_t fetch = a->smask; /* LAMAR: a miss of the whole block may fetch more of it */
     if (e == NONE && c->gdu && !internal && a->p.status == TM_CACHE_MISS)
         fetch = tm_gdu_fetch(c->gdu, a->block, a->smask);
-    bool dirty = touch_tags(c, a->p, a->block, fetch, a->now, a->r, &wb);
+    bool dirty = !a->bypass && touch_tags(c, a->p, a->block, fetch, a->now, a->r, &wb);
+    if (c->pca && !a->bypass && a->p.status == TM_CACHE_MISS && c->cfg.alloc == TM_ALLOC_ON_MISS)
+        c->lines[a->p.idx].deprio = !a->r->prio;
     tm_cache_access_type type = a->type;
     if (internal)
         type = c->last_level ? TM_ACC_L2_WR_ALLOC_R : TM_ACC_L1_WR_ALLOC_R;
@@ -689,7 +705,9 @@ static void send_read(access *a, bool internal)
     } else {
         uint8_t next = c->cfg.sectored ? fetch : sectors_of_range(a->block, c->cfg.line_bytes);
         e = mshr_open(c, a->key, fetch, next);
-        c->mshrs[e].line = a->p.idx;
+        c->mshrs[e].line = a->bypass ? 0 : a->p.idx;
+        c->mshrs[e].bypass = a->bypass;
+        c->stats.pca_bypasses += a->bypass;
         mshr_append(c, e, a->r, internal);
         tm_req m = *a->r;
         m.addr = a->key;
@@ -699,13 +717,29 @@ static void send_read(access *a, bool internal)
         m.is_reply = 0;
         m.tag = e;
         push(c, &m);
-        if (c->gdu) {
+        if (c->gdu && !a->bypass) {
             c->stats.lamar[TM_LAMAR_DEMAND] += popcount8(a->smask);
             c->lines[a->p.idx].predicted |= (uint8_t)(fetch & ~a->smask);
         }
     }
     if (dirty)
         push(c, &wb);
+}
+
+/* Where a deprioritized miss of block may allocate (Rhu's thesis, Sec.
+ * 6.2): a vacant way, else the least recently used way a deprioritized
+ * access allocated (and no miss has reserved); NONE: it bypasses. */
+static uint32_t pca_victim(const tm_cache *c, uint64_t block)
+{
+    uint32_t assoc = c->cfg.assoc, base = tm_cache_set_index(c, block) * assoc, best = NONE;
+    for (uint32_t w = 0; w < assoc; w++) {
+        const line *l = &c->lines[base + w];
+        if (!live(l))
+            return base + w;
+        if (l->deprio && !l->reserved && (best == NONE || l->stamp < c->lines[best].stamp))
+            best = base + w;
+    }
+    return best;
 }
 
 /* A read (or an atomic performed here) on a data cache: GPGPU-Sim's
@@ -721,7 +755,13 @@ static tm_cache_status read_access(access *a)
             set_modified(l, a->smask);
         return TM_CACHE_HIT;
     }
-    if (a->p.status == TM_CACHE_RESERVATION_FAIL)
+    if (c->pca && !a->r->prio && (a->p.status == TM_CACHE_MISS || a->p.status == TM_CACHE_RESERVATION_FAIL)) {
+        uint32_t v = pca_victim(c, a->block);
+        a->bypass = v == NONE;
+        if (!a->bypass)
+            a->p = (probe){TM_CACHE_MISS, v};
+    }
+    if (a->p.status == TM_CACHE_RESERVATION_FAIL && !a->bypass)
         return fail(a, TM_CACHE_FAIL_LINE_ALLOC);
     if (!missq_room(c, 2))
         return fail(a, TM_CACHE_FAIL_MISS_QUEUE);
@@ -1067,7 +1107,7 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
     uint64_t block = m->key & ~(uint64_t)(c->cfg.line_bytes - 1);
     if (c->cfg.alloc == TM_ALLOC_ON_MISS) {
         const line *at = &c->lines[m->line]; /* (a valid index: send_read sets it from its probe) */
-        probe p = live(at) && c->blocks[m->line] == block
+        probe p = !m->bypass && live(at) && c->blocks[m->line] == block
                       ? probe_present(at, m->line, m->sectors, false) /* still there: the one way that holds it */
                       : probe_tags(c, block, m->sectors, false);
         if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL)
@@ -1198,6 +1238,7 @@ void tm_cache_stats_add(tm_cache_stats *sum, const tm_cache_stats *s)
     for (int k = 0; k < TM_LAMAR_KINDS; k++)
         sum->lamar[k] += s->lamar[k];
     sum->lamar_blocks += s->lamar_blocks;
+    sum->pca_bypasses += s->pca_bypasses;
     sum->lamar_used += s->lamar_used;
 }
 

@@ -158,6 +158,7 @@ typedef struct tm_cache_stats {
     uint64_t fail[TM_ACC_TYPES][TM_CACHE_FAIL_REASONS];
     uint64_t lamar[TM_LAMAR_KINDS];
     uint64_t lamar_blocks, lamar_used;
+    uint64_t pca_bypasses;   /* deprioritized read misses that allocated no line (tm_cache_set_pca) */
 } tm_cache_stats;
 
 /* GPGPU-Sim's cache_sub_stats: accesses = HIT + HIT_RESERVED + MISS +
@@ -188,6 +189,14 @@ void tm_cache_set_last_level(tm_cache *c);
  * sector bits, the statistics the fetch quality. Needs a sectored cache
  * of 128-byte lines allocating on miss; false with a message otherwise. */
 bool tm_cache_set_gdu(tm_cache *c, tm_gdu_kind k, char *err, size_t errlen);
+
+/* Priority-based cache allocation (Rhu's thesis, Ch. 6): a read miss of a
+ * request that is not prioritized (tm_req.prio) may allocate only a
+ * vacant way or one a deprioritized access allocated; otherwise it
+ * bypasses, still holding an MSHR while its data comes (the data fills no
+ * line). Needs a data cache that allocates on miss; false with a message
+ * otherwise. */
+bool tm_cache_set_pca(tm_cache *c, char *err, size_t errlen);
 
 /* Index sets by fn(ctx, addr) instead of the address itself (GPGPU-Sim's
  * L2 indexes by the address with the memory-partition bits removed);

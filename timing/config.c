@@ -71,6 +71,7 @@ static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain
 static const char *const hazard_predictor_names[] = {"none", "false", "true", "counter", "oracle", NULL};
 static const char *const hazard_tracker_names[] = {"naive", "credit", NULL};
 static const char *const lamar_names[] = {"none", "cg", "fg", "spp", "bgp", "bgp_inf", NULL};
+static const char *const dram_priority_names[] = {"none", "frfp-fcfs", "fp-frfcfs", NULL};
 
 const char *tm_mem_pipeline_name(tm_mem_pipeline p) { return mem_pipeline_names[p]; }
 const char *tm_hazard_predictor_name(tm_hazard_predictor p) { return hazard_predictor_names[p]; }
@@ -167,6 +168,8 @@ static const opt_def options[] = {
     {"-simtlab_hazard_predictor", K_CHOICE, F(hazard_predictor), .choices = hazard_predictor_names},
     {"-simtlab_hazard_tracker", K_CHOICE, F(hazard_tracker), .choices = hazard_tracker_names},
     {"-simtlab_lamar", K_CHOICE, F(lamar), .choices = lamar_names},
+    {"-simtlab_pca_tokens", K_U32, F(pca_tokens)},
+    {"-simtlab_dram_priority", K_CHOICE, F(dram_priority), .choices = dram_priority_names},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -880,6 +883,9 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
         return invalid(err, errlen, "-simtlab_hazard_predictor %s needs Turner's memory stage: -simtlab_mem_pipeline "
                                     "stall, stall-retain or replay",
                        hazard_predictor_names[c->hazard_predictor]);
+    if (c->dram_priority && c->dram_scheduler != TM_DRAM_FRFCFS)
+        return invalid(err, errlen, "-simtlab_dram_priority %s needs the FR-FCFS scheduler (-gpgpu_dram_scheduler 1)",
+                       dram_priority_names[c->dram_priority]);
     if (c->max_issue_per_warp < 1 || c->max_issue_per_warp > 2)
         return invalid(err, errlen, "-gpgpu_max_insn_issue_per_warp %u: 1 or 2 instructions per warp and cycle",
                        c->max_issue_per_warp);

@@ -277,6 +277,12 @@ typedef struct tm_config {
     tm_hazard_predictor hazard_predictor; /* -simtlab_hazard_predictor: none, false, true, counter
                                         or oracle */
     tm_hazard_tracker hazard_tracker; /* -simtlab_hazard_tracker: naive or credit */
+    uint32_t pca_tokens;             /* -simtlab_pca_tokens: tokens per warp scheduler of Rhu's
+                                        priority-based cache allocation (Ch. 6: 1, 2, 4, 6), held by
+                                        its oldest warps and passed on when a warp finishes; their
+                                        requests are prioritized (tm_req.prio); 0: none */
+    int dram_priority;               /* -simtlab_dram_priority: none, frfp-fcfs or fp-frfcfs (QoS DRAM
+                                        scheduling of prioritized requests, Rhu's Ch. 6; FR-FCFS only) */
     int lamar;                       /* -simtlab_lamar: LAMAR's granularity decision unit at the L1D
                                         and L2 (Rhu's thesis, Ch. 5): 0 none (GPGPU-Sim's sector
                                         caches: the sectors asked for), else 1 + tm_gdu_kind (cg, fg,

@@ -457,10 +457,25 @@ static void assign(tm_dram *d, uint32_t b, int32_t i, uint32_t q, uint64_t now)
 }
 
 /* FR-FCFS choice for bank b from queue q: its oldest request to the open
- * row, else its oldest request. */
+ * row, else its oldest request. With QoS priority (tm_dram_options) the
+ * classes (row hit, prioritized) are tried in the option's order, the
+ * oldest request of the first class that has one. */
 static int32_t frfcfs_pick(const tm_dram *d, uint32_t b, uint32_t q)
 {
     const dram_bank *k = &d->bank[b];
+    if (d->opt.priority) {
+        /* class = 2 bits (hit, prio): FRFP tries 11, 10, 01, 00; FP-FR tries 11, 01, 10, 00 */
+        static const uint8_t order[3][4] = {{0}, {3, 2, 1, 0}, {3, 1, 2, 0}};
+        int32_t best[4] = {NIL, NIL, NIL, NIL};
+        for (int32_t i = k->waiting[q].head; i != NIL; i = d->pool[i].next) {
+            uint32_t c = (uint32_t)(k->active && d->pool[i].row == k->row) << 1 | (d->pool[i].req.prio != 0);
+            if (best[c] == NIL)
+                best[c] = i;
+        }
+        for (int j = 0; j < 4; j++)
+            if (best[order[d->opt.priority][j]] != NIL)
+                return best[order[d->opt.priority][j]];
+    }
     if (k->active)
         for (int32_t i = k->waiting[q].head; i != NIL; i = d->pool[i].next)
             if (d->pool[i].row == k->row)

@@ -101,6 +101,10 @@ typedef struct tm_dram_options {
                                  own (FR-FCFS), of wq_size entries, drained from wq_high waiting
                                  writes down to below wq_low (-dram_write_queue_size) */
     uint32_t wq_size, wq_high, wq_low;
+    /* QoS scheduling of prioritized requests (tm_req.prio; Rhu's thesis, Ch. 6), FR-FCFS only:
+     * 0 none; 1 FRFP-FCFS (row hits first, among them and among the rest prioritized first);
+     * 2 FP-FRFCFS (prioritized first, among them and among the rest row hits first) */
+    uint8_t priority;
 } tm_dram_options;
 
 /* Counters, in GPGPU-Sim's terms where it has them (its names in the

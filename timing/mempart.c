@@ -56,7 +56,8 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
                                                       .write_queue = cfg->dram_write_queue,
                                                       .wq_size = cfg->dram_wq[0],
                                                       .wq_high = cfg->dram_wq[1],
-                                                      .wq_low = cfg->dram_wq[2]});
+                                                      .wq_low = cfg->dram_wq[2],
+                                                      .priority = (uint8_t)cfg->dram_priority});
     for (uint32_t k = 0; k < mp->nslices; k++) {
         tm_l2slice *s = &mp->slices[k];
         s->id = channel * mp->nslices + k;

@@ -159,6 +159,8 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         return false;
     if (sm->l1d && cfg->lamar && !tm_cache_set_gdu(sm->l1d, (tm_gdu_kind)(cfg->lamar - 1), err, errlen))
         return false;
+    if (sm->l1d && cfg->pca_tokens && !tm_cache_set_pca(sm->l1d, err, errlen))
+        return false;
     snprintf(name, sizeof name, "L1C_%03u", id);
     if (cfg->l1c.present && !(sm->l1c = tm_cache_new(&cfg->l1c, name, err, errlen)))
         return false;
@@ -332,6 +334,29 @@ static void want_fetch(tm_sm *sm, uint32_t wi)
     sm->scan[sm->warps[wi].sched].want_fetch |= 1ull << (wi / sm->nsched);
 }
 
+/* Rhu's priority tokens (Ch. 6; -simtlab_pca_tokens N): the N oldest
+ * unfinished warps of scheduler s hold them; a token passes on when its
+ * warp finishes. Called whenever a warp of s starts or finishes. */
+static void assign_tokens(tm_sm *sm, uint32_t s)
+{
+    uint32_t n = sm->cfg->pca_tokens;
+    if (!n)
+        return;
+    for (uint32_t i = s; i < sm->nwarps; i += sm->nsched)
+        sm->warps[i].token = false;
+    for (uint32_t k = 0; k < n; k++) { /* the next oldest without one */
+        tm_warp *best = NULL;
+        for (uint32_t i = s; i < sm->nwarps; i += sm->nsched) {
+            tm_warp *w = &sm->warps[i];
+            if (w->cta && !w->done && !w->token && (!best || w->age < best->age))
+                best = w;
+        }
+        if (!best)
+            break;
+        best->token = true;
+    }
+}
+
 /* Slot wi leaves its scheduler (its warp finished or its CTA ended). */
 static void unschedule(tm_sm *sm, uint32_t wi)
 {
@@ -341,6 +366,7 @@ static void unschedule(tm_sm *sm, uint32_t wi)
     sm->resident[s] &= ~(1ull << j);
     tm_warp_sched_finish(&sm->sched[s], j, live_row(sm, s));
     sm->scan[s].dirty = true;
+    assign_tokens(sm, s);
 }
 
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
@@ -383,6 +409,8 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         mirror(sm, i);
         want_fetch(sm, i);
     }
+    for (uint32_t s = 0; s < nsched; s++)
+        assign_tokens(sm, s);
     return true;
 }
 
@@ -569,7 +597,7 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
             }
             continue;
         }
-        tm_req proto = {.sm = (uint16_t)sm->id, .warp = (uint16_t)wi};
+        tm_req proto = {.sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .prio = sm->warps[wi].token};
         tm_warp_access wa = {.active = active, .addr = addr, .bytes = bytes,
                              .kind = kind == 1 ? TM_REQ_READ : kind == 2 ? TM_REQ_WRITE : TM_REQ_ATOMIC,
                              .space = space == PTX_SPACE_LOCAL ? TM_SPACE_LOCAL : TM_SPACE_GLOBAL};

@@ -57,6 +57,7 @@ typedef struct tm_warp {
     bool at_barrier;
     bool mech_wait;           /* the mechanism said WAITING at its last fetch (a TBC synchronization, say) */
     bool ib_ordered;          /* the buffered (or fetching) instruction is an ordered point */
+    bool token;               /* holds a priority token (-simtlab_pca_tokens): its requests are prioritized */
     uint8_t alu_busy;         /* its in-flight ALU instructions' entries in use (bit k: alu[k]) */
     tm_cta *cta;              /* NULL: free */
     uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */

@@ -1141,9 +1141,71 @@ static void test_index_address(void **state)
     tm_cache_free(c);
 }
 
+/* Priority-based allocation (Rhu's thesis, Sec. 6.2) on a write-back data
+ * cache of one set of 2 ways: prioritized reads of A and B fill both ways;
+ * a deprioritized read of C finds no vacant way and no deprioritized line,
+ * so it bypasses: it still takes an MSHR and comes back ready, but its data
+ * fills no line (C misses again; A and B hit). After A's line is
+ * invalidated (a vacancy) a deprioritized read of D allocates it; a
+ * deprioritized read of E may then replace D (allocated deprioritized) but
+ * not B: B and E hit, D misses. */
+static void test_priority_allocation(void **state)
+{
+    (void)state;
+    tm_cache_config cfg = tiny();
+    cfg.nsets = 1;
+    cfg.write = TM_WRITE_BACK;
+    tm_cache *c = make(&cfg);
+    char err[160];
+    assert_true(tm_cache_set_pca(c, err, sizeof err));
+    uint64_t now = 1;
+    const uint64_t A = 0x000, B = 0x080, C = 0x100, D = 0x180, E = 0x200;
+    /* prioritized: A, B */
+    for (int i = 0; i < 2; i++) {
+        tm_req r = req(TM_REQ_READ, i ? B : A, 4, (uint32_t)i);
+        r.prio = 1;
+        assert_int_equal(tm_cache_access(c, &r, now++, NULL), TM_CACHE_MISS);
+        answer_front(c, now++);
+        tm_req out;
+        assert_true(tm_cache_next_ready(c, now, &out));
+    }
+    tm_req rc = req(TM_REQ_READ, C, 4, 7);
+    assert_int_equal(tm_cache_access(c, &rc, now++, NULL), TM_CACHE_MISS);
+    assert_int_equal(tm_cache_mshrs_in_use(c), 1);
+    answer_front(c, now++);
+    uint32_t seven = 7;
+    expect_ready(c, now, &seven, 1);
+    assert_int_equal(tm_cache_get_stats(c)->pca_bypasses, 1);
+    assert_int_equal(tm_cache_peek(c, &rc), TM_CACHE_MISS);
+    assert_int_equal(rd(c, A, now++), TM_CACHE_HIT);
+    assert_int_equal(rd(c, B, now++), TM_CACHE_HIT);
+    /* a vacancy: D allocates it; E replaces D, not B */
+    tm_cache_invalidate(c);
+    tm_req rb = req(TM_REQ_READ, B, 4, 8);
+    rb.prio = 1;
+    assert_int_equal(tm_cache_access(c, &rb, now++, NULL), TM_CACHE_MISS);
+    answer_front(c, now++);
+    uint32_t eight = 8;
+    expect_ready(c, now, &eight, 1);
+    tm_req rd_ = req(TM_REQ_READ, D, 4, 9), re = req(TM_REQ_READ, E, 4, 10);
+    assert_int_equal(tm_cache_access(c, &rd_, now++, NULL), TM_CACHE_MISS);
+    answer_front(c, now++);
+    uint32_t nine = 9, ten = 10;
+    expect_ready(c, now, &nine, 1);
+    assert_int_equal(tm_cache_access(c, &re, now++, NULL), TM_CACHE_MISS);
+    answer_front(c, now++);
+    expect_ready(c, now, &ten, 1);
+    assert_int_equal(tm_cache_get_stats(c)->pca_bypasses, 1);
+    assert_int_equal(tm_cache_peek(c, &rb), TM_CACHE_HIT);
+    assert_int_equal(tm_cache_peek(c, &re), TM_CACHE_HIT);
+    assert_int_equal(tm_cache_peek(c, &rd_), TM_CACHE_MISS);
+    tm_cache_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_priority_allocation),
         cmocka_unit_test(test_lru_sequence),
         cmocka_unit_test(test_fifo_sequence),
         cmocka_unit_test(test_sequence_counts),

@@ -367,6 +367,42 @@ static void test_frfcfs_vs_fifo(void **state)
     tm_dram_free(d);
 }
 
+/* QoS scheduling (Rhu's thesis, Ch. 6) on the reorder script with B (a
+ * row miss) prioritized: FRFP-FCFS still serves row hits first, so C (a
+ * hit) goes before B, as FR-FCFS: done 11, 14, 24; FP-FRFCFS serves the
+ * prioritized B first, so the order is FIFO's: done 11, 24, 37 (the
+ * timings of the test above). Without priority bits both are FR-FCFS. */
+static void test_qos_priority(void **state)
+{
+    (void)state;
+    static const uint64_t want[3][3] = {{11, 14, 24}, {11, 14, 24}, {11, 37, 24}}; /* done of A, C, B by option */
+    for (uint8_t prio = 0; prio < 3; prio++) {
+        for (int marked = 0; marked < 2; marked++) {
+            tm_config c = base_config();
+            tm_dram *d = make(&c);
+            tm_dram_set_options(d, &(tm_dram_options){.priority = prio});
+            uint64_t done[3] = {0};
+            for (uint64_t now = 0; now <= 40; now++) {
+                if (now < 3) {
+                    const step *st = &reorder_script[now];
+                    tm_req r = {.addr = 64 * now, .bytes = st->bytes, .kind = st->kind, .tag = (uint32_t)now,
+                                .prio = (uint8_t)(marked && now == 1)};
+                    assert_true(tm_dram_push(d, &r, st->bank, st->row, 0, now));
+                }
+                tm_dram_cycle(d, now);
+                tm_req r;
+                while (tm_dram_pop_reply(d, &r))
+                    done[r.tag] = now;
+            }
+            uint64_t expect_c = marked ? want[prio][1] : 14, expect_b = marked ? want[prio][2] : 24;
+            assert_int_equal(done[0], 11);
+            assert_int_equal(done[2], expect_c);
+            assert_int_equal(done[1], expect_b);
+            tm_dram_free(d);
+        }
+    }
+}
+
 /* Skipping idle cycles through next_event gives the same completions and
  * the same counters as running every cycle. */
 static void test_next_event_skipping(void **state)
@@ -861,6 +897,7 @@ int main(void)
         cmocka_unit_test(test_trrd),
         cmocka_unit_test(test_write_to_read),     cmocka_unit_test(test_precharge_after_read_and_write),
         cmocka_unit_test(test_read_to_write),     cmocka_unit_test(test_frfcfs_vs_fifo),
+        cmocka_unit_test(test_qos_priority),
         cmocka_unit_test(test_next_event_skipping), cmocka_unit_test(test_two_burst_request),
         cmocka_unit_test(test_peak_bandwidth),    cmocka_unit_test(test_queue_full),
         cmocka_unit_test(test_write_queue),

@@ -479,6 +479,57 @@ static void test_lamar_granularity(void **state)
     }
 }
 
+/* Rhu's priority tokens (Ch. 6), 2 per scheduler on one scheduler: the 8
+ * warps of a block start together, oldest first by slot, so at their first
+ * issues slots 0 and 1 hold the tokens and the others do not; once a
+ * holder finishes its token passes to the oldest warp without one. */
+typedef struct token_log {
+    tm_gpu *gpu;
+    int first[8];    /* token at the warp's first issue: 1 yes, 0 no, -1 not seen */
+    int passed;      /* a warp other than 0 and 1 issued holding a token */
+} token_log;
+
+static void log_token(void *arg, const tm_issue_event *e)
+{
+    token_log *t = arg;
+    bool token = t->gpu->sms[e->sm].warps[e->slot].token;
+    if (e->slot < 8 && t->first[e->slot] < 0)
+        t->first[e->slot] = token;
+    if (e->slot >= 2 && token)
+        t->passed = 1;
+}
+
+static void test_pca_tokens(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {"-simtlab_pca_tokens=2", "-gpgpu_num_sched_per_core=1",
+                                        "-gpgpu_sub_core_model=0", NULL};
+    tm_config cfg = small_gpu(extra);
+    /* warp w runs w x 20 loop trips, so warp 0 ends first and its token passes on */
+    static const char k[] = HEAD ".visible .entry k(.param .u64 p)\n{\n"
+                            ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n"
+                            "mov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 5;\nmul.lo.u32 %r2, %r2, 20;\nmov.u32 %r3, 0;\n"
+                            "LOOP:\nsetp.ge.u32 %p1, %r3, %r2;\n@%p1 bra DONE;\nadd.u32 %r3, %r3, 1;\nbra LOOP;\n"
+                            "DONE:\nret;\n}\n";
+    emu e;
+    emu_open_module(&e, ptx_test_parse(k));
+    uint64_t buf = emu_buf(&e, NULL, 8);
+    char err[512];
+    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
+    assert_non_null(gpu);
+    token_log log = {.gpu = gpu, .first = {-1, -1, -1, -1, -1, -1, -1, -1}};
+    gpu->on_issue = log_token;
+    gpu->on_issue_arg = &log;
+    sim_launch_config lc = emu_cfg(1, 1, 256, 1);
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    for (int w = 0; w < 8; w++)
+        assert_int_equal(log.first[w], w < 2);
+    assert_int_equal(log.passed, 1);
+    tm_gpu_free(gpu);
+    emu_close(&e);
+}
+
 /* Each scheduler makes at most one I-cache access a cycle, and a refused
  * one counts as its access (GPGPU-Sim's fetch stops at any access). With
  * an L1I of one MSHR entry that merges nothing, every warp but the one
@@ -625,6 +676,7 @@ int main(void)
         cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
         cmocka_unit_test(test_write_backs_over_narrow_l2_lines),
         cmocka_unit_test(test_lamar_granularity),
+        cmocka_unit_test(test_pca_tokens),
         cmocka_unit_test(test_every_preset_runs),
         cmocka_unit_test(test_cta_waits_for_alu_results),
         cmocka_unit_test(test_one_fetch_access_per_scheduler),
