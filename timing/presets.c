@@ -28,6 +28,7 @@
  *              two-level scheduling; one core), on FX5800
  *   TURNER     A. Turner, MASc thesis, UBC 2012, Table 4.2, on GTX480
  *   RHU_LAMAR  Rhu's thesis, Table 5.3 (LAMAR), on RHU_DPE
+ *   RHU_PCA    Rhu's thesis, Table 6.1 (priority-based cache allocation), on RHU_DPE
  * Only options simtlab models appear: what a source sets that simtlab does
  * not model (power, statistics, interconnect files, ...) is left out. */
 #include "timing/config.h"
@@ -752,16 +753,28 @@ static const char rhu_lamar_text[] =
     "# the chapter's units\n"
     "-simtlab_lamar cg\n";
 
+static const char rhu_pca_text[] =
+    "# The priority-based cache allocation machine of Rhu's PhD thesis (UT Austin, 2014), Table 6.1\n"
+    "# \"Simulator configuration for PCA evaluation\" (\"similar to NVIDIA's GTX480\"), on RHU_DPE\n"
+    "# (Table 3.1), whose rows it repeats (177.6 GB/s included) but these:\n"
+    "# \"Warp scheduling policy Greedy-then-oldest\"; \"each GPU core contains two warp schedulers\"\n"
+    "-gpgpu_scheduler gto\n"
+    "# \"L2 cache (size/associativity/block size) 768KB/16-way/128B\": 12 slices of 32 sets x 128 B x\n"
+    "# 16 ways\n"
+    "-gpgpu_cache:dl2 S:32:128:16,L:B:m:L:L,A:256:4,4:0,32\n"
+    "# the chapter's tokens (-simtlab_pca_tokens: 1, 2, 4 or 6 per scheduler) and CTA throttling\n"
+    "# (-gpgpu_shader_cta) are its mechanisms, not the machine's\n";
+
 static const preset presets[] = {
     {"QV100", qv100_text, NULL}, {"TITANV", titanv_text, NULL}, {"GTX480", gtx480_text, NULL},
     {"FX5800", fx5800_text, NULL}, {"H100", h100_text, NULL}, {"RHU_DPE", rhu_dpe_text, NULL},
     {"RHU_TBC", rhu_tbc_text, NULL}, {"NARASIMAN", narasiman_text, NULL}, {"TURNER", turner_text, NULL},
-    {"RHU_LAMAR", rhu_lamar_text, "RHU_DPE"},
+    {"RHU_LAMAR", rhu_lamar_text, "RHU_DPE"}, {"RHU_PCA", rhu_pca_text, "RHU_DPE"},
 };
 enum { N_PRESETS = sizeof presets / sizeof presets[0] };
 
 static const char *const preset_names[N_PRESETS + 1] = {"QV100",   "TITANV",  "GTX480",    "FX5800", "H100",
-                                                         "RHU_DPE", "RHU_TBC", "NARASIMAN", "TURNER", "RHU_LAMAR", NULL};
+                                                         "RHU_DPE", "RHU_TBC", "NARASIMAN", "TURNER", "RHU_LAMAR", "RHU_PCA", NULL};
 
 const char *const *tm_config_preset_names(void) { return preset_names; }
 

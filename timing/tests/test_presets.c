@@ -55,7 +55,7 @@ static void test_every_preset(void **state)
         free(w.buf);
         round_trip(&c);
     }
-    assert_int_equal(n, 10);
+    assert_int_equal(n, 11);
 }
 
 /* configs/tested-cfgs/SM7_QV100/gpgpusim.config: -gpgpu_n_clusters 80,
@@ -408,6 +408,29 @@ static void test_rhu_lamar_table_5_3(void **state)
     assert_int_equal(c.lamar, 1 + TM_GDU_CG);
 }
 
+/* Rhu's thesis, Table 6.1 "Simulator configuration for PCA evaluation":
+ * Number of GPU cores 15; Threads per GPU core 1536; Warp scheduling
+ * policy Greedy-then-oldest; L1 cache 16KB/4-way/128B; L2 cache
+ * 768KB/16-way/128B; Memory bandwidth 177.6 GB/s; FR-FCFS; and (Ch. 6's
+ * text) two warp schedulers per core. */
+static void test_rhu_pca_table_6_1(void **state)
+{
+    (void)state;
+    tm_config c = load("RHU_PCA");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 15);
+    assert_int_equal(c.max_threads_per_core, 1536);
+    assert_int_equal(c.scheduler, TM_SCHED_GTO);
+    assert_int_equal(c.n_schedulers, 2);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 16 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l2.assoc, 16);
+    assert_int_equal((uint64_t)c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     768 * 1024);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 177.6e9) < 0.2e9);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
+    assert_int_equal(c.pca_tokens, 0);
+}
+
 /* Unknown names list the presets; names match in any letter case;
  * tm_config_load takes a preset or a file. */
 static void test_names_and_load(void **state)
@@ -442,7 +465,7 @@ int main(void)
         cmocka_unit_test(test_gtx480),       cmocka_unit_test(test_fx5800_table2), cmocka_unit_test(test_h100),
         cmocka_unit_test(test_rhu_dpe_table_3_1), cmocka_unit_test(test_rhu_tbc_table_4_1),
         cmocka_unit_test(test_narasiman_table_5_1), cmocka_unit_test(test_turner_table_4_2),
-        cmocka_unit_test(test_rhu_lamar_table_5_3),
+        cmocka_unit_test(test_rhu_lamar_table_5_3), cmocka_unit_test(test_rhu_pca_table_6_1),
         cmocka_unit_test(test_names_and_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,6 +116,24 @@ EXPERIMENTS = {
         "modelled) a sector costs a 64-byte burst, the thesis's 64-byte configuration (BGP's traffic cut 20% "
         "instead of 33%).",
     ),
+    "rhu2014-pca": Experiment(
+        name="rhu2014-pca",
+        title="Rhu, PhD thesis, UT Austin 2014, Ch. 6: priority-based cache allocation",
+        presets=("RHU_PCA",),
+        configs=(
+            Config("max-cta", "pdom", "the baseline: every CTA the core holds, no tokens"),
+            Config("pca-1", "pdom", "1 token per scheduler (2 per core)", sim_set=("-simtlab_pca_tokens=1",)),
+            Config("pca-2", "pdom", "2 tokens per scheduler (4 per core), the thesis's best on average",
+                   sim_set=("-simtlab_pca_tokens=2",)),
+            Config("pca-4", "pdom", "4 tokens per scheduler (8 per core)", sim_set=("-simtlab_pca_tokens=4",)),
+            Config("pca-6", "pdom", "6 tokens per scheduler (12 per core)", sim_set=("-simtlab_pca_tokens=6",)),
+            Config("pca-2-fpfr", "pdom", "2 tokens and FP-FRFCFS DRAM scheduling (Sec. 6.4's proposal)",
+                   sim_set=("-simtlab_pca_tokens=2", "-simtlab_dram_priority=fp-frfcfs")),
+            Config("cta-4", "pdom", "CTA throttling: at most 4 CTAs per core", sim_set=("-gpgpu_shader_cta=4",)),
+        ),
+        notes="Fig. 6.4: on its 4 cache-sensitive benchmarks PCA with 2 tokens per scheduler averages +14% over the "
+        "best static CTA count (CoMD +10%, BFS +8%, SSSP +9%, KMEANS +39%).",
+    ),
     "narasiman": Experiment(
         name="narasiman",
         title="Narasiman et al., Improving GPU Performance via Large Warps and Two-Level Warp Scheduling, "
