@@ -1388,8 +1388,9 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                                              : TM_STALL_FETCH;
             else if (sc->sb_wait & bit)
                 why = TM_STALL_SCOREBOARD;
-            else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready < recheck)
-                recheck = sm->warps[wi].ib_ready; /* decoded then */
+            else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready > now &&
+                     sm->warps[wi].ib_ready < recheck)
+                recheck = sm->warps[wi].ib_ready; /* decoded then (a full warp buffer waits for a touch) */
             if (why == TM_STALLS) {
                 bool replay = (sc->replay & bit) != 0;
                 tm_warp *w = &sm->warps[wi];

@@ -84,13 +84,14 @@ static tm_kernel_stats simulate(const tm_config *cfg, const char *text, uint32_t
 }
 
 /* Launch kernel k of `text` as one block of `block` threads, its one
- * parameter a zeroed 8-byte buffer (*buf), on a GPU of cfg; the GPU is
- * returned for the test to read its units (tm_gpu_free), the module and
- * device stay in *e (emu_close). */
-static tm_gpu *launch_kept(const tm_config *cfg, const char *text, uint32_t block, emu *e, uint64_t *buf)
+ * parameter a buffer of `bytes` bytes holding init (zeros when NULL) at
+ * *buf, on a GPU of cfg; the GPU is returned for the test to read its
+ * units (tm_gpu_free), the module and device stay in *e (emu_close). */
+static tm_gpu *launch_with(const tm_config *cfg, const char *text, uint32_t block, const void *init, uint32_t bytes,
+                           emu *e, uint64_t *buf)
 {
     emu_open_module(e, ptx_test_parse(text));
-    *buf = emu_buf(e, NULL, 8);
+    *buf = emu_buf(e, init, bytes);
     char err[512];
     tm_gpu *gpu = tm_gpu_new(cfg, err, sizeof err);
     if (!gpu)
@@ -99,6 +100,12 @@ static tm_gpu *launch_kept(const tm_config *cfg, const char *text, uint32_t bloc
     if (tm_gpu_launch(gpu, e->d, e->p, "k", &lc, buf, 8, NULL, err, sizeof err) != 0)
         fail_msg("tm_gpu_launch: %s", err);
     return gpu;
+}
+
+/* The same with a zeroed 8-byte buffer. */
+static tm_gpu *launch_kept(const tm_config *cfg, const char *text, uint32_t block, emu *e, uint64_t *buf)
+{
+    return launch_with(cfg, text, block, NULL, 8, e, buf);
 }
 
 /* A kernel whose body is `n` copies of `line` between `pre` and `post`. */
@@ -374,14 +381,8 @@ static void test_write_backs_over_narrow_l2_lines(void **state)
         words[i] = i;
     static uint32_t out[200 * 32];
     emu e;
-    emu_open_module(&e, ptx_test_parse(text));
-    uint64_t buf = emu_buf(&e, words, sizeof words);
-    char err[512];
-    tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
-    assert_non_null(gpu);
-    sim_launch_config lc = emu_cfg(1, 1, 1, 1);
-    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
-        fail_msg("tm_gpu_launch: %s", err);
+    uint64_t buf;
+    tm_gpu *gpu = launch_with(&cfg, text, 1, words, sizeof words, &e, &buf);
     emu_read(&e, out, buf, sizeof out);
     for (uint32_t i = 0; i < 200 * 32; i++)
         assert_int_equal(out[i], i % 32 == 0 ? i + 1 : i);
@@ -448,15 +449,7 @@ static void test_lamar_granularity(void **state)
         tm_config cfg = small_gpu(extra);
         emu e;
         uint64_t buf;
-        emu_open_module(&e, ptx_test_parse(text));
-        buf = emu_buf(&e, NULL, 64 * 128);
-        char err[512];
-        tm_gpu *gpu = tm_gpu_new(&cfg, err, sizeof err);
-        if (!gpu)
-            fail_msg("%s: %s", kinds[k], err);
-        sim_launch_config lc = emu_cfg(1, 1, 32, 1);
-        if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
-            fail_msg("%s: %s", kinds[k], err);
+        tm_gpu *gpu = launch_with(&cfg, text, 32, NULL, 64 * 128, &e, &buf);
         uint64_t l2 = 0;
         tm_cache_stats sum = {0}, l1 = *tm_cache_get_stats(gpu->sms[0].l1d);
         for (uint32_t c = 0; c < gpu->cfg.n_mem; c++)
