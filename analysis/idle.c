@@ -8,8 +8,8 @@
 
 /* The default latency table (cycles):
  *   1    control: bra, brx.idx, call, ret, exit, trap, bar, barrier, bar.warp.sync
- *   30   memory instructions (ld, ldu, ld.global.nc, st, atom, red) on shared,
- *        const or param space
+ *   30   memory instructions (ld, ldu, ld.global.nc, st, atom, red, and
+ *        simtlab.cond_acc) on shared, const or param space
  *   400  other memory instructions (global, local, generic) and texture /
  *        surface instructions (tex, tld4, suld, sust)
  *   20   transcendentals and division (sin, cos, lg2, ex2, rcp, sqrt, rsqrt,
@@ -24,7 +24,7 @@ uint32_t ptx_default_latency(const ptx_module *m, const ptx_instr *in, void *ctx
     case PTX_OP_TRAP: case PTX_OP_BAR: case PTX_OP_BARRIER: case PTX_OP_BAR_WARP_SYNC:
         return 1;
     case PTX_OP_LD: case PTX_OP_LDU: case PTX_OP_LD_GLOBAL_NC: case PTX_OP_ST: case PTX_OP_ATOM:
-    case PTX_OP_RED: {
+    case PTX_OP_RED: case PTX_OP_SIMTLAB_COND_ACC: {
         ptx_space sp = form->nspaces ? (ptx_space)form->space[0] : PTX_SPACE_NONE;
         switch (sp) {
         case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CTA: case PTX_SPACE_SHARED_CLUSTER:

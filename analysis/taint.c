@@ -42,8 +42,10 @@
  *    elect.sync): not memory, so the taint is the join of the sources (the
  *    thesis counts only memory as data); warp-varying, except shfl.idx whose
  *    source value or lane index (and clamp) are warp-uniform.
- *  - vote/vote.sync, redux.sync, activemask: warp-uniform by construction
- *    (taint: join of the sources; activemask: P); CTA-varying.
+ *  - vote/vote.sync, redux.sync, activemask, simtlab.cond_acc's count:
+ *    warp-uniform by construction (taint: join of the sources; activemask:
+ *    P); CTA-varying. simtlab.tree_traverse: warp-uniform when its base and
+ *    node size are; CTA-varying.
  *  - Immediates and symbol addresses: NONE, uniform.
  * Every other instruction: join of everything it reads, guard and carry flag
  * included (a guarded write under a warp-varying guard is warp-varying).
@@ -279,7 +281,12 @@ static fact transfer(const ptx_module *m, const ptx_function *f, uint32_t i, fac
         fact_add(&r, (fact){T_P, true, true});
         break;
     case PTX_OP_VOTE: case PTX_OP_VOTE_SYNC: case PTX_OP_REDUX_SYNC:
+    case PTX_OP_SIMTLAB_COND_ACC: /* d: how many lanes' predicate holds, the same in each */
         r.wv = false;
+        r.cv = true;
+        break;
+    case PTX_OP_SIMTLAB_TREE_TRAVERSE: /* d = base + (lanes whose predicate holds) * nodesize */
+        r.wv = !operand_uniform(f, in, 1, regs) || !operand_uniform(f, in, 3, regs);
         r.cv = true;
         break;
     case PTX_OP_ACTIVEMASK:

@@ -269,11 +269,14 @@ enum sim_inst_flags {
     SIM_IF_ATOMIC = 1u << 11,   /* atom / red */
     SIM_IF_GENERAL = 1u << 12,  /* a guard, a member mask to check or r + imm sources: sim_exec's
                                    general path (set by the decoder for every handler) */
-    SIM_IF_ORDERED = 1u << 13   /* an ordered point (order.c): its effect or result may depend on
+    SIM_IF_ORDERED = 1u << 13,  /* an ordered point (order.c): its effect or result may depend on
                                    the order of blocks; with several host threads a block waits
                                    there, once, until every lower-numbered block has finished
                                    (set with SIM_IF_GENERAL, so sim_exec's common path never
                                    looks at it) */
+    SIM_IF_PACKED = 1u << 14    /* a store whose lanes write one after another from one address,
+                                   those with source 0 (a predicate) set, each element `type` wide
+                                   (simtlab.cond_acc): lane k's address is not its operand's */
 };
 
 /* A range [lo, end) of shared-memory offsets. */
@@ -985,6 +988,7 @@ sim_fn sim_pick_cvt_narrow(sim_decoder *d);
 sim_fn sim_pick_cvt_half(sim_decoder *d);
 sim_fn sim_pick_video(sim_decoder *d);
 sim_fn sim_pick_int_x2(sim_decoder *d);
+sim_fn sim_pick_simtlab(sim_decoder *d); /* simtlab's extensions of PTX (ops_simtlab.c) */
 
 /* calls.c: copy the arguments of call instruction `in` into the new frame
  * f of the callee for `lanes` of warp w (before the frame is pushed; the

@@ -600,7 +600,7 @@ static void decode_instr(sim_program *p, const ptx_function *f, uint32_t pc, sim
     sim_fn (*const pickers[])(sim_decoder *) = {sim_pick_int_x2, sim_pick_int, sim_pick_float, sim_pick_half, sim_pick_cmp,
                                                 sim_pick_cvt, sim_pick_mem, sim_pick_async, sim_pick_mma, sim_pick_ctrl,
                                                 sim_pick_warp, sim_pick_tex, sim_pick_cvt_narrow,
-                                                sim_pick_cvt_half, sim_pick_video};
+                                                sim_pick_cvt_half, sim_pick_video, sim_pick_simtlab};
     sim_fn fn = NULL;
     for (size_t k = 0; k < sizeof pickers / sizeof *pickers && !fn; k++) {
         sim_inst keep = *in;

@@ -6,8 +6,17 @@
 void sim_trace_access(const sim_cta *c, uint32_t pc, const sim_inst *in, const sim_lanes *L)
 {
     uint64_t addr[32];
-    for (uint32_t i = 0; i < L->n; i++)
-        addr[i] = sim_address(c, in, L->t[i]);
+    uint32_t thread[32], n = 0, elem = ptx_type_bits((ptx_type)in->type) / 8;
+    for (uint32_t i = 0; i < L->n; i++) {
+        if (!(in->flags & SIM_IF_PACKED)) {
+            addr[n] = sim_address(c, in, L->t[i]);
+        } else if (sim_get(c, &in->src[0], L->t[i])) { /* the lanes that write, one after another */
+            addr[n] = (sim_address(c, in, L->t[0]) + (uint64_t)n * elem) & in->addr.mask;
+        } else {
+            continue;
+        }
+        thread[n++] = L->t[i];
+    }
     sim_access a = {
         .cta = c->ctaid.x + c->nctaid.x * (c->ctaid.y + c->nctaid.y * c->ctaid.z),
         .function = c->fn->index,
@@ -15,10 +24,10 @@ void sim_trace_access(const sim_cta *c, uint32_t pc, const sim_inst *in, const s
         .kind = (in->flags & SIM_IF_ATOMIC) ? SIM_ACCESS_ATOMIC
                 : (in->flags & SIM_IF_STORE) ? SIM_ACCESS_WRITE : SIM_ACCESS_READ,
         .space = in->space,
-        .elem_bytes = ptx_type_bits((ptx_type)in->type) / 8,
+        .elem_bytes = elem,
         .vec = in->vec ? in->vec : 1,
-        .n = L->n,
-        .thread = L->t,
+        .n = n,
+        .thread = thread,
         .addr = addr,
     };
     c->trace(c->trace_ctx, &a);

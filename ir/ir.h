@@ -60,11 +60,18 @@ typedef enum ptx_opcode {
     PTX_OP_INVALID = 0,
 #define X(e, name) PTX_OP_##e,
 #include "ir/opcodes.def"
+#include "ir/ext_opcodes.def"
 #undef X
     PTX_OP_COUNT
 } ptx_opcode;
 
+/* The first of simtlab's own instructions (ir/ext_opcodes.def): opcodes
+ * from here on are extensions of PTX, not PTX. */
+#define PTX_OP_FIRST_EXTENSION PTX_OP_SIMTLAB_COND_ACC
+
 const char *ptx_opcode_name(ptx_opcode op); /* "ld", "cp.async.bulk.tensor" */
+/* True for simtlab's own instructions (ir/ext_opcodes.def). */
+bool ptx_opcode_is_extension(ptx_opcode op);
 
 /* Every modifier belongs to one category. A form records the first modifier of
  * each category it carries (mod[cat]); the full written order is kept in the
@@ -111,9 +118,15 @@ typedef enum ptx_modifier {
     PTX_MOD_NONE = 0,
 #define X(e, text, cat, value) PTX_MOD_##e,
 #include "ir/modifiers.def"
+#include "ir/ext_modifiers.def"
 #undef X
     PTX_MOD_COUNT
 } ptx_modifier;
+
+/* The first modifier of simtlab's extensions (ir/ext_modifiers.def). */
+#define PTX_MOD_FIRST_EXTENSION PTX_MOD_ROWHINT
+/* True for the modifiers of simtlab's extensions (ir/ext_modifiers.def). */
+bool ptx_modifier_is_extension(ptx_modifier m);
 
 const char *ptx_modifier_text(ptx_modifier m); /* without the leading dot */
 ptx_modcat ptx_modifier_category(ptx_modifier m);

@@ -44,4 +44,14 @@ ptx_modifier isa_lookup_modifier(const char *text, size_t len);
 /* 1 when op accepts modifier mod, else 0. */
 int isa_allows(ptx_opcode op, ptx_modifier mod);
 
+/* simtlab's own instructions and modifiers (ir/ext_opcodes.def,
+ * ir/ext_modifiers.def; isa_ext.c), which the lookups above also answer
+ * for: the table entry of extension opcode op (NULL for any other), the
+ * extension opcode or modifier spelled text[0..len) (else INVALID / NONE),
+ * and whether PTX opcode op takes extension modifier mod (1) or not (0). */
+const isa_opcode_info *isa_ext_opcode_info(ptx_opcode op);
+ptx_opcode isa_ext_lookup_opcode(const char *text, size_t len);
+ptx_modifier isa_ext_lookup_modifier(const char *text, size_t len);
+int isa_ext_allows_on_ptx(ptx_opcode op, ptx_modifier mod);
+
 #endif

@@ -32,6 +32,12 @@ ptx_builder *ptxb_new(const char *filename, size_t input_len, ptx_diags *diags)
     return b;
 }
 
+/* The extensions of PTX this parse accepts (ptx_ext bits; 0: PTX only). */
+void ptxb_set_extensions(ptx_builder *b, unsigned extensions)
+{
+    b->extensions = extensions;
+}
+
 uint32_t ptxb_intern(ptx_builder *b, const char *s, size_t len)
 {
     return strtab_intern(&b->st, s, len);

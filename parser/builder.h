@@ -27,6 +27,8 @@ typedef struct ptxb_float { uint64_t bits; uint32_t text; uint8_t kind; } ptxb_f
 
 /* A builder for an input of input_len bytes (bounds the names it can hold). */
 ptx_builder *ptxb_new(const char *filename, size_t input_len, ptx_diags *diags);
+/* Accept simtlab's extensions of PTX (ptx_ext bits of parser/parser.h). */
+void ptxb_set_extensions(ptx_builder *b, unsigned extensions);
 /* Finish: returns the module on success (builder freed), NULL on errors. */
 ptx_module *ptxb_finish(ptx_builder *b, bool syntax_ok);
 

@@ -55,6 +55,7 @@ struct ptx_builder {
     ptx_diags *diags;
     char *filename;
     strtab st;
+    unsigned extensions;      /* ptx_ext: simtlab's extensions this parse accepts */
 
     /* capacities of module arrays */
     uint32_t cap_symbols, cap_functions, cap_forms, cap_form_tokens, cap_inits, cap_tops,

@@ -8,12 +8,20 @@
  * "add.u32.cc" for add.cc.u32. Every other part must be a modifier that
  * instruction accepts, at most one per category except types, state
  * spaces, layouts and MISC. Valid forms are
- * cached on the word's string entry, so each spelling is decoded once. */
+ * cached on the word's string entry, so each spelling is decoded once.
+ * simtlab's own instructions and modifiers (ir/ext_opcodes.def) are
+ * decoded only when the parse enables them; otherwise they are unknown, as
+ * to any PTX tool. */
 #include <string.h>
 
 #include "ir/util.h"
 #include "parser/builder_impl.h"
+#include "parser/parser.h"
 #include "ir/isa.h"
+
+/* The hint added to the error for an extension spelling in a parse
+ * without extensions. */
+#define EXT_HINT "a simtlab extension of PTX, accepted with the option --ptx-ext simtlab"
 
 static const char *category_name(ptx_modcat c)
 {
@@ -69,6 +77,8 @@ static bool add_modifier(ptx_builder *b, ptx_form *f, uint16_t *toks, const char
 #define REJECT(...) do { if (report) ptxb_error(b, at, __VA_ARGS__); return false; } while (0)
     if (mod == PTX_MOD_NONE)
         REJECT("unknown modifier '.%.*s' in '%s'", (int)n, part, word);
+    if (ptx_modifier_is_extension(mod) && !(b->extensions & PTX_EXT_SIMTLAB))
+        REJECT("unknown modifier '.%.*s' in '%s' (" EXT_HINT ")", (int)n, part, word);
     if (!isa_allows(op, mod))
         REJECT("modifier '.%.*s' is not allowed on '%s' (in '%s')", (int)n, part,
                ptx_opcode_name(op), word);
@@ -139,6 +149,15 @@ static bool decode_parts(ptx_builder *b, ptx_opcode op, const char *text, size_t
             return false;
         }
     }
+    /* the row-buffer hint is for loads from DRAM: global or generic addresses */
+    for (unsigned i = 0; i < f->ntokens; i++) {
+        if (toks[i] == PTX_MOD_ROWHINT && f->nspaces && f->space[0] != PTX_SPACE_GLOBAL) {
+            if (report)
+                ptxb_error(b, at, "'.rowhint' is for loads of global or generic addresses, not .%s (in '%s')",
+                           ptx_space_name((ptx_space)f->space[0]), text);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -177,10 +196,12 @@ uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
     ptx_form f;
     uint16_t toks[256];
     ptx_opcode first = PTX_OP_INVALID; /* the reading tried first: its error is reported */
+    bool ext = (b->extensions & PTX_EXT_SIMTLAB) != 0;
     for (int want = 8; want >= 0; want--) {
         for (int op = 1; op < PTX_OP_COUNT; op++) {
             const char *name = ptx_opcode_name((ptx_opcode)op);
             if (strncmp(name, text, root) != 0 || (name[root] != '\0' && name[root] != '.') ||
+                (!ext && ptx_opcode_is_extension((ptx_opcode)op)) ||
                 name_words_present(name, text, len, root) != want)
                 continue;
             if (first == PTX_OP_INVALID)
@@ -191,9 +212,16 @@ uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
             }
         }
     }
-    if (first == PTX_OP_INVALID)
+    if (first == PTX_OP_INVALID) {
+        for (int op = PTX_OP_FIRST_EXTENSION; op < PTX_OP_COUNT; op++) {
+            const char *name = ptx_opcode_name((ptx_opcode)op);
+            if (strncmp(name, text, root) == 0 && name[root] == '.' && name_words_present(name, text, len, root) > 0) {
+                ptxb_error(b, at, "unknown instruction '%s' (" EXT_HINT ")", name);
+                return PTX_NONE;
+            }
+        }
         ptxb_error(b, at, "unknown instruction '%.*s'", (int)root, text);
-    else
+    } else
         decode_parts(b, first, text, len, root, &f, toks, true, at);
     return PTX_NONE;
 }

@@ -8,24 +8,31 @@
 #include "parser/parser.h"
 
 /* Parse a copy of text (the lexer needs a padded, writable buffer). */
-static ptx_module *parse_copy(const char *text, size_t len, const char *name, ptx_diags *diags)
+static ptx_module *parse_copy(const char *text, size_t len, const char *name, const ptx_parse_options *opts,
+                              ptx_diags *diags)
 {
     char *copy = ptx_xmalloc(len + PTX_PARSE_PADDING);
     memcpy(copy, text, len);
     memset(copy + len, 0, PTX_PARSE_PADDING);
-    ptx_module *m = ptx_parse_buffer(copy, len, name, diags);
+    ptx_module *m = ptx_parse_buffer_opts(copy, len, name, opts, diags);
     free(copy);
     return m;
 }
 
+ptx_module *ptx_parse_string_opts(const char *text, size_t len, const char *name,
+                                  const ptx_parse_options *opts, ptx_diags *diags)
+{
+    return parse_copy(text, len, name, opts, diags);
+}
+
 ptx_module *ptx_parse_string(const char *text, size_t len, const char *name, ptx_diags *diags)
 {
-    return parse_copy(text, len, name, diags);
+    return parse_copy(text, len, name, NULL, diags);
 }
 
 /* Parse the PTX of a CUDA binary: the entry for `arch`, or the newest. */
 static ptx_module *load_container(const char *path, const unsigned char *buf, size_t size,
-                                  unsigned arch, ptx_diags *diags)
+                                  unsigned arch, const ptx_parse_options *opts, ptx_diags *diags)
 {
     ptx_container c;
     char err[256] = "";
@@ -52,13 +59,14 @@ static ptx_module *load_container(const char *path, const unsigned char *buf, si
     }
     const ptx_entry *e = &c.entries[k];
     char *name = ptx_format("%s(ptx:compute_%u)", path, e->arch);
-    ptx_module *m = parse_copy(e->data, e->size, name, diags);
+    ptx_module *m = parse_copy(e->data, e->size, name, opts, diags);
     free(name);
     ptx_container_free(&c);
     return m;
 }
 
-ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags)
+ptx_module *ptx_load_file_opts(const char *path, unsigned arch, const ptx_parse_options *opts,
+                               ptx_diags *diags)
 {
     size_t size = 0;
     char *buf = ptx_read_file(path, &size);
@@ -68,9 +76,14 @@ ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags)
     }
     ptx_module *m;
     if (ptx_container_is_binary((const unsigned char *)buf, size))
-        m = load_container(path, (const unsigned char *)buf, size, arch, diags);
+        m = load_container(path, (const unsigned char *)buf, size, arch, opts, diags);
     else
-        m = ptx_parse_buffer(buf, size, path, diags);
+        m = ptx_parse_buffer_opts(buf, size, path, opts, diags);
     free(buf);
     return m;
+}
+
+ptx_module *ptx_load_file(const char *path, unsigned arch, ptx_diags *diags)
+{
+    return ptx_load_file_opts(path, arch, NULL, diags);
 }

@@ -43,7 +43,8 @@ typedef struct op_rule {
 #define R_MEM(fl, sp) {K_MEM, TM_LC_ONE, sp, fl}
 #define R_CTRL(fl) {K_ALU, TM_LC_ONE, TM_MEM_NONE, fl}
 
-/* One rule per opcode of ir/opcodes.def, in its order. */
+/* One rule per opcode of ir/opcodes.def and then ir/ext_opcodes.def, in
+ * their order. */
 static const op_rule rules[PTX_OP_COUNT] = {
     [PTX_OP_ADD] = R_ARITH(TM_LC_ADD), [PTX_OP_ADD_CC] = R_ARITH(TM_LC_ADD),
     [PTX_OP_ADDC] = R_ARITH(TM_LC_ADD), [PTX_OP_SUB] = R_ARITH(TM_LC_ADD),
@@ -164,6 +165,10 @@ static const op_rule rules[PTX_OP_COUNT] = {
     [PTX_OP_VMAX4] = R_ALU, [PTX_OP_VSET4] = R_ALU,
     [PTX_OP_BRKPT] = R_ALU, [PTX_OP_NANOSLEEP] = R_ALU, [PTX_OP_PMEVENT] = R_ALU,
     [PTX_OP_TRAP] = R_ALU, [PTX_OP_SETMAXNREG] = R_ALU,
+    /* simtlab's extensions: a contiguous store of the lanes whose predicate
+     * holds; the sum of a predicate (the prefix-sum adders of cond_acc) */
+    [PTX_OP_SIMTLAB_COND_ACC] = R_MEM(ST, TM_MEM_GENERIC),
+    [PTX_OP_SIMTLAB_TREE_TRAVERSE] = R_ALU,
 };
 
 /* Does op have a rule of its own in the table? */
@@ -305,6 +310,8 @@ static void classify(const ptx_module *m, const ptx_instr *in, const tm_config *
         ic->flags |= TM_IC_GUARDED;
     if ((ic->flags & LD) && (ptx_form_has(m, form, PTX_MOD_CG) || ptx_form_has(m, form, PTX_MOD_CV)))
         ic->flags |= TM_IC_BYPASS_L1;
+    if ((ic->flags & LD) && ptx_form_has(m, form, PTX_MOD_ROWHINT))
+        ic->flags |= TM_IC_ROW_HINT;
 }
 
 /* Make sure cfg can run ic: a unit to run it on and non-zero timing. */

@@ -39,8 +39,12 @@
  *     operations go to MEM; the rest take the default (latency 1);
  *   - a TENSOR instruction on a configuration without tensor units goes to
  *     the SFU unit rather than waiting forever (GPGPU-Sim would never issue
- *     it).
- * Every opcode of ir/opcodes.def has an explicit rule
+ *     it);
+ *   - simtlab's own instructions (extensions of PTX; ir/ext_opcodes.def):
+ *     simtlab.cond_acc is a store on the MEM unit (its space the form's:
+ *     .shared, .global, or generic), simtlab.tree_traverse the default
+ *     (latency 1, INT unit).
+ * Every opcode of ir/opcodes.def and ir/ext_opcodes.def has an explicit rule
  * (tm_opclass_opcode_known); one that lacks it (a newly added opcode) gets
  * the default class with TM_IC_DEFAULT_RULE set.
  *
@@ -122,9 +126,14 @@ enum tm_ic_flags {
                                      space: GPGPU-Sim's long-operation registers */
     TM_IC_GUARDED = 1u << 11,     /* @p / @!p */
     TM_IC_DEFAULT_RULE = 1u << 12, /* the opcode has no rule of its own (see above) */
-    TM_IC_BYPASS_L1 = 1u << 13     /* a load with cache operator .cg (cache in L2, not L1) or .cv
+    TM_IC_BYPASS_L1 = 1u << 13,    /* a load with cache operator .cg (cache in L2, not L1) or .cv
                                       (fetch again): the L1 data cache is not looked at, as
                                       GPGPU-Sim's LD/ST unit sends CACHE_GLOBAL loads past it */
+    TM_IC_ROW_HINT = 1u << 14      /* a load carrying simtlab's .rowhint (an extension of PTX):
+                                      Narasiman's row-buffer locality hint bit (PhD thesis,
+                                      Sec. 7.2), which says another request to the same DRAM row
+                                      follows soon; its requests carry it to the memory
+                                      controller, which may hold the row open for them */
 };
 
 #define TM_NO_REG UINT32_MAX
@@ -165,7 +174,7 @@ bool tm_opclass_function(const ptx_module *m, const ptx_function *f, const tm_co
 void tm_opclass_fn_free(tm_opclass_fn *fn);
 
 /* True when opcode op has a rule of its own in the table (every opcode of
- * ir/opcodes.def must). */
+ * ir/opcodes.def and ir/ext_opcodes.def must). */
 bool tm_opclass_opcode_known(ptx_opcode op);
 
 /* Names for reports and messages: "SP", "ADD", "global". */

@@ -4,7 +4,8 @@
  * The program replaces this process (execvp), so its output, exit status
  * and signals are its own. Options reach the runtime through environment
  * variables: SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_MAX_INSTRUCTIONS (tools/cudart/watchdog.h),
+ * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK, SIMTLAB_PTX_EXT,
+ * SIMTLAB_MAX_INSTRUCTIONS (tools/cudart/watchdog.h),
  * and for the timing model SIMTLAB_SIM, SIMTLAB_SIM_SET and SIMTLAB_SIM_STATS
  * (tools/cudart/backend.h), which the runtime checks when it starts. */
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parser/parser.h"
 #include "tools/cudart/watchdog.h"
 #include "tools/exec_cmd.h"
 
@@ -39,7 +41,8 @@ static void exec_usage(FILE *out)
 {
     fputs("usage: simtlab exec [--its] [--threads N] [--stats] [--gpu NAME] [--locality DIR]\n"
           "                    [--sim PRESET|FILE [--sim-set -OPTION=VALUE]... [--sim-stats]]\n"
-          "                    [--memcheck] [--max-instructions N] -- PROGRAM [ARGS...]\n"
+          "                    [--memcheck] [--max-instructions N] [--ptx-ext simtlab]\n"
+          "                    -- PROGRAM [ARGS...]\n"
           "Runs a CUDA program built with nvcc -cudart shared (and PTX embedded:\n"
           "-gencode arch=compute_XX,code=compute_XX) on simtlab's emulator, through\n"
           "simtlab's libcudart.so.13. Its output and exit status are its own.\n"
@@ -70,7 +73,11 @@ static void exec_usage(FILE *out)
           "                 (cudaErrorIllegalAddress), as under compute-sanitizer; without it\n"
           "                 an access outside the allocations but inside a mapped 2 MiB region\n"
           "                 (where a GPU performs it) proceeds with a warning, once per PTX\n"
-          "                 line (the environment variable SIMTLAB_MEMCHECK=1 does the same)\n",
+          "                 line (the environment variable SIMTLAB_MEMCHECK=1 does the same)\n"
+          "  --ptx-ext simtlab  the program's PTX may use simtlab's own extensions of PTX\n"
+          "                 (simtlab.cond_acc, simtlab.tree_traverse, ld's .rowhint: inline\n"
+          "                 PTX of a program built for a virtual architecture only); sets\n"
+          "                 SIMTLAB_PTX_EXT=simtlab\n",
           out);
     exec_budget_usage(out);
 }
@@ -237,6 +244,13 @@ int simtlab_exec(int argc, char **argv)
                 return EXIT_USER;
         } else if (strcmp(a, "--memcheck") == 0) {
             setenv("SIMTLAB_MEMCHECK", "1", 1);
+        } else if (strcmp(a, "--ptx-ext") == 0 && i + 1 < argc) {
+            unsigned ext = 0;
+            if (!ptx_ext_parse(argv[++i], &ext)) {
+                fprintf(stderr, "simtlab exec: unknown --ptx-ext '%s' (the one extension is 'simtlab')\n", argv[i]);
+                return EXIT_USER;
+            }
+            setenv("SIMTLAB_PTX_EXT", argv[i], 1);
         } else if (strcmp(a, "--locality") == 0 && i + 1 < argc) {
             const char *dir = argv[++i];
             struct stat sb;

@@ -4,7 +4,7 @@
  *   simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
  *               [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]
  *               [--its] [--threads N] [--max-instructions N] [--cluster X[,Y[,Z]]]
- *               [--memcheck] [--arch sm_XX]
+ *               [--memcheck] [--arch sm_XX] [--ptx-ext simtlab]
  *
  * One --arg per kernel parameter, in order: a scalar TYPE:VALUE, or a
  * buffer (the parameter receives its device address): buf:PATH,
@@ -50,6 +50,7 @@ typedef struct run_opts {
     sim_cmd_opts so;     /* simtlab sim's own options */
     const char *file, *kernel;
     unsigned arch;
+    ptx_parse_options parse; /* --ptx-ext: extensions of PTX accepted */
     sim_launch_config cfg;
     run_arg *args;
     uint32_t nargs, cap_args;
@@ -64,7 +65,7 @@ static void run_usage(FILE *out)
     fputs("usage: simtlab run FILE -k KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]... [--stats]\n"
           "                   [--its] [--threads N] [--max-instructions N] [--cluster X[,Y[,Z]]]\n"
-          "                   [--memcheck] [--arch sm_XX]\n"
+          "                   [--memcheck] [--arch sm_XX] [--ptx-ext simtlab]\n"
           "Emulates one launch of KERNEL from FILE (PTX or a CUDA binary with PTX).\n"
           "  --arg SPEC        one per kernel parameter, in order:\n"
           "                      TYPE:VALUE (u8 u16 u32 u64 s8 s16 s32 s64 b8 b16 b32 b64 f32 f64),\n"
@@ -94,6 +95,8 @@ static void run_usage(FILE *out)
           "                    under compute-sanitizer; without it an access outside the\n"
           "                    allocations but inside a mapped 2 MiB region (where a GPU\n"
           "                    performs it) proceeds with a warning, once per PTX line\n"
+          "  --ptx-ext simtlab accept simtlab's own extensions of PTX in FILE\n"
+          "                    (simtlab.cond_acc, simtlab.tree_traverse, ld's .rowhint)\n"
           "Exit status: 0 success, 1 bad input or a failed launch, 2 internal error.\n",
           out);
 }
@@ -434,6 +437,11 @@ static int parse_run_opts(const char *cmd, int argc, char **argv, run_opts *o)
                 PTX_GROW(o->dumps, o->cap_dumps, o->ndumps + 1);
                 o->dumps[o->ndumps++] = out;
             }
+        } else if (strcmp(a, "--ptx-ext") == 0) {
+            if (!ptx_ext_parse(v, &o->parse.extensions)) {
+                fprintf(stderr, "simtlab %s: unknown --ptx-ext '%s' (the one extension is 'simtlab')\n", o->cmd, v);
+                return EXIT_USER;
+            }
         } else if (strcmp(a, "--arch") == 0) {
             unsigned long n = 0;
             if (strncmp(v, "sm_", 3) == 0 || strncmp(v, "compute_", 8) == 0)
@@ -661,7 +669,7 @@ static int run_main(const char *cmd, int argc, char **argv)
     int rc = parse_run_opts(cmd, argc, argv, &o);
     if (rc == 0) {
         ptx_diags diags = {0};
-        ptx_module *m = ptx_load_file(o.file, o.arch, &diags);
+        ptx_module *m = ptx_load_file_opts(o.file, o.arch, &o.parse, &diags);
         ptx_diags_print(&diags, stderr);
         ptx_diags_free(&diags);
         if (!m) {

@@ -30,6 +30,7 @@ typedef struct options {
     const char *kernel;
     const char *outdir;
     unsigned arch;
+    ptx_parse_options parse; /* --ptx-ext: extensions of PTX accepted */
     int dot, json;
     int control_dependence;
 } options;
@@ -54,6 +55,9 @@ static void usage(FILE *out)
           "\n"
           "FILE may be PTX text, or an executable, shared object, object, .fatbin or\n"
           ".cubin built by nvcc; --arch sm_XX picks the embedded PTX (default: newest).\n"
+          "Every command that reads PTX takes --ptx-ext simtlab, which accepts simtlab's\n"
+          "own extensions of PTX (simtlab.cond_acc, simtlab.tree_traverse, ld's .rowhint;\n"
+          "README.md); without it they are errors, as in any PTX tool.\n"
           "Run 'simtlab <command> --help' for a command's options.\n",
           out);
 }
@@ -61,22 +65,23 @@ static void usage(FILE *out)
 static void command_help(const char *cmd)
 {
     if (strcmp(cmd, "parse") == 0)
-        puts("usage: simtlab parse [--arch sm_XX] FILE\n"
+        puts("usage: simtlab parse [--arch sm_XX] [--ptx-ext simtlab] FILE\n"
              "Parses FILE and prints its PTX version, target, and each kernel and function\n"
              "with its instruction and basic-block counts. Errors are printed as\n"
              "FILE:LINE:COL: error: MESSAGE and the exit status is 1.");
     else if (strcmp(cmd, "print") == 0)
-        puts("usage: simtlab print [--arch sm_XX] FILE\n"
-             "Prints the parsed program as normalized PTX on standard output.");
+        puts("usage: simtlab print [--arch sm_XX] [--ptx-ext simtlab] FILE\n"
+             "Prints the parsed program as normalized PTX on standard output.\n"
+             "--ptx-ext simtlab accepts (and prints) simtlab's extensions of PTX.");
     else if (strcmp(cmd, "cfg") == 0)
-        puts("usage: simtlab cfg [--arch sm_XX] [-k KERNEL] [--dot | --json] FILE\n"
+        puts("usage: simtlab cfg [--arch sm_XX] [--ptx-ext simtlab] [-k KERNEL] [--dot | --json] FILE\n"
              "Prints the basic blocks and edges of each kernel and function (or only\n"
              "KERNEL). --dot writes Graphviz with each block's PTX lines; --json writes\n"
              "{\"schema\":\"simtlab-cfg/1\",...}. Edge order: branch targets, then the\n"
              "fall-through block; block ids are in program order and the last one of\n"
              "each function is its virtual exit.");
     else if (strcmp(cmd, "analyze") == 0)
-        puts("usage: simtlab analyze [--arch sm_XX] [-k KERNEL] [--dot | --json]\n"
+        puts("usage: simtlab analyze [--arch sm_XX] [--ptx-ext simtlab] [-k KERNEL] [--dot | --json]\n"
              "                       [--control-dependence] FILE\n"
              "Runs the static analyses on each kernel and function (or only KERNEL):\n"
              "every branch with its line, reconvergence point (immediate post-dominator),\n"
@@ -128,6 +133,12 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o)
             o->kernel = argv[++i];
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) {
             o->outdir = argv[++i];
+        } else if (strcmp(a, "--ptx-ext") == 0 && i + 1 < argc) {
+            if (!ptx_ext_parse(argv[++i], &o->parse.extensions)) {
+                fprintf(stderr, "simtlab %s: unknown --ptx-ext '%s' (the one extension is 'simtlab')\n", cmd,
+                        argv[i]);
+                return EXIT_USER;
+            }
         } else if (strcmp(a, "--arch") == 0 && i + 1 < argc) {
             o->arch = parse_arch(argv[++i]);
             if (!o->arch) {
@@ -160,7 +171,7 @@ static int parse_options(const char *cmd, int argc, char **argv, options *o)
 static ptx_module *load(const options *o)
 {
     ptx_diags d = {0};
-    ptx_module *m = ptx_load_file(o->file, o->arch, &d);
+    ptx_module *m = ptx_load_file_opts(o->file, o->arch, &o->parse, &d);
     ptx_diags_print(&d, stderr);
     ptx_diags_free(&d);
     return m;

@@ -376,7 +376,8 @@ static void check_classes(const ptx_module *m, const ptx_function *f, const tm_o
 
 /* Every instruction form of testdata/isa/forms.txt (each form of the PTX
  * ISA 9.0 reference), in one kernel, gets a class that passes
- * check_classes; every opcode of ir/opcodes.def occurs there. */
+ * check_classes; every opcode of ir/opcodes.def occurs there (simtlab's
+ * own, ir/ext_opcodes.def, are not PTX: test_simtlab_extensions). */
 static void test_every_isa_form(void **state)
 {
     (void)state;
@@ -416,7 +417,7 @@ static void test_every_isa_form(void **state)
     bool seen[PTX_OP_COUNT] = {false};
     for (uint32_t pc = 0; pc < f->ninstrs; pc++)
         seen[m->forms[f->instrs[pc].form].opcode] = true;
-    for (unsigned op = PTX_OP_INVALID + 1; op < PTX_OP_COUNT; op++)
+    for (unsigned op = PTX_OP_INVALID + 1; op < PTX_OP_FIRST_EXTENSION; op++)
         if (!seen[op])
             fail_msg("forms.txt has no %s", ptx_opcode_name((ptx_opcode)op));
     tm_opclass_fn_free(&fn);
@@ -440,6 +441,68 @@ static void classify_module(const ptx_module *m, const char *name, void *ctx)
     }
 }
 
+/* simtlab's extensions of PTX (opclass.h): cond_acc is a store on the MEM
+ * unit in its form's space (generic without one), tree_traverse the
+ * default one-cycle INT instruction, and a load with .rowhint carries
+ * TM_IC_ROW_HINT (the same load without it does not). */
+static void test_simtlab_extensions(void **state)
+{
+    (void)state;
+    static const char text[] =
+        PTX_TEST_HEADER
+        ".visible .entry e(.param .u64 e_p)\n{\n"
+        ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+        "simtlab.cond_acc.shared.b32 %r1, [%r2], %p1, %r3;\n"     /* 0 */
+        "simtlab.cond_acc.global.b64 %r1, [%rd1], %p1, %rd2;\n"   /* 1 */
+        "simtlab.cond_acc.b8 %r1, [%rd1], %p1, %r3;\n"            /* 2 */
+        "simtlab.tree_traverse.u32 %r4, %r5, %p1, 32;\n"          /* 3 */
+        "ld.global.rowhint.u32 %r6, [%rd1];\n"                    /* 4 */
+        "ld.global.u32 %r7, [%rd1];\n"                            /* 5 */
+        "ld.rowhint.u32 %r7, [%rd1];\n"                           /* 6 */
+        "ret;\n}\n";
+    ptx_parse_options opts = {.extensions = PTX_EXT_SIMTLAB};
+    ptx_diags d = {0};
+    ptx_module *m = ptx_parse_string_opts(text, strlen(text), "ext.ptx", &opts, &d);
+    ptx_diags_print(&d, stderr);
+    ptx_diags_free(&d);
+    assert_non_null(m);
+    const ptx_function *f = &m->functions[0];
+    tm_config cfg = test_config();
+    tm_opclass_fn fn;
+    char err[256] = "";
+    if (!tm_opclass_function(m, f, &cfg, &fn, err, sizeof err))
+        fail_msg("%s", err);
+    check_classes(m, f, &fn, "ext.ptx");
+    static const uint8_t spaces[3] = {TM_MEM_SHARED, TM_MEM_GLOBAL, TM_MEM_GENERIC};
+    for (uint32_t pc = 0; pc < 3; pc++) {
+        const tm_inst_class *ic = &fn.ic[pc];
+        assert_int_equal(ic->unit, TM_UNIT_MEM);
+        assert_int_equal(ic->space, spaces[pc]);
+        assert_int_equal(ic->flags & (TM_IC_LOAD | TM_IC_STORE | TM_IC_ATOMIC | TM_IC_LONGOP),
+                         TM_IC_STORE);
+        assert_true(ic->flags & TM_IC_WRITES_REG); /* d, the count */
+    }
+    /* reads: the base register, p and src (operand order); writes: d */
+    const uint32_t *r = fn.ic[0].src;
+    assert_int_equal(fn.ic[0].nsrc, 3);
+    assert_int_equal(r[0], ptx_test_reg(m, f, "%r", 2));
+    assert_int_equal(r[1], ptx_test_reg(m, f, "%p", 1));
+    assert_int_equal(r[2], ptx_test_reg(m, f, "%r", 3));
+    assert_int_equal(fn.ic[0].ndst, 1);
+    assert_int_equal(fn.ic[0].dst[0], ptx_test_reg(m, f, "%r", 1));
+    expect_timing(&fn, 3, TM_UNIT_INT, TM_LC_ONE, 1, 1);
+    assert_int_equal(fn.ic[3].nsrc, 2); /* %r5, %p1 (32 is an immediate) */
+    assert_int_equal(fn.ic[3].dst[0], ptx_test_reg(m, f, "%r", 4));
+    assert_true(fn.ic[4].flags & TM_IC_ROW_HINT);
+    assert_true(fn.ic[4].flags & TM_IC_LOAD);
+    assert_false(fn.ic[5].flags & TM_IC_ROW_HINT);
+    assert_true(fn.ic[6].flags & TM_IC_ROW_HINT);
+    for (uint32_t pc = 0; pc < 4; pc++)
+        assert_false(fn.ic[pc].flags & TM_IC_ROW_HINT);
+    tm_opclass_fn_free(&fn);
+    ptx_module_free(m);
+}
+
 /* The nvcc-generated PTX of testdata/ptx classifies cleanly. */
 static void test_nvcc_modules(void **state)
 {
@@ -458,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_missing_unit_is_an_error),
         cmocka_unit_test(test_every_opcode_classified),
         cmocka_unit_test(test_every_isa_form),
+        cmocka_unit_test(test_simtlab_extensions),
         cmocka_unit_test(test_nvcc_modules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -36,8 +36,9 @@ static size_t fatbin_size(const unsigned char *f)
     return magic == FATBIN_MAGIC ? header + payload : 0;
 }
 
-/* Parse the PTX of mod's fatbin into mod->m, or set mod->error. */
-static void parse_module(rt_module *mod)
+/* Parse the PTX of mod's fatbin into mod->m (with the extensions of PTX
+ * in ext), or set mod->error. */
+static void parse_module(rt_module *mod, unsigned ext)
 {
     const unsigned char *f = mod->fatbin;
     size_t size = f ? fatbin_size(f) : 0;
@@ -63,7 +64,9 @@ static void parse_module(rt_module *mod)
     }
     const ptx_entry *e = &c.entries[i];
     ptx_diags diags = {0};
-    mod->m = ptx_parse_string(e->data, e->size, e->name && *e->name ? e->name : "embedded PTX", &diags);
+    ptx_parse_options opts = {.extensions = ext};
+    mod->m = ptx_parse_string_opts(e->data, e->size, e->name && *e->name ? e->name : "embedded PTX", &opts,
+                                   &diags);
     if (!mod->m) {
         char *first = NULL;
         size_t len = 0;
@@ -119,7 +122,7 @@ void **__cudaRegisterFatBinary(void *fat_cubin)
     const fatbin_wrapper *w = fat_cubin;
     rt_module *mod = ptx_xcalloc(1, sizeof *mod);
     mod->fatbin = w && (unsigned)w->magic == FATBIN_WRAPPER_MAGIC ? (const void *)w->data : NULL;
-    parse_module(mod);
+    parse_module(mod, rt->ptx_ext);
     PTX_GROW(rt->modules, rt->cap_modules, (uint64_t)rt->nmodules + 1);
     rt->modules[rt->nmodules++] = mod;
     rt_unlock(rt);

@@ -10,6 +10,7 @@
 
 #include "tools/cudart/runtime.h"
 #include "ir/util.h"
+#include "parser/parser.h"
 
 static cudart the_runtime = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t the_once = PTHREAD_ONCE_INIT;
@@ -93,11 +94,26 @@ static rt_backend *open_backend(cudart *rt)
     return b;
 }
 
+/* SIMTLAB_PTX_EXT: the extensions of PTX (parser/parser.h) the programs'
+ * PTX may use, as simtlab exec --ptx-ext names them ("simtlab"); none
+ * when unset. Exits with a message for a name simtlab does not know. */
+static unsigned env_ptx_ext(void)
+{
+    const char *s = getenv("SIMTLAB_PTX_EXT");
+    unsigned ext = 0;
+    if (s && *s && !ptx_ext_parse(s, &ext)) {
+        fprintf(stderr, "simtlab: SIMTLAB_PTX_EXT=%s: unknown extension of PTX (simtlab knows 'simtlab')\n", s);
+        exit(1);
+    }
+    return ext;
+}
+
 /* First use: the device and the options simtlab exec passes in
  * SIMTLAB_THREADS, SIMTLAB_ITS, SIMTLAB_STATS, SIMTLAB_GPU,
- * SIMTLAB_LOCALITY and SIMTLAB_MEMCHECK (with SIMTLAB_GLOBAL_WINDOW, for
- * tests), and the backend: SIMTLAB_SIM, SIMTLAB_SIM_SET and
- * SIMTLAB_SIM_STATS choose the timing model (backend.h). */
+ * SIMTLAB_LOCALITY, SIMTLAB_MEMCHECK and SIMTLAB_PTX_EXT (with
+ * SIMTLAB_GLOBAL_WINDOW, for tests), and the backend: SIMTLAB_SIM,
+ * SIMTLAB_SIM_SET and SIMTLAB_SIM_STATS choose the timing model
+ * (backend.h). */
 static void init_runtime(void)
 {
     cudart *rt = &the_runtime;
@@ -110,6 +126,7 @@ static void init_runtime(void)
     pthread_mutexattr_destroy(&attr);
     rt->memcheck = env_uint("SIMTLAB_MEMCHECK", 0) != 0;
     rt->global_window = env_global_window();
+    rt->ptx_ext = env_ptx_ext();
     rt->dev = new_device(rt);
     rt->host_threads = env_uint("SIMTLAB_THREADS", 1);
     rt->its = env_uint("SIMTLAB_ITS", 0) != 0;

@@ -95,6 +95,7 @@ typedef struct cudart {
     bool memcheck;          /* SIMTLAB_MEMCHECK: accesses outside live allocations fault */
     uint64_t global_window; /* SIMTLAB_GLOBAL_WINDOW: bytes of the device's address window (0: all) */
     const char *locality_dir; /* SIMTLAB_LOCALITY: write each launch's locality graphs there */
+    unsigned ptx_ext;       /* SIMTLAB_PTX_EXT: extensions of PTX the embedded PTX may use (ptx_ext) */
     uint32_t locality_launches;
     /* registered code and data */
     rt_module **modules;
