@@ -56,6 +56,7 @@ typedef enum opt_kind {
     K_NAME,        /* a char[32] name (mechanism, permutation: checked where used) */
     K_CHOICE,      /* an enum field named by one of opt_def.choices (index = value) */
     K_WRITE_QUEUE, /* dram_wq: SIZE:HIGH:LOW */
+    K_DRAM_POWER,  /* tm_dram_power: KEY=VALUE:... */
 } opt_kind;
 
 /* One modelled option: its name, how it is read, where it goes. */
@@ -170,6 +171,9 @@ static const opt_def options[] = {
     {"-simtlab_lamar", K_CHOICE, F(lamar), .choices = lamar_names},
     {"-simtlab_pca_tokens", K_U32, F(pca_tokens)},
     {"-simtlab_dram_priority", K_CHOICE, F(dram_priority), .choices = dram_priority_names},
+    {"-simtlab_dram_subranks", K_U32, F(dram_subranks)},
+    {"-simtlab_dram_row_hold", K_U32, F(dram_row_hold)},
+    {"-simtlab_dram_power", K_DRAM_POWER, F(dram_power)},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -373,6 +377,14 @@ void tm_config_defaults(tm_config *c)
         .dram_bankgroup_low_bits = false,
         .dram_write_queue = false,
         .dram_wq = {32, 28, 16},
+        .dram_subranks = 1,
+        /* simtlab's: SK hynix H5GQ1H24AFR (1 Gb x32 GDDR5, the part of the GTX480-like machines and
+         * of Rhu's Eq. 5.1), 6 Gb/s bin, as DRAMsim3's GDDR5_1Gb_x32.ini transcribes its currents
+         * (its IDD5 equals IDD3N, so refresh adds nothing above active standby); tREFI: 8K refreshes
+         * per 32 ms (GDDR5); I/O: POD15 termination of a pin driven low, 1.5 V over the 40-ohm
+         * driver and the 60-ohm ODT (22.5 mW), half the bits low (timing/dram_power.h) */
+        .dram_power = {.vdd = 1.5, .idd0 = 490, .idd2n = 250, .idd3n = 450, .idd4r = 1080, .idd4w = 1160,
+                       .idd5 = 450, .trfc_ns = 65, .trefi_ns = 3900, .rd_io_mw = 11.25, .wr_io_mw = 11.25},
         /* QV100's DRAM timing and mapping: GPGPU-Sim has no default mapping
          * string, and its default timing's 4 banks fit no mapping of its
          * configs (QV100: 16 banks, B bits 4). */
@@ -458,6 +470,7 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
     case K_SCHED:
         return tm_parse_scheduler(value, c, err, errlen);
     case K_DRAM_TIMING: return tm_parse_dram_timing(value, (tm_dram_timing *)base, err, errlen);
+    case K_DRAM_POWER: return tm_parse_dram_power(value, (tm_dram_power *)base, err, errlen);
     case K_ADDRMAP: return tm_parse_addrmap(value, (tm_addrmap *)base, err, errlen);
     case K_DRAM_SCHED: {
         uint32_t v;
@@ -883,6 +896,15 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
         return invalid(err, errlen, "-simtlab_hazard_predictor %s needs Turner's memory stage: -simtlab_mem_pipeline "
                                     "stall, stall-retain or replay",
                        hazard_predictor_names[c->hazard_predictor]);
+    if (c->dram_row_hold && c->dram_scheduler != TM_DRAM_FRFCFS)
+        return invalid(err, errlen, "-simtlab_dram_row_hold %u needs the FR-FCFS scheduler (-gpgpu_dram_scheduler 1)",
+                       c->dram_row_hold);
+    uint32_t nsr = c->dram_subranks ? c->dram_subranks : 1;
+    if (nsr & (nsr - 1) || c->chips_per_channel % nsr || (uint64_t)c->dram.nbk * nsr > 64)
+        return invalid(err, errlen,
+                       "-simtlab_dram_subranks %u: a power of two that divides -gpgpu_n_mem_per_ctrlr %u, with "
+                       "at most 64 banks in all (%u per sub-rank)", c->dram_subranks, c->chips_per_channel,
+                       c->dram.nbk);
     if (c->dram_priority && c->dram_scheduler != TM_DRAM_FRFCFS)
         return invalid(err, errlen, "-simtlab_dram_priority %s needs the FR-FCFS scheduler (-gpgpu_dram_scheduler 1)",
                        dram_priority_names[c->dram_priority]);
@@ -959,6 +981,7 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
         }
         break;
     case K_DRAM_TIMING: tm_format_dram_timing(&c->dram, buf, n); break;
+    case K_DRAM_POWER: tm_format_dram_power(&c->dram_power, buf, n); break;
     case K_ADDRMAP: tm_format_addrmap(&c->addrmap, buf, n); break;
     case K_DRAM_SCHED: snprintf(buf, n, "%d", (int)c->dram_scheduler); break;
     case K_WRITE_QUEUE: snprintf(buf, n, "%u:%u:%u", c->dram_wq[0], c->dram_wq[1], c->dram_wq[2]); break;

@@ -76,6 +76,20 @@ typedef struct tm_dram_timing {
     uint32_t tCCDL, tRTPL;   /* same-bank-group column delay, read to precharge */
 } tm_dram_timing;
 
+/* The DRAM energy model's device parameters (-simtlab_dram_power; see
+ * timing/dram_power.h): one chip's currents (mA) at VDD (V), its refresh
+ * timing (ns), and the I/O (termination) power of one data pin while it
+ * carries read or write data (mW). */
+typedef struct tm_dram_power {
+    double vdd;                  /* VDD */
+    double idd0;                 /* one bank ACT-PRE at tRC */
+    double idd2n, idd3n;         /* precharge standby, active standby */
+    double idd4r, idd4w;         /* burst read, burst write */
+    double idd5;                 /* refresh (tRFC) */
+    double trfc_ns, trefi_ns;    /* refresh cycle time, refresh interval */
+    double rd_io_mw, wr_io_mw;   /* I/O power per data pin during a read / write burst */
+} tm_dram_power;
+
 /* How a global address splits into DRAM channel (chip), bank, row and
  * column: one mask per field over the 64 address bits (the letters D, B,
  * R, C, S of GPGPU-Sim's mapping string; S, the burst offset, goes with
@@ -281,6 +295,12 @@ typedef struct tm_config {
                                         priority-based cache allocation (Ch. 6: 1, 2, 4, 6), held by
                                         its oldest warps and passed on when a warp finishes; their
                                         requests are prioritized (tm_req.prio); 0: none */
+    uint32_t dram_subranks;          /* -simtlab_dram_subranks: sub-ranks per channel (Rhu's LAMAR,
+                                        Sec. 5.2: 2; 1: not sub-ranked; timing/dram.h) */
+    uint32_t dram_row_hold;          /* -simtlab_dram_row_hold: DRAM cycles a bank keeps its row for
+                                        the follow-up of a load with the row-buffer hint (Narasiman,
+                                        Sec. 7.2: row-conflict minus row-hit latency); 0: no hold */
+    tm_dram_power dram_power;        /* -simtlab_dram_power: the energy model's device parameters */
     int dram_priority;               /* -simtlab_dram_priority: none, frfp-fcfs or fp-frfcfs (QoS DRAM
                                         scheduling of prioritized requests, Rhu's Ch. 6; FR-FCFS only) */
     int lamar;                       /* -simtlab_lamar: LAMAR's granularity decision unit at the L1D

@@ -395,6 +395,73 @@ void tm_format_dram_timing(const tm_dram_timing *t, char *buf, size_t n)
     }
 }
 
+/* ---- DRAM energy parameters ---------------------------------------------- */
+
+enum { DP_KEYS = 11 };
+static const char *const power_keys[DP_KEYS] = {"VDD",  "IDD0", "IDD2N", "IDD3N", "IDD4R", "IDD4W",
+                                                "IDD5", "tRFC", "tREFI", "RDIO",  "WRIO"};
+
+/* Field i of p, in power_keys order. */
+static double *power_field(tm_dram_power *p, int i)
+{
+    double *f[DP_KEYS] = {&p->vdd,   &p->idd0,  &p->idd2n,   &p->idd3n,    &p->idd4r,   &p->idd4w,
+                          &p->idd5,  &p->trfc_ns, &p->trefi_ns, &p->rd_io_mw, &p->wr_io_mw};
+    return f[i];
+}
+
+int tm_parse_dram_power(const char *s, tm_dram_power *out, char *err, size_t errlen)
+{
+    cursor c = {s, s, err, errlen};
+    tm_dram_power p = *out;
+    for (;;) {
+        while (*c.p && dram_sep(*c.p))
+            c.p++;
+        if (*c.p == '\0')
+            break;
+        const char *key = c.p;
+        while (isalnum((unsigned char)*c.p))
+            c.p++;
+        size_t len = (size_t)(c.p - key);
+        int i;
+        for (i = 0; i < DP_KEYS; i++)
+            if (strlen(power_keys[i]) == len && strncmp(key, power_keys[i], len) == 0)
+                break;
+        if (len == 0 || i == DP_KEYS) {
+            c.p = key;
+            return cursor_fail(&c, "unknown DRAM power key \"%.*s\" (keys: VDD IDD0 IDD2N IDD3N IDD4R IDD4W IDD5 "
+                               "tRFC tREFI RDIO WRIO)", (int)len, key);
+        }
+        if (expect_char(&c, '=', power_keys[i]))
+            return -1;
+        char *end;
+        errno = 0;
+        double v = strtod(c.p, &end);
+        if (end == c.p || errno || !isfinite(v) || v < 0 || (v == 0 && (i == 0 || i == 8)))
+            return cursor_fail(&c, "%s: not a %s number", power_keys[i], i == 0 || i == 8 ? "positive" : "nonnegative");
+        c.p = end;
+        if (*c.p && !dram_sep(*c.p))
+            return cursor_fail(&c, "unexpected '%c' after the value of %s", *c.p, power_keys[i]);
+        *power_field(&p, i) = v;
+    }
+    *out = p;
+    return 0;
+}
+
+void tm_format_dram_power(const tm_dram_power *p, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    tm_dram_power copy = *p;
+    for (int i = 0; i < DP_KEYS && k < n; i++) {
+        char v[40];
+        tm_format_double(*power_field(&copy, i), v, sizeof v);
+        int w = snprintf(buf + k, n - k, "%s%s=%s", i ? ":" : "", power_keys[i], v);
+        if (w < 0)
+            return;
+        k += (size_t)w;
+    }
+}
+
 /* ---- address mapping --------------------------------------------------- */
 
 int tm_parse_addrmap(const char *s, tm_addrmap *out, char *err, size_t errlen)

@@ -32,6 +32,13 @@ void tm_format_cache(const tm_cache_config *c, char *buf, size_t n);
 int tm_parse_dram_timing(const char *s, tm_dram_timing *out, char *err, size_t errlen);
 void tm_format_dram_timing(const tm_dram_timing *t, char *buf, size_t n);
 
+/* -simtlab_dram_power: KEY=VALUE pairs (separators ':' ';' and white
+ * space; keys VDD IDD0 IDD2N IDD3N IDD4R IDD4W IDD5 tRFC tREFI RDIO WRIO,
+ * tm_dram_power's fields in that order, units as there); keys not given keep the value
+ * out has. VDD and tREFI must be positive, the rest nonnegative. */
+int tm_parse_dram_power(const char *s, tm_dram_power *out, char *err, size_t errlen);
+void tm_format_dram_power(const tm_dram_power *p, char *buf, size_t n);
+
 /* -gpgpu_mem_addr_mapping: [dramid@N;]<64 letters of D B R C S 0, MSB
  * first; '.', '|' and ' ' ignored>. */
 int tm_parse_addrmap(const char *s, tm_addrmap *out, char *err, size_t errlen);

@@ -19,11 +19,15 @@
 
 typedef struct dram_entry {
     tm_req req;
-    uint32_t bank, row, col;
+    uint32_t bank, row, col; /* bank: index among all banks of the channel (sub-rank * nbk + bank) */
     uint32_t bursts_left;    /* column commands still to issue */
     uint32_t bursts;         /* column commands in all */
     uint64_t t_push, t_done; /* arrival; end of the last data burst */
     bool is_write, own_act;  /* own_act: an ACT was issued for it (a row-buffer miss) */
+    /* a request split over sub-ranks is one entry per sub-rank: the first is its lead, which
+     * answers for all once every part has crossed the bus */
+    int32_t lead;            /* the lead's index, or NIL for a lead */
+    uint32_t parts_left;     /* lead: parts (itself included) whose data has not crossed yet */
     int32_t prev, next;
 } dram_entry;
 
@@ -38,6 +42,7 @@ typedef struct dram_bank {
     uint32_t group;
     int32_t cur;             /* the request being served, or NIL */
     uint64_t act_ok, rd_ok, wr_ok, pre_ok; /* earliest ACT / RD / WR / PRE */
+    uint64_t hold_until;     /* row-buffer hint: until then only requests to the open row may come */
     dram_list waiting[2];    /* FR-FCFS: this bank's waiting requests, oldest first: [0] reads (all
                                 requests without a separate write queue), [1] writes */
 } dram_bank;
@@ -46,13 +51,26 @@ typedef struct dram_group {
     uint64_t col_ok, pre_ok; /* tCCDL after a column command; tRTPL after a RD */
 } dram_group;
 
+/* A sub-rank: chips with their own banks, command bus and data bus (the
+ * whole channel when it is not sub-ranked). */
+typedef struct dram_subrank {
+    uint64_t act_ok, col_ok, rd_ok, wr_ok; /* tRRD, tCCD, tWTR, tRTW */
+    uint64_t bus_free;       /* first cycle the data bus is free */
+    uint64_t banks;          /* mask of its banks */
+    dram_list fifo;          /* FIFO: its waiting requests, oldest first */
+    uint32_t open;           /* banks with a row open */
+    uint64_t open_since;     /* when open last became nonzero */
+} dram_subrank;
+
 struct tm_dram {
     uint32_t id;
     tm_dram_timing t;
     tm_dram_sched sched;
     tm_dram_options opt;
     uint32_t queue_cap;      /* 0: unlimited */
-    uint32_t atom;           /* bytes per column command */
+    uint32_t atom;           /* bytes per column command (of one sub-rank) */
+    uint32_t nsr, nbk;       /* sub-ranks; banks per sub-rank */
+    uint32_t nbanks;         /* nsr * nbk */
     uint32_t burst;          /* command cycles a burst holds the data bus */
     uint32_t bl, buswidth;   /* for the report */
     uint32_t tRCDWR, tRTW, tWTR, tWTP; /* derived as GPGPU-Sim does */
@@ -62,18 +80,17 @@ struct tm_dram {
     uint64_t busy_mask;      /* banks serving a request */
     uint64_t waiting_mask[2]; /* FR-FCFS: banks with waiting requests, per queue */
     uint32_t prio;           /* round-robin start among banks */
-
-    uint64_t act_ok, col_ok, rd_ok, wr_ok; /* channel-wide: tRRD, tCCD, tWTR, tRTW */
-    uint64_t bus_free;       /* first cycle the data bus is free */
+    dram_subrank *sr;        /* [nsr] */
+    uint64_t open_cycles;    /* sub-rank cycles with a row open, up to the last change */
 
     dram_entry *pool;
     uint32_t pool_cap;
     int32_t free_head;
-    dram_list fifo;          /* FIFO: all waiting requests, oldest first */
     dram_list inflight;      /* last burst issued, data not yet across; t_done ascending */
     dram_list replies;       /* finished reads not yet taken */
     uint32_t n_waiting;      /* waiting requests, both queues */
     uint32_t n_wq;           /* of those, in the write queue */
+    uint32_t joining;        /* leads whose data has crossed, waiting for their other parts */
     bool write_mode;         /* the write queue is being drained */
 
     uint64_t next_cycle;     /* the first cycle not yet run */
@@ -148,10 +165,13 @@ static bool pool_grow(tm_dram *d)
     return true;
 }
 
-/* The bank group of bank b under the current indexing option. */
+/* The bank group of bank b (of all the channel's) under the current
+ * indexing option; each sub-rank has groups of its own. */
 static uint32_t group_of(const tm_dram *d, uint32_t b)
 {
-    return d->opt.bankgrp_low_bits ? b % d->t.nbkgrp : b / (d->t.nbk / d->t.nbkgrp);
+    uint32_t local = b % d->nbk;
+    uint32_t g = d->opt.bankgrp_low_bits ? local % d->t.nbkgrp : local / (d->nbk / d->t.nbkgrp);
+    return b / d->nbk * d->t.nbkgrp + g;
 }
 
 tm_dram *tm_dram_new(const tm_config *cfg, uint32_t channel_id, char *err, size_t errlen)
@@ -181,7 +201,14 @@ tm_dram *tm_dram_new(const tm_config *cfg, uint32_t channel_id, char *err, size_
         snprintf(err, errlen, "-gpgpu_dram_scheduler %d: 0 (FIFO) or 1 (FR-FCFS)", (int)cfg->dram_scheduler);
         return NULL;
     }
-    uint64_t atom = (uint64_t)bl * cfg->dram_buswidth * cfg->chips_per_channel;
+    uint32_t nsr = cfg->dram_subranks ? cfg->dram_subranks : 1;
+    if (cfg->chips_per_channel % nsr || nsr & (nsr - 1) || (uint64_t)t->nbk * nsr > 64) {
+        snprintf(err, errlen,
+                 "-simtlab_dram_subranks %u: a power of two that divides -gpgpu_n_mem_per_ctrlr %u, with at most "
+                 "64 banks in all (%u per sub-rank)", nsr, cfg->chips_per_channel, t->nbk);
+        return NULL;
+    }
+    uint64_t atom = (uint64_t)bl * cfg->dram_buswidth * (cfg->chips_per_channel / nsr);
     if (atom > UINT32_MAX) {
         snprintf(err, errlen, "DRAM burst of %" PRIu64 " bytes is too large", atom);
         return NULL;
@@ -196,6 +223,9 @@ tm_dram *tm_dram_new(const tm_config *cfg, uint32_t channel_id, char *err, size_
     d->sched = cfg->dram_scheduler;
     d->queue_cap = cfg->frfcfs_queue;
     d->atom = (uint32_t)atom;
+    d->nsr = nsr;
+    d->nbk = t->nbk;
+    d->nbanks = nsr * t->nbk;
     d->burst = bl / ratio;
     d->bl = bl;
     d->buswidth = cfg->dram_buswidth;
@@ -203,23 +233,27 @@ tm_dram *tm_dram_new(const tm_config *cfg, uint32_t channel_id, char *err, size_
     d->tRTW = t->tCL + d->burst + 2 > t->tWL ? t->tCL + d->burst + 2 - t->tWL : 0;
     d->tWTR = t->tWL + d->burst + t->tCDLR;
     d->tWTP = t->tWL + d->burst + t->tWR;
-    d->bank = calloc(t->nbk, sizeof *d->bank);
-    d->group = calloc(t->nbkgrp, sizeof *d->group);
-    d->pool_cap = (d->queue_cap ? d->queue_cap : 64) + t->nbk + 16;
+    d->bank = calloc(d->nbanks, sizeof *d->bank);
+    d->group = calloc((size_t)t->nbkgrp * nsr, sizeof *d->group);
+    d->sr = calloc(nsr, sizeof *d->sr);
+    d->pool_cap = ((d->queue_cap ? d->queue_cap : 64) + t->nbk + 16) * nsr;
     d->pool = calloc(d->pool_cap, sizeof *d->pool);
-    if (!d->bank || !d->group || !d->pool) {
+    if (!d->bank || !d->group || !d->sr || !d->pool) {
         tm_dram_free(d);
         snprintf(err, errlen, "out of memory for DRAM channel %u", channel_id);
         return NULL;
     }
     d->free_head = NIL;
     pool_link_free(d, 0, d->pool_cap);
-    for (uint32_t b = 0; b < t->nbk; b++) {
+    for (uint32_t b = 0; b < d->nbanks; b++) {
         d->bank[b].cur = NIL;
         d->bank[b].waiting[0] = d->bank[b].waiting[1] = list_empty();
         d->bank[b].group = group_of(d, b);
+        d->sr[b / d->nbk].banks |= 1ull << b;
     }
-    d->fifo = d->inflight = d->replies = list_empty();
+    for (uint32_t k = 0; k < nsr; k++)
+        d->sr[k].fifo = list_empty();
+    d->inflight = d->replies = list_empty();
     return d;
 }
 
@@ -228,6 +262,7 @@ void tm_dram_free(tm_dram *d)
     if (!d)
         return;
     free(d->pool);
+    free(d->sr);
     free(d->group);
     free(d->bank);
     free(d);
@@ -236,7 +271,7 @@ void tm_dram_free(tm_dram *d)
 void tm_dram_set_options(tm_dram *d, const tm_dram_options *o)
 {
     d->opt = *o;
-    for (uint32_t b = 0; b < d->t.nbk; b++)
+    for (uint32_t b = 0; b < d->nbanks; b++)
         d->bank[b].group = group_of(d, b);
 }
 
@@ -253,36 +288,91 @@ static uint32_t queue_of(const tm_dram *d, bool is_write)
 
 bool tm_dram_can_accept(const tm_dram *d, bool is_write)
 {
+    /* room for a part on every sub-rank */
     if (queue_of(d, is_write))
-        return d->n_wq < d->opt.wq_size;
-    return d->queue_cap == 0 || d->n_waiting - d->n_wq < d->queue_cap;
+        return d->n_wq + d->nsr <= d->opt.wq_size;
+    return d->queue_cap == 0 || d->n_waiting - d->n_wq + d->nsr <= d->queue_cap;
+}
+
+/* The column commands request r needs on each sub-rank, into bursts[nsr].
+ * Without sub-ranks: ceil(bytes / atom). With them, each atom-sized chunk
+ * of its data is one burst on sub-rank (chunk address / atom) % nsr, so
+ * consecutive chunks alternate between sub-ranks; a request addressed by
+ * a sector mask (LAMAR's fetches of several sectors, write-backs of the
+ * dirty sectors) holds the chunks of those sectors of its 128-byte line,
+ * any other the chunks [addr, addr + bytes) overlaps. */
+static void bursts_per_subrank(const tm_dram *d, const tm_req *r, uint32_t *bursts)
+{
+    uint32_t bytes = r->bytes ? r->bytes : 1;
+    memset(bursts, 0, d->nsr * sizeof *bursts);
+    if (d->nsr == 1) {
+        bursts[0] = (uint32_t)(((uint64_t)bytes + d->atom - 1) / d->atom);
+        return;
+    }
+    uint64_t last = UINT64_MAX;
+    if (r->sectors && bytes == TM_SECTOR_BYTES * (uint32_t)__builtin_popcount(r->sectors)) {
+        for (uint32_t i = 0; i < 4; i++) {
+            uint64_t chunk = ((r->addr & ~(uint64_t)127) + TM_SECTOR_BYTES * i) / d->atom;
+            if (r->sectors >> i & 1 && chunk != last) {
+                bursts[chunk % d->nsr]++;
+                last = chunk;
+            }
+        }
+        return;
+    }
+    for (uint64_t chunk = r->addr / d->atom; chunk * d->atom < r->addr + bytes; chunk++)
+        bursts[chunk % d->nsr]++;
+}
+
+/* Queue entry i, a request or one sub-rank's part of it. */
+static void enqueue(tm_dram *d, int32_t i)
+{
+    dram_entry *e = &d->pool[i];
+    if (d->sched == TM_DRAM_FRFCFS) {
+        uint32_t q = queue_of(d, e->is_write);
+        list_append(d, &d->bank[e->bank].waiting[q], i);
+        d->waiting_mask[q] |= 1ull << e->bank;
+        d->n_wq += q;
+    } else {
+        list_append(d, &d->sr[e->bank / d->nbk].fifo, i);
+    }
+    d->n_waiting++;
 }
 
 bool tm_dram_push(tm_dram *d, const tm_req *r, uint32_t bank, uint32_t row, uint32_t col, uint64_t now)
 {
-    assert(bank < d->t.nbk);
+    assert(bank < d->nbk);
     if (now > d->next_cycle) /* a request arriving after skipped cycles must not be served in them */
         advance(d, now);
     bool is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK;
-    if (!tm_dram_can_accept(d, is_write) || (d->free_head == NIL && !pool_grow(d)))
+    if (!tm_dram_can_accept(d, is_write))
         return false;
-    int32_t i = d->free_head;
-    d->free_head = d->pool[i].next;
-    dram_entry *e = &d->pool[i];
-    uint32_t bytes = r->bytes ? r->bytes : 1;
-    *e = (dram_entry){.req = *r, .bank = bank, .row = row, .col = col,
-                      .bursts = (uint32_t)(((uint64_t)bytes + d->atom - 1) / d->atom), .t_push = now,
-                      .is_write = is_write};
-    e->bursts_left = e->bursts;
-    if (d->sched == TM_DRAM_FRFCFS) {
-        uint32_t q = queue_of(d, is_write);
-        list_append(d, &d->bank[bank].waiting[q], i);
-        d->waiting_mask[q] |= 1ull << bank;
-        d->n_wq += q;
-    } else {
-        list_append(d, &d->fifo, i);
+    uint32_t bursts[64], parts = 0;
+    bursts_per_subrank(d, r, bursts);
+    for (uint32_t k = 0; k < d->nsr; k++)
+        parts += bursts[k] > 0;
+    uint32_t free_n = 0;
+    for (int32_t f = d->free_head; f != NIL && free_n < parts; f = d->pool[f].next)
+        free_n++;
+    while (free_n < parts) { /* grows by at least as many entries as it had */
+        uint32_t had = d->pool_cap;
+        if (!pool_grow(d))
+            return false;
+        free_n += had;
     }
-    d->n_waiting++;
+    int32_t lead = NIL;
+    for (uint32_t k = 0; k < d->nsr; k++) {
+        if (!bursts[k])
+            continue;
+        int32_t i = d->free_head;
+        d->free_head = d->pool[i].next;
+        d->pool[i] = (dram_entry){.req = *r, .bank = k * d->nbk + bank, .row = row, .col = col,
+                                  .bursts = bursts[k], .bursts_left = bursts[k], .t_push = now,
+                                  .is_write = is_write, .lead = lead, .parts_left = parts};
+        if (lead == NIL)
+            lead = i;
+        enqueue(d, i);
+    }
     d->st.n_req++;
     return true;
 }
@@ -302,10 +392,24 @@ bool tm_dram_pop_reply(tm_dram *d, tm_req *out)
 
 uint32_t tm_dram_pending(const tm_dram *d)
 {
-    return d->n_waiting + (uint32_t)__builtin_popcountll(d->busy_mask) + d->inflight.n + d->replies.n;
+    return d->n_waiting + (uint32_t)__builtin_popcountll(d->busy_mask) + d->inflight.n + d->joining +
+           d->replies.n;
 }
 
 const tm_dram_stats *tm_dram_get_stats(const tm_dram *d) { return &d->st; }
+
+uint32_t tm_dram_burst_bytes(const tm_dram *d) { return d->atom; }
+
+uint32_t tm_dram_subranks(const tm_dram *d) { return d->nsr; }
+
+uint64_t tm_dram_open_cycles(const tm_dram *d)
+{
+    uint64_t c = d->open_cycles;
+    for (uint32_t k = 0; k < d->nsr; k++)
+        if (d->sr[k].open)
+            c += d->next_cycle - d->sr[k].open_since;
+    return c;
+}
 
 /* ---- one cycle ---------------------------------------------------------- */
 
@@ -323,20 +427,21 @@ static dram_cmd bank_next_cmd(const tm_dram *d, uint32_t b, uint64_t *at)
     const dram_bank *k = &d->bank[b];
     const dram_entry *e = &d->pool[k->cur];
     const dram_group *g = &d->group[k->group];
+    const dram_subrank *sr = &d->sr[b / d->nbk];
     if (!k->active) {
-        *at = max64(k->act_ok, d->act_ok);
+        *at = max64(k->act_ok, sr->act_ok);
         return CMD_ACT;
     }
     if (k->row != e->row) {
         *at = max64(k->pre_ok, g->pre_ok);
         return CMD_PRE;
     }
-    uint64_t col = max64(d->col_ok, g->col_ok);
+    uint64_t col = max64(sr->col_ok, g->col_ok);
     if (e->is_write) {
-        *at = max64(max64(col, k->wr_ok), max64(d->wr_ok, sub0(d->bus_free, d->t.tWL)));
+        *at = max64(max64(col, k->wr_ok), max64(sr->wr_ok, sub0(sr->bus_free, d->t.tWL)));
         return CMD_WR;
     }
-    *at = max64(max64(col, k->rd_ok), max64(d->rd_ok, sub0(d->bus_free, d->t.tCL)));
+    *at = max64(max64(col, k->rd_ok), max64(sr->rd_ok, sub0(sr->bus_free, d->t.tCL)));
     return CMD_RD;
 }
 
@@ -350,6 +455,7 @@ void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx)
 static void issue_row(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
 {
     dram_bank *k = &d->bank[b];
+    dram_subrank *sr = &d->sr[b / d->nbk];
     if (d->trace)
         d->trace(d->trace_ctx, now, c == CMD_ACT ? 'A' : 'P', b, c == CMD_ACT ? d->pool[k->cur].row : k->row,
                  d->pool[k->cur].req.tag);
@@ -362,14 +468,40 @@ static void issue_row(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
         k->wr_ok = now + d->tRCDWR;
         k->pre_ok = max64(k->pre_ok, now + d->t.tRAS);
         k->act_ok = now + d->t.tRC;
-        d->act_ok = now + d->t.tRRD;
+        sr->act_ok = now + d->t.tRRD;
+        if (sr->open++ == 0)
+            sr->open_since = now;
         d->st.n_act++;
     } else {
         k->active = false;
         k->act_ok = max64(k->act_ok, now + d->t.tRP);
+        if (--sr->open == 0)
+            d->open_cycles += now - sr->open_since;
         d->st.n_pre++;
     }
-    d->prio = (b + 1) % d->t.nbk;
+    d->prio = (b + 1) % d->nbanks;
+}
+
+/* Put entry i on the bus list, which stays in t_done order (the sub-ranks'
+ * buses finish out of issue order). */
+static void inflight_insert(tm_dram *d, int32_t i)
+{
+    int32_t after = d->inflight.tail;
+    while (after != NIL && d->pool[after].t_done > d->pool[i].t_done)
+        after = d->pool[after].prev;
+    if (after == d->inflight.tail) {
+        list_append(d, &d->inflight, i);
+        return;
+    }
+    int32_t before = after == NIL ? d->inflight.head : d->pool[after].next;
+    d->pool[i].prev = after;
+    d->pool[i].next = before;
+    d->pool[before].prev = i;
+    if (after == NIL)
+        d->inflight.head = i;
+    else
+        d->pool[after].next = i;
+    d->inflight.n++;
 }
 
 /* Issue RD or WR (one burst) for bank b at cycle now; the request leaves
@@ -378,6 +510,7 @@ static void issue_col(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
 {
     dram_bank *k = &d->bank[b];
     dram_group *g = &d->group[k->group];
+    dram_subrank *sr = &d->sr[b / d->nbk];
     int32_t i = k->cur;
     dram_entry *e = &d->pool[i];
     if (d->trace)
@@ -393,17 +526,17 @@ static void issue_col(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
             d->st.hits_read_num += !e->own_act;
         }
     }
-    d->col_ok = now + d->t.tCCD;
+    sr->col_ok = now + d->t.tCCD;
     g->col_ok = now + d->t.tCCDL;
     uint64_t start;
     if (c == CMD_RD) {
-        d->wr_ok = max64(d->wr_ok, now + d->tRTW);
+        sr->wr_ok = max64(sr->wr_ok, now + d->tRTW);
         k->pre_ok = max64(k->pre_ok, now + d->burst);
         g->pre_ok = max64(g->pre_ok, now + d->t.tRTPL);
         start = now + d->t.tCL;
         d->st.n_rd++;
     } else {
-        d->rd_ok = max64(d->rd_ok, now + d->tWTR);
+        sr->rd_ok = max64(sr->rd_ok, now + d->tWTR);
         k->pre_ok = max64(k->pre_ok, now + d->tWTP);
         start = now + d->t.tWL;
         if (e->req.kind == TM_REQ_WRITEBACK)
@@ -411,13 +544,15 @@ static void issue_col(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
         else
             d->st.n_write++;
     }
-    d->bus_free = start + d->burst;
+    sr->bus_free = start + d->burst;
     d->st.bwutil += d->burst;
     if (--e->bursts_left == 0) {
-        e->t_done = d->bus_free;
+        e->t_done = max64(e->t_done, sr->bus_free); /* (a lead may have heard from parts already) */
         k->cur = NIL;
         d->busy_mask &= ~(1ull << b);
-        list_append(d, &d->inflight, i);
+        inflight_insert(d, i);
+        if (e->req.row_hint && d->opt.row_hold) /* Narasiman's hint: keep the row for its follow-up */
+            k->hold_until = now + d->opt.row_hold;
     }
 }
 
@@ -429,6 +564,21 @@ static void retire(tm_dram *d, uint64_t now)
     while ((i = d->inflight.head) != NIL && d->pool[i].t_done <= now) {
         dram_entry *e = &d->pool[i];
         list_remove(d, &d->inflight, i);
+        if (e->lead != NIL) { /* a part: its lead finishes with the last one */
+            int32_t l = e->lead;
+            e->next = d->free_head;
+            d->free_head = i;
+            dram_entry *le = &d->pool[l];
+            le->t_done = max64(le->t_done, e->t_done);
+            if (--le->parts_left)
+                continue;
+            d->joining--;
+            i = l;
+            e = le;
+        } else if (--e->parts_left) {
+            d->joining++;
+            continue;
+        }
         uint64_t lat = e->t_done - e->t_push;
         d->st.tot_latency += lat;
         d->st.max_latency = max64(d->st.max_latency, lat);
@@ -459,10 +609,21 @@ static void assign(tm_dram *d, uint32_t b, int32_t i, uint32_t q, uint64_t now)
 /* FR-FCFS choice for bank b from queue q: its oldest request to the open
  * row, else its oldest request. With QoS priority (tm_dram_options) the
  * classes (row hit, prioritized) are tried in the option's order, the
- * oldest request of the first class that has one. */
-static int32_t frfcfs_pick(const tm_dram *d, uint32_t b, uint32_t q)
+ * oldest request of the first class that has one. A bank holding its row
+ * for a hinted request's follow-up (hold_until > now) takes only a
+ * request to that row: NIL when it has none. */
+static int32_t frfcfs_pick(const tm_dram *d, uint32_t b, uint32_t q, uint64_t now)
 {
     const dram_bank *k = &d->bank[b];
+    if (k->hold_until > now) {
+        for (int32_t i = k->waiting[q].head; i != NIL; i = d->pool[i].next)
+            if (d->pool[i].row == k->row && (!d->opt.priority || d->pool[i].req.prio))
+                return i;
+        for (int32_t i = k->waiting[q].head; d->opt.priority && i != NIL; i = d->pool[i].next)
+            if (d->pool[i].row == k->row)
+                return i;
+        return NIL;
+    }
     if (d->opt.priority) {
         /* class = 2 bits (hit, prio): FRFP tries 11, 10, 01, 00; FP-FR tries 11, 01, 10, 00 */
         static const uint8_t order[3][4] = {{0}, {3, 2, 1, 0}, {3, 1, 2, 0}};
@@ -498,39 +659,53 @@ static bool drains_writes(const tm_dram *d)
     return d->n_wq >= d->opt.wq_high || !reads;
 }
 
-/* Send at most one waiting request to its (free) bank. */
-static void schedule(tm_dram *d, uint64_t now)
+/* Send at most one waiting request of the sub-rank with these banks to
+ * its (free) bank. */
+static void schedule_subrank(tm_dram *d, dram_subrank *sr, uint32_t q, uint64_t now)
 {
     if (d->sched == TM_DRAM_FIFO) {
-        int32_t i = d->fifo.head;
+        int32_t i = sr->fifo.head;
         if (i != NIL && d->bank[d->pool[i].bank].cur == NIL) {
-            list_remove(d, &d->fifo, i);
+            list_remove(d, &sr->fifo, i);
             assign(d, d->pool[i].bank, i, 0, now);
         }
         return;
     }
-    d->write_mode = drains_writes(d);
-    uint32_t q = d->write_mode;
-    uint64_t ready = d->waiting_mask[q] & ~d->busy_mask;
-    if (!ready)
+    for (uint64_t ready = d->waiting_mask[q] & ~d->busy_mask & sr->banks; ready;) {
+        uint32_t b = first_from(ready, d->prio);
+        int32_t i = frfcfs_pick(d, b, q, now);
+        if (i == NIL) { /* holding its row, and nothing for that row yet */
+            ready &= ~(1ull << b);
+            continue;
+        }
+        list_remove(d, &d->bank[b].waiting[q], i);
+        if (d->bank[b].waiting[q].n == 0)
+            d->waiting_mask[q] &= ~(1ull << b);
+        d->bank[b].hold_until = 0; /* the follow-up came */
+        assign(d, b, i, q, now);
+        d->prio = (d->prio + 1) % d->nbanks;
         return;
-    uint32_t b = first_from(ready, d->prio);
-    int32_t i = frfcfs_pick(d, b, q);
-    list_remove(d, &d->bank[b].waiting[q], i);
-    if (d->bank[b].waiting[q].n == 0)
-        d->waiting_mask[q] &= ~(1ull << b);
-    assign(d, b, i, q, now);
-    d->prio = (d->prio + 1) % d->t.nbk;
+    }
 }
 
-/* Issue what the command bus(es) allow at cycle now: a column command
- * first, then a row command if the bus is still free (single bus) or on
- * the row bus (dual). Banks are tried round robin from prio. Returns
- * whether anything issued. */
-static bool issue(tm_dram *d, uint64_t now)
+/* Each sub-rank (each has its own scheduler) sends at most one waiting
+ * request to its free bank. */
+static void schedule(tm_dram *d, uint64_t now)
+{
+    if (d->sched == TM_DRAM_FRFCFS)
+        d->write_mode = drains_writes(d);
+    for (uint32_t k = 0; k < d->nsr; k++)
+        schedule_subrank(d, &d->sr[k], d->write_mode, now);
+}
+
+/* Issue what the command bus(es) of the sub-rank with these banks allow
+ * at cycle now: a column command first, then a row command if the bus is
+ * still free (single bus) or on the row bus (dual). Banks are tried round
+ * robin from prio. Returns whether anything issued. */
+static bool issue_subrank(tm_dram *d, uint64_t banks, uint64_t now)
 {
     bool col = false, row = false;
-    uint64_t unvisited = d->busy_mask;
+    uint64_t unvisited = d->busy_mask & banks;
     while (unvisited && !col) {
         uint32_t b = first_from(unvisited, d->prio);
         unvisited &= ~(1ull << b);
@@ -543,7 +718,7 @@ static bool issue(tm_dram *d, uint64_t now)
     }
     if (col && !d->opt.dual_bus_interface)
         return true;
-    unvisited = d->busy_mask;
+    unvisited = d->busy_mask & banks;
     while (unvisited && !row) {
         uint32_t b = first_from(unvisited, d->prio);
         unvisited &= ~(1ull << b);
@@ -557,10 +732,20 @@ static bool issue(tm_dram *d, uint64_t now)
     return col || row;
 }
 
+/* Issue commands on every sub-rank (each has its own command bus: a
+ * sub-ranked channel has the command bandwidth of nsr channels). */
+static bool issue(tm_dram *d, uint64_t now)
+{
+    bool any = false;
+    for (uint32_t k = 0; k < d->nsr; k++)
+        any |= issue_subrank(d, d->sr[k].banks, now);
+    return any;
+}
+
 /* Requests not yet finished: waiting, at banks, or with data on the bus. */
 static uint32_t unfinished(const tm_dram *d)
 {
-    return d->n_waiting + (uint32_t)__builtin_popcountll(d->busy_mask) + d->inflight.n;
+    return d->n_waiting + (uint32_t)__builtin_popcountll(d->busy_mask) + d->inflight.n + d->joining;
 }
 
 /* Count the cycles from next_cycle up to (not including) upto as idle:
@@ -595,16 +780,43 @@ static void run_cycle(tm_dram *d, uint64_t now)
     d->next_cycle = now + 1;
 }
 
+/* The first cycle from next_cycle on at which schedule() could give a
+ * bank a request: next_cycle when it could now, the end of a row hold
+ * when only held banks wait, UINT64_MAX when none can. */
+static uint64_t assign_event(const tm_dram *d)
+{
+    if (d->sched == TM_DRAM_FIFO) {
+        for (uint32_t k = 0; k < d->nsr; k++) {
+            int32_t i = d->sr[k].fifo.head;
+            if (i != NIL && d->bank[d->pool[i].bank].cur == NIL)
+                return d->next_cycle;
+        }
+        return UINT64_MAX;
+    }
+    uint32_t q = drains_writes(d);
+    if (q != d->write_mode)
+        return d->next_cycle; /* the write mode flips: schedule() records it (drains_writes depends on it) */
+    uint64_t ready = d->waiting_mask[q] & ~d->busy_mask, at = UINT64_MAX;
+    if (!d->opt.row_hold)
+        return ready ? d->next_cycle : UINT64_MAX;
+    for (; ready; ready &= ready - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(ready);
+        if (frfcfs_pick(d, b, q, d->next_cycle) != NIL)
+            return d->next_cycle;
+        at = d->bank[b].hold_until < at ? d->bank[b].hold_until : at;
+    }
+    return at;
+}
+
 uint64_t tm_dram_next_event(const tm_dram *d)
 {
     uint64_t best = UINT64_MAX;
     if (d->inflight.head != NIL)
         best = max64(d->pool[d->inflight.head].t_done, d->next_cycle);
-    bool assignable = d->sched == TM_DRAM_FIFO
-                          ? d->fifo.head != NIL && d->bank[d->pool[d->fifo.head].bank].cur == NIL
-                          : (d->waiting_mask[drains_writes(d)] & ~d->busy_mask) != 0;
-    if (assignable)
+    uint64_t assign_at = assign_event(d);
+    if (assign_at == d->next_cycle)
         return d->next_cycle;
+    best = assign_at < best ? assign_at : best;
     for (uint64_t m = d->busy_mask; m; m &= m - 1) {
         uint64_t at;
         bank_next_cmd(d, (uint32_t)__builtin_ctzll(m), &at);
@@ -651,9 +863,9 @@ void tm_dram_print_stats(const tm_dram *d, FILE *f)
     fprintf(f, "n_rd = %" PRIu64 "\n", s->n_rd);
     fprintf(f, "n_write = %" PRIu64 "\n", s->n_write);
     fprintf(f, "n_wr_bk = %" PRIu64 "\n", s->n_wr_bk);
-    fprintf(f, "bw_util = %.6f\n", ratio(s->bwutil, s->n_cmd));
+    fprintf(f, "bw_util = %.6f\n", ratio(s->bwutil, s->n_cmd * d->nsr));
     fprintf(f, "n_activity = %" PRIu64 "\n", s->n_activity);
-    fprintf(f, "dram_eff = %.6f\n", ratio(s->bwutil, s->n_activity));
+    fprintf(f, "dram_eff = %.6f\n", ratio(s->bwutil, s->n_activity * d->nsr));
     fprintf(f, "row_buffer_hits = %" PRIu64 "\n", s->hits_num);
     fprintf(f, "row_buffer_misses = %" PRIu64 "\n", s->access_num - s->hits_num);
     fprintf(f, "Row_Buffer_Locality = %.6f\n", ratio(s->hits_num, s->access_num));

@@ -72,6 +72,29 @@
  * - Not modelled: refresh, bank-index hashing (-dram_bnk_indexing_policy),
  *   the bounded return queue.
  *
+ * Mechanisms of the papers (simtlab options):
+ * - Sub-ranks (-simtlab_dram_subranks N; Rhu's thesis, Sec. 5.2, LAMAR's
+ *   sub-ranked GDDR5): the channel's chips_per_channel chips form N
+ *   sub-ranks, each with its own banks (nbk each, with their own rows), its
+ *   own data bus (1/N of the channel's width) and its own command bus (the
+ *   doubled command bandwidth of the thesis, for N = 2). A burst is then
+ *   atom / N bytes (32 B for a 64-bit GDDR5 channel of two 32-bit chips at
+ *   BL 8). A request's data is cut into bursts of that size, burst k of
+ *   the address space on sub-rank k % N, and each sub-rank serves its part
+ *   as a request of its own (same bank, row and column); the reply comes
+ *   when the last part has crossed its bus. A 32-byte request occupies one
+ *   sub-rank; a 128-byte line two bursts of each of two sub-ranks.
+ *   Statistics count parts as requests (access_num, row-buffer hits) and
+ *   bursts as column commands; n_req, reads_done and the latencies count
+ *   the requests pushed.
+ * - Row-buffer hints (-simtlab_dram_row_hold CYCLES, FR-FCFS; Narasiman's
+ *   thesis, Sec. 7.2): when the last burst of a request with tm_req.row_hint
+ *   issues, its bank holds its row for CYCLES cycles: it takes only a
+ *   request to that row (the hinted load's follow-up, a row hit), and the
+ *   hold ends when one comes or the time runs out; other banks are
+ *   unaffected. The thesis sets CYCLES to the row-conflict latency minus
+ *   the row-hit latency (the break-even point of Fig. 7.3).
+ *
  * Use, per DRAM cycle `now` (strictly increasing): tm_dram_push() the
  * requests that arrive (bank, row and column from timing/addrmap.h's
  * decode: the caller decodes, since it needs the channel and the
@@ -105,6 +128,8 @@ typedef struct tm_dram_options {
      * 0 none; 1 FRFP-FCFS (row hits first, among them and among the rest prioritized first);
      * 2 FP-FRFCFS (prioritized first, among them and among the rest row hits first) */
     uint8_t priority;
+    uint32_t row_hold;        /* -simtlab_dram_row_hold: cycles a bank holds its row after a hinted
+                                 request (0: hints are ignored) */
 } tm_dram_options;
 
 /* Counters, in GPGPU-Sim's terms where it has them (its names in the
@@ -116,7 +141,8 @@ typedef struct tm_dram_stats {
     uint64_t n_req;          /* n_req: requests accepted */
     uint64_t n_rd, n_write;  /* n_rd, n_write: RD / WR column commands (bursts) */
     uint64_t n_wr_bk;        /* n_wr_bk: WR commands of TM_REQ_WRITEBACK requests (not in n_write) */
-    uint64_t bwutil;         /* bwutil: cycles the data bus carried data (burst per column command) */
+    uint64_t bwutil;         /* bwutil: cycles the data bus carried data (burst per column command),
+                                summed over sub-ranks */
     uint64_t n_activity;     /* n_activity: cycles with a request in the channel (waiting, at a bank, or data on the bus) */
     uint64_t reads_done, writes_done; /* requests whose last burst has crossed the bus */
     uint64_t access_num, hits_num;    /* requests served, and those without an ACT of their own */
@@ -128,7 +154,9 @@ typedef struct tm_dram_stats {
 
 /* A channel configured from cfg: dram (timing), dram_scheduler,
  * frfcfs_queue, dram_buswidth, dram_burst_length,
- * dram_data_command_freq_ratio, chips_per_channel. channel_id names it in
+ * dram_data_command_freq_ratio, chips_per_channel, dram_subranks (0 or 1:
+ * not sub-ranked; otherwise a power of two dividing chips_per_channel,
+ * with at most 64 banks in all). channel_id names it in
  * statistics. NULL with a message in err when a value is unusable (no
  * banks, more than 64 banks, nbk not a multiple of nbkgrp, a burst length
  * that is not a multiple of the frequency ratio, a zero width) or memory
@@ -171,6 +199,18 @@ uint32_t tm_dram_pending(const tm_dram *d);
 
 const tm_dram_stats *tm_dram_get_stats(const tm_dram *d);
 
+/* Bytes one column command moves (one sub-rank's burst). */
+uint32_t tm_dram_burst_bytes(const tm_dram *d);
+
+/* Sub-ranks (1 when not sub-ranked): each has a data bus, so bwutil counts
+ * up to n_cmd * sub-ranks cycles. */
+uint32_t tm_dram_subranks(const tm_dram *d);
+
+/* Cycles, summed over the sub-ranks, in which the sub-rank had a row open
+ * (active standby, for the energy model), from the start to the last
+ * cycle run. The rest of n_cmd * sub-ranks is precharge standby. */
+uint64_t tm_dram_open_cycles(const tm_dram *d);
+
 /* A command as it issues (GPGPU-Sim prints these under DRAM_VIEWCMD):
  * cmd is 'A' (ACT), 'P' (PRE), 'R' (RD) or 'W' (WR); row is the row
  * opened, closed or accessed; tag the tm_req tag of the request served. */
@@ -183,8 +223,8 @@ void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx);
 
 /* GPGPU-Sim-style report: a "DRAM[id]: ..." header with the timing, then
  * one "name = value" line per statistic (n_cmd, n_nop, n_act, n_pre, n_req,
- * n_rd, n_write, n_wr_bk, bw_util (= bwutil / n_cmd), n_activity, dram_eff
- * (= bwutil / n_activity), Row_Buffer_Locality(_read/_write), avg_mrq_latency,
+ * n_rd, n_write, n_wr_bk, bw_util (= bwutil / (n_cmd x sub-ranks)), n_activity,
+ * dram_eff (= bwutil / (n_activity x sub-ranks)), Row_Buffer_Locality(_read/_write), avg_mrq_latency,
  * maxmrqlatency — GPGPU-Sim's names — and simtlab's row_buffer_hits,
  * row_buffer_misses, avg_dram_latency, max_dram_latency (push to last data
  * beat), mrqq_max, mrqq_avg (waiting requests)). */

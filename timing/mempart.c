@@ -57,7 +57,8 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
                                                       .wq_size = cfg->dram_wq[0],
                                                       .wq_high = cfg->dram_wq[1],
                                                       .wq_low = cfg->dram_wq[2],
-                                                      .priority = (uint8_t)cfg->dram_priority});
+                                                      .priority = (uint8_t)cfg->dram_priority,
+                                                      .row_hold = cfg->dram_row_hold});
     for (uint32_t k = 0; k < mp->nslices; k++) {
         tm_l2slice *s = &mp->slices[k];
         s->id = channel * mp->nslices + k;

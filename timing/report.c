@@ -33,6 +33,7 @@
 #include "ir/printer.h"
 #include "timing/cache.h"
 #include "timing/dram.h"
+#include "timing/dram_power.h"
 #include "timing/mempart.h"
 #include "timing/opcollector.h"
 #include "timing/sm.h"
@@ -56,6 +57,8 @@ typedef struct report_summary {
     uint64_t dram_reads, dram_writes, dram_bytes, row_hits, row_accesses, bus_busy, cmd_cycles;
     double dram_seconds;       /* simulated time at the DRAM clock */
     double dram_gbps, dram_utilization, row_hit_rate;
+    double dram_energy[TM_DE_TERMS], dram_energy_total; /* joules (timing/dram_power.h) */
+    double dram_power;         /* watts: dram_energy_total / dram_seconds */
 } report_summary;
 
 /* a / b, or 0 when b is 0. */
@@ -97,7 +100,6 @@ static report_summary summarize(const tm_gpu *gpu)
             r.reg_bank_conflict_stalls += tm_opcollector_bank_conflict_stalls(sm->oc);
     }
     const tm_config *c = &gpu->cfg;
-    uint64_t atom = (uint64_t)c->dram_burst_length * c->dram_buswidth * c->chips_per_channel;
     for (uint32_t k = 0; gpu->parts && k < c->n_mem; k++) {
         const tm_mempart *mp = &gpu->parts[k];
         for (uint32_t j = 0; j < mp->nslices; j++)
@@ -110,16 +112,23 @@ static report_summary summarize(const tm_gpu *gpu)
         const tm_dram_stats *d = tm_dram_get_stats(mp->dram);
         r.dram_reads += d->read_num;
         r.dram_writes += d->write_num;
-        r.dram_bytes += (d->n_rd + d->n_write + d->n_wr_bk) * atom;
+        r.dram_bytes += (d->n_rd + d->n_write + d->n_wr_bk) * tm_dram_burst_bytes(mp->dram);
+        double e[TM_DE_TERMS];
+        tm_dram_activity a = {.cycles = d->n_cmd, .open_cycles = tm_dram_open_cycles(mp->dram),
+                              .acts = d->n_act, .rd_bursts = d->n_rd, .wr_bursts = d->n_write + d->n_wr_bk};
+        r.dram_energy_total += tm_dram_energy(c, &a, e);
+        for (int t = 0; t < TM_DE_TERMS; t++)
+            r.dram_energy[t] += e[t];
         r.row_hits += d->hits_num;
         r.row_accesses += d->access_num;
         r.bus_busy += d->bwutil;
-        r.cmd_cycles += d->n_cmd;
+        r.cmd_cycles += d->n_cmd * tm_dram_subranks(mp->dram); /* (a data bus per sub-rank) */
     }
     r.dram_seconds = ratio((double)gpu->dram_cycle, c->dram_mhz * 1e6);
     r.dram_gbps = ratio((double)r.dram_bytes, r.dram_seconds) / 1e9;
     r.dram_utilization = ratio((double)r.bus_busy, (double)r.cmd_cycles);
     r.row_hit_rate = ratio((double)r.row_hits, (double)r.row_accesses);
+    r.dram_power = ratio(r.dram_energy_total, r.dram_seconds);
     return r;
 }
 
@@ -178,6 +187,11 @@ static void print_dram(const tm_gpu *gpu, const report_summary *r, FILE *out)
     fprintf(out, "dram_bytes = %" PRIu64 "\n", r->dram_bytes);
     fprintf(out, "dram_bandwidth = %.4f GB/s\n", r->dram_gbps);
     fprintf(out, "dram_bandwidth_utilization = %.6f\n", r->dram_utilization);
+    for (int t = 0; t < TM_DE_TERMS; t++)
+        fprintf(out, "dram_energy_%s = %.6e J\n", tm_dram_energy_term_name((tm_dram_energy_term)t),
+                r->dram_energy[t]);
+    fprintf(out, "dram_energy = %.6e J\n", r->dram_energy_total);
+    fprintf(out, "dram_power = %.4f W\n", r->dram_power);
 }
 
 /* GPGPU-Sim's L2 block: per slice, the totals and the breakdowns. */
@@ -459,8 +473,9 @@ static json_t *distribution_json(const tm_sm_stats *s)
 }
 
 /* One DRAM channel's counters. */
-static json_t *dram_channel_json(const tm_dram_stats *d, uint32_t channel)
+static json_t *dram_channel_json(const tm_dram *dram, uint32_t channel)
 {
+    const tm_dram_stats *d = tm_dram_get_stats(dram);
     json_t *o = json_object();
     json_object_set_new(o, "channel", json_integer(channel));
     const struct {
@@ -473,7 +488,8 @@ static json_t *dram_channel_json(const tm_dram_stats *d, uint32_t channel)
                   {"writes", d->write_num}, {"maxmrqlatency", d->max_mrq_latency}};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         json_object_set_new(o, counts[i].name, jcount(counts[i].v));
-    json_object_set_new(o, "bw_util", json_real(ratio((double)d->bwutil, (double)d->n_cmd)));
+    json_object_set_new(o, "bw_util",
+                        json_real(ratio((double)d->bwutil, (double)d->n_cmd * tm_dram_subranks(dram))));
     json_object_set_new(o, "Row_Buffer_Locality", json_real(ratio((double)d->hits_num, (double)d->access_num)));
     return o;
 }
@@ -484,7 +500,7 @@ static json_t *dram_json(const tm_gpu *gpu, const report_summary *r)
     json_t *o = json_object(), *ch = json_array();
     for (uint32_t k = 0; gpu->parts && k < gpu->cfg.n_mem; k++)
         if (gpu->parts[k].dram)
-            json_array_append_new(ch, dram_channel_json(tm_dram_get_stats(gpu->parts[k].dram), k));
+            json_array_append_new(ch, dram_channel_json(gpu->parts[k].dram, k));
     json_object_set_new(o, "channels", ch);
     json_object_set_new(o, "reads", jcount(r->dram_reads));
     json_object_set_new(o, "writes", jcount(r->dram_writes));
@@ -492,6 +508,12 @@ static json_t *dram_json(const tm_gpu *gpu, const report_summary *r)
     json_object_set_new(o, "row_buffer_hit_rate", json_real(r->row_hit_rate));
     json_object_set_new(o, "bandwidth_gbps", json_real(r->dram_gbps));
     json_object_set_new(o, "bandwidth_utilization", json_real(r->dram_utilization));
+    json_t *e = json_object();
+    for (int t = 0; t < TM_DE_TERMS; t++)
+        json_object_set_new(e, tm_dram_energy_term_name((tm_dram_energy_term)t), json_real(r->dram_energy[t]));
+    json_object_set_new(e, "total", json_real(r->dram_energy_total));
+    json_object_set_new(o, "energy_j", e);
+    json_object_set_new(o, "power_w", json_real(r->dram_power));
     return o;
 }
 

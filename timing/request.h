@@ -40,6 +40,8 @@ typedef struct tm_req {
     uint8_t is_reply;   /* travelling back towards the SM */
     uint8_t prio;       /* made by a prioritized warp (a token holder of Rhu's priority-based
                            cache allocation): QoS DRAM scheduling serves it first */
+    uint8_t row_hint;   /* made by a load with Narasiman's row-buffer locality hint (.rowhint):
+                           its DRAM bank holds the row open for a follow-up */
     uint16_t sm;        /* the SM that made it */
     uint16_t warp;      /* the warp slot within that SM */
     uint32_t tag;       /* the maker's own reference (which pending access it completes) */

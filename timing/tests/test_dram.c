@@ -60,17 +60,31 @@ typedef struct step {
     uint32_t bank, row, bytes;
 } step;
 
+/* What a few tests add to a step: its address (0: 64 * its index) and the
+ * row-buffer hint. */
+typedef struct step_extra {
+    uint64_t addr;
+    bool hint;
+} step_extra;
+
+/* The request of step i (x: NULL, or the steps' extras). */
+static tm_req step_req(const step *s, const step_extra *x, uint32_t i)
+{
+    return (tm_req){.addr = x && x[i].addr ? x[i].addr : 64ull * i, .bytes = s[i].bytes, .kind = s[i].kind,
+                    .tag = i, .row_hint = x && x[i].hint};
+}
+
 #define MAX_STEPS 1100
 
 /* Run the script cycle by cycle from 0 to last (pushes at their cycle,
  * before that cycle runs) and record, per request (tag = index), the
  * cycle its reply was taken (0 if none). */
-static void run(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+static void run_x(tm_dram *d, const step *s, const step_extra *x, uint32_t n, uint64_t last, uint64_t *done)
 {
     uint32_t next = 0;
     for (uint64_t now = 0; now <= last; now++) {
         for (; next < n && s[next].at == now; next++) {
-            tm_req r = {.addr = 64ull * next, .bytes = s[next].bytes, .kind = s[next].kind, .tag = next};
+            tm_req r = step_req(s, x, next);
             assert_true(tm_dram_push(d, &r, s[next].bank, s[next].row, 0, now));
         }
         tm_dram_cycle(d, now);
@@ -84,13 +98,14 @@ static void run(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *
 
 /* The same script, but the caller only runs the cycles next_event() names
  * (or a push needs): the results must not change. */
-static void run_skipping(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+static void run_skipping_x(tm_dram *d, const step *s, const step_extra *x, uint32_t n, uint64_t last,
+                           uint64_t *done)
 {
     uint32_t next = 0;
     uint64_t now = 0;
     while (now <= last) {
         for (; next < n && s[next].at == now; next++) {
-            tm_req r = {.addr = 64ull * next, .bytes = s[next].bytes, .kind = s[next].kind, .tag = next};
+            tm_req r = step_req(s, x, next);
             assert_true(tm_dram_push(d, &r, s[next].bank, s[next].row, 0, now));
         }
         tm_dram_cycle(d, now);
@@ -106,6 +121,16 @@ static void run_skipping(tm_dram *d, const step *s, uint32_t n, uint64_t last, u
             t = now + 1;
         now = t;
     }
+}
+
+static void run(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+{
+    run_x(d, s, NULL, n, last, done);
+}
+
+static void run_skipping(tm_dram *d, const step *s, uint32_t n, uint64_t last, uint64_t *done)
+{
+    run_skipping_x(d, s, NULL, n, last, done);
 }
 
 /* A read to a closed bank: ACT at 0 (pushed and sent to the bank at 0),
@@ -569,11 +594,12 @@ typedef struct checker {
     int64_t burst, tRCDWR, tRTW, tWTR, tWTP;
     bool active[64];
     uint32_t row[64];
-    int64_t last_act[64], last_pre[64], last_rd[64], last_wr[64];
-    int64_t grp_col[64], grp_rd[64];
-    int64_t any_act, any_col, any_rd, any_wr, bus_end;
+    int64_t last_act[64], last_pre[64], last_rd[64], last_wr[64]; /* per bank */
+    int64_t grp_col[64], grp_rd[64];                              /* per bank group */
+    /* per sub-rank (its own command and data buses) */
+    int64_t any_act[64], any_col[64], any_rd[64], any_wr[64], bus_end[64];
     int64_t cycle;
-    int row_cmds, col_cmds;
+    int row_cmds[64], col_cmds[64];
     uint32_t bursts_left[RAND_N];
     uint64_t expect_done[RAND_N];
     uint32_t errors;
@@ -593,9 +619,10 @@ static void checker_init(checker *k, const tm_config *c, bool dual, bool low_bit
     k->tRTW = k->tRTW < 0 ? 0 : k->tRTW;
     k->tWTR = t->tWL + k->burst + t->tCDLR;
     k->tWTP = t->tWL + k->burst + t->tWR;
-    for (int i = 0; i < 64; i++)
+    for (int i = 0; i < 64; i++) {
         k->last_act[i] = k->last_pre[i] = k->last_rd[i] = k->last_wr[i] = k->grp_col[i] = k->grp_rd[i] = NEVER;
-    k->any_act = k->any_col = k->any_rd = k->any_wr = k->bus_end = NEVER;
+        k->any_act[i] = k->any_col[i] = k->any_rd[i] = k->any_wr[i] = k->bus_end[i] = NEVER;
+    }
     k->cycle = -1;
 }
 
@@ -614,15 +641,17 @@ static void checker_cmd(void *ctx, uint64_t cycle, char cmd, uint32_t b, uint32_
     checker *k = ctx;
     const tm_dram_timing *t = &k->c->dram;
     int64_t now = (int64_t)cycle;
-    uint32_t g = k->low_bits ? b % t->nbkgrp : b / (t->nbk / t->nbkgrp);
+    uint32_t sr = b / t->nbk, lb = b % t->nbk; /* sub-rank, bank within it */
+    uint32_t g = sr * t->nbkgrp + (k->low_bits ? lb % t->nbkgrp : lb / (t->nbk / t->nbkgrp));
     if (now != k->cycle) {
         k->cycle = now;
-        k->row_cmds = k->col_cmds = 0;
+        memset(k->row_cmds, 0, sizeof k->row_cmds);
+        memset(k->col_cmds, 0, sizeof k->col_cmds);
     }
     bool is_row = cmd == 'A' || cmd == 'P';
-    k->row_cmds += is_row;
-    k->col_cmds += !is_row;
-    if (k->dual ? (k->row_cmds > 1 || k->col_cmds > 1) : k->row_cmds + k->col_cmds > 1) {
+    k->row_cmds[sr] += is_row;
+    k->col_cmds[sr] += !is_row;
+    if (k->dual ? (k->row_cmds[sr] > 1 || k->col_cmds[sr] > 1) : k->row_cmds[sr] + k->col_cmds[sr] > 1) {
         print_error("cycle %lld: too many commands for the command bus\n", (long long)now);
         k->errors++;
     }
@@ -632,12 +661,12 @@ static void checker_cmd(void *ctx, uint64_t cycle, char cmd, uint32_t b, uint32_
             print_error("cycle %lld: ACT to open bank %u\n", (long long)now, b);
             k->errors++;
         }
-        rule(k, now, k->any_act, t->tRRD, "tRRD");
+        rule(k, now, k->any_act[sr], t->tRRD, "tRRD");
         rule(k, now, k->last_act[b], t->tRC, "tRC");
         rule(k, now, k->last_pre[b], t->tRP, "tRP");
         k->active[b] = true;
         k->row[b] = row;
-        k->last_act[b] = k->any_act = now;
+        k->last_act[b] = k->any_act[sr] = now;
         break;
     case 'P':
         if (!k->active[b]) {
@@ -657,23 +686,27 @@ static void checker_cmd(void *ctx, uint64_t cycle, char cmd, uint32_t b, uint32_
             print_error("cycle %lld: column command to bank %u row %u, not open\n", (long long)now, b, row);
             k->errors++;
         }
-        rule(k, now, k->any_col, t->tCCD, "tCCD");
+        rule(k, now, k->any_col[sr], t->tCCD, "tCCD");
         rule(k, now, k->grp_col[g], t->tCCDL, "tCCDL");
         rule(k, now, k->last_act[b], rd ? t->tRCD : k->tRCDWR, rd ? "tRCD" : "tRCDWR");
         if (rd)
-            rule(k, now, k->any_wr, k->tWTR, "write to read (tWL + burst + tCDLR)");
+            rule(k, now, k->any_wr[sr], k->tWTR, "write to read (tWL + burst + tCDLR)");
         else
-            rule(k, now, k->any_rd, k->tRTW, "read to write");
+            rule(k, now, k->any_rd[sr], k->tRTW, "read to write");
         int64_t start = now + (rd ? t->tCL : t->tWL);
-        rule(k, start, k->bus_end, 0, "data bus overlap");
-        k->bus_end = start + k->burst;
-        k->any_col = k->grp_col[g] = now;
+        rule(k, start, k->bus_end[sr], 0, "data bus overlap");
+        k->bus_end[sr] = start + k->burst;
+        k->any_col[sr] = k->grp_col[g] = now;
         if (rd)
-            k->last_rd[b] = k->any_rd = k->grp_rd[g] = now;
+            k->last_rd[b] = k->any_rd[sr] = k->grp_rd[g] = now;
         else
-            k->last_wr[b] = k->any_wr = now;
-        if (tag < RAND_N && --k->bursts_left[tag] == 0)
-            k->expect_done[tag] = (uint64_t)k->bus_end;
+            k->last_wr[b] = k->any_wr[sr] = now;
+        if (tag < RAND_N) { /* the reply: when the last burst of all its parts has crossed */
+            if ((uint64_t)k->bus_end[sr] > k->expect_done[tag])
+                k->expect_done[tag] = (uint64_t)k->bus_end[sr];
+            if (--k->bursts_left[tag] == 0)
+                k->expect_done[tag] |= 1ull << 63; /* complete */
+        }
     }
     }
 }
@@ -682,6 +715,7 @@ typedef struct rand_req {
     uint64_t at;
     uint8_t kind;
     uint32_t bank, row, bytes;
+    bool hint;
 } rand_req;
 
 /* Push the requests (each at its cycle or, when the queue is full, as soon
@@ -694,7 +728,8 @@ static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint
     uint32_t next = 0;
     for (;;) {
         for (; next < n && q[next].at <= now && tm_dram_can_accept(d, q[next].kind != TM_REQ_READ); next++) {
-            tm_req r = {.addr = 32ull * next, .bytes = q[next].bytes, .kind = q[next].kind, .tag = next};
+            tm_req r = {.addr = 32ull * next, .bytes = q[next].bytes, .kind = q[next].kind, .tag = next,
+                        .row_hint = q[next].hint};
             assert_true(tm_dram_push(d, &r, q[next].bank, q[next].row, 0, now));
         }
         tm_dram_cycle(d, now);
@@ -718,17 +753,22 @@ static void drive(tm_dram *d, const rand_req *q, uint32_t n, bool skipping, uint
  * 16-byte bus, BL 2, ratio 2: 32-byte bursts of one cycle) and the base
  * configuration (also with tCCD = tCCDL = 1, shorter than its 2-cycle
  * burst), each with both schedulers and both command buses, with and
- * without a separate write queue, under
- * random traffic: no rule broken, every read answered exactly when its
- * data has crossed, every write finished, and the same results when idle
- * cycles are skipped. */
+ * without a separate write queue, with two sub-ranks or none, and (FR-FCFS)
+ * with row-buffer hints on a quarter of the requests and a 20-cycle hold or
+ * without, under random traffic: no rule broken (sub-ranks: each on its own
+ * buses), every read answered exactly when the data of all its parts has
+ * crossed, every write finished, and the same results when idle cycles are
+ * skipped. */
 static void test_random_traffic_keeps_every_rule(void **state)
 {
     (void)state;
     static rand_req q[RAND_N];
     static uint64_t done_a[RAND_N], done_b[RAND_N];
     static checker k;
-    for (int variant = 0; variant < 32; variant++) {
+    for (int variant = 0; variant < 128; variant++) {
+        bool subranks = variant & 32, hold = variant & 64;
+        if (hold && variant & 2)
+            continue; /* the hold is FR-FCFS's */
         tm_config c = base_config();
         if (variant & 8) { /* column commands closer than a burst: the data bus decides */
             c.dram.tCCD = 1;
@@ -742,8 +782,13 @@ static void test_random_traffic_keeps_every_rule(void **state)
         }
         c.dram_scheduler = variant & 2 ? TM_DRAM_FIFO : TM_DRAM_FRFCFS;
         c.frfcfs_queue = 8;
+        if (subranks) { /* two one-chip sub-ranks: the same burst per sub-rank */
+            c.chips_per_channel = 2;
+            c.dram_subranks = 2;
+        }
         tm_dram_options opt = {.dual_bus_interface = (variant & 4) != 0, .bankgrp_low_bits = (variant & 4) != 0,
-                               .write_queue = (variant & 16) != 0, .wq_size = 6, .wq_high = 5, .wq_low = 2};
+                               .write_queue = (variant & 16) != 0, .wq_size = 6, .wq_high = 5, .wq_low = 2,
+                               .row_hold = hold ? 20 : 0};
         uint32_t atom = c.dram_burst_length * c.dram_buswidth;
         uint64_t x = 0x243f6a8885a308d3ull + (uint64_t)variant, at = 0;
         uint32_t writes = 0;
@@ -753,11 +798,13 @@ static void test_random_traffic_keeps_every_rule(void **state)
             bool w = (x >> 8) % 10 < 3;
             writes += w;
             q[i] = (rand_req){at, w ? TM_REQ_WRITE : TM_REQ_READ, (uint32_t)(x >> 16) % c.dram.nbk,
-                              (uint32_t)(x >> 24) % 3, atom * (1u + (uint32_t)(x >> 32) % 4)};
+                              (uint32_t)(x >> 24) % 3, atom * (1u + (uint32_t)(x >> 32) % 4), (x >> 40) % 4 == 0};
         }
         checker_init(&k, &c, opt.dual_bus_interface, opt.bankgrp_low_bits);
-        for (uint32_t i = 0; i < RAND_N; i++)
-            k.bursts_left[i] = q[i].bytes / atom;
+        for (uint32_t i = 0; i < RAND_N; i++) { /* drive() puts request i at 32 * i */
+            uint64_t first = 32ull * i / atom, last = (32ull * i + q[i].bytes - 1) / atom;
+            k.bursts_left[i] = subranks ? (uint32_t)(last - first + 1) : q[i].bytes / atom;
+        }
         tm_dram *a = make(&c), *b = make(&c);
         tm_dram_set_options(a, &opt);
         tm_dram_set_options(b, &opt);
@@ -767,13 +814,17 @@ static void test_random_traffic_keeps_every_rule(void **state)
         drive(a, q, RAND_N, false, done_a);
         drive(b, q, RAND_N, true, done_b);
         assert_int_equal(k.errors, 0);
-        for (uint32_t i = 0; i < RAND_N; i++)
+        for (uint32_t i = 0; i < RAND_N; i++) {
+            assert_true(k.expect_done[i] >> 63); /* every burst issued */
             if (q[i].kind == TM_REQ_READ)
-                assert_int_equal(done_a[i], k.expect_done[i]);
+                assert_int_equal(done_a[i], k.expect_done[i] & ~(1ull << 63));
+        }
         const tm_dram_stats *sa = tm_dram_get_stats(a);
         assert_int_equal(sa->writes_done, writes);
         assert_int_equal(sa->reads_done, RAND_N - writes);
-        assert_true(sa->bwutil <= sa->n_cmd);
+        assert_true(sa->bwutil <= sa->n_cmd * (subranks ? 2 : 1)); /* a data bus per sub-rank */
+        if (memcmp(done_a, done_b, sizeof done_a))
+            print_error("variant %d\n", variant);
         assert_memory_equal(done_a, done_b, sizeof done_a);
         assert_memory_equal(sa, tm_dram_get_stats(b), sizeof *sa);
         tm_dram_free(a);
@@ -889,6 +940,157 @@ static void test_write_queue(void **state)
     tm_dram_free(d);
 }
 
+
+/* Sub-ranks (Rhu's LAMAR, Sec. 5.2): the base timing on two chips, as one
+ * rank (a burst moves 4 x 16 x 2 = 128 bytes) or as two one-chip sub-ranks
+ * (64-byte bursts; 64-byte chunk k of the address space on sub-rank k % 2).
+ *
+ * Two 64-byte reads of one row of bank 0, at addresses 0 and 64, pushed at
+ * 0. One rank: A takes the bank at 0: ACT 0, RD 5, done 5 + tCL 4 + burst
+ * 2 = 11; B (a row hit) takes it at 6: RD at max(6, RD 5 + tCCDL 3 = 8,
+ * bus free 11 - tCL = 7) = 8, done 14; each moved a 128-byte burst (256
+ * bytes of data bus for 128 asked). Sub-ranks: A is on sub-rank 0, B on
+ * sub-rank 1, each with its own banks, buses and scheduler: both ACT at 0,
+ * RD 5, done 11; 64-byte bursts (128 bytes moved).
+ *
+ * A 128-byte read at address 0: one rank, one burst: done 11. Sub-ranks:
+ * a 64-byte part on each, both ACT at 0 (each sub-rank its own command
+ * bus and tRRD), RD 5, done 11: one reply at 11, counted as one request
+ * (n_req 1, reads_done 1) and two accesses. */
+static void test_subranks(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    c.chips_per_channel = 2;
+    step two[] = {{0, TM_REQ_READ, 0, 7, 64}, {0, TM_REQ_READ, 0, 7, 64}};
+    step_extra at[] = {{.addr = 0}, {.addr = 64}};
+    uint64_t done[2] = {0};
+    tm_dram *d = make(&c);
+    run_x(d, two, at, 2, 30, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 14);
+    assert_int_equal(tm_dram_burst_bytes(d), 128);
+    assert_int_equal(tm_dram_get_stats(d)->n_rd, 2);
+    tm_dram_free(d);
+
+    c.dram_subranks = 2;
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run_x(d, two, at, 2, 30, done);
+    assert_int_equal(done[0], 11);
+    assert_int_equal(done[1], 11);
+    assert_int_equal(tm_dram_burst_bytes(d), 64);
+    assert_int_equal(tm_dram_subranks(d), 2);
+    assert_int_equal(tm_dram_get_stats(d)->n_act, 2);
+    assert_int_equal(tm_dram_get_stats(d)->n_rd, 2);
+    tm_dram_free(d);
+
+    step line[] = {{0, TM_REQ_READ, 0, 7, 128}};
+    step_extra line_at[] = {{.addr = 0}};
+    d = make(&c);
+    memset(done, 0, sizeof done);
+    run_x(d, line, line_at, 1, 30, done);
+    assert_int_equal(done[0], 11);
+    const tm_dram_stats *st = tm_dram_get_stats(d);
+    assert_int_equal(st->n_req, 1);
+    assert_int_equal(st->reads_done, 1);
+    assert_int_equal(st->access_num, 2);
+    assert_int_equal(st->n_act, 2);
+    assert_int_equal(st->tot_latency, 11);
+    assert_int_equal(st->bwutil, 4); /* 2 cycles on each sub-rank's bus */
+    tm_dram_free(d);
+
+    /* LAMAR's fetch of sectors 1 and 3 of a 128-byte line (a sector mask,
+     * 64 bytes) with 32-byte bursts (buswidth 8): sector 1 on sub-rank 1,
+     * sector 3 on sub-rank 1 too (chunks 1 and 3): two bursts there, none on
+     * sub-rank 0. */
+    c.dram_buswidth = 8;
+    d = make(&c);
+    tm_req r = {.addr = 32, .bytes = 64, .sectors = 0xa, .kind = TM_REQ_READ};
+    assert_true(tm_dram_push(d, &r, 0, 7, 0, 0));
+    for (uint64_t t = 0; t < 30; t++)
+        tm_dram_cycle(d, t);
+    assert_int_equal(tm_dram_get_stats(d)->n_act, 1);
+    assert_int_equal(tm_dram_get_stats(d)->n_rd, 2);
+    tm_dram_free(d);
+
+    char err[256];
+    c.dram_subranks = 4; /* does not divide 2 chips */
+    assert_null(tm_dram_new(&c, 0, err, sizeof err));
+    assert_non_null(strstr(err, "-simtlab_dram_subranks"));
+}
+
+/* Narasiman's row-buffer hint (Sec. 7.2; digest example 2.13 with the
+ * base timing and a 20-cycle hold). A (hinted, bank 0 row 1) at 0: ACT 0,
+ * RD 5, done 11; its last burst at 5 starts the hold until 25. B (row 2 of
+ * bank 0) arrives at 1.
+ *
+ * (i) A's follow-up C (row 1) arrives at 12, inside the hold. Without the
+ * hold B takes the bank at 6: PRE at max(ACT 0 + tRAS 10, RD 5 + burst 2,
+ * RD 5 + tRTPL 2) = 10, ACT 13, RD 18, done 24; C takes it at 19 (row 2
+ * open): PRE at max(ACT 13 + 10, RD 18 + 2) = 23, ACT at max(23 + tRP 3,
+ * 13 + tRC 13) = 26, RD 31, done 37. With the hold B waits; C, a row hit,
+ * takes the bank at 12: RD at 12 (tCCD, tCCDL and the bus allow it), done
+ * 18; the hold ends; B takes the bank at 13: PRE at max(10, RD 12 + 2) =
+ * 14, ACT 17, RD 22, done 28. C gains 19 cycles, B loses 4.
+ *
+ * (ii) C arrives at 30, after the hold: B takes the bank when the hold
+ * runs out at 25: PRE 25, ACT 28, RD 33, done 39 (not 24); C takes it at
+ * 34: PRE at max(ACT 28 + 10, RD 33 + 2) = 38, ACT 41, RD 46, done 52.
+ * Without the hold: B done 24; C takes the bank at 30: PRE 30, ACT 33, RD
+ * 38, done 44. The thesis's case for capping the hold.
+ *
+ * Skipping idle cycles (next_event) gives the same answers. */
+static void test_row_hold(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    step_extra hint[] = {{.hint = true}, {0}, {0}};
+    struct {
+        uint64_t c_at, hold, a, b, c;
+    } cases[] = {{12, 0, 11, 24, 37}, {12, 20, 11, 28, 18}, {30, 0, 11, 24, 44}, {30, 20, 11, 39, 52}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {1, TM_REQ_READ, 0, 2, 64}, {cases[k].c_at, TM_REQ_READ, 0, 1, 64}};
+        for (int skipping = 0; skipping < 2; skipping++) {
+            tm_dram *d = make(&c);
+            tm_dram_set_options(d, &(tm_dram_options){.row_hold = (uint32_t)cases[k].hold});
+            uint64_t done[3] = {0};
+            (skipping ? run_skipping_x : run_x)(d, s, hint, 3, 60, done);
+            assert_int_equal(done[0], cases[k].a);
+            assert_int_equal(done[1], cases[k].b);
+            assert_int_equal(done[2], cases[k].c);
+            tm_dram_free(d);
+        }
+    }
+}
+
+/* Active-standby residency for the energy model: a row is open from its
+ * ACT to its PRE. test_row_conflict's script: ACT 0, PRE 10, ACT 13, and
+ * the row stays open; run to cycle 30 (31 cycles): open 10 + 18 = 28.
+ * With two sub-ranks each counts: a 128-byte read at address 0 opens a row
+ * in each at 0; after cycles 0..20: 2 x 21 = 42. */
+static void test_open_cycles(void **state)
+{
+    (void)state;
+    tm_config c = base_config();
+    step s[] = {{0, TM_REQ_READ, 0, 1, 64}, {0, TM_REQ_READ, 0, 2, 64}};
+    uint64_t done[2] = {0};
+    tm_dram *d = make(&c);
+    run(d, s, 2, 30, done);
+    assert_int_equal(tm_dram_get_stats(d)->n_cmd, 31);
+    assert_int_equal(tm_dram_open_cycles(d), 28);
+    tm_dram_free(d);
+
+    c.chips_per_channel = 2;
+    c.dram_subranks = 2;
+    d = make(&c);
+    step line[] = {{0, TM_REQ_READ, 0, 7, 128}};
+    step_extra at[] = {{.addr = 0}};
+    run_x(d, line, at, 1, 20, done);
+    assert_int_equal(tm_dram_open_cycles(d), 42);
+    tm_dram_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -903,6 +1105,8 @@ int main(void)
         cmocka_unit_test(test_write_queue),
         cmocka_unit_test(test_dual_bus),          cmocka_unit_test(test_stats_report),
         cmocka_unit_test(test_random_traffic_keeps_every_rule), cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_subranks),          cmocka_unit_test(test_row_hold),
+        cmocka_unit_test(test_open_cycles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -470,6 +470,30 @@ static void test_lamar_granularity(void **state)
         tm_gpu_free(gpu);
         emu_close(&e);
     }
+    /* Sub-ranking (Sec. 5.2) on a 64-bit GDDR5-like channel: 2 chips x 4 bytes x burst 8 = 64-byte
+     * bursts. Fine grain without sub-ranks saves nothing at DRAM: each 32-byte sector read moves a
+     * 64-byte burst, 128 x 64 = 8192 bytes, plus the two sectors of the parameter line (2 x 64),
+     * as much as coarse grain's 64 blocks of two bursts (and its 128-byte parameter block). With
+     * two 32-bit sub-ranks a sector is a 32-byte burst: 4096 + 64, half; coarse grain is unchanged
+     * (8192 + 128: four 32-byte bursts per block). */
+    static const struct {
+        const char *lamar, *subranks;
+        uint64_t bytes;
+    } sr[] = {{"fg", "1", 8192 + 128}, {"cg", "1", 8192 + 128}, {"fg", "2", 4096 + 64}, {"cg", "2", 8192 + 128}};
+    for (size_t k = 0; k < sizeof sr / sizeof sr[0]; k++) {
+        char opt[64], subranks[64];
+        snprintf(opt, sizeof opt, "-simtlab_lamar=%s", sr[k].lamar);
+        snprintf(subranks, sizeof subranks, "-simtlab_dram_subranks=%s", sr[k].subranks);
+        const char *const extra[] = {opt, subranks, "-gpgpu_dram_buswidth=4", "-gpgpu_n_mem_per_ctrlr=2",
+                                     "-gpgpu_dram_burst_length=8", "-dram_data_command_freq_ratio=4", NULL};
+        tm_config cfg = small_gpu(extra);
+        emu e;
+        uint64_t buf;
+        tm_gpu *gpu = launch_with(&cfg, text, 32, NULL, 64 * 128, &e, &buf);
+        assert_int_equal(report_value(gpu, "dram_bytes"), sr[k].bytes);
+        tm_gpu_free(gpu);
+        emu_close(&e);
+    }
 }
 
 /* Rhu's priority tokens (Ch. 6), 2 per scheduler on one scheduler: the 8
