@@ -597,7 +597,8 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
             }
             continue;
         }
-        tm_req proto = {.sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .prio = sm->warps[wi].token};
+        tm_req proto = {.sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .prio = sm->warps[wi].token,
+                        .row_hint = m->ic && (m->ic->flags & TM_IC_ROW_HINT)};
         tm_warp_access wa = {.active = active, .addr = addr, .bytes = bytes,
                              .kind = kind == 1 ? TM_REQ_READ : kind == 2 ? TM_REQ_WRITE : TM_REQ_ATOMIC,
                              .space = space == PTX_SPACE_LOCAL ? TM_SPACE_LOCAL : TM_SPACE_GLOBAL};

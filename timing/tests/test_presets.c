@@ -55,7 +55,7 @@ static void test_every_preset(void **state)
         free(w.buf);
         round_trip(&c);
     }
-    assert_int_equal(n, 11);
+    assert_int_equal(n, 12);
 }
 
 /* configs/tested-cfgs/SM7_QV100/gpgpusim.config: -gpgpu_n_clusters 80,
@@ -406,6 +406,37 @@ static void test_rhu_lamar_table_5_3(void **state)
     assert_true(fabs(dram_peak_bytes_per_s(&c) - 179.2e9) < 0.1e9);
     assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
     assert_int_equal(c.lamar, 1 + TM_GDU_CG);
+    assert_int_equal(c.dram_subranks, 2); /* two 32-bit sub-ranks per 64-bit channel (Sec. 5.2) */
+    assert_int_equal(c.dram_buswidth * c.dram_burst_length * c.chips_per_channel / c.dram_subranks, 32);
+}
+
+/* Narasiman's thesis, Table 8.1: one core of 1024 threads; 64KB register
+ * file; 32KB 4-way D-cache with 128-byte lines; 1MB L2; 32KB 32-banked
+ * scratchpad (1KB per warp); one channel, FR-FCFS, 8 banks, 4KB row
+ * buffer, 100-cycle row hit, 300-cycle row conflict (NARASIMAN's DRAM:
+ * a conflict adds tRP + tRCD = 200 DRAM cycles of 1 ns), 32 GB/s; the hold
+ * of Sec. 7.2 is conflict minus hit, 200 cycles. */
+static void test_narasiman_db_table_8_1(void **state)
+{
+    (void)state;
+    tm_config c = load("NARASIMAN_DB");
+    assert_int_equal(c.n_clusters * c.n_cores_per_cluster, 1);
+    assert_int_equal(c.max_threads_per_core, 1024);
+    assert_int_equal(c.registers_per_core * 4, 64 * 1024);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 32 * 1024);
+    assert_int_equal(c.l1d.assoc, 4);
+    assert_int_equal(c.l1d.line_bytes, 128);
+    assert_true(c.l2.present);
+    assert_int_equal((uint64_t)c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     1024 * 1024);
+    assert_int_equal(c.shmem_bytes / 32, 1024); /* per warp */
+    assert_int_equal(c.shmem_banks, 32);
+    assert_int_equal(c.n_mem, 1);
+    assert_int_equal(c.dram.nbk, 8);
+    assert_int_equal(c.dram_scheduler, TM_DRAM_FRFCFS);
+    assert_true(fabs(dram_peak_bytes_per_s(&c) - 32e9) < 0.1e9);
+    assert_int_equal((c.dram.tRP + c.dram.tRCD) * 1000.0 / c.dram_mhz, 300 - 100);
+    assert_int_equal(c.dram_row_hold, 300 - 100);
 }
 
 /* Rhu's thesis, Table 6.1 "Simulator configuration for PCA evaluation":
@@ -466,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_rhu_dpe_table_3_1), cmocka_unit_test(test_rhu_tbc_table_4_1),
         cmocka_unit_test(test_narasiman_table_5_1), cmocka_unit_test(test_turner_table_4_2),
         cmocka_unit_test(test_rhu_lamar_table_5_3), cmocka_unit_test(test_rhu_pca_table_6_1),
+        cmocka_unit_test(test_narasiman_db_table_8_1),
         cmocka_unit_test(test_names_and_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
