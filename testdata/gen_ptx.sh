@@ -12,9 +12,15 @@
 #   testdata/cudart/divergent/<program>.sm_80.ptx  the device code of every
 #                                      program of the divergent suite, -O3
 #                                      (testdata/cudart/divergent/README.md)
+#   testdata/cudart/database/<variant>.sm_80.ptx  the device code of each
+#                                      variant of the database programs, -O3
+#                                      (DATABASE_VARIANTS: program, macros;
+#                                      the extended ones hold simtlab's
+#                                      extensions of PTX)
 #
 # Usage: testdata/gen_ptx.sh            (NVCC=/path/to/nvcc to pick a compiler)
 #        testdata/gen_ptx.sh divergent  the divergent suite only
+#        testdata/gen_ptx.sh database   the database programs only
 #
 # Output is deterministic and free of machine paths:
 #  * nvcc runs inside testdata/cuda (testdata/cudart,
@@ -51,6 +57,17 @@ CUDART_ARCHS=(sm_80 sm_90 sm_100)
 # the divergent suite: every program of cudart/divergent, its PTX beside it
 DIVERGENT_DIR=cudart/divergent
 DIVERGENT_ARCH=sm_80
+# the database programs: "variant program [macros]", PTX beside them
+DATABASE_DIR=cudart/database
+DATABASE_ARCH=sm_80
+DATABASE_VARIANTS=(
+    "table_scan table_scan"
+    "table_scan_ext table_scan -DSIMTLAB_EXT"
+    "index_search index_search"
+    "index_search_tt index_search -DSIMTLAB_TT"
+    "index_search_hint index_search -DSIMTLAB_HINT"
+    "index_search_tt_hint index_search -DSIMTLAB_TT -DSIMTLAB_HINT"
+)
 
 # "/proc/self/cwd" and "testdata/cuda/" as the byte lists nvcc prints.
 CWD_BYTES='47,112,114,111,99,47,115,101,108,102,47,99,119,100'
@@ -64,14 +81,15 @@ normalize() { # normalize <dir: the source directory under testdata>
         -e "s#^\\.b8 ${CWD_BYTES}\$#.b8 ${REL_BYTES}#"
 }
 
-compile() { # compile <dir: cuda|cudart|cudart/divergent> <file.cu> <arch> <mode: O3|G> <output>
+compile() { # compile <dir: cuda|cudart|cudart/...> <file.cu> <arch> <mode: O3|G> <output> [nvcc flags...]
     local dir=$1 cu=$2 arch=$3 mode=$4 dst=$5 flag tmp
+    shift 5
     case $mode in
     O3) flag=-O3 ;;
     G) flag=-G ;;
     esac
     tmp=$(mktemp)
-    (cd "$here/$dir" && PWD=/proc/self/cwd "$NVCC" -ptx -arch="$arch" "$flag" \
+    (cd "$here/$dir" && PWD=/proc/self/cwd "$NVCC" -ptx -arch="$arch" "$flag" "$@" \
         -frandom-seed="$cu" -Xcicc --orig_src_path_name="testdata/$dir/$cu" "$cu" -o "$tmp")
     normalize "$dir" <"$tmp" >"$dst"
     rm -f "$tmp"
@@ -96,6 +114,17 @@ compile_divergent() {
     done
 }
 
+# compile_database: each variant of the database programs, beside them.
+compile_database() {
+    local v words
+    for v in "${DATABASE_VARIANTS[@]}"; do
+        read -r -a words <<<"$v"
+        compile "$DATABASE_DIR" "${words[1]}.cu" "$DATABASE_ARCH" O3 \
+            "$here/$DATABASE_DIR/${words[0]}.$DATABASE_ARCH.ptx" "${words[@]:2}"
+        echo "  ${words[0]} (database)"
+    done
+}
+
 shopt -s nullglob
 "$NVCC" --version | grep release
 
@@ -105,8 +134,12 @@ divergent)
     compile_divergent
     exit 0
     ;;
+database)
+    compile_database
+    exit 0
+    ;;
 *)
-    echo "usage: $0 [divergent]" >&2
+    echo "usage: $0 [divergent|database]" >&2
     exit 2
     ;;
 esac
@@ -151,5 +184,6 @@ for name in "${CUDART_PROGRAMS[@]}"; do
 done
 
 compile_divergent
+compile_database
 
 du -ch "$out"/*.ptx | tail -n 1

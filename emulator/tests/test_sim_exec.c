@@ -5,7 +5,8 @@
  * worked out by hand from the PTX ISA and the documented SIMT rules:
  *  - sim_step.mem lists every access of an instruction (ld.global vector,
  *    st.shared, atom, a generic load resolving to shared memory, cp.async,
- *    ldmatrix) with its thread, address, size, kind and space;
+ *    ldmatrix, simtlab.cond_acc) with its thread, address, size, kind and
+ *    space;
  *  - %clock64 reads the caller's clock when the caller owns it;
  *  - an indirect call whose lanes name two functions reports the second
  *    group in sim_step.retry, and the call completes for both;
@@ -41,13 +42,14 @@ typedef struct stepper {
     uint8_t params[64];
 } stepper;
 
-/* Open PTX text, launch kernel k on `threads` threads (one CTA) with the
- * 64-bit parameters args, and start its warps under PDOM or ITS. */
-static void stepper_open(stepper *s, const char *text, const char *k, uint32_t threads, bool its,
-                         const uint64_t *args, uint32_t nargs)
+/* Open module m (taking it), launch kernel k on `threads` threads (one
+ * CTA) with the 64-bit parameters args, and start its warps under PDOM or
+ * ITS. */
+static void stepper_open_module(stepper *s, ptx_module *m, const char *k, uint32_t threads, bool its,
+                                const uint64_t *args, uint32_t nargs)
 {
     memset(s, 0, sizeof *s);
-    emu_open_module(&s->e, ptx_test_parse(text));
+    emu_open_module(&s->e, m);
     s->cfg = emu_cfg(1, 1, threads, 1);
     s->cfg.independent_scheduling = its;
     uint32_t n, bytes;
@@ -72,6 +74,13 @@ static void stepper_open(stepper *s, const char *text, const char *k, uint32_t t
         s->ops->start(&s->c, &s->c.warps[i]);
         s->g[i].ctx = NULL;
     }
+}
+
+/* stepper_open_module of PTX text. */
+static void stepper_open(stepper *s, const char *text, const char *k, uint32_t threads, bool its,
+                         const uint64_t *args, uint32_t nargs)
+{
+    stepper_open_module(s, ptx_test_parse(text), k, threads, its, args, nargs);
 }
 
 static void stepper_close(stepper *s)
@@ -234,6 +243,42 @@ static void test_memory_log_ldmatrix(void **state)
     assert_int_equal(st.nmem, 8);
     for (uint32_t r = 0; r < 8; r++)
         expect_access(&st, r, r, 16 * r, 16, 1, PTX_SPACE_SHARED);
+    stepper_close(&s);
+}
+
+static const char *const cond_acc_text = PROLOGUE
+    ".visible .entry k()\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n"
+    ".shared .align 8 .b8 sm[512];\n"
+    "mov.u32 %r1, %laneid;\n"
+    "and.b32 %r2, %r1, 3;\n"
+    "setp.ne.u32 %p1, %r2, 1;\n" /* lanes 1, 5, 9, ... do not write */
+    "mov.u32 %r3, sm;\n"
+    "simtlab.cond_acc.shared.b16 %r4, [%r3+8], %p1, %r1;\n"
+    "ret;\n}\n";
+
+/* simtlab.cond_acc (simtlab's extension of PTX): one 2-byte write per
+ * lane whose predicate holds, in lane order, at consecutive addresses from
+ * the base (sm + 8): the i-th writing lane at 8 + 2i, as a store. */
+static void test_memory_log_cond_acc(void **state)
+{
+    (void)state;
+    stepper s;
+    stepper_open_module(&s, ptx_test_parse_ext(cond_acc_text), "k", 32, false, NULL, 0);
+    s.c.record_mem = true;
+    sim_issue is;
+    sim_step st;
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
+    assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
+    assert_int_equal(is.pc, 4);
+    assert_int_equal(st.nmem, 24);
+    uint32_t i = 0;
+    for (uint32_t lane = 0; lane < 32; lane++)
+        if (lane % 4 != 1) {
+            expect_access(&st, i, lane, 8 + 2 * i, 2, 2, PTX_SPACE_SHARED);
+            i++;
+        }
     stepper_close(&s);
 }
 
@@ -450,6 +495,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_log),
         cmocka_unit_test(test_memory_log_ldmatrix),
+        cmocka_unit_test(test_memory_log_cond_acc),
         cmocka_unit_test(test_clock_owned_by_caller),
         cmocka_unit_test(test_indirect_call_retry),
         cmocka_unit_test(test_issue_order),

@@ -25,6 +25,20 @@ static inline ptx_module *ptx_test_parse(const char *text)
     return m;
 }
 
+/* ptx_test_parse with simtlab's extensions of PTX accepted
+ * (PTX_EXT_SIMTLAB). */
+static inline ptx_module *ptx_test_parse_ext(const char *text)
+{
+    ptx_diags d = {0};
+    ptx_parse_options opts = {.extensions = PTX_EXT_SIMTLAB};
+    ptx_module *m = ptx_parse_string_opts(text, strlen(text), "test.ptx", &opts, &d);
+    if (!m)
+        ptx_diags_print(&d, stderr);
+    ptx_diags_free(&d);
+    assert_non_null(m);
+    return m;
+}
+
 /* The module header every test text starts with. */
 #define PTX_TEST_HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
 

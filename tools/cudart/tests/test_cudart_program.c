@@ -2,8 +2,9 @@
  * with nvcc (-cudart shared, PTX only) and run it under `simtlab exec`.
  *
  *   test_cudart_program NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT]
- *                       [--arch compute_XX]
+ *                       [--arch compute_XX] [--nvcc FLAG]...
  *
+ * --nvcc passes FLAG to nvcc (a -D macro choosing a program's variant).
  * The program checks its own results and prints "PASS NAME"; the test also
  * requires exit status 0, the exact standard output in FILE when given,
  * and TEXT somewhere in its standard error when given. Without nvcc the
@@ -41,6 +42,8 @@ typedef struct program_test {
      * profiled one */
     const char *locality_file, *locality_text;
     const char *arch; /* the virtual architecture the PTX is for (compute_80) */
+    const char *nvcc_flags[8];
+    int nflags;
     char nvcc[1024];
 } program_test;
 
@@ -130,6 +133,8 @@ static void test_program(void **state)
     argv[n++] = "-gencode";
     argv[n++] = gencode;
     argv[n++] = inc;
+    for (int i = 0; i < t->nflags; i++)
+        argv[n++] = (char *)t->nvcc_flags[i];
     argv[n++] = "-o";
     argv[n++] = exe;
     for (int i = 0; i < t->nsources; i++)
@@ -213,6 +218,8 @@ int main(int argc, char **argv)
             t->exec_opts[t->nexec++] = argv[++i];
         else if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
             t->arch = argv[++i];
+        else if (strcmp(argv[i], "--nvcc") == 0 && i + 1 < argc && t->nflags < 8)
+            t->nvcc_flags[t->nflags++] = argv[++i];
         else if (strcmp(argv[i], "--stdout") == 0 && i + 1 < argc)
             t->expect_stdout = argv[++i];
         else if (strcmp(argv[i], "--stderr") == 0 && i + 1 < argc)
@@ -227,7 +234,8 @@ int main(int argc, char **argv)
     if (!t->arch)
         t->arch = "compute_80";
     if (!t->name || !t->nsources) {
-        fprintf(stderr, "usage: %s NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT]\n", argv[0]);
+        fprintf(stderr, "usage: %s NAME SOURCE... [--exec OPTION]... [--stdout FILE] [--stderr TEXT] [--arch compute_XX] "
+                "[--nvcc FLAG]...\n", argv[0]);
         return 2;
     }
     if (!find_nvcc(t->nvcc, sizeof t->nvcc)) {
