@@ -245,6 +245,31 @@ static void test_tex(void **state)
     ptx_module_free(m);
 }
 
+/* simtlab's extensions of PTX: cond_acc reads its base address, predicate
+ * and source and writes its count; tree_traverse reads its base,
+ * predicate and node size (registers only); a guard is read, and makes
+ * the write conditional. */
+static void test_simtlab_extensions(void **state)
+{
+    (void)state;
+    ptx_module *m = ptx_test_parse_ext(PTX_TEST_HEADER ".visible .entry k(.param .u64 k_p0)\n{\n"
+                                       ".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<10>;\n"
+                                       "simtlab.cond_acc.global.b64 %r1, [%rd1+8], %p1, %rd2;\n"
+                                       "@%p2 simtlab.cond_acc.shared.b32 %r2, [%r3], !%p1, %r4;\n"
+                                       "simtlab.tree_traverse.u32 %r5, %r6, %p1, %r7;\n"
+                                       "simtlab.tree_traverse.u64 %rd3, 64, %p3, 8;\n"
+                                       "ret;\n}\n");
+    const ptx_function *f = last_kernel(m);
+    ptx_defuse du;
+    ptx_defuse_build(m, f, &du);
+    check(&du, 0, L(RD(1), P(1), RD(2)), L(R(1)));
+    check(&du, 1, L(P(2), R(3), P(1), R(4), R(2)), L(R(2)));
+    check(&du, 2, L(R(6), P(1), R(7)), L(R(5)));
+    check(&du, 3, L(P(3)), L(RD(3)));
+    ptx_defuse_free(&du);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_call),
         cmocka_unit_test(test_brx_idx),
         cmocka_unit_test(test_tex),
+        cmocka_unit_test(test_simtlab_extensions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

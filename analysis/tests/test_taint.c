@@ -565,6 +565,50 @@ static void test_warp_ops(void **state)
     run_case(t, w, 3, false);
 }
 
+/* simtlab's extensions of PTX: cond_acc's count is the same in every lane
+ * of the warp (a branch on it is uniform) though it comes from loaded
+ * data; tree_traverse's result is uniform when its base and node size are
+ * (an immediate base), and varies with a thread-varying base, with the
+ * predicate's taint (D). */
+static void test_simtlab_extensions(void **state)
+{
+    (void)state;
+    const char *t = HEADER ".visible .entry k(.param .u64 a) {\n"
+                    ".reg .pred %p<6>; .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
+                    ".shared .align 4 .b32 buf[64];\n"
+                    "ld.param.u64 %rd1, [a];\n"
+                    "mov.u32 %r1, %tid.x;\n"
+                    "mul.wide.u32 %rd2, %r1, 4;\n"
+                    "add.s64 %rd3, %rd1, %rd2;\n"
+                    "ld.global.u32 %r2, [%rd3];\n"
+                    "setp.lt.u32 %p1, %r2, 7;\n"
+                    "mov.u32 %r3, buf;\n"
+                    "simtlab.cond_acc.shared.b32 %r4, [%r3], %p1, %r1;\n"
+                    "setp.eq.u32 %p2, %r4, 0;\n"
+                    "@%p2 bra L1;\n"
+                    "st.global.u32 [%rd1], %r1;\n"
+                    "L1:\n"
+                    "simtlab.tree_traverse.u32 %r5, 32, %p1, 32;\n"
+                    "setp.ne.u32 %p3, %r5, 64;\n"
+                    "@%p3 bra L2;\n"
+                    "st.global.u32 [%rd1], %r1;\n"
+                    "L2:\n"
+                    "simtlab.tree_traverse.u32 %r6, %r1, %p1, 32;\n"
+                    "setp.gt.u32 %p4, %r6, 64;\n"
+                    "@%p4 bra L3;\n"
+                    "st.global.u32 [%rd1], %r1;\n"
+                    "L3: ret;\n}\n";
+    const want_branch w[] = {{"setp.eq", PTX_BRANCH_UNIFORM, 0},
+                             {"setp.ne", PTX_BRANCH_UNIFORM, 0},
+                             {"setp.gt", PTX_BRANCH_D, 0}};
+    ptx_module *m = ptx_test_parse_ext(t);
+    fixture fx;
+    analyze(&fx, m, "k", false);
+    check_branches(&fx, w, 3);
+    release(&fx);
+    ptx_module_free(m);
+}
+
 /* Names of the classes. */
 static void test_names(void **state)
 {
@@ -592,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_guarded_write),
         cmocka_unit_test(test_control_dependence),
         cmocka_unit_test(test_warp_ops),
+        cmocka_unit_test(test_simtlab_extensions),
         cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
