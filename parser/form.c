@@ -184,6 +184,19 @@ static int name_words_present(const char *name, const char *text, size_t len, si
     return words;
 }
 
+/* The name of the extension opcode that word text[0..len) (first part
+ * `root` bytes) spells, or NULL: what a parse without extensions tells
+ * about an instruction it does not know. */
+static const char *extension_named(const char *text, size_t len, size_t root)
+{
+    for (int op = PTX_OP_FIRST_EXTENSION; op < PTX_OP_COUNT; op++) {
+        const char *name = ptx_opcode_name((ptx_opcode)op);
+        if (strncmp(name, text, root) == 0 && name[root] == '.' && name_words_present(name, text, len, root) > 0)
+            return name;
+    }
+    return NULL;
+}
+
 uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
 {
     strbind *e = strtab_bind(&b->st, word);
@@ -212,16 +225,12 @@ uint32_t ptxb_decode_form(ptx_builder *b, uint32_t word, ptxb_loc at)
             }
         }
     }
-    if (first == PTX_OP_INVALID) {
-        for (int op = PTX_OP_FIRST_EXTENSION; op < PTX_OP_COUNT; op++) {
-            const char *name = ptx_opcode_name((ptx_opcode)op);
-            if (strncmp(name, text, root) == 0 && name[root] == '.' && name_words_present(name, text, len, root) > 0) {
-                ptxb_error(b, at, "unknown instruction '%s' (" EXT_HINT ")", name);
-                return PTX_NONE;
-            }
-        }
+    const char *ext_name = first == PTX_OP_INVALID ? extension_named(text, len, root) : NULL;
+    if (ext_name)
+        ptxb_error(b, at, "unknown instruction '%s' (" EXT_HINT ")", ext_name);
+    else if (first == PTX_OP_INVALID)
         ptxb_error(b, at, "unknown instruction '%.*s'", (int)root, text);
-    } else
+    else
         decode_parts(b, first, text, len, root, &f, toks, true, at);
     return PTX_NONE;
 }
