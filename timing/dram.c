@@ -551,8 +551,10 @@ static void issue_col(tm_dram *d, uint32_t b, dram_cmd c, uint64_t now)
         k->cur = NIL;
         d->busy_mask &= ~(1ull << b);
         inflight_insert(d, i);
-        if (e->req.row_hint && d->opt.row_hold) /* Narasiman's hint: keep the row for its follow-up */
+        if (e->req.row_hint && d->opt.row_hold) { /* Narasiman's hint: keep the row for its follow-up */
             k->hold_until = now + d->opt.row_hold;
+            d->st.holds++;
+        }
     }
 }
 
@@ -681,7 +683,11 @@ static void schedule_subrank(tm_dram *d, dram_subrank *sr, uint32_t q, uint64_t 
         list_remove(d, &d->bank[b].waiting[q], i);
         if (d->bank[b].waiting[q].n == 0)
             d->waiting_mask[q] &= ~(1ull << b);
-        d->bank[b].hold_until = 0; /* the follow-up came */
+        if (d->bank[b].hold_until) { /* the follow-up came, or the hold ran out */
+            d->st.hold_hits += d->bank[b].hold_until > now;
+            d->st.hold_timeouts += d->bank[b].hold_until <= now;
+            d->bank[b].hold_until = 0;
+        }
         assign(d, b, i, q, now);
         d->prio = (d->prio + 1) % d->nbanks;
         return;
@@ -877,4 +883,9 @@ void tm_dram_print_stats(const tm_dram *d, FILE *f)
     fprintf(f, "max_dram_latency = %" PRIu64 "\n", s->max_latency);
     fprintf(f, "mrqq_max = %" PRIu64 "\n", s->max_mrqs);
     fprintf(f, "mrqq_avg = %.6f\n", ratio(s->ave_mrqs, s->n_cmd));
+    if (d->opt.row_hold) {
+        fprintf(f, "row_holds = %" PRIu64 "\n", s->holds);
+        fprintf(f, "row_hold_hits = %" PRIu64 "\n", s->hold_hits);
+        fprintf(f, "row_hold_timeouts = %" PRIu64 "\n", s->hold_timeouts);
+    }
 }

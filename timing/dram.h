@@ -150,6 +150,9 @@ typedef struct tm_dram_stats {
     uint64_t tot_mrq_latency, tot_mrq_num, max_mrq_latency; /* wait from push to its bank */
     uint64_t tot_latency, max_latency;  /* push to last data beat, over reads_done + writes_done */
     uint64_t max_mrqs, ave_mrqs;        /* waiting requests: most, and the sum over cycles */
+    /* row-buffer hints (-simtlab_dram_row_hold): holds started, and how they ended when the bank
+     * next took a request: the follow-up came in time (a row hit), or the hold had run out */
+    uint64_t holds, hold_hits, hold_timeouts;
 } tm_dram_stats;
 
 /* A channel configured from cfg: dram (timing), dram_scheduler,
@@ -227,7 +230,8 @@ void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx);
  * dram_eff (= bwutil / (n_activity x sub-ranks)), Row_Buffer_Locality(_read/_write), avg_mrq_latency,
  * maxmrqlatency — GPGPU-Sim's names — and simtlab's row_buffer_hits,
  * row_buffer_misses, avg_dram_latency, max_dram_latency (push to last data
- * beat), mrqq_max, mrqq_avg (waiting requests)). */
+ * beat), mrqq_max, mrqq_avg (waiting requests), and with row holds
+ * row_holds, row_hold_hits, row_hold_timeouts). */
 void tm_dram_print_stats(const tm_dram *d, FILE *f);
 
 #endif

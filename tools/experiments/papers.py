@@ -22,6 +22,9 @@ class Config:
     what: str  # what the paper calls it
     missing: str = ""  # a model feature simtlab lacks for it ("" when none)
     sim_set: tuple = ()  # more -OPTION=VALUE assignments it runs with
+    defines: tuple = ()  # nvcc -D options of the program variant it runs (its own build)
+    ptx_ext: bool = False  # the variant uses simtlab's extensions of PTX (simtlab exec --ptx-ext simtlab)
+    variant: str = ""  # what the variant adds to the program's name on its PASS line
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,10 @@ class Experiment:
     # the paper's split of its benchmarks: divergent when the baseline's
     # SIMD utilization is below this (0: no split)
     divergent_below: float = 0.0
+    suite: str = "divergent"  # the programs' folder under testdata/cudart
+    programs: tuple = ()  # the programs it runs by default (all of the suite's when empty)
+    args: tuple = ()  # command-line arguments of every program run
+    dram_columns: bool = False  # the tables show DRAM traffic, row-buffer hits, bus use and energy
 
 
 def avoidance(label, tracker, predictor, note, pipeline="replay"):
@@ -110,11 +117,14 @@ EXPERIMENTS = {
             Config("spp", "pdom", "the spatial pattern predictor (1M-entry history)", sim_set=("-simtlab_lamar=spp",)),
             Config("bgp", "pdom", "the bi-modal granularity predictor (Sec. 5.3.2)", sim_set=("-simtlab_lamar=bgp",)),
             Config("bgp_inf", "pdom", "BGP with a 1M-entry history", sim_set=("-simtlab_lamar=bgp_inf",)),
+            Config("bgp-64B", "pdom", "BGP without sub-ranks: 64-byte bursts (Fig. 5.15's 64-byte configuration)",
+                   sim_set=("-simtlab_lamar=bgp", "-simtlab_dram_subranks=1")),
         ),
         notes="Fig. 5.12: on the FG-leaning benchmarks (Avg_sec <= 2) the predictors average +12-14% over CG-only "
-        "(max +49%); CG-leaning ones stay near CG-only, where FG-only loses 4-22%. Without sub-ranked DRAM (not yet "
-        "modelled) a sector costs a 64-byte burst, the thesis's 64-byte configuration (BGP's traffic cut 20% "
-        "instead of 33%).",
+        "(max +49%); CG-leaning ones stay near CG-only, where FG-only loses 4-22%. Off-chip traffic: BGP -33% "
+        "(max 64%) on sub-ranked GDDR5, -20% with 64-byte bursts (Fig. 5.15); DRAM power (Fig. 5.13): FG-only "
+        "-19%, BGP -8% on the FG-leaning set.",
+        dram_columns=True,
     ),
     "rhu2014-pca": Experiment(
         name="rhu2014-pca",
@@ -180,6 +190,50 @@ EXPERIMENTS = {
         notes="The thesis compares pipelines, not divergence mechanisms: every configuration runs PDOM. "
         "Replay +/- over stalling per benchmark (Fig. 5.1: memory-intensive ones gain); hazard prediction up to "
         "13.3% over stalling and 3.3% over replay; credit false the most consistent (Ch. 8).",
+    ),
+    "narasiman-scan": Experiment(
+        name="narasiman-scan",
+        title="Narasiman, PhD thesis, UT Austin, Ch. 7-8: conditional accumulate in the full table scan",
+        presets=("NARASIMAN_DB",),
+        configs=(
+            Config("ballot", "pdom", "the baseline: ballot, popc and the lane mask (Sec. 6.2.2)"),
+            Config("cond-acc", "pdom", "conditional accumulate, simtlab.cond_acc (Sec. 7.1)",
+                   defines=("-DSIMTLAB_EXT",), ptx_ext=True, variant="_ext"),
+        ),
+        notes="Fig. 8.1: +21% with conditional accumulate at 50% selectivity, 20% fewer warp instructions, a "
+        "row-buffer hit rate of 95%. Table 8.1's scan is over 4 M rows; one core of 1024 threads.",
+        suite="database",
+        programs=("table_scan",),
+        args=("4194304", "50", "1"),
+        dram_columns=True,
+    ),
+    "narasiman-index": Experiment(
+        name="narasiman-index",
+        title="Narasiman, PhD thesis, UT Austin, Ch. 7-8: tree traverse and row-buffer hints in the index search",
+        presets=("NARASIMAN_DB",),
+        configs=(
+            Config("ballot", "pdom", "the baseline traversal: ballot and popc (Sec. 6.2.3)"),
+            Config("tt", "pdom", "tree traverse, simtlab.tree_traverse (Sec. 7.2.1)",
+                   defines=("-DSIMTLAB_TT",), ptx_ext=True, variant="_tt"),
+            Config("hint", "pdom", "row-buffer hints on each row node's first load, a 200-cycle hold (Sec. 7.2)",
+                   defines=("-DSIMTLAB_HINT",), ptx_ext=True, variant="_hint"),
+            Config("tt-hint", "pdom", "tree traverse and hints (Fig. 8.4's last bar)",
+                   defines=("-DSIMTLAB_TT", "-DSIMTLAB_HINT"), ptx_ext=True, variant="_tt_hint"),
+            Config("hint-hold400", "pdom", "hints with a 400-cycle hold (beyond the break-even point)",
+                   defines=("-DSIMTLAB_HINT",), ptx_ext=True, variant="_hint",
+                   sim_set=("-simtlab_dram_row_hold=400",)),
+            Config("tt-hint-hold400", "pdom", "tree traverse and hints with a 400-cycle hold",
+                   defines=("-DSIMTLAB_TT", "-DSIMTLAB_HINT"), ptx_ext=True, variant="_tt_hint",
+                   sim_set=("-simtlab_dram_row_hold=400",)),
+        ),
+        notes="Fig. 8.4: tree traverse alone changes little (memory bound); hints raise the row-buffer hit rate "
+        "from below 10% to almost 50% and throughput by 34%; both by 39%. The thesis's 3-level tree (0.9 G keys, "
+        "3.5 GB: a run needs about 14 GB of host memory, so --jobs 1) and 16K of its 128K queries, on one core of "
+        "1024 threads.",
+        suite="database",
+        programs=("index_search",),
+        args=("3", "16384", "4"),
+        dram_columns=True,
     ),
     # Not a paper: the suite on the default machine and mechanism, the
     # measurements of testdata/cudart/divergent/README.md.

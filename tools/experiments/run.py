@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Rerun a paper's comparison of SIMT divergence mechanisms over the
-divergent suite (testdata/cudart/divergent) on simtlab's timing model.
+divergent suite (testdata/cudart/divergent) on simtlab's timing model, or
+of its memory-side mechanisms over the suite the experiment names (the
+database programs of testdata/cudart/database for Narasiman's Ch. 7).
 
     tools/experiments/run.py EXPERIMENT OUTDIR [--programs a,b] [--presets P,Q]
                              [--mechanisms m,n] [--jobs N] [--simtlab PATH] [--nvcc PATH]
 
-Builds each program once with nvcc as the cudart tests do, runs it under
+Builds each program once with nvcc as the cudart tests do (once per
+variant where a configuration runs one: its -D macros), runs it under
 `simtlab exec --sim PRESET --sim-set -simtlab_simt=MECH --sim-stats` for
-each configuration of the experiment (tools/experiments/papers.py),
+each configuration of the experiment (tools/experiments/papers.py; with
+--ptx-ext simtlab for the variants that use simtlab's PTX extensions),
 requires it to print PASS (a mechanism must never change results), sums
 the per-kernel statistics and writes OUTDIR/results.csv,
 OUTDIR/results.md and, with matplotlib, OUTDIR/speedup-PRESET.png/.svg.
@@ -37,7 +41,7 @@ import tables  # noqa: E402
 from simstats import StatsError, aggregate, parse_kernels  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT / "testdata" / "cudart" / "divergent"
+SUITES = ROOT / "testdata" / "cudart"
 # the virtual architecture of the PTX the programs embed (the cudart tests')
 ARCH = "compute_80"
 
@@ -48,9 +52,9 @@ def fail_usage(message):
     sys.exit(2)
 
 
-def suite_programs():
-    """The programs of the divergent suite, by name."""
-    return sorted(p.stem for p in SUITE.glob("*.cu"))
+def suite_programs(suite):
+    """The programs of a suite (a folder of testdata/cudart), by name."""
+    return sorted(p.stem for p in (SUITES / suite).glob("*.cu"))
 
 
 def find_nvcc(given):
@@ -67,14 +71,14 @@ def find_nvcc(given):
     return None
 
 
-def build(nvcc, program, scratch):
-    """Build one suite program as tools/cudart/tests/test_cudart_program.c
-    does (the shared CUDA runtime, PTX only, testdata/cudart on the include
-    path); returns the executable, or raises RuntimeError with nvcc's
-    messages."""
-    exe = scratch / program
-    cmd = [nvcc, "-cudart", "shared", "-gencode", f"arch={ARCH},code={ARCH}", f"-I{ROOT / 'testdata' / 'cudart'}",
-           "-o", str(exe), str(SUITE / f"{program}.cu")]
+def build(nvcc, suite, program, defines, scratch):
+    """Build one suite program (with the -D options `defines`) as
+    tools/cudart/tests/test_cudart_program.c does (the shared CUDA runtime,
+    PTX only, testdata/cudart on the include path); returns the executable,
+    or raises RuntimeError with nvcc's messages."""
+    exe = scratch / "".join([program] + [re.sub(r"[^A-Za-z0-9]", "_", d) for d in defines])
+    cmd = [nvcc, "-cudart", "shared", "-gencode", f"arch={ARCH},code={ARCH}", f"-I{SUITES}", *defines,
+           "-o", str(exe), str(SUITES / suite / f"{program}.cu")]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"nvcc failed for {program} ({p.returncode}):\n{p.stderr}")
@@ -101,12 +105,19 @@ def program_messages(stdout, stderr):
     return [line for line in (stdout + stderr).splitlines() if not stats.match(line)]
 
 
-def run_one(simtlab, exe, program, preset, config, logs, timeout):
-    """Run one program under one preset and configuration; a tables.Result."""
-    cmd = [simtlab, "exec", "--sim", preset, "--sim-set", f"-simtlab_simt={config.mechanism}", "--sim-stats"]
+def exec_options(preset, config):
+    """simtlab exec's options for one preset and configuration."""
+    cmd = ["--ptx-ext", "simtlab"] if config.ptx_ext else []
+    cmd += ["--sim", preset, "--sim-set", f"-simtlab_simt={config.mechanism}", "--sim-stats"]
     for assignment in config.sim_set:
         cmd += ["--sim-set", assignment]
-    cmd += ["--", str(exe)]
+    return cmd
+
+
+def run_one(simtlab, exe, program, preset, config, args, logs, timeout):
+    """Run one program (with its arguments args) under one preset and
+    configuration; a tables.Result."""
+    cmd = [simtlab, "exec", *exec_options(preset, config), "--", str(exe), *args]
     start = time.monotonic()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -115,7 +126,7 @@ def run_one(simtlab, exe, program, preset, config, logs, timeout):
                              time.monotonic() - start, f"no result after {timeout} s")
     wall = time.monotonic() - start
     (logs / f"{program}.{preset}.{config.label}.stderr").write_text(p.stderr)
-    if p.returncode != 0 or f"PASS {program}" not in p.stdout.splitlines():
+    if p.returncode != 0 or f"PASS {program}{config.variant}" not in p.stdout.splitlines():
         tail = " | ".join(program_messages(p.stdout, p.stderr)[-4:])
         why = f"exit status {p.returncode}" if p.returncode >= 0 else f"killed by signal {-p.returncode}"
         return tables.Result(program, preset, config.label, config.mechanism, "FAIL", None, wall,
@@ -137,7 +148,7 @@ def parse_args(argv):
         epilog="experiments: " + "; ".join(f"{e.name}: {e.title}" for e in papers.EXPERIMENTS.values()))
     ap.add_argument("experiment", choices=sorted(papers.EXPERIMENTS))
     ap.add_argument("outdir", type=Path)
-    ap.add_argument("--programs", help="comma-separated suite programs (default: all)")
+    ap.add_argument("--programs", help="comma-separated suite programs (default: the experiment's)")
     ap.add_argument("--presets", help="comma-separated simtlab presets (default: the paper's machine)")
     ap.add_argument("--mechanisms", help="comma-separated configurations of the experiment to run (default: all; "
                     "the baseline always runs)")
@@ -174,11 +185,11 @@ def main(argv):
     """Build, run, tabulate; the exit status says whether every run passed."""
     args = parse_args(argv)
     exp = papers.EXPERIMENTS[args.experiment]
-    all_programs = suite_programs()
-    programs = list(dict.fromkeys(args.programs.split(","))) if args.programs else all_programs
+    all_programs = suite_programs(exp.suite)
+    programs = list(dict.fromkeys(args.programs.split(","))) if args.programs else list(exp.programs or all_programs)
     unknown = [p for p in programs if p not in all_programs]
     if unknown:
-        fail_usage(f"not in the divergent suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
+        fail_usage(f"not in the {exp.suite} suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
     presets = args.presets.split(",") if args.presets else list(exp.presets)
     if args.jobs < 1:
         fail_usage("--jobs needs a number of at least 1")
@@ -196,11 +207,12 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="simtlab-experiments-") as tmp:
         scratch = Path(tmp)
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            variants = list(dict.fromkeys((p, c.defines) for p in programs for c in exp.configs))
             try:
-                exes = dict(zip(programs, pool.map(lambda p: build(nvcc, p, scratch), programs)))
+                exes = dict(zip(variants, pool.map(lambda v: build(nvcc, exp.suite, v[0], v[1], scratch), variants)))
             except RuntimeError as e:
                 fail_usage(str(e))
-            known = known_mechanisms(simtlab, exes[programs[0]], presets[0])
+            known = known_mechanisms(simtlab, exes[(programs[0], ())], presets[0])
             configs, skipped = choose_configs(exp, args.mechanisms, known)
             for line in skipped:
                 print(f"  {line}", flush=True)
@@ -212,7 +224,8 @@ def main(argv):
 
             def one(job):
                 program, preset, config = job
-                r = run_one(simtlab, exes[program], program, preset, config, logs, args.timeout)
+                r = run_one(simtlab, exes[(program, config.defines)], program, preset, config, exp.args, logs,
+                            args.timeout)
                 print(f"  {program:14} {preset:10} {config.label:10} {r.status}"
                       + (f" {r.stats.cycles} cycles" if r.stats else f": {r.detail}") + f" ({r.wall_s:.1f} s)",
                       flush=True)
@@ -220,9 +233,12 @@ def main(argv):
 
             results = list(pool.map(one, jobs))
         # keep the programs of failed runs, to rerun them
-        for program in sorted({r.program for r in results if r.status != "PASS"}):
-            (args.outdir / "failed").mkdir(exist_ok=True)
-            shutil.copy2(exes[program], args.outdir / "failed" / program)
+        by_label = {c.label: c for c in configs}
+        for r in results:
+            if r.status != "PASS":
+                (args.outdir / "failed").mkdir(exist_ok=True)
+                exe = exes[(r.program, by_label[r.label].defines)]
+                shutil.copy2(exe, args.outdir / "failed" / exe.name)
 
     baseline = exp.configs[0].label
     labels = [c.label for c in configs]
@@ -230,7 +246,7 @@ def main(argv):
     md = [f"# {exp.title}", ""]
     if exp.notes:
         md += [exp.notes, ""]
-    md += [tables.markdown(results, baseline, labels, presets, exp.divergent_below)]
+    md += [tables.markdown(results, baseline, labels, presets, exp.divergent_below, exp.dram_columns)]
     if skipped:
         md += ["Not run:", ""] + [f"- {line}" for line in skipped] + [""]
     (args.outdir / "results.md").write_text("\n".join(md))
@@ -248,9 +264,10 @@ def main(argv):
         for r in failed:
             print(f"  {r.status}: program {r.program}, preset {r.preset}, mechanism {r.mechanism}: {r.detail}",
                   file=sys.stderr)
-            extra = "".join(f" --sim-set {a}" for c in configs if c.label == r.label for a in c.sim_set)
-            print(f"    rerun: {simtlab} exec --sim {r.preset} --sim-set -simtlab_simt={r.mechanism}{extra} --sim-stats "
-                  f"-- {args.outdir / 'failed' / r.program}", file=sys.stderr)
+            c = by_label[r.label]
+            print(f"    rerun: {simtlab} exec {' '.join(exec_options(r.preset, c))} "
+                  f"-- {args.outdir / 'failed' / exes[(r.program, c.defines)].name} {' '.join(exp.args)}",
+                  file=sys.stderr)
         print("=" * 72, file=sys.stderr)
         return 1
     return 0

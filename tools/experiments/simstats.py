@@ -7,7 +7,8 @@ from dataclasses import dataclass
 # The lines read, by the names timing/report.c prints.
 _LINE = re.compile(
     r"^(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_tot_sim_cycle|gpu_tot_sim_insn|"
-    r"gpgpu_n_tot_w_icount|simd_utilization|max_stack_depth|simt_mechanism) = (\S+)\s*$"
+    r"gpgpu_n_tot_w_icount|simd_utilization|max_stack_depth|simt_mechanism|"
+    r"dram_bytes|dram_row_buffer_hit_rate|dram_bandwidth_utilization|dram_energy) = (\S+)(?: J)?\s*$"
 )
 _NUMERIC = {
     "gpu_sim_cycle": int,
@@ -17,6 +18,10 @@ _NUMERIC = {
     "gpgpu_n_tot_w_icount": int,
     "simd_utilization": float,
     "max_stack_depth": int,
+    "dram_bytes": int,
+    "dram_row_buffer_hit_rate": float,
+    "dram_bandwidth_utilization": float,
+    "dram_energy": float,
 }
 
 
@@ -34,6 +39,11 @@ class ProgramStats:
     warp_insts: int  # gpgpu_n_tot_w_icount after the last kernel (a running total)
     max_stack_depth: int  # the deepest stack of any kernel
     mechanism: str  # simt_mechanism (the same for every kernel)
+    # DRAM over the whole run (the report's DRAM counters run from the start, so the last kernel's):
+    dram_bytes: int = 0  # bytes the data buses moved
+    row_hit_rate: float = 0.0  # accesses without an ACT of their own / accesses
+    bus_utilization: float = 0.0  # data-bus busy cycles / DRAM cycles
+    dram_energy: float = 0.0  # joules (Rhu's Eq. 5.1, timing/dram_power.h)
 
     @property
     def ipc(self):
@@ -92,4 +102,7 @@ def aggregate(kernels):
         raise StatsError(f"kernels ran different mechanisms: {', '.join(mechanisms)}")
     return ProgramStats(kernels=len(kernels), cycles=cycles, thread_insts=insts,
                         warp_insts=last["gpgpu_n_tot_w_icount"],
-                        max_stack_depth=max(k["max_stack_depth"] for k in kernels), mechanism=mechanisms[0])
+                        max_stack_depth=max(k["max_stack_depth"] for k in kernels), mechanism=mechanisms[0],
+                        dram_bytes=last.get("dram_bytes", 0), row_hit_rate=last.get("dram_row_buffer_hit_rate", 0.0),
+                        bus_utilization=last.get("dram_bandwidth_utilization", 0.0),
+                        dram_energy=last.get("dram_energy", 0.0))

@@ -54,7 +54,8 @@ def split_divergent(results, baseline, preset, below):
 
 
 CSV_FIELDS = ("program", "preset", "config", "mechanism", "result", "launches", "cycles", "thread_instructions",
-              "warp_instructions", "ipc", "speedup", "simd_utilization", "max_stack_depth", "wall_s", "detail")
+              "warp_instructions", "ipc", "speedup", "simd_utilization", "max_stack_depth", "dram_bytes",
+              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "wall_s", "detail")
 
 
 def write_csv(path, results, baseline):
@@ -70,32 +71,40 @@ def write_csv(path, results, baseline):
                         s.kernels if s else "", s.cycles if s else "", s.thread_insts if s else "",
                         s.warp_insts if s else "", f"{s.ipc:.4f}" if s else "",
                         f"{speed:.4f}" if speed is not None else "", f"{s.simd_utilization:.4f}" if s else "",
-                        s.max_stack_depth if s else "", f"{r.wall_s:.2f}", r.detail])
+                        s.max_stack_depth if s else "", s.dram_bytes if s else "",
+                        f"{s.row_hit_rate:.4f}" if s else "", f"{s.bus_utilization:.4f}" if s else "",
+                        f"{s.dram_energy:.6e}" if s else "", f"{r.wall_s:.2f}", r.detail])
 
 
-def markdown(results, baseline, labels, presets, divergent_below=0.0):
+def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False):
     """The Markdown tables, one per preset: a row per program and
     configuration, then the geometric means of the speedups (also over
-    the divergent and the coherent programs when divergent_below > 0)."""
+    the divergent and the coherent programs when divergent_below > 0).
+    dram adds DRAM columns: bytes moved, row-buffer hit rate, data-bus
+    utilization, energy."""
     sp = speedups(results, baseline)
     lines = []
+    extra_head = " DRAM MB | row hits | bus util. | DRAM mJ |" if dram else ""
+    blank = " | | | |" if dram else ""
     for preset in presets:
         rows = [r for r in results if r.preset == preset]
         if not rows:
             continue
         lines += [f"Preset {preset}:", "",
                   f"| program | mechanism | launches | warp instr. | thread instr. | cycles | IPC "
-                  f"| speedup over {baseline} | SIMD util. | max stack depth | result |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                  f"| speedup over {baseline} | SIMD util. | max stack depth |{extra_head} result |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 4 if dram else "") + "---|"]
         for r in sorted(rows, key=lambda r: (r.program, labels.index(r.label))):
             s = r.stats
             speed = sp.get((r.program, r.preset, r.label))
             if s:
+                extra = (f" {s.dram_bytes / 1e6:.3f} | {s.row_hit_rate:.3f} | {s.bus_utilization:.3f} "
+                         f"| {s.dram_energy * 1e3:.4f} |") if dram else ""
                 lines.append(f"| `{r.program}` | {r.label} | {s.kernels} | {s.warp_insts:,} | {s.thread_insts:,} "
                              f"| {s.cycles:,} | {s.ipc:.2f} | {_fmt(speed)} | {s.simd_utilization:.3f} "
-                             f"| {s.max_stack_depth} | {r.status} |")
+                             f"| {s.max_stack_depth} |{extra} {r.status} |")
             else:
-                lines.append(f"| `{r.program}` | {r.label} | | | | | | | | | **{r.status}** |")
+                lines.append(f"| `{r.program}` | {r.label} | | | | | | | | |{blank} **{r.status}** |")
         groups = [("all", None)]
         if divergent_below > 0:
             divergent, coherent = split_divergent(results, baseline, preset, divergent_below)
@@ -106,7 +115,8 @@ def markdown(results, baseline, labels, presets, divergent_below=0.0):
             for label in labels:
                 if (preset, label) in gm:
                     mean, n = gm[(preset, label)]
-                    lines.append(f"| geometric mean, {name} ({n} programs) | {label} | | | | | | {mean:.3f} | | | |")
+                    lines.append(f"| geometric mean, {name} ({n} programs) | {label} | | | | | | {mean:.3f} | | |"
+                                 f"{blank} |")
         lines.append("")
     return "\n".join(lines)
 

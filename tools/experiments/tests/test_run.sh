@@ -76,6 +76,9 @@ for mech in pdom tbc; do
     got=$(echo "$row" | cut -d, -f6-9)
     [ "$got" = "$want" ] || fail "$mech: launches,cycles,thread,warp instructions $got, the log says $want"
     [ "$(echo "$want" | cut -d, -f1)" -eq 2 ] || fail "backprop launches two kernels, $mech ran $want"
+    # DRAM bytes: the report's counter runs from the start, so the last kernel's value
+    bytes=$(awk -F' = ' '$1 == "dram_bytes" { b = $2 } END { print b }' "$log")
+    [ "$(echo "$row" | cut -d, -f14)" = "$bytes" ] || fail "$mech: dram_bytes $(echo "$row" | cut -d, -f14), the log says $bytes"
     # the markdown table's row, with its result
     grep -q "^| \`backprop\` | $mech | 2 | .* | PASS |\$" "$out/results.md" || fail "results.md lacks the $mech row"
 done
