@@ -684,7 +684,10 @@ static void schedule_subrank(tm_dram *d, dram_subrank *sr, uint32_t q, uint64_t 
         if (d->bank[b].waiting[q].n == 0)
             d->waiting_mask[q] &= ~(1ull << b);
         if (d->bank[b].hold_until) { /* the follow-up came, or the hold ran out */
-            d->st.hold_hits += d->bank[b].hold_until > now;
+            if (d->bank[b].hold_until > now) {
+                d->st.hold_hits++;
+                d->st.hold_hit_wait += now + d->opt.row_hold - d->bank[b].hold_until;
+            }
             d->st.hold_timeouts += d->bank[b].hold_until <= now;
             d->bank[b].hold_until = 0;
         }
@@ -887,5 +890,6 @@ void tm_dram_print_stats(const tm_dram *d, FILE *f)
         fprintf(f, "row_holds = %" PRIu64 "\n", s->holds);
         fprintf(f, "row_hold_hits = %" PRIu64 "\n", s->hold_hits);
         fprintf(f, "row_hold_timeouts = %" PRIu64 "\n", s->hold_timeouts);
+        fprintf(f, "row_hold_hit_wait = %.6f\n", ratio(s->hold_hit_wait, s->hold_hits));
     }
 }

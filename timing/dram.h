@@ -153,6 +153,7 @@ typedef struct tm_dram_stats {
     /* row-buffer hints (-simtlab_dram_row_hold): holds started, and how they ended when the bank
      * next took a request: the follow-up came in time (a row hit), or the hold had run out */
     uint64_t holds, hold_hits, hold_timeouts;
+    uint64_t hold_hit_wait;  /* over the hold hits: cycles from the hold's start to the follow-up */
 } tm_dram_stats;
 
 /* A channel configured from cfg: dram (timing), dram_scheduler,
@@ -231,7 +232,8 @@ void tm_dram_set_trace(tm_dram *d, tm_dram_trace_fn fn, void *ctx);
  * maxmrqlatency — GPGPU-Sim's names — and simtlab's row_buffer_hits,
  * row_buffer_misses, avg_dram_latency, max_dram_latency (push to last data
  * beat), mrqq_max, mrqq_avg (waiting requests), and with row holds
- * row_holds, row_hold_hits, row_hold_timeouts). */
+ * row_holds, row_hold_hits, row_hold_timeouts, row_hold_hit_wait (their mean
+ * wait)). */
 void tm_dram_print_stats(const tm_dram *d, FILE *f);
 
 #endif

@@ -25,6 +25,11 @@ class Config:
     defines: tuple = ()  # nvcc -D options of the program variant it runs (its own build)
     ptx_ext: bool = False  # the variant uses simtlab's extensions of PTX (simtlab exec --ptx-ext simtlab)
     variant: str = ""  # what the variant adds to the program's name on its PASS line
+    # a configuration chosen per program from two others' runs instead of run itself (LAMAR's static
+    # granularity unit): (coarse, fine) labels; fine where the coarse run's L1 Avg_sec is at most
+    # static_avg_sec
+    static_of: tuple = ()
+    static_avg_sec: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,8 @@ EXPERIMENTS = {
             Config("spp", "pdom", "the spatial pattern predictor (1M-entry history)", sim_set=("-simtlab_lamar=spp",)),
             Config("bgp", "pdom", "the bi-modal granularity predictor (Sec. 5.3.2)", sim_set=("-simtlab_lamar=bgp",)),
             Config("bgp_inf", "pdom", "BGP with a 1M-entry history", sim_set=("-simtlab_lamar=bgp_inf",)),
+            Config("static", "pdom", "the static unit: CG or FG per program, FG where a profile (the CG run) "
+                   "finds an L1 Avg_sec of 2 or less (Sec. 5.3.2)", static_of=("cg", "fg")),
             Config("bgp-64B", "pdom", "BGP without sub-ranks: 64-byte bursts (Fig. 5.15's 64-byte configuration)",
                    sim_set=("-simtlab_lamar=bgp", "-simtlab_dram_subranks=1")),
         ),
@@ -204,7 +211,7 @@ EXPERIMENTS = {
         "row-buffer hit rate of 95%. Table 8.1's scan is over 4 M rows; one core of 1024 threads.",
         suite="database",
         programs=("table_scan",),
-        args=("4194304", "50", "1"),
+        args=("4194304", "50", "4"),
         dram_columns=True,
     ),
     "narasiman-index": Experiment(
