@@ -316,6 +316,8 @@ static void print_mem_pipeline(const tm_gpu *gpu, const tm_kernel_stats *k, FILE
         fprintf(out, "scheduler_cycles[%s] = %" PRIu64 "\n", turner_class_names[i], classes[i]);
     fprintf(out, "oc_blocked_cycles = %" PRIu64 "\nalu_warp_instructions = %" PRIu64 "\nturner_max_speedup = %.4f\n",
             k->sm.oc_blocked, k->sm.alu_insts, max_speedup(gpu, k));
+    fprintf(out, "mshr_idle_opportunity = %" PRIu64 "\nmshr_idle_opportunity_fraction = %.6f\n",
+            k->sm.mshr_idle_opportunity, ratio((double)k->sm.mshr_idle_opportunity, (double)k->sm.active_cycles));
     if (c->hazard_predictor == TM_PREDICT_NONE)
         return;
     fprintf(out, "hazard_avoidance = %s %s\n", tm_hazard_tracker_name(c->hazard_tracker),
@@ -348,6 +350,7 @@ static json_t *mem_pipeline_json(const tm_gpu *gpu, const tm_kernel_stats *k)
         json_object_set_new(sc, turner_class_names[i], jcount(classes[i]));
     json_object_set_new(o, "scheduler_cycles", sc);
     json_object_set_new(o, "oc_blocked_cycles", jcount(k->sm.oc_blocked));
+    json_object_set_new(o, "mshr_idle_opportunity", jcount(k->sm.mshr_idle_opportunity));
     json_object_set_new(o, "alu_warp_instructions", jcount(k->sm.alu_insts));
     json_object_set_new(o, "turner_max_speedup", json_real(max_speedup(gpu, k)));
     return o;

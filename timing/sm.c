@@ -694,6 +694,10 @@ static void leave_ldst(tm_sm *sm, uint32_t tag, uint64_t now)
 {
     tm_mem_inst *m = &sm->mem[tag];
     m->all_sent = true;
+    if (m->l1d_upstream) {
+        m->l1d_upstream = false;
+        sm->l1d_loads_upstream--;
+    }
     sm->mem_head = (sm->mem_head + 1) % sm->nmem;
     sm->mem_n--;
     if (!m->outstanding)
@@ -1267,6 +1271,11 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
         w->pending_mem++;
         sm->stats.mem_insts++;
         note_prediction(sm, m, pred, l1c);
+        if (m->nreqs && (ic->flags & TM_IC_LOAD) && !(ic->flags & TM_IC_ATOMIC) &&
+            route_of(sm, ic, &m->reqs[0]) == ROUTE_L1D) {
+            m->l1d_upstream = true;
+            sm->l1d_loads_upstream++;
+        }
         if (retains(sm))
             w->ret[w->nret++] = (uint16_t)slot;
     } else {
@@ -1649,6 +1658,7 @@ void tm_sm_wake(tm_sm *sm, uint64_t now)
         count_idle(sm, &sm->idle[s], k);
         sm->scan[s].dirty = true; /* whatever woke it may have changed anything */
     }
+    sm->stats.mshr_idle_opportunity += sm->sleep_mshr_idle ? k : 0;
     sm->sleep_until = 0;
 }
 
@@ -1668,10 +1678,13 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
     barriers(sm, now);
     dispatch(sm, now);
     fetch_stage(sm, now);
+    bool mshr_idle = sm->l1d_loads_upstream && tm_cache_mshrs_in_use(sm->l1d) < sm->cfg->l1d.mshr_entries;
+    sm->stats.mshr_idle_opportunity += mshr_idle;
     uint64_t wake;
     if (sm->idle_ok && sm->ncta_used && can_sleep(sm, now, &wake)) {
         sm->sleep_until = wake;
         sm->sleep_from = now + 1;
+        sm->sleep_mshr_idle = mshr_idle;
     }
 }
 

@@ -101,6 +101,7 @@ typedef struct tm_mem_inst {
     bool replay;              /* squashed: waits for its warp to issue it again */
     bool credit;              /* holds a credit of credit_l1c's tracker (L1D or L1C) */
     bool credit_l1c;
+    bool l1d_upstream;        /* a load for the L1D not yet past it (sm.l1d_loads_upstream) */
     int8_t predicted;         /* the prediction for its coming pass: -1 none, 0 a hit, 1 a miss */
     uint8_t last_hazard;      /* tm_hazard of its last pass */
     tm_req small[TM_MEM_SMALL_REQS];
@@ -193,6 +194,11 @@ typedef struct tm_sm {
      * this cycle's update of the GPU's counter table, applied after the cycle in SM order */
     uint32_t credits_held[2];
     bool mem_waits;           /* a memory instruction waited in OC_EX for the stage (last dispatch) */
+    /* Turner's MSHR-idle opportunity (Fig. 7.12): loads for the L1D from their issue until they
+     * have made every access (in a collector, OC_EX, the LD/ST unit, or squashed for replay), and
+     * whether the cycles the SM sleeps through count (the L1D does not change while it sleeps) */
+    uint32_t l1d_loads_upstream;
+    bool sleep_mshr_idle;
     struct {
         bool valid, miss;
         uint32_t index;

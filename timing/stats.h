@@ -82,6 +82,9 @@ typedef struct tm_sm_stats {
      * while a memory instruction waited in OC_EX for the memory stage (the collectors blocked by
      * a stall, Fig. 1.4) */
     uint64_t alu_insts, oc_blocked;
+    /* Turner's Fig. 7.12: cycles with a load for the L1D issued and not yet past it while the L1D
+     * has a free MSHR (the opportunity the pipeline between issue and the memory stage leaves idle) */
+    uint64_t mshr_idle_opportunity;
     tm_simt_counts simt;     /* the divergence mechanism's own counts */
 } tm_sm_stats;
 

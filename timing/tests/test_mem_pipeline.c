@@ -321,6 +321,56 @@ static void test_fig14_stall_propagation(void **state)
     free(text);
 }
 
+/* Turner's MSHR-idle opportunity (Fig. 7.12): cycles in which a load for
+ * the L1D is between its issue and its access while an MSHR is free. The
+ * first load issues at t, in the cycle ld.param's data is written back to
+ * %rd1 (which releases it on the scoreboard): the write holds %rd1's
+ * register bank, so the load reads its operand at t + 1, is in OC_EX at
+ * t + 2 and passes at t + 3 (the contract above, a cycle late). The count
+ * is taken at the end of each cycle, after the stage:
+ *  - one load: t, t + 1, t + 2 = 3 cycles (the pipeline from issue to the
+ *    memory stage: "at least the pipeline latency", Sec. 7.2);
+ *  - a second load of another line issued at t + 1 (reading %rd1 at t + 2,
+ *    after the first's read) enters the stage as the first leaves, at
+ *    t + 3, and passes at t + 4; with two MSHRs t .. t + 3 count (at t + 3
+ *    the first's miss holds one of two): 4 cycles;
+ *  - with one MSHR, from t + 3 the only MSHR is the first load's, and when
+ *    its data frees it the second takes it in the same cycle: 3 cycles.
+ * The loads issue exactly at t and t + 1 (checked on the trace). */
+static void test_mshr_idle_opportunity(void **state)
+{
+    (void)state;
+    static const char one_load[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                   ".visible .entry k(.param .u64 p)\n{\n"
+                                   ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+                                   "ld.param.u64 %rd1, [p];\n"
+                                   "ld.global.u32 %r1, [%rd1];\n"
+                                   "st.global.u32 [%rd1+4], %r1;\n"
+                                   "ret;\n}\n";
+    static const char two_loads[] = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                                    ".visible .entry k(.param .u64 p)\n{\n"
+                                    ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+                                    "ld.param.u64 %rd1, [p];\n"
+                                    "ld.global.u32 %r1, [%rd1];\n"
+                                    "ld.global.u32 %r2, [%rd1+128];\n"
+                                    "add.u32 %r3, %r1, %r2;\n"
+                                    "st.global.u32 [%rd1+4], %r3;\n"
+                                    "ret;\n}\n";
+    static trace t;
+    const char *const two[] = {"-simtlab_mem_pipeline=stall", "-gpgpu_cache:dl1=S:4:128:64,L:T:m:L:L,A:2:8,16:0,32",
+                               NULL};
+    const char *const one[] = {"-simtlab_mem_pipeline=stall", NULL};
+    assert_int_equal(run_kernel(one_load, 32, two, &t).sm.mshr_idle_opportunity, 3);
+    tm_kernel_stats ks = run_kernel(two_loads, 32, two, &t);
+    assert_int_equal(at(&t, 2, false, 0), at(&t, 1, false, 0) + 1);
+    assert_int_equal(ks.sm.hazards[TM_HAZARD_MSHR], 0);
+    assert_int_equal(ks.sm.mshr_idle_opportunity, 4);
+    ks = run_kernel(two_loads, 32, one, &t);
+    assert_int_equal(at(&t, 2, false, 0), at(&t, 1, false, 0) + 1);
+    assert_true(ks.sm.hazards[TM_HAZARD_MSHR] > 0); /* the second load waited for the MSHR */
+    assert_int_equal(ks.sm.mshr_idle_opportunity, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_fig54_stall),
         cmocka_unit_test(test_fig54_avoidance),
         cmocka_unit_test(test_fig14_stall_propagation),
+        cmocka_unit_test(test_mshr_idle_opportunity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
