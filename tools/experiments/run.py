@@ -179,6 +179,8 @@ def parse_args(argv):
     ap.add_argument("--simtlab", help="the simtlab executable (default: build/tools/simtlab)")
     ap.add_argument("--nvcc", help="nvcc (default: $NVCC, PATH, $CUDA_HOME/bin/nvcc)")
     ap.add_argument("--timeout", type=int, default=1800, help="seconds one run may take (default 1800)")
+    ap.add_argument("--args", help="comma-separated program arguments instead of the experiment's (a sweep: "
+                    "e.g. narasiman-scan --args 4194304,12,4 for 12%% selectivity)")
     return ap.parse_args(argv)
 
 
@@ -218,6 +220,7 @@ def main(argv):
     if unknown:
         fail_usage(f"not in the {exp.suite} suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
     presets = args.presets.split(",") if args.presets else list(exp.presets)
+    prog_args = tuple(args.args.split(",")) if args.args is not None else exp.args
     if args.jobs < 1:
         fail_usage("--jobs needs a number of at least 1")
     simtlab = args.simtlab or str(ROOT / "build" / "tools" / "simtlab")
@@ -251,7 +254,7 @@ def main(argv):
 
             def one(job):
                 program, preset, config = job
-                r = run_one(simtlab, exes[(program, config.defines)], program, preset, config, exp.args, logs,
+                r = run_one(simtlab, exes[(program, config.defines)], program, preset, config, prog_args, logs,
                             args.timeout)
                 print(f"  {program:14} {preset:10} {config.label:10} {r.status}"
                       + (f" {r.stats.cycles} cycles" if r.stats else f": {r.detail}") + f" ({r.wall_s:.1f} s)",
@@ -272,6 +275,8 @@ def main(argv):
     labels = [c.label for c in configs]
     tables.write_csv(args.outdir / "results.csv", results, baseline)
     md = [f"# {exp.title}", ""]
+    if prog_args:
+        md += [f"Program arguments: `{' '.join(prog_args)}`", ""]
     if exp.notes:
         md += [exp.notes, ""]
     md += [tables.markdown(results, baseline, labels, presets, exp.divergent_below, exp.dram_columns)]
@@ -294,7 +299,7 @@ def main(argv):
                   file=sys.stderr)
             c = by_label[r.label]
             print(f"    rerun: {simtlab} exec {' '.join(exec_options(r.preset, c))} "
-                  f"-- {args.outdir / 'failed' / exes[(r.program, c.defines)].name} {' '.join(exp.args)}",
+                  f"-- {args.outdir / 'failed' / exes[(r.program, c.defines)].name} {' '.join(prog_args)}",
                   file=sys.stderr)
         print("=" * 72, file=sys.stderr)
         return 1
