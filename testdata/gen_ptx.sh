@@ -12,6 +12,8 @@
 #   testdata/cudart/divergent/<program>.sm_80.ptx  the device code of every
 #                                      program of the divergent suite, -O3
 #                                      (testdata/cudart/divergent/README.md)
+#   testdata/cudart/memory/<program>.sm_80.ptx  the same for the memory
+#                                      suite (testdata/cudart/memory/README.md)
 #   testdata/cudart/database/<variant>.sm_80.ptx  the device code of each
 #                                      variant of the database programs, -O3
 #                                      (DATABASE_VARIANTS: program, macros;
@@ -20,11 +22,12 @@
 #
 # Usage: testdata/gen_ptx.sh            (NVCC=/path/to/nvcc to pick a compiler)
 #        testdata/gen_ptx.sh divergent  the divergent suite only
+#        testdata/gen_ptx.sh memory     the memory suite only
 #        testdata/gen_ptx.sh database   the database programs only
 #
 # Output is deterministic and free of machine paths:
 #  * nvcc runs inside testdata/cuda (testdata/cudart,
-#    testdata/cudart/divergent) on relative file names, so assert() file
+#    testdata/cudart/divergent, testdata/cudart/memory) on relative file names, so assert() file
 #    strings hold bare file names;
 #  * -frandom-seed=<file> and `-Xcicc --orig_src_path_name=testdata/cuda/<file>`
 #    (testdata/cudart/<file> for the programs) fix the hashes nvcc puts
@@ -54,9 +57,11 @@ SM100_FILES=(cub_block half_warp)
 # corpus; the cudart tests run them for compute_80
 CUDART_PROGRAMS=(thrust_cub)
 CUDART_ARCHS=(sm_80 sm_90 sm_100)
-# the divergent suite: every program of cudart/divergent, its PTX beside it
+# the suites: every program of cudart/divergent and cudart/memory, its PTX
+# beside it
 DIVERGENT_DIR=cudart/divergent
-DIVERGENT_ARCH=sm_80
+MEMORY_DIR=cudart/memory
+SUITE_ARCH=sm_80
 # the database programs: "variant program [macros]", PTX beside them
 DATABASE_DIR=cudart/database
 DATABASE_ARCH=sm_80
@@ -104,13 +109,13 @@ compile() { # compile <dir: cuda|cudart|cudart/...> <file.cu> <arch> <mode: O3|G
     fi
 }
 
-# compile_divergent: the divergent suite's PTX, beside its programs.
-compile_divergent() {
-    local path cu
-    for path in "$here/$DIVERGENT_DIR"/*.cu; do
+# compile_suite <dir> <label>: a suite's PTX, beside its programs.
+compile_suite() {
+    local dir=$1 label=$2 path cu
+    for path in "$here/$dir"/*.cu; do
         cu=$(basename "$path")
-        compile "$DIVERGENT_DIR" "$cu" "$DIVERGENT_ARCH" O3 "$here/$DIVERGENT_DIR/${cu%.cu}.$DIVERGENT_ARCH.ptx"
-        echo "  ${cu%.cu} (divergent)"
+        compile "$dir" "$cu" "$SUITE_ARCH" O3 "$here/$dir/${cu%.cu}.$SUITE_ARCH.ptx"
+        echo "  ${cu%.cu} ($label)"
     done
 }
 
@@ -131,7 +136,11 @@ shopt -s nullglob
 case ${1:-} in
 '') ;;
 divergent)
-    compile_divergent
+    compile_suite "$DIVERGENT_DIR" divergent
+    exit 0
+    ;;
+memory)
+    compile_suite "$MEMORY_DIR" memory
     exit 0
     ;;
 database)
@@ -139,7 +148,7 @@ database)
     exit 0
     ;;
 *)
-    echo "usage: $0 [divergent|database]" >&2
+    echo "usage: $0 [divergent|memory|database]" >&2
     exit 2
     ;;
 esac
@@ -183,7 +192,8 @@ for name in "${CUDART_PROGRAMS[@]}"; do
     echo "  $name (cudart)"
 done
 
-compile_divergent
+compile_suite "$DIVERGENT_DIR" divergent
+compile_suite "$MEMORY_DIR" memory
 compile_database
 
 du -ch "$out"/*.ptx | tail -n 1
