@@ -1,21 +1,21 @@
 // bfs2.cu — breadth-first search of a large random graph by the two-kernel
-// level scheme of Rodinia's BFS (the BFS2 of the replay and hazards
-// studies): the first kernel visits the edges of every node in the
+// level scheme of Rodinia's BFS (the BFS2 of Turner's thesis on replay
+// and hazards): the first kernel visits the edges of every node in the
 // frontier mask and marks the unvisited neighbours with their cost, the
 // second turns the marks into the next frontier and raises a flag while
 // it is not empty. Nodes are stored as Rodinia stores them, a
 // (first edge, edge count) pair per node.
 //
-// Memory intensity: the graph (131,072 nodes, about 700,000 edges: 3.3 MB
-// of nodes and edges, plus 1 MB of masks and costs) is 35 times the L2.
+// Memory intensity: the graph (49,152 nodes, 282,180 edges: 1.5 MB of
+// nodes and edges, plus 340 KB of masks and costs) is read at random.
 // Each frontier node reads its own edge list (a lane each, so a line per
 // lane) and then, per edge, the visited flag of a random node and
 // possibly writes its cost and mark: scattered accesses to lines that
 // miss. The sweeps over the masks are coalesced but stream through
 // memory at every level.
 //
-// Default size: 131,072 nodes (degrees 1-8, one node in 16 up to 40),
-// source node 0, 8 levels: 18 launches; argv[1] = k multiplies the node
+// Default size: 49,152 nodes (degrees 1-8, one node in 16 up to 40),
+// source node 0, depth 10: 22 launches; argv[1] = k multiplies the node
 // count by k. Every node's cost is checked exactly against a queue-based
 // BFS on the CPU.
 #include "../check.h"

@@ -1,6 +1,6 @@
 // cfd.cu — explicit time steps of a finite-volume update on an unstructured
-// mesh, after Rodinia's CFD solver (the CFD of the replay and hazards
-// studies): every cell reads its own five conserved variables and those
+// mesh, after Rodinia's CFD solver (the CFD of Turner's thesis on replay
+// and hazards): every cell reads its own five conserved variables and those
 // of its four neighbours through a neighbour index array, adds a flux
 // per face weighted by the face normal, and writes its updated variables
 // into the other buffer. The variables are stored as Rodinia stores them,
@@ -14,14 +14,16 @@
 // or speed of sound) but keeps the access pattern: per face 5 gathered
 // variables, and 2 more products from the momenta.
 //
-// Memory intensity: a warp's 32 cells are 8 groups from 8 random places
-// of the mesh; left and right neighbours are mostly in the same group,
-// upper and lower ones in 8 other random groups each, so each gathered
-// variable of those faces touches 8-16 lines. Variables of the two
-// buffers (2 x 2.5 MB), neighbours (2 MB) and normals (4 MB) stream or
-// scatter through caches a fraction of their size.
+// Memory intensity: a warp's 32 cells (one line of each variable) are 8
+// groups from 8 random places of the mesh. Three in four left and right
+// neighbours are in the cell's own group, the fourth in a random other
+// group; upper and lower neighbours are all in 8 random other groups. So
+// each gathered variable of a face touches 8 lines besides the warp's
+// own, and a cell gathers 20 (4 faces x 5 variables). Variables of the two
+// buffers (2 x 640 KB), neighbours (512 KB) and normals (1 MB) stream
+// or scatter through the caches at every step.
 //
-// Default size: 512 x 256 cells, 2 steps (2 launches); argv[1] = k
+// Default size: 256 x 128 cells, 2 steps (2 launches); argv[1] = k
 // multiplies the rows by k. The variables after the last step are checked
 // exactly: the CPU computes every step in the kernel's order with the
 // unfused operations of divergent.h.

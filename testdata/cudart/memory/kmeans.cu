@@ -1,6 +1,6 @@
 // kmeans.cu — the assignment step of k-means clustering, after Rodinia's
-// kmeans with its points left in their input layout (the KMN of the
-// replay and hazards studies): one thread per point computes the squared
+// kmeans with its points left in their input layout (the KMN of Turner's
+// thesis on replay and hazards): one thread per point computes the squared
 // distance to every centroid (in constant memory) feature by feature and
 // keeps the nearest; the host then moves each centroid to the mean of
 // its points and launches again.
@@ -9,11 +9,12 @@
 // floats (128 bytes) each, so a warp's load of one feature reads 32
 // lines (one per lane, 128 bytes apart: uncoalesced) and uses 4 bytes of
 // each. nvcc loads a point's features once, before the loop over the
-// centroids, as 32 loads in a row; the next 31 come from the lines the
-// first one brought, but the few dozen warps of a core ask for 4 KB of
-// lines each at once, several times the L1, so the lines are gone before
-// the next feature's load arrives: nearly every load of every lane
-// misses, and the lines cross from the L2 and the DRAM once per feature.
+// centroids, as 32 loads in a row; the next 31 could use the lines the
+// first one brought, but each warp of a core asks for 4 KB of lines at
+// once, and the 16-24 warps of a core for more than a 48 KB L1 holds:
+// when the lines are gone before a warp's next load reaches them, every
+// lane misses again and its line comes from the L2 or the DRAM once per
+// feature.
 //
 // Default size: 6144 points of 32 features (768 KB), 5 clusters, 2
 // iterations (2 launches); argv[1] = k multiplies the points by k.

@@ -9,8 +9,8 @@
 // load's result, so a warp can have only one load in flight and waits out
 // the whole miss latency at every step; the 32 lanes of a warp are at 32
 // unrelated nodes (one cache line each: memory divergence), and the 8 MB
-// list has no locality for the caches to catch. Other warps hide nothing
-// but latency: the core has few instructions to issue.
+// list has no locality for the caches to catch. A step is a handful of
+// instructions, so the cores have little but loads to issue.
 //
 // Default size: 1M nodes (8 MB), 8192 walks of 24 steps; argv[1] = k
 // multiplies the number of walks by k. Results are integers, checked

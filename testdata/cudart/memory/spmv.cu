@@ -16,7 +16,7 @@
 // has one row per warp, so its long rows keep a warp busy while the
 // short ones leave most lanes idle.
 //
-// Default size: 8192 rows, 1M columns, about 110,000 nonzeros (1.3 MB
+// Default size: 8192 rows, 1M columns, about 110,000 nonzeros (0.9 MB
 // of CSR arrays, 4 MB of x); argv[1] = k multiplies the rows by k. Both
 // results are checked exactly: the CPU adds in each kernel's order with
 // the unfused operations of divergent.h.
