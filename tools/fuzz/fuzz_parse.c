@@ -1,6 +1,8 @@
 /* fuzz_parse.c — libFuzzer harness for the PTX front-end.
  *
- * Every input is handed to ptx_parse_buffer as PTX text; the parser must
+ * Every input is handed to the parser as PTX text (with simtlab's
+ * extensions of PTX enabled when the text names them: "simtlab" appears in
+ * it); the parser must
  * return a module or NULL with diagnostics, and every module it returns is
  * analyzed and its kernels emulated (one small block, parameters pointing
  * at a small buffer, a short instruction limit): never a crash, hang, leak
@@ -68,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(text, data, size);
     memset(text + size, 0, PTX_PARSE_PADDING);
     ptx_diags diags = {0};
-    ptx_module *m = ptx_parse_buffer(text, size, "fuzz.ptx", &diags);
+    ptx_parse_options opts = {.extensions = strstr(text, "simtlab") ? PTX_EXT_SIMTLAB : 0};
+    ptx_module *m = ptx_parse_buffer_opts(text, size, "fuzz.ptx", &opts, &diags);
     if (m) { /* whatever parses must also analyze and run */
         ptx_annotations a;
         ptx_analyze_module(m, NULL, &a);

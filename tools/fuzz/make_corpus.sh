@@ -17,7 +17,7 @@ mkdir -p "$out"
 
 # whole files under 64 KiB (the fuzzer runs with -max_len=65536)
 n=0
-for f in "$td"/ptx/*.ptx "$td"/hand/*.ptx "$td"/bin/*.ptx; do
+for f in "$td"/ptx/*.ptx "$td"/hand/*.ptx "$td"/bin/*.ptx "$td"/cudart/database/*.ptx; do
     [ -f "$f" ] || continue
     size=$(wc -c < "$f")
     [ "$size" -lt 65536 ] || continue
