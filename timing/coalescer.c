@@ -11,13 +11,15 @@
 #define LINE_BYTES 128u
 
 /* One request being built: a line (or, once split, a sector) of one
- * sub-warp, the sectors touched, and for atomics the bytes already taken
- * and the creation round among the line's requests. */
+ * sub-warp, the sectors touched and the lanes touching each, and for
+ * atomics the bytes already taken and the creation round among the
+ * line's requests. */
 typedef struct coal_entry {
     uint64_t addr;
     uint64_t bytes_lo, bytes_hi; /* bytes 0..63 and 64..127 of the line (atomics) */
     uint32_t round;
     uint8_t sectors;
+    uint32_t lanes[4];           /* per 32-byte sector of the line: the lanes touching it */
 } coal_entry;
 
 /* Write a one-line message into err (when given); returns -1. */
@@ -64,13 +66,13 @@ static void line_byte_mask(uint32_t first, uint32_t n, uint64_t *lo, uint64_t *h
     *hi = first >= 64 ? run << (first - 64) : (first + n > 64 ? run >> (64 - first) : 0);
 }
 
-/* Merge one lane's touch of sector `sector` (a 32-byte sector number) into
+/* Merge lane `lane`'s touch of sector `sector` (a 32-byte sector number) into
  * the sub-warp's entries: loads and stores share the line's entry;
  * atomics take the line's first entry whose bytes are still free, else a
  * new one. Returns false when the entry array is full (cannot happen
  * within the documented bounds; checked all the same). */
 static bool merge_sector(coal_entry *e, uint32_t *n, uint32_t cap, uint64_t sector, bool atomic, uint64_t addr,
-                         uint32_t bytes)
+                         uint32_t bytes, uint32_t lane)
 {
     uint64_t line = (sector * TM_SECTOR_BYTES) & ~(uint64_t)(LINE_BYTES - 1);
     uint8_t bit = (uint8_t)(1u << (sector & 3));
@@ -88,11 +90,13 @@ static bool merge_sector(coal_entry *e, uint32_t *n, uint32_t cap, uint64_t sect
         e[i].sectors |= bit;
         e[i].bytes_lo |= lo;
         e[i].bytes_hi |= hi;
+        e[i].lanes[sector & 3] |= 1u << lane;
         return true;
     }
     if (*n == cap)
         return false;
-    e[(*n)++] = (coal_entry){.addr = line, .bytes_lo = lo, .bytes_hi = hi, .round = round, .sectors = bit};
+    e[*n] = (coal_entry){.addr = line, .bytes_lo = lo, .bytes_hi = hi, .round = round, .sectors = bit};
+    e[(*n)++].lanes[sector & 3] = 1u << lane;
     return true;
 }
 
@@ -118,9 +122,11 @@ static uint32_t split_sectors(const coal_entry *lines, uint32_t n, coal_entry *p
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t b = 0; b < 4; b++)
-            if (lines[i].sectors & (1u << b))
-                pieces[k++] = (coal_entry){.addr = lines[i].addr + b * TM_SECTOR_BYTES, .round = lines[i].round,
-                                           .sectors = (uint8_t)(1u << b)};
+            if (lines[i].sectors & (1u << b)) {
+                pieces[k] = (coal_entry){.addr = lines[i].addr + b * TM_SECTOR_BYTES, .round = lines[i].round,
+                                         .sectors = (uint8_t)(1u << b)};
+                pieces[k++].lanes[b] = lines[i].lanes[b];
+            }
     return k;
 }
 
@@ -153,14 +159,33 @@ static uint32_t run_lines(uint64_t addr, uint64_t len, coal_entry *lines)
     return n;
 }
 
+/* Record in lines[0..n) (run_lines' entries for the run from lane lo's
+ * address) which of lanes lo..hi-1 touch each sector. */
+static void run_lanes(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_entry *lines, uint32_t n)
+{
+    if (!n)
+        return;
+    uint64_t base = lines[0].addr;
+    for (uint32_t lane = lo; lane < hi; lane++) {
+        uint64_t first = a->addr[lane] / TM_SECTOR_BYTES, last = (a->addr[lane] + a->bytes - 1) / TM_SECTOR_BYTES;
+        for (uint64_t s = first; s <= last; s++)
+            lines[(s * TM_SECTOR_BYTES - base) / LINE_BYTES].lanes[s & 3] |= 1u << lane;
+    }
+}
+
 static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
 
-/* A request for one entry, its identity taken from proto. */
+/* A request for one entry, its identity taken from proto, its lanes those
+ * touching its sectors. */
 static tm_req make_req(const coal_entry *e, tm_req_kind kind, tm_req_space space, const tm_req *proto)
 {
     tm_req r = proto ? *proto : (tm_req){0};
     r.addr = e->addr;
     r.sectors = e->sectors;
+    r.lanes = 0;
+    for (uint32_t b = 0; b < 4; b++)
+        if (e->sectors >> b & 1)
+            r.lanes |= e->lanes[b];
     r.bytes = popcount8(e->sectors) * TM_SECTOR_BYTES;
     r.kind = (uint8_t)kind;
     r.space = (uint8_t)space;
@@ -207,14 +232,16 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
         coal_entry lines[TM_COALESCE_MAX_REQS], pieces[TM_COALESCE_MAX_REQS];
         uint32_t n = 0, hi = lo + lanes < p->warp_size ? lo + lanes : p->warp_size;
         bool run = !atomic && consecutive(a, lo, hi); /* the usual access: one run of bytes */
-        if (run)
+        if (run) {
             n = run_lines(a->addr[lo], (uint64_t)(hi - lo) * a->bytes, lines);
+            run_lanes(a, lo, hi, lines, n);
+        }
         for (uint32_t lane = lo; !run && lane < hi; lane++) {
             if (!((a->active >> lane) & 1))
                 continue;
             uint64_t first = a->addr[lane] / TM_SECTOR_BYTES, last = (a->addr[lane] + a->bytes - 1) / TM_SECTOR_BYTES;
             for (uint64_t s = first; s <= last; s++) /* at most two sectors: bytes <= 32 */
-                if (!merge_sector(lines, &n, TM_COALESCE_MAX_REQS, s, atomic, a->addr[lane], a->bytes))
+                if (!merge_sector(lines, &n, TM_COALESCE_MAX_REQS, s, atomic, a->addr[lane], a->bytes, lane))
                     return coal_fail(err, errlen, "coalescer: more than %u requests in one sub-warp",
                                      TM_COALESCE_MAX_REQS);
         }
@@ -274,6 +301,9 @@ int tm_const_accesses(const tm_warp_access *a, uint32_t warp_size, uint32_t gran
         coal_entry e = {.addr = blocks[i], .sectors = (uint8_t)(((1u << count) - 1) << first)};
         out[i] = make_req(&e, TM_REQ_READ, TM_SPACE_CONST, proto);
         out[i].bytes = granule_bytes;
+        for (uint32_t lane = 0; lane < warp_size; lane++) /* the lanes reading in the block */
+            if ((a->active >> lane & 1) && (a->addr[lane] & ~(uint64_t)(granule_bytes - 1)) == blocks[i])
+                out[i].lanes |= 1u << lane;
     }
     return 0;
 }

@@ -88,8 +88,8 @@ typedef struct tm_coalesce_params {
 /* Coalesce one warp access into out[0..*n_out). Each request's addr is
  * its 128-byte line (or, per_sector, its 32-byte sector), sectors its
  * touched sectors of that line, bytes 32 per sector, kind and space the
- * access's; sm, warp, tag and t_made are copied from proto (zero when
- * proto is NULL). Returns 0, or -1 with a message in err when the
+ * access's, lanes the active lanes touching those sectors; sm, warp, tag
+ * and t_made are copied from proto (zero when proto is NULL). Returns 0, or -1 with a message in err when the
  * parameters or the access are invalid or out_cap is too small
  * (TM_COALESCE_MAX_REQS always suffices); nothing is truncated. */
 int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_req *proto, tm_req *out,
@@ -101,9 +101,10 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
  * warp. When out is not NULL, one TM_REQ_READ of space TM_SPACE_CONST per
  * block (ascending addresses) goes into out[0..*n_blocks): addr the
  * block, bytes granule_bytes, sectors the 32-byte sectors of its 128-byte
- * line the block covers. granule_bytes: a power of two from 4 to 128 (the
- * const L1 line size for GPGPU-Sim's behaviour, 4 for per-word). Returns
- * 0, or -1 with a message in err. */
+ * line the block covers, lanes the active lanes reading in it.
+ * granule_bytes: a power of two from 4 to 128 (the const L1 line size for
+ * GPGPU-Sim's behaviour, 4 for per-word). Returns 0, or -1 with a message
+ * in err. */
 int tm_const_accesses(const tm_warp_access *a, uint32_t warp_size, uint32_t granule_bytes, const tm_req *proto,
                       tm_req *out, uint32_t out_cap, uint32_t *n_blocks, char *err, size_t errlen);
 

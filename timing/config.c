@@ -163,6 +163,7 @@ static const opt_def options[] = {
     {"-simtlab_lwm_jump_once", K_BOOL, F(lwm_jump_once)},
     {"-simtlab_lwm_pred_pack", K_BOOL, F(lwm_pred_pack)},
     {"-simtlab_dws_threshold", K_U32, F(dws_threshold)},
+    {"-simtlab_dws_memory", K_BOOL, F(dws_memory)},
     {"-simtlab_dpe_forwarding", K_BOOL, F(dpe_forwarding)},
     {"-simtlab_mem_pipeline", K_CHOICE, F(mem_pipeline), .choices = mem_pipeline_names},
     {"-simtlab_warp_buffer", K_U32, F(warp_buffer)},

@@ -281,6 +281,10 @@ typedef struct tm_config {
                                         a basic block of at most this many instructions (Rhu's
                                         thesis, Sec. 3.1.2: DWS_10, DWS_50, DWS_100; 50, Meng et
                                         al.'s recommendation) */
+    bool dws_memory;                 /* -simtlab_dws_memory: dynamic warp subdivision also splits a
+                                        path on memory divergence, its lanes whose load data
+                                        arrived running ahead of those still waiting (Meng et
+                                        al., ISCA 2010; Rhu's thesis, Sec. 3.4.3; 0) */
     bool dpe_forwarding;             /* -simtlab_dpe_forwarding: dual-path execution exposes a
                                         suspended lower path while the top entry has one valid
                                         path (Rhu's thesis, Sec. 3.4.1, path forwarding; 0) */

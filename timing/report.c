@@ -416,6 +416,8 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     }
     if (sc->path_issues) /* dual-path execution (Rhu's thesis, Eq. 3.1) */
         fprintf(out, "simt_avg_paths = %.4f\n", (double)sc->paths_sum / (double)sc->path_issues);
+    if (gpu->cfg.dws_memory && strcmp(gpu->mech->name, "dws") == 0) /* memory-divergence subdivision */
+        fprintf(out, "dws_memory_splits = %" PRIu64 "\n", sc->dws_memory_splits);
     fprintf(out, "memory_instructions = %" PRIu64 "\n", k->sm.mem_insts);
     fprintf(out, "memory_requests = %" PRIu64 "\n", k->sm.mem_requests);
     if (k->sm.loads)
@@ -646,6 +648,7 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(simt, "avg_paths", json_real(k->sm.simt.path_issues ? (double)k->sm.simt.paths_sum /
                                                                                (double)k->sm.simt.path_issues
                                                                              : 1.0));
+    json_object_set_new(simt, "dws_memory_splits", jcount(k->sm.simt.dws_memory_splits));
     json_object_set_new(o, "simt", simt);
     json_object_set_new(o, "memory_instructions", jcount(k->sm.mem_insts));
     json_object_set_new(o, "memory_requests", jcount(k->sm.mem_requests));

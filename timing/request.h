@@ -45,6 +45,8 @@ typedef struct tm_req {
     uint16_t sm;        /* the SM that made it */
     uint16_t warp;      /* the warp slot within that SM */
     uint32_t tag;       /* the maker's own reference (which pending access it completes) */
+    uint32_t lanes;     /* the lanes of the warp instruction whose data it carries (the coalescer's
+                           record; the SM's per-lane arrival under -simtlab_dws_memory) */
     uint64_t t_made;    /* core cycle it was made (latency statistics) */
 } tm_req;
 

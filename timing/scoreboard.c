@@ -20,8 +20,9 @@ tm_scoreboard *tm_scoreboard_new(uint32_t nwarps, uint32_t nregs)
     sb->pending = calloc(n, sizeof *sb->pending);
     sb->longop = calloc(n, sizeof *sb->longop);
     sb->shadow = calloc(n, sizeof *sb->shadow);
+    sb->kept = calloc(n, sizeof *sb->kept);
     sb->npending = calloc(nwarps, sizeof *sb->npending);
-    if (!sb->pending || !sb->longop || !sb->shadow || !sb->npending) {
+    if (!sb->pending || !sb->longop || !sb->shadow || !sb->kept || !sb->npending) {
         tm_scoreboard_free(sb);
         return NULL;
     }
@@ -35,6 +36,7 @@ void tm_scoreboard_free(tm_scoreboard *sb)
     free(sb->pending);
     free(sb->longop);
     free(sb->shadow);
+    free(sb->kept);
     free(sb->npending);
     free(sb);
 }
@@ -63,11 +65,31 @@ static bool any_shadowed(const tm_scoreboard *sb, uint32_t warp, const uint32_t 
     return false;
 }
 
+/* S := P, less the kept registers. */
 void tm_scoreboard_shadow(tm_scoreboard *sb, uint32_t warp)
 {
-    if (warp < sb->nwarps)
-        memcpy(sb->shadow + (size_t)warp * sb->words, sb->pending + (size_t)warp * sb->words,
-               sb->words * sizeof *sb->shadow);
+    if (warp >= sb->nwarps)
+        return;
+    size_t base = (size_t)warp * sb->words;
+    for (uint32_t w = 0; w < sb->words; w++)
+        sb->shadow[base + w] = sb->pending[base + w] & ~sb->kept[base + w];
+}
+
+/* Keep reg's pending write on warp from shadowing until it is released. */
+void tm_scoreboard_keep(tm_scoreboard *sb, uint32_t warp, uint32_t reg)
+{
+    if (warp >= sb->nwarps || reg >= sb->nregs || !test_bit(sb, sb->pending, warp, reg))
+        return;
+    size_t w = (size_t)warp * sb->words + reg / 64;
+    uint64_t bit = 1ull << (reg % 64);
+    sb->kept[w] |= bit;
+    sb->shadow[w] &= ~bit;
+}
+
+/* Is reg of warp shadowed? */
+bool tm_scoreboard_shadowed_reg(const tm_scoreboard *sb, uint32_t warp, uint32_t reg)
+{
+    return warp < sb->nwarps && reg < sb->nregs && test_bit(sb, sb->shadow, warp, reg);
 }
 
 bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
@@ -114,6 +136,7 @@ bool tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg)
     sb->pending[w] &= ~bit;
     sb->longop[w] &= ~bit;
     sb->shadow[w] &= ~bit;
+    sb->kept[w] &= ~bit;
     sb->npending[warp]--;
     return shadowed;
 }
@@ -146,5 +169,6 @@ void tm_scoreboard_clear_warp(tm_scoreboard *sb, uint32_t warp)
     memset(sb->pending + base, 0, sb->words * sizeof *sb->pending);
     memset(sb->longop + base, 0, sb->words * sizeof *sb->longop);
     memset(sb->shadow + base, 0, sb->words * sizeof *sb->shadow);
+    memset(sb->kept + base, 0, sb->words * sizeof *sb->kept);
     sb->npending[warp] = 0;
 }

@@ -44,6 +44,9 @@ typedef struct tm_scoreboard {
     uint64_t *shadow;      /* [nwarps * words]: ... and issued before the warp's paths last diverged
                               or reconverged (dual-path execution's shadow bits; Rhu's thesis,
                               Sec. 3.2.2): the other path waits for them too */
+    uint64_t *kept;        /* [nwarps * words]: ... and kept from shadowing (a load whose lanes
+                              still waiting for it all issue from this slot: dynamic warp
+                              subdivision on memory divergence) */
     uint32_t *npending;    /* [nwarps]: bits set in pending */
 } tm_scoreboard;
 
@@ -65,15 +68,25 @@ bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_c
 bool tm_scoreboard_reserve(tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
 
 /* Dual-path execution: the pending writes of warp (one path's slot) become
- * shadowed (S := P), as at a divergence or reconvergence of its warp. */
+ * shadowed (S := P, less the kept ones), as at a divergence or
+ * reconvergence of its warp. */
 void tm_scoreboard_shadow(tm_scoreboard *sb, uint32_t warp);
+
+/* Dynamic warp subdivision on memory divergence: the pending write of reg
+ * on warp is no longer shadowed, and is not when warp shadows again, until
+ * it is released: only warp's own issues wait for it (the lanes it still
+ * owes data to issue from that slot alone). Nothing when reg is free. */
+void tm_scoreboard_keep(tm_scoreboard *sb, uint32_t warp, uint32_t reg);
+
+/* Is reg of warp shadowed (the other path waits for it)? */
+bool tm_scoreboard_shadowed_reg(const tm_scoreboard *sb, uint32_t warp, uint32_t reg);
 
 /* True when one of ic's sources or destinations is shadowed on warp (the
  * other path's slot): the path asking must wait for it. */
 bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
 
 /* Release one register of warp (its write arrived, which clears its
- * shadow bit too); releasing a free register does nothing. True when the
+ * shadow and kept bits too); releasing a free register does nothing. True when the
  * register was shadowed (another slot may have waited for it). */
 bool tm_scoreboard_release(tm_scoreboard *sb, uint32_t warp, uint32_t reg);
 

@@ -75,6 +75,16 @@ typedef struct tm_simt_mechanism {
     void (*deadlock)(tm_cta *cta);
     /* Release the mechanism's per-CTA state (may be NULL). */
     void (*stop)(tm_cta *cta);
+    /* Subdivision on memory divergence (may be NULL; the SM asks only under
+     * -simtlab_dws_memory): slot s's buffered issue is held by the
+     * scoreboard on the destinations of loads in flight from slot ls (s or
+     * s's other path), of which the issue's lanes `ready` have their data
+     * and the rest wait. True when the mechanism split the issue's path
+     * there (its buffered issue is void: the SM drops it and fetches
+     * again, and keeps those destinations of ls from shadowing, so only
+     * ls's issues wait for them: the waiting lanes must issue from ls
+     * alone until they complete, the ready ones need not wait). */
+    bool (*mem_split)(tm_cta *cta, uint32_t s, uint32_t ls, uint32_t ready);
 } tm_simt_mechanism;
 
 /* The mechanism called `name`, or NULL. */

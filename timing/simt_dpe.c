@@ -67,7 +67,28 @@
  * point; a split that reaches the pc of another of the warp's splits
  * merges with it (PC-based reconvergence); when the last split reaches the
  * point, the entry below (the baseline's reconvergence entry) runs on.
- * Memory-divergence subdivision is not modelled, as in the thesis.
+ * With -simtlab_dws_memory 1 (off by default, as in the thesis's
+ * evaluation) a warp also splits on memory divergence (Meng et al.'s other
+ * half, as Rhu's thesis, Sec. 3.4.3 describes it): when a path's next
+ * instruction is held by the scoreboard on the registers of loads that
+ * have answered some of its lanes and not others (the SM tracks each
+ * request's lanes and asks, simt.h's mem_split), the path becomes two
+ * warp-splits at that pc, bound for its entry's reconvergence point
+ * (branch-limited reconvergence): the lanes with their data, free to run
+ * ahead, and the lanes still waiting. Only where a control split could be
+ * made (the instruction, and in stack mode the code up to the point, quiet
+ * as below), so results never change. The scoreboard: the waiting split
+ * is pinned to the slot that issued the loads (which it takes before any
+ * other split) and is never merged into before it issues; that slot's
+ * scoreboard holds the loads' registers, and they are kept from shadowing
+ * until written (scoreboard.h, tm_scoreboard_keep), so the waiting lanes
+ * wait for them there while the other slot, where the ready lanes run, does
+ * not; every other pending write becomes shadowed as at any split. That is
+ * sound because no other lanes wait for those loads: the SM offers the
+ * split only when every lane still owed data is in the path, whose waiting
+ * lanes cannot leave the pinned slot before the loads complete (their
+ * instruction needs the registers). A split never reads a register before
+ * its lanes have it: the ready split waits for every other pending write.
  * Choices where the thesis is silent or the model differs:
  *  - the thesis idealizes DWS with any number of splits schedulable at
  *    once and a perfect scoreboard; here a warp has DPE's two slots, so
@@ -97,6 +118,8 @@ typedef struct dpe_entry {
     uint32_t id, group;
     uint8_t side;
     bool split; /* DWS: a warp-split (its rpc the split's) */
+    uint8_t pinned; /* DWS memory split: 1 + the side whose slot the split's lanes, still waiting for a
+                       load of that slot, run from until the split issues (0: none) */
 } dpe_entry;
 
 enum { NO_SIDE = 2 };
@@ -126,6 +149,7 @@ typedef struct dpe_state {
      * code from that branch to quiet_to[pc] holds nothing that needs the
      * baseline's warps (1 yes, 2 no, 0 not known), and scratch for that walk */
     uint32_t threshold;
+    bool mem_split;    /* DWS: -simtlab_dws_memory */
     bool forwarding;   /* DPE: -simtlab_dpe_forwarding */
     uint8_t *quiet, *seen;
     uint32_t *quiet_to, *todo;
@@ -304,24 +328,31 @@ static uint32_t live_splits(const tm_cta *cta, const dpe_warp *dw, uint32_t k)
     return n;
 }
 
-/* The topmost live warp-split of warp k's run other than the entry named
- * `other`, or PTX_NONE. */
-static uint32_t first_split(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t other)
+/* The live warp-split of warp k's run that slot `side` takes, other than
+ * the entry named `other`, or PTX_NONE: the topmost one pinned to side (a
+ * memory split's waiting lanes), else the topmost one not pinned to the
+ * other side. */
+static uint32_t first_split(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side, uint32_t other)
 {
-    uint32_t gone = cta->emu.warps[k].exited;
+    uint32_t gone = cta->emu.warps[k].exited, any = PTX_NONE;
     for (uint32_t i = dw->depth; i-- > 0 && dw->stack[i].split;) {
         const dpe_entry *e = &dw->stack[i];
-        if (e->id != other && (e->mask & ~gone) && e->pc != e->rpc)
+        if (e->id == other || !(e->mask & ~gone) || e->pc == e->rpc)
+            continue;
+        if (e->pinned == 1 + side)
             return i;
+        if (!e->pinned && any == PTX_NONE)
+            any = i;
     }
-    return PTX_NONE;
+    return any;
 }
 
 /* DWS's schedulable entry of `side`: in stack mode the top entry, on the
  * left slot only (one path at a time, as the baseline); in split mode one
  * warp-split per slot, the one the slot's buffered issue is for, else the
  * topmost live one the other slot does not hold (the left slot chooses
- * first). Splits beyond two wait for a slot. */
+ * first), a memory split's waiting lanes on their load's slot only.
+ * Splits beyond two wait for a slot. */
 static uint32_t visible_dws(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side)
 {
     if (!dw->depth)
@@ -334,10 +365,10 @@ static uint32_t visible_dws(const tm_cta *cta, const dpe_warp *dw, uint32_t k, u
     if (dw->buffered[1 - side]) {
         other = dw->fetched[1 - side];
     } else if (side == 1) {
-        uint32_t left = first_split(cta, dw, k, PTX_NONE);
+        uint32_t left = first_split(cta, dw, k, 0, PTX_NONE);
         other = left == PTX_NONE ? PTX_NONE : dw->stack[left].id;
     }
-    return first_split(cta, dw, k, other);
+    return first_split(cta, dw, k, side, other);
 }
 
 /* Instructions of the basic block that starts at the kernel's instruction
@@ -348,6 +379,16 @@ static uint32_t block_size(const sim_func *fn, uint32_t pc)
         if (fn->edge_taken[i] != PTX_NONE || fn->edge_fall[i] != PTX_NONE || fn->edge_exit[i] != PTX_NONE)
             return i - pc + 1;
     return pc < fn->ninstrs ? fn->ninstrs - pc : 0;
+}
+
+/* Whether a warp-split may run instruction i of fn: not a warp-synchronous
+ * instruction or a call (tm_simt_warp_level), a CTA barrier or an
+ * indirect branch. */
+static bool splits_may_run(const sim_cta *c, const sim_func *fn, uint32_t i)
+{
+    ptx_opcode op = tm_simt_opcode(c, fn, i);
+    return !(tm_simt_warp_level(c, fn, i) || op == PTX_OP_BAR || op == PTX_OP_BARRIER ||
+             op == PTX_OP_BARRIER_CLUSTER || (op == PTX_OP_BRA && fn->code[i].ntargets));
 }
 
 /* Whether the code that splits of the kernel's branch at pc may run before
@@ -372,8 +413,7 @@ static bool quiet_region(tm_cta *cta, uint32_t pc, uint32_t rpc)
         uint32_t i = st->todo[--n], next[2], nn = 0;
         const sim_inst *in = &fn->code[i];
         ptx_opcode op = tm_simt_opcode(c, fn, i);
-        if (i != pc && (tm_simt_warp_level(c, fn, i) || op == PTX_OP_BAR || op == PTX_OP_BARRIER ||
-                        op == PTX_OP_BARRIER_CLUSTER || (op == PTX_OP_BRA && in->ntargets))) {
+        if (i != pc && !splits_may_run(c, fn, i)) {
             quiet = false;
             break;
         }
@@ -428,14 +468,15 @@ static bool split_entry(tm_cta *cta, uint32_t k, uint32_t i)
     for (uint32_t j = 0; j < n; j++) {
         uint32_t into = PTX_NONE;
         for (uint32_t e = dw->depth; e-- > 0 && dw->stack[e].split && into == PTX_NONE;)
-            if (dw->stack[e].pc == pcs[j] && dw->stack[e].rpc == old.rpc && !held(dw, dw->stack[e].id))
+            if (dw->stack[e].pc == pcs[j] && dw->stack[e].rpc == old.rpc && !held(dw, dw->stack[e].id) &&
+                !dw->stack[e].pinned)
                 into = e;
         if (into != PTX_NONE) {
             dw->stack[into].mask |= masks[j];
             continue;
         }
         memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
-        dw->stack[i] = (dpe_entry){pcs[j], old.rpc, masks[j], dw->next_id++, old.group, (uint8_t)(j % 2), true};
+        dw->stack[i] = (dpe_entry){pcs[j], old.rpc, masks[j], dw->next_id++, old.group, (uint8_t)(j % 2), true, 0};
         dw->depth++;
     }
     cta->shadow |= 1u << k; /* the lanes regrouped: as at a divergence */
@@ -458,6 +499,47 @@ static bool subdivides(tm_cta *cta, const dpe_warp *dw, uint32_t i, uint32_t pc)
     return block_size(fn, fn->rpc[pc]) <= state_of(cta)->threshold && quiet_region(cta, pc, e->rpc);
 }
 
+/* Memory-divergence subdivision (simt.h's mem_split; -simtlab_dws_memory):
+ * slot s's buffered issue waits for loads of slot ls that have answered
+ * the lanes `ready` of it and not the others. Its path (a warp-split, or
+ * in stack mode the top entry, where a control split would be allowed:
+ * the instruction and the code up to the entry's reconvergence point
+ * quiet) becomes two warp-splits at its pc, bound for that point: the
+ * ready lanes, free to run ahead from either slot, and the waiting ones,
+ * pinned to ls's side (its scoreboard holds the loads' registers) and
+ * never merged into until they issue, which they can only once the loads
+ * have completed. The buffered issue is void. */
+static bool dpe_mem_split(tm_cta *cta, uint32_t s, uint32_t ls, uint32_t ready)
+{
+    dpe_state *st = state_of(cta);
+    uint32_t k = s % st->nwarps, side = s / st->nwarps, lside = ls / st->nwarps;
+    dpe_warp *dw = &st->w[k];
+    if (!is_dws(cta) || !st->mem_split || st->failed || ls % st->nwarps != k || dw->owner != NO_SIDE ||
+        dw->deferred[0] || dw->deferred[1] || !dw->buffered[side] || dw->calling[side])
+        return false;
+    uint32_t i = find(dw, dw->fetched[side]);
+    if (i == PTX_NONE)
+        return false;
+    dpe_entry old = dw->stack[i];
+    const sim_func *fn = cta->emu.kernel_fn;
+    uint32_t live = old.mask & ~cta->emu.warps[k].exited, run = live & ready, wait = live & ~ready;
+    if (!run || !wait || old.pc >= fn->ninstrs || !splits_may_run(&cta->emu, fn, old.pc) ||
+        (!old.split && (i != dw->depth - 1 || !quiet_region(cta, old.pc, old.rpc))))
+        return false;
+    if (!reserve(dw, 1))
+        return false; /* (no memory: the path stays whole) */
+    dw->stack[i] = (dpe_entry){old.pc, old.rpc, wait, dw->next_id++, old.group, (uint8_t)lside, true,
+                               (uint8_t)(1 + lside)};
+    memmove(&dw->stack[i + 2], &dw->stack[i + 1], (dw->depth - i - 1) * sizeof *dw->stack);
+    dw->stack[i + 1] = (dpe_entry){old.pc, old.rpc, run, dw->next_id++, old.group, (uint8_t)(1 - lside), true, 0};
+    dw->depth++;
+    dw->buffered[side] = dw->calling[side] = false;
+    cta->shadow |= 1u << k; /* the lanes regrouped: as at a divergence */
+    cta->counts.dws_memory_splits++;
+    if (dw->depth > cta->emu.max_stack_depth)
+        cta->emu.max_stack_depth = dw->depth;
+    return true;
+}
 
 /* Pop what needs no instruction: a top entry at its reconvergence point,
  * without live lanes or past the kernel's end (its lanes finish), and an
@@ -514,14 +596,14 @@ static bool splice(tm_cta *cta, uint32_t k, uint32_t i)
     if (n == 1 || cont->pc != cont->rpc || i == 0) { /* the continuation, in the path's place */
         memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
         dw->stack[i] = (dpe_entry){cont->pc, cont->rpc, cont->mask, n == 1 ? old.id : dw->next_id++, old.group,
-                                   old.side, false};
+                                   old.side, false, 0};
         dw->depth++;
     }
     uint32_t group = dw->next_id;
     for (uint32_t j = 1; j < n; j++) { /* the new paths, the last (taken) on the path's side */
         uint8_t side = (uint8_t)((n - 1 - j) % 2 ? 1 - old.side : old.side);
         dw->stack[dw->depth++] = (dpe_entry){w->stack[j].pc, w->stack[j].rpc, w->stack[j].mask, dw->next_id++,
-                                             group, side, false};
+                                             group, side, false, 0};
     }
     uint32_t d = is_dws(cta) ? dw->depth : dual_depth(dw);
     if (d > cta->emu.max_stack_depth)
@@ -599,6 +681,7 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
     if (is_dws(cta)) {
         uint32_t n = c->kernel_fn->ninstrs;
         st->threshold = cta->cfg ? cta->cfg->dws_threshold : 50;
+        st->mem_split = cta->cfg && cta->cfg->dws_memory;
         st->quiet = calloc(n + 1, 1);
         st->seen = calloc(n + 1, 1);
         st->quiet_to = calloc(n + 1, sizeof *st->quiet_to);
@@ -620,7 +703,7 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory for dual-path stacks");
             return false;
         }
-        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0, false};
+        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0, false, 0};
         dw->next_id = 1;
     }
     if (!c->max_stack_depth) /* (one entry a warp) */
@@ -742,18 +825,19 @@ static bool dpe_at_barrier(const tm_cta *cta, uint32_t s)
 
 static const dpe_params expanded = {.constrained = false}, constrained = {.constrained = true}, dws = {.dws = true};
 
-#define DPE(NAME, SUMMARY, PARAMS)                                                                              \
+#define DPE(NAME, SUMMARY, PARAMS, MEM_SPLIT)                                                                   \
     {.name = NAME, .summary = SUMMARY, .data = &PARAMS, .paths = 2, .start = dpe_start, .next = dpe_next,          \
      .enter = dpe_enter, .commit = dpe_commit, .release = tm_simt_release, .at_barrier = dpe_at_barrier,            \
-     .deadlock = tm_simt_deadlock, .stop = dpe_stop}
+     .deadlock = tm_simt_deadlock, .stop = dpe_stop, .mem_split = MEM_SPLIT}
 
 const tm_simt_mechanism tm_simt_dpe =
     DPE("dpe", "dual-path execution: the two paths of the top stack entry interleave, each with its own "
-        "scoreboard and shadow bits (Rhu's thesis, Ch. 3)", expanded);
+        "scoreboard and shadow bits (Rhu's thesis, Ch. 3)", expanded, NULL);
 const tm_simt_mechanism tm_simt_dpe_constrained =
     DPE("dpe-constrained", "dual-path execution with the constrained scheduler: one path of a warp shown at a "
-        "time, turned at long-latency instructions (Rhu's thesis, Sec. 3.2.3)", constrained);
+        "time, turned at long-latency instructions (Rhu's thesis, Sec. 3.2.3)", constrained, NULL);
 const tm_simt_mechanism tm_simt_dws =
     DPE("dws", "dynamic warp subdivision: a warp splits at a divergent branch whose reconvergence point starts a "
         "block of at most -simtlab_dws_threshold instructions; splits run from the warp's two slots and merge by pc "
-        "(Meng et al., ISCA 2010; Rhu's thesis, Sec. 3.1.2)", dws);
+        "(Meng et al., ISCA 2010; Rhu's thesis, Sec. 3.1.2); with -simtlab_dws_memory also on memory divergence",
+        dws, dpe_mem_split);

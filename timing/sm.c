@@ -136,6 +136,11 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         }
         tm_warp_sched_set_cta_priority(&sm->sched[s], cfg->cta_priority);
     }
+    sm->mem_split = cfg->dws_memory && gpu->mech && gpu->mech->mem_split && gpu->mech->paths == 2;
+    if (sm->mem_split && !(sm->lane_reqs = calloc((size_t)sm->nmem * 32, sizeof *sm->lane_reqs))) {
+        snprintf(err, errlen, "out of memory for SM %u's lane arrivals", id);
+        return false;
+    }
     if (!(sm->sb = tm_scoreboard_new(sm->nwarps, max_regs))) {
         snprintf(err, errlen, "out of memory for SM %u's scoreboard", id);
         return false;
@@ -199,6 +204,7 @@ void tm_sm_free(tm_sm *sm)
     free(sm->mem);
     free(sm->mem_fifo);
     free(sm->mem_free);
+    free(sm->lane_reqs);
     free(sm->events);
     tm_queue_free(&sm->out);
     memset(sm, 0, sizeof *sm);
@@ -442,6 +448,7 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
     k->capt_misses += cta->counts.capt_misses;
     k->paths_sum += cta->counts.paths_sum;
     k->path_issues += cta->counts.path_issues;
+    k->dws_memory_splits += cta->counts.dws_memory_splits;
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;
@@ -509,10 +516,54 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
         maybe_end_cta(sm, w->cta);
 }
 
-/* One answered request of memory instruction `tag`. */
-static void mem_answer(tm_sm *sm, uint32_t tag, uint64_t now)
+/* Under -simtlab_dws_memory, memory instruction m (pending entry tag, a
+ * load) is tracked lane by lane: each lane waits for the requests that
+ * carry its data (the coalescer's lanes). mask: the issue's lanes; a
+ * shared-memory load answers all its lanes at once. */
+static void track_lanes(tm_sm *sm, uint32_t tag, uint32_t mask)
 {
     tm_mem_inst *m = &sm->mem[tag];
+    if (!(m->ic->flags & TM_IC_LOAD) || (m->ic->flags & TM_IC_ATOMIC) || !m->ic->ndst)
+        return;
+    uint16_t *count = &sm->lane_reqs[(size_t)tag * 32];
+    memset(count, 0, 32 * sizeof *count);
+    m->track = true;
+    m->waiting = m->busy_cycles ? mask : 0;
+    for (uint32_t i = 0; i < m->nreqs; i++) {
+        m->waiting |= m->reqs[i].lanes;
+        for (uint32_t b = m->reqs[i].lanes; b; b &= b - 1)
+            count[__builtin_ctz(b)]++;
+    }
+}
+
+/* A request carrying the data of `lanes` of tracked load `tag` was
+ * answered: lanes with none left have their data. A slot that waits on
+ * the load may now subdivide (the issue scan asks its scoreboard again). */
+static void lanes_arrived(tm_sm *sm, uint32_t tag, uint32_t lanes)
+{
+    tm_mem_inst *m = &sm->mem[tag];
+    uint16_t *count = &sm->lane_reqs[(size_t)tag * 32];
+    uint32_t before = m->waiting;
+    for (uint32_t b = lanes & m->waiting; b; b &= b - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(b);
+        if (count[l] && --count[l] == 0)
+            m->waiting &= ~(1u << l);
+    }
+    if (m->waiting == before)
+        return;
+    sb_forget(sm, m->warp);
+    touch(sm, m->warp);
+    sb_forget(sm, twin(sm, m->warp));
+    touch(sm, twin(sm, m->warp));
+}
+
+/* One answered request of memory instruction `tag`, carrying the data of
+ * `lanes`. */
+static void mem_answer(tm_sm *sm, uint32_t tag, uint32_t lanes, uint64_t now)
+{
+    tm_mem_inst *m = &sm->mem[tag];
+    if (m->track)
+        lanes_arrived(sm, tag, lanes);
     if (m->outstanding)
         m->outstanding--;
     if (!m->outstanding && m->all_sent)
@@ -680,8 +731,8 @@ static int send_next(tm_sm *sm, uint32_t tag, uint64_t now, tm_hazard *hz, bool 
         *missed |= s == TM_CACHE_MISS || s == TM_CACHE_SECTOR_MISS;
         if (answered) { /* a hit after the L1's latency; the rest out of tm_cache_next_ready or a reply */
             m->outstanding++;
-            if (s == TM_CACHE_HIT)
-                event_push(sm, now + sm->cfg->l1_latency, tag);
+            if (s == TM_CACHE_HIT) /* (the tag's high word: the lanes it answers) */
+                event_push(sm, now + sm->cfg->l1_latency, tag | (uint64_t)r.lanes << 32);
         }
     }
     m->sent++;
@@ -743,9 +794,9 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
     tm_req r;
     uint8_t out = sm->cache_output;
     while ((out & TM_SM_L1D) && tm_cache_next_ready(sm->l1d, now, &r))
-        mem_answer(sm, r.tag, now);
+        mem_answer(sm, r.tag, r.lanes, now);
     while ((out & TM_SM_L1C) && tm_cache_next_ready(sm->l1c, now, &r))
-        mem_answer(sm, r.tag, now);
+        mem_answer(sm, r.tag, r.lanes, now);
     while ((out & TM_SM_L1I) && tm_cache_next_ready(sm->l1i, now, &r)) {
         tm_warp *w = &sm->warps[r.warp];
         if (w->fetching) {
@@ -759,7 +810,7 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
     while (sm->nevents && sm->events[0].cycle <= now) {
         uint64_t tag = sm->events[0].tag;
         event_pop(sm);
-        mem_answer(sm, (uint32_t)tag, now);
+        mem_answer(sm, (uint32_t)tag, (uint32_t)(tag >> 32), now);
     }
     tm_cache *caches[3] = {sm->l1i, sm->l1c, sm->l1d};
     static const uint8_t bits[3] = {TM_SM_L1I, TM_SM_L1C, TM_SM_L1D};
@@ -784,7 +835,7 @@ void tm_sm_reply(tm_sm *sm, const tm_req *r, uint64_t now)
         sm->stats.fetches++;
     }
     if (r->tag & TM_TAG_DIRECT) {
-        mem_answer(sm, r->tag & ~TM_TAG_DIRECT, now);
+        mem_answer(sm, r->tag & ~TM_TAG_DIRECT, r->lanes, now);
         return;
     }
     tm_cache *c = r->space == TM_SPACE_INST ? sm->l1i : r->space == TM_SPACE_CONST ? sm->l1c : sm->l1d;
@@ -1264,6 +1315,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
             tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
+        if (sm->mem_split)
+            track_lanes(sm, (uint32_t)slot, is.mask);
         prof->mem_requests += m->nreqs;
         prof->smem_cycles += m->busy_cycles;
         if (!m->busy_cycles && !m->nreqs) /* nothing touched memory (every lane predicated off) */
@@ -1289,6 +1342,84 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
     }
     sm->oc_held++;
     w->seq++;
+    return true;
+}
+
+/* ---- subdivision on memory divergence -------------------------------------
+ * (-simtlab_dws_memory with a mechanism that has mem_split: dynamic warp
+ * subdivision, Meng et al., ISCA 2010.) A slot whose buffered instruction
+ * the scoreboard refuses, where every register holding it is the
+ * destination of a load in flight from one slot (its own, or its other
+ * path's: a shadowed write) whose lanes still owed data are all lanes of
+ * the instruction while some of its lanes have theirs, offers the
+ * mechanism to split its path into the lanes that may run ahead and those
+ * that wait. If it does, the lanes that wait run from the load's slot
+ * (the mechanism's choice), whose own scoreboard holds the destinations;
+ * those are kept from shadowing until they are written (no other slot
+ * waits for them: the lanes that run ahead have their data, and no other
+ * lanes are owed any by the load), while the rest of both slots' pending
+ * writes become shadowed as at any split; the refused instruction is
+ * dropped and both slots fetch again. */
+
+/* The memory instruction in flight from slot wi that writes register reg
+ * (at most one: a second write of it would have waited), or NULL. */
+static tm_mem_inst *mem_writer(tm_sm *sm, uint32_t wi, uint32_t reg)
+{
+    for (uint32_t k = 0; k < (sm->nmem + 63) / 64; k++)
+        for (uint64_t b = ~sm->mem_free[k]; b; b &= b - 1) {
+            uint32_t tag = k * 64 + (uint32_t)__builtin_ctzll(b);
+            if (tag >= sm->nmem)
+                break;
+            tm_mem_inst *m = &sm->mem[tag];
+            for (uint32_t d = 0; m->warp == wi && d < m->ic->ndst; d++)
+                if (m->ic->dst[d] == reg)
+                    return m;
+        }
+    return NULL;
+}
+
+/* Slot wi's buffered instruction was refused by the scoreboard: split its
+ * path if the loads it waits for have answered some of its lanes (see
+ * above). True when the mechanism split it (the instruction is dropped). */
+static bool mem_subdivide(tm_sm *sm, uint32_t wi)
+{
+    tm_warp *w = &sm->warps[wi];
+    const tm_inst_class *ic = w->ic;
+    uint32_t other = twin(sm, wi), from = UINT32_MAX, waiting = 0, n = 0;
+    const tm_mem_inst *loads[16];
+    for (uint32_t j = 0; j < ic->nsrc + ic->ndst; j++) {
+        uint32_t reg = j < ic->nsrc ? ic->src[j] : ic->dst[j - ic->nsrc];
+        bool own = tm_scoreboard_pending(sm->sb, wi, reg), shadowed = tm_scoreboard_shadowed_reg(sm->sb, other, reg);
+        if (reg >= sm->sb->nregs || (own && shadowed))
+            return false;
+        if (!own && !shadowed)
+            continue;
+        uint32_t x = own ? wi : other;
+        const tm_mem_inst *m = mem_writer(sm, x, reg);
+        if (!m || !m->track || (from != UINT32_MAX && x != from) || (m->waiting & ~w->ib.mask) || n == 16)
+            return false; /* another writer, the two slots' loads, or lanes outside the path still owed data */
+        from = x;
+        waiting |= m->waiting;
+        loads[n++] = m;
+    }
+    uint32_t ready = w->ib.mask & ~waiting;
+    if (from == UINT32_MAX || !ready || !(w->ib.mask & waiting) ||
+        !sm->gpu->mech->mem_split(w->cta, w->cta_slot, sm->warps[from].cta_slot, ready))
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < loads[i]->ic->ndst; d++)
+            tm_scoreboard_keep(sm->sb, from, loads[i]->ic->dst[d]);
+    apply_shadow(sm, w->cta); /* (the mechanism flagged the warp: its split) */
+    w->ib_valid = false;
+    sm->ordered_held -= w->ib_ordered;
+    w->ib_ordered = false;
+    mirror(sm, wi);
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t s = k ? other : wi;
+        sb_forget(sm, s);
+        touch(sm, s);
+        want_fetch(sm, s);
+    }
     return true;
 }
 
@@ -1401,6 +1532,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
             else if ((why = blocked(sm, wi, now)) == TM_STALL_FETCH && sm->warps[wi].ib_ready > now &&
                      sm->warps[wi].ib_ready < recheck)
                 recheck = sm->warps[wi].ib_ready; /* decoded then (a full warp buffer waits for a touch) */
+            else if (why == TM_STALL_SCOREBOARD && sm->mem_split && mem_subdivide(sm, wi))
+                why = TM_STALL_FETCH; /* its path split on memory divergence: its slots fetch again */
             if (why == TM_STALLS) {
                 bool replay = (sc->replay & bit) != 0;
                 tm_warp *w = &sm->warps[wi];

@@ -87,6 +87,10 @@ typedef struct tm_mem_inst {
     const tm_inst_class *ic;
     uint32_t outstanding;     /* requests not yet answered */
     bool all_sent;
+    /* -simtlab_dws_memory, a load of registers from the memory system: its lanes whose data has
+     * not all arrived (a request of theirs unanswered; tm_sm.lane_reqs counts them) */
+    bool track;
+    uint32_t waiting;
     /* requests still to send (a warp instruction makes at most
      * TM_COALESCE_MAX_REQS per access round, and a few rounds): in `small`
      * while they fit (beside the rest, for the host's cache), else in heap */
@@ -150,6 +154,10 @@ typedef struct tm_sm {
     uint32_t nmem;
     uint64_t *mem_free;       /* bit i: mem[i] is free (the lowest is taken first) */
     uint32_t *mem_fifo;       /* the LD/ST unit's queue: tags in dispatch order */
+    /* subdivision on memory divergence (the mechanism's mem_split under -simtlab_dws_memory):
+     * per pending entry and lane, its requests not yet answered (nmem x 32; NULL when off) */
+    bool mem_split;
+    uint16_t *lane_reqs;
     uint32_t mem_head, mem_n;
     tm_event *events;         /* min-heap by cycle */
     uint32_t nevents, cap_events;

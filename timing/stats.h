@@ -52,6 +52,9 @@ typedef struct tm_simt_counts {
     /* dual-path execution (Rhu's thesis, Eq. 3.1): the paths schedulable when each warp
      * instruction issued, summed, and those issues (Avg_Path = paths_sum / path_issues) */
     uint64_t paths_sum, path_issues;
+    /* dynamic warp subdivision on memory divergence (-simtlab_dws_memory): paths that split
+     * into the lanes whose load data arrived and those still waiting for it */
+    uint64_t dws_memory_splits;
 } tm_simt_counts;
 
 typedef struct tm_sm_stats {

@@ -315,7 +315,8 @@ static void test_refusals(void **state)
 }
 
 /* A reference written here: walk every byte of every active lane, mark
- * (sub-warp, line, sector), and compare with the requests — for random
+ * (sub-warp, line, sector) and the lanes touching each, and compare with
+ * the requests (their sectors and lanes) — for random
  * addresses clustered in a few lines, and (one iteration in three) for
  * runs where each lane reads the bytes after the previous lane's, at any
  * alignment, all lanes active or all but one; all sizes and sub-warp
@@ -344,16 +345,22 @@ static void test_random_against_byte_walk(void **state)
         uint32_t lanes = 32 / parts, k = 0;
         for (uint32_t sw = 0; sw < parts; sw++) {
             uint8_t want[10] = {0}; /* sector masks of lines 0xA0000.. (one beyond for straddles) */
+            uint32_t want_lanes[10][4] = {{0}}; /* the lanes touching each sector */
             for (uint32_t l = sw * lanes; l < (sw + 1) * lanes; l++)
                 for (uint32_t b = 0; b < bytes && ((active >> l) & 1); b++) {
                     uint64_t off = addr[l] + b - 0xA0000;
                     want[off / 128] |= (uint8_t)(1u << (off % 128 / 32));
+                    want_lanes[off / 128][off % 128 / 32] |= 1u << l;
                 }
             for (uint32_t line = 0; line < 10; line++)
                 for (uint32_t sec = 0; sec < 4 && want[line]; sec++) {
                     if (per_sector && !(want[line] >> sec & 1))
                         continue;
                     assert_true(k < n);
+                    uint32_t lanes_of = 0;
+                    for (uint32_t q = 0; q < 4; q++)
+                        lanes_of |= per_sector ? (q == sec ? want_lanes[line][q] : 0) : want_lanes[line][q];
+                    assert_int_equal(out[k].lanes, lanes_of);
                     if (per_sector)
                         expect_req(&out[k], 0xA0000 + 128u * line + 32u * sec, (uint8_t)(1u << sec));
                     else
@@ -383,6 +390,7 @@ static void test_constant_broadcast(void **state)
     assert_int_equal(n, 1);
     expect_req(&out[0], 0x1000, 0x3); /* 64-byte block 0x1000: sectors 0 and 1 of its line */
     assert_int_equal(out[0].bytes, 64);
+    assert_int_equal(out[0].lanes, ~0u); /* every lane reads in it */
     assert_int_equal(out[0].space, TM_SPACE_CONST);
     /* 16 distinct words of one 64-byte line (lane i -> word i % 16): one
      * line, 1 cycle in GPGPU-Sim; 16 distinct words, 16 cycles per word */
@@ -401,6 +409,8 @@ static void test_constant_broadcast(void **state)
     assert_int_equal(out[0].addr, 0x3000);
     assert_int_equal(out[1].addr, 0x3040);
     assert_int_equal(out[1].sectors, 0xC);
+    assert_int_equal(out[0].lanes, 0xFFFF0000u); /* lane 31 - i reads word i: lanes 16..31 the first line */
+    assert_int_equal(out[1].lanes, 0x0000FFFFu);
     assert_int_equal(tm_const_accesses(&a, 32, 4, NULL, NULL, 0, &n, NULL, 0), 0);
     assert_int_equal(n, 32);
     /* only lanes 0 and 31 active, distinct words: 2 per word */

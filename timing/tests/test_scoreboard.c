@@ -4,7 +4,8 @@
  * destination with a write in flight), reservation at issue and release at
  * writeback, long-operation registers, per-warp independence, and bitset
  * word boundaries with thousands of registers; dual-path execution's
- * shadow bits (Rhu's thesis, Sec. 3.2.2). Instructions are built by
+ * shadow bits (Rhu's thesis, Sec. 3.2.2) and the registers a memory
+ * subdivision keeps from them. Instructions are built by
  * hand: the scoreboard reads only their register lists and flags. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -169,6 +170,48 @@ static void test_shadow(void **state)
     tm_scoreboard_free(sb);
 }
 
+/* Kept registers (memory subdivision): warp 0's load of r0 (and its
+ * add of r1) is pending and shadowed; keeping r0 clears its shadow bit,
+ * later shadowing leaves it out while r1 is shadowed again, warp 0's own
+ * check still sees r0; the write-back clears the kept bit, so a new write
+ * of r0 is shadowed as usual. Keeping a free register does nothing. */
+static void test_keep(void **state)
+{
+    (void)state;
+    tm_scoreboard *sb = tm_scoreboard_new(2, 128);
+    assert_non_null(sb);
+    const uint32_t r0[] = {0}, r1[] = {1}, r100[] = {100}, none[] = {0};
+    tm_inst_class load_r0 = inst(none, 0, r0, 1, TM_IC_WRITES_REG), add_r1 = inst(none, 0, r1, 1, TM_IC_WRITES_REG);
+    tm_inst_class read_r0 = inst(r0, 1, none, 0, 0), read_r1 = inst(r1, 1, none, 0, 0);
+    tm_inst_class read_r100 = inst(r100, 1, none, 0, 0), write_r100 = inst(none, 0, r100, 1, TM_IC_WRITES_REG);
+    assert_true(tm_scoreboard_reserve(sb, 0, &load_r0));
+    assert_true(tm_scoreboard_reserve(sb, 0, &add_r1));
+    assert_true(tm_scoreboard_reserve(sb, 0, &write_r100)); /* (the second bitset word) */
+    tm_scoreboard_shadow(sb, 0);
+    assert_true(tm_scoreboard_shadowed_reg(sb, 0, 0));
+    tm_scoreboard_keep(sb, 0, 0);
+    tm_scoreboard_keep(sb, 0, 100);
+    tm_scoreboard_keep(sb, 0, 7); /* free: nothing */
+    assert_false(tm_scoreboard_shadowed_reg(sb, 0, 0));
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r0));
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r100));
+    assert_true(tm_scoreboard_shadowed(sb, 0, &read_r1));
+    tm_scoreboard_release_inst(sb, 0, &add_r1);
+    tm_scoreboard_shadow(sb, 0); /* another regrouping: r0 and r100 stay out */
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r0));
+    assert_false(tm_scoreboard_shadowed(sb, 0, &read_r100));
+    assert_true(tm_scoreboard_check(sb, 0, &read_r0)); /* its own slot still waits */
+    assert_false(tm_scoreboard_release_inst(sb, 0, &load_r0)); /* not shadowed */
+    assert_true(tm_scoreboard_reserve(sb, 0, &load_r0));
+    tm_scoreboard_shadow(sb, 0);
+    assert_true(tm_scoreboard_shadowed(sb, 0, &read_r0)); /* a new write: shadowed again */
+    tm_scoreboard_clear_warp(sb, 0);
+    assert_true(tm_scoreboard_reserve(sb, 0, &write_r100));
+    tm_scoreboard_shadow(sb, 0);
+    assert_true(tm_scoreboard_shadowed(sb, 0, &read_r100)); /* clear_warp forgot the kept bit */
+    tm_scoreboard_free(sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_long_operations),
         cmocka_unit_test(test_many_registers),
         cmocka_unit_test(test_shadow),
+        cmocka_unit_test(test_keep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
