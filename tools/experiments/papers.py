@@ -131,6 +131,8 @@ EXPERIMENTS = {
             Config("dws_50", "dws", "dynamic warp subdivision, threshold 50 (Meng et al.'s choice)",
                    sim_set=("-simtlab_dws_threshold=50",)),
             Config("dws_100", "dws", "dynamic warp subdivision, threshold 100", sim_set=("-simtlab_dws_threshold=100",)),
+            Config("dws_50-mem", "dws", "dws_50 that also subdivides on memory divergence (Meng et al.; the thesis "
+                   "leaves it out, Sec. 3.4.3)", sim_set=("-simtlab_dws_threshold=50", "-simtlab_dws_memory=1")),
             Config("dpe", "dpe", "dual-path execution (Sec. 3.2)"),
             Config("dpe-constrained", "dpe-constrained", "dual-path execution with the constrained scheduler "
                    "(Sec. 3.2.3)"),
