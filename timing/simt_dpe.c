@@ -73,11 +73,33 @@
  * instruction is held by the scoreboard on the registers of loads that
  * have answered some of its lanes and not others (the SM tracks each
  * request's lanes and asks, simt.h's mem_split), the path becomes two
- * warp-splits at that pc, bound for its entry's reconvergence point
- * (branch-limited reconvergence): the lanes with their data, free to run
- * ahead, and the lanes still waiting. Only where a control split could be
- * made (the instruction, and in stack mode the code up to the point, quiet
- * as below), so results never change. The scoreboard: the waiting split
+ * warp-splits at that pc, bound for its entry's reconvergence point: the
+ * lanes with their data, free to run ahead, and the lanes still waiting.
+ * Only where a control split could be made (the instruction, and in stack
+ * mode the code up to the point, quiet as below), and not at an
+ * instruction the stack must see (a branch, exit, ret, call), so results
+ * never change. The splits re-converge early (Meng et al.'s
+ * branch-limited re-convergence; the thesis: "the memory-split warp must
+ * wait at the first divergent branch or when the RPC is reached"): the
+ * splits of one path's memory subdivisions form a family; a member that
+ * reaches a branch, conditional or not, or another instruction the stack
+ * must see (exit, ret, call, trap, brkpt) while a live member not at the
+ * reconvergence point is at another pc waits there without issuing it;
+ * members at the same pc merge (the PC-based merge, only within the
+ * family); when one member is left the family ends and the path runs on
+ * as it did before it split: a warp-split, or in stack mode again (the
+ * top entry, its branch the stack's or a control split's as any path's).
+ * The rpc stays the other bound (a member there is done). Nesting: a
+ * second memory subdivision of a member (a split of a split) joins the
+ * first's family rather than forming a pair of its own, so the waiting
+ * rule is the outermost subdivision's: every member started at the pc
+ * where the family's path split and runs straight-line code (it cannot
+ * diverge before the branch where it waits), so each reaches that
+ * branch or the rpc and nothing waits forever; a family made inside a
+ * control split (a memory split of a warp-split) meets as any family and
+ * then runs on as one warp-split of the control split's run. Families
+ * never merge with other splits (nor these with them), so a branch is
+ * issued by the whole family's lanes. The scoreboard: the waiting split
  * is pinned to the slot that issued the loads (which it takes before any
  * other split) and is never merged into before it issues; that slot's
  * scoreboard holds the loads' registers, and they are kept from shadowing
@@ -120,6 +142,9 @@ typedef struct dpe_entry {
     bool split; /* DWS: a warp-split (its rpc the split's) */
     uint8_t pinned; /* DWS memory split: 1 + the side whose slot the split's lanes, still waiting for a
                        load of that slot, run from until the split issues (0: none) */
+    bool mem_stack; /* DWS memory split: its family came from a path in stack mode */
+    uint32_t mem;   /* DWS memory split: its family (the splits of one path's memory subdivisions,
+                       which meet before a control-flow instruction), 0: none */
 } dpe_entry;
 
 enum { NO_SIDE = 2 };
@@ -328,16 +353,49 @@ static uint32_t live_splits(const tm_cta *cta, const dpe_warp *dw, uint32_t k)
     return n;
 }
 
+/* Whether kernel instruction pc is one whose outcome the reconvergence
+ * stack must see (a branch, conditional or not, direct or indirect; exit,
+ * ret, call, trap, brkpt): a memory split's family meets before it. */
+static bool steers(const sim_cta *c, uint32_t pc)
+{
+    if (pc >= c->kernel_fn->ninstrs)
+        return false;
+    switch (tm_simt_opcode(c, c->kernel_fn, pc)) {
+    case PTX_OP_BRA: case PTX_OP_EXIT: case PTX_OP_RET: case PTX_OP_CALL: case PTX_OP_TRAP: case PTX_OP_BRKPT:
+        return true;
+    default:
+        return (c->kernel_fn->code[pc].flags & SIM_IF_BRANCH) != 0;
+    }
+}
+
+/* Whether warp-split i of warp k's run is a memory split that waits
+ * (branch-limited reconvergence): it is at an instruction the stack must
+ * see (steers) while a live member of its family, not at its
+ * reconvergence point, is at another pc. */
+static bool waits_for_family(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t i)
+{
+    const dpe_entry *e = &dw->stack[i];
+    if (!e->mem || !steers(&cta->emu, e->pc))
+        return false;
+    uint32_t gone = cta->emu.warps[k].exited;
+    for (uint32_t j = dw->depth; j-- > 0 && dw->stack[j].split;) {
+        const dpe_entry *f = &dw->stack[j];
+        if (j != i && f->mem == e->mem && (f->mask & ~gone) && f->pc != f->rpc && f->pc != e->pc)
+            return true;
+    }
+    return false;
+}
+
 /* The live warp-split of warp k's run that slot `side` takes, other than
  * the entry named `other`, or PTX_NONE: the topmost one pinned to side (a
  * memory split's waiting lanes), else the topmost one not pinned to the
- * other side. */
+ * other side; never a memory split that waits for its family. */
 static uint32_t first_split(const tm_cta *cta, const dpe_warp *dw, uint32_t k, uint32_t side, uint32_t other)
 {
     uint32_t gone = cta->emu.warps[k].exited, any = PTX_NONE;
     for (uint32_t i = dw->depth; i-- > 0 && dw->stack[i].split;) {
         const dpe_entry *e = &dw->stack[i];
-        if (e->id == other || !(e->mask & ~gone) || e->pc == e->rpc)
+        if (e->id == other || !(e->mask & ~gone) || e->pc == e->rpc || waits_for_family(cta, dw, k, i))
             continue;
         if (e->pinned == 1 + side)
             return i;
@@ -438,6 +496,28 @@ static bool held(const dpe_warp *dw, uint32_t id)
     return (dw->buffered[0] && dw->fetched[0] == id) || (dw->buffered[1] && dw->fetched[1] == id);
 }
 
+/* The lanes `mask` of a warp-split of memory-split family `mem` (0: none;
+ * `stack`: the family came from stack mode) merge into warp-split `into`
+ * of warp dw's run at the same pc. Families unite (the members of one
+ * become the other's): all their members then meet before the same
+ * instruction the stack must see, which each reaches straight on from
+ * this pc, and a split of no family that joins one waits with it. */
+static void merge_into(dpe_warp *dw, uint32_t into, uint32_t mask, uint32_t mem, bool stack)
+{
+    dpe_entry *t = &dw->stack[into];
+    t->mask |= mask;
+    if (!mem || t->mem == mem)
+        return;
+    if (!t->mem) {
+        t->mem = mem;
+        t->mem_stack = stack;
+        return;
+    }
+    for (uint32_t e = dw->depth; e-- > 0 && dw->stack[e].split;)
+        if (dw->stack[e].mem == mem)
+            dw->stack[e].mem = t->mem;
+}
+
 /* Replace entry i of warp k (a path that diverged in stack mode, or a
  * warp-split after its issue) by warp-splits: its live lanes grouped by
  * where the emulator's stack says each goes on, all bound for the entry's
@@ -445,7 +525,8 @@ static bool held(const dpe_warp *dw, uint32_t id)
  * "PDOM of the last entry in the stack"); lanes there or exited need
  * none. A split at the pc of another of the run's splits merges into it
  * unless a slot holds an issue of that one (PC-based reconvergence, the
- * thesis's opportunistic merge). False when memory is short. */
+ * thesis's opportunistic merge; memory-split families unite, merge_into;
+ * the new splits keep the entry's family). False when memory is short. */
 static bool split_entry(tm_cta *cta, uint32_t k, uint32_t i)
 {
     dpe_warp *dw = &state_of(cta)->w[k];
@@ -472,11 +553,12 @@ static bool split_entry(tm_cta *cta, uint32_t k, uint32_t i)
                 !dw->stack[e].pinned)
                 into = e;
         if (into != PTX_NONE) {
-            dw->stack[into].mask |= masks[j];
+            merge_into(dw, into, masks[j], old.mem, old.mem_stack);
             continue;
         }
         memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
-        dw->stack[i] = (dpe_entry){pcs[j], old.rpc, masks[j], dw->next_id++, old.group, (uint8_t)(j % 2), true, 0};
+        dw->stack[i] = (dpe_entry){pcs[j], old.rpc, masks[j], dw->next_id++, old.group, (uint8_t)(j % 2), true, 0,
+                                   old.mem_stack, old.mem};
         dw->depth++;
     }
     cta->shadow |= 1u << k; /* the lanes regrouped: as at a divergence */
@@ -508,7 +590,10 @@ static bool subdivides(tm_cta *cta, const dpe_warp *dw, uint32_t i, uint32_t pc)
  * ready lanes, free to run ahead from either slot, and the waiting ones,
  * pinned to ls's side (its scoreboard holds the loads' registers) and
  * never merged into until they issue, which they can only once the loads
- * have completed. The buffered issue is void. */
+ * have completed; both members of a new family, or of the path's own
+ * when it is a member already (they meet before the next instruction the
+ * stack must see: waits_for_family, gather). Not at such an instruction
+ * itself. The buffered issue is void. */
 static bool dpe_mem_split(tm_cta *cta, uint32_t s, uint32_t ls, uint32_t ready)
 {
     dpe_state *st = state_of(cta);
@@ -524,14 +609,17 @@ static bool dpe_mem_split(tm_cta *cta, uint32_t s, uint32_t ls, uint32_t ready)
     const sim_func *fn = cta->emu.kernel_fn;
     uint32_t live = old.mask & ~cta->emu.warps[k].exited, run = live & ready, wait = live & ~ready;
     if (!run || !wait || old.pc >= fn->ninstrs || !splits_may_run(&cta->emu, fn, old.pc) ||
-        (!old.split && (i != dw->depth - 1 || !quiet_region(cta, old.pc, old.rpc))))
+        steers(&cta->emu, old.pc) || (!old.split && (i != dw->depth - 1 || !quiet_region(cta, old.pc, old.rpc))))
         return false;
     if (!reserve(dw, 1))
         return false; /* (no memory: the path stays whole) */
+    uint32_t fam = old.mem ? old.mem : dw->next_id++; /* a second subdivision joins the first's family */
+    bool from_stack = old.mem ? old.mem_stack : !old.split;
     dw->stack[i] = (dpe_entry){old.pc, old.rpc, wait, dw->next_id++, old.group, (uint8_t)lside, true,
-                               (uint8_t)(1 + lside)};
+                               (uint8_t)(1 + lside), from_stack, fam};
     memmove(&dw->stack[i + 2], &dw->stack[i + 1], (dw->depth - i - 1) * sizeof *dw->stack);
-    dw->stack[i + 1] = (dpe_entry){old.pc, old.rpc, run, dw->next_id++, old.group, (uint8_t)(1 - lside), true, 0};
+    dw->stack[i + 1] = (dpe_entry){old.pc, old.rpc, run, dw->next_id++, old.group, (uint8_t)(1 - lside), true, 0,
+                                   from_stack, fam};
     dw->depth++;
     dw->buffered[side] = dw->calling[side] = false;
     cta->shadow |= 1u << k; /* the lanes regrouped: as at a divergence */
@@ -545,7 +633,7 @@ static bool dpe_mem_split(tm_cta *cta, uint32_t s, uint32_t ls, uint32_t ready)
  * without live lanes or past the kernel's end (its lanes finish), and an
  * exposed other path without live lanes; each pop is a reconvergence
  * (the scoreboards shadow). */
-static void settle(tm_cta *cta, uint32_t k)
+static void pop_settled(tm_cta *cta, uint32_t k)
 {
     dpe_warp *dw = &state_of(cta)->w[k];
     sim_cta *c = &cta->emu;
@@ -574,6 +662,75 @@ static void settle(tm_cta *cta, uint32_t k)
     }
 }
 
+/* DWS memory-split families (-simtlab_dws_memory): two live warp-splits
+ * at the same pc, one of them a family's member, neither held by a slot
+ * nor pinned, merge (merge_into; a reconvergence: the scoreboards
+ * shadow; a split of no family joins the member's); a family left with
+ * one live member not at its reconvergence point and not pinned ends: the
+ * member becomes an ordinary warp-split (which merges into one of no
+ * family at its pc, as if it had arrived there), or,
+ * when the family came from a path in stack mode (which it is then the
+ * top of: the family held that path's lanes alone), that path again. One
+ * change at a time; true when there was one. */
+static bool gather(tm_cta *cta, uint32_t k)
+{
+    dpe_warp *dw = &state_of(cta)->w[k];
+    uint32_t gone = cta->emu.warps[k].exited;
+    for (uint32_t i = dw->depth; i-- > 0 && dw->stack[i].split;) {
+        dpe_entry *e = &dw->stack[i];
+        if (!e->mem || !(e->mask & ~gone) || e->pc == e->rpc)
+            continue;
+        bool others = false;
+        uint32_t alike = PTX_NONE; /* a split of no family at e's pc */
+        for (uint32_t j = dw->depth; j-- > 0 && dw->stack[j].split;) {
+            dpe_entry *f = &dw->stack[j];
+            if (j == i || !(f->mask & ~gone) || f->pc == f->rpc)
+                continue;
+            others |= f->mem == e->mem;
+            if (f->pc != e->pc || f->rpc != e->rpc || f->pinned || held(dw, f->id))
+                continue;
+            if (!e->pinned && !held(dw, e->id) && f->mem) {
+                merge_into(dw, j, e->mask, e->mem, e->mem_stack);
+                remove_entry(dw, i);
+                cta->shadow |= 1u << k;
+                return true;
+            }
+            if (!f->mem && alike == PTX_NONE)
+                alike = j;
+        }
+        if (e->pinned)
+            continue;
+        if (alike != PTX_NONE && !held(dw, e->id)) {
+            if (others) { /* the split joins the family */
+                e->mask |= dw->stack[alike].mask;
+                remove_entry(dw, alike);
+            } else { /* the family ends in the split */
+                dw->stack[alike].mask |= e->mask;
+                remove_entry(dw, i);
+            }
+            cta->shadow |= 1u << k;
+            return true;
+        }
+        if (others)
+            continue;
+        if (e->mem_stack && i == dw->depth - 1)
+            e->split = false;
+        e->mem = 0;
+        e->mem_stack = false;
+        return true;
+    }
+    return false;
+}
+
+/* Settle warp k's stack: pops (pop_settled) and memory-split families'
+ * merges (gather) until neither has anything to do. */
+static void settle(tm_cta *cta, uint32_t k)
+{
+    do
+        pop_settled(cta, k);
+    while (gather(cta, k));
+}
+
 /* Replace entry i (side `side`) by the emulator warp's stack after an
  * outcome: its bottom entry is the path's continuation (it stays, keeping
  * its dual entry, unless a divergence left it at its own reconvergence
@@ -596,14 +753,14 @@ static bool splice(tm_cta *cta, uint32_t k, uint32_t i)
     if (n == 1 || cont->pc != cont->rpc || i == 0) { /* the continuation, in the path's place */
         memmove(&dw->stack[i + 1], &dw->stack[i], (dw->depth - i) * sizeof *dw->stack);
         dw->stack[i] = (dpe_entry){cont->pc, cont->rpc, cont->mask, n == 1 ? old.id : dw->next_id++, old.group,
-                                   old.side, false, 0};
+                                   old.side, false, 0, false, 0};
         dw->depth++;
     }
     uint32_t group = dw->next_id;
     for (uint32_t j = 1; j < n; j++) { /* the new paths, the last (taken) on the path's side */
         uint8_t side = (uint8_t)((n - 1 - j) % 2 ? 1 - old.side : old.side);
         dw->stack[dw->depth++] = (dpe_entry){w->stack[j].pc, w->stack[j].rpc, w->stack[j].mask, dw->next_id++,
-                                             group, side, false, 0};
+                                             group, side, false, 0, false, 0};
     }
     uint32_t d = is_dws(cta) ? dw->depth : dual_depth(dw);
     if (d > cta->emu.max_stack_depth)
@@ -703,7 +860,7 @@ static bool dpe_start(tm_cta *cta, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory for dual-path stacks");
             return false;
         }
-        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0, false, 0};
+        dw->stack[dw->depth++] = (dpe_entry){0, c->kernel_fn->ninstrs, sim_warp_lanes(w), 0, 0, 0, false, 0, false, 0};
         dw->next_id = 1;
     }
     if (!c->max_stack_depth) /* (one entry a warp) */

@@ -27,7 +27,9 @@
  * its producer's write-back and reads a cycle later: 7 cycles each, t +
  * 37 and t + 44. The missing lanes' add waits for the miss as the whole
  * warp's does without subdivision. Results are the emulator's whatever
- * the option. */
+ * the option. LOOP_KERNEL puts the split in a loop: the splits must meet
+ * at its back-edge (branch-limited reconvergence), and the branch issues
+ * once for the whole warp. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,6 +63,35 @@
          "add.u32 %r7, %r6, 1;\n"                                                                                  \
          "add.u32 %r8, %r7, 1;\n"                                                                                  \
          "add.u32 %r9, %r8, %r1;\n" BARRIER                                                                        \
+         "mul.wide.u32 %rd4, %r1, 4;\n"                                                                            \
+         "add.u64 %rd5, %rd1, %rd4;\n"                                                                             \
+         "st.global.u32 [%rd5+8192], %r9;\n"                                                                       \
+         "ret;\n}\n"
+
+/* The split load of KERNEL, then a loop of two iterations whose first
+ * instruction needs its result: the path splits there, and the hit lanes
+ * reach the loop's back-edge (a uniform branch) long before the miss
+ * lanes' data comes. */
+#define LOOP_KERNEL                                                                                                \
+    HEAD ".visible .entry k(.param .u64 p)\n{\n"                                                                   \
+         ".reg .pred %p<3>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"                                              \
+         "ld.param.u64 %rd1, [p];\n"                                                                               \
+         "mov.u32 %r1, %tid.x;\n"                                                                                  \
+         "mov.u32 %r10, 0;\n"                                                                                      \
+         "ld.global.u32 %r2, [%rd1];\n"                                                                            \
+         "and.b32 %r3, %r2, 0;\n"                                                                                  \
+         "setp.ge.u32 %p1, %r1, 16;\n"                                                                             \
+         "selp.u32 %r4, 4096, 0, %p1;\n"                                                                           \
+         "add.u32 %r4, %r4, %r3;\n"                                                                                \
+         "cvt.u64.u32 %rd2, %r4;\n"                                                                                \
+         "add.u64 %rd3, %rd1, %rd2;\n"                                                                             \
+         "ld.global.u32 %r5, [%rd3];\n"                                                                            \
+         "LOOP:\n"                                                                                                 \
+         "add.u32 %r5, %r5, 1;\n"                                                                                  \
+         "add.u32 %r10, %r10, 1;\n"                                                                                \
+         "setp.lt.u32 %p2, %r10, 2;\n"                                                                             \
+         "@%p2 bra LOOP;\n"                                                                                        \
+         "add.u32 %r9, %r5, %r1;\n"                                                                                \
          "mul.wide.u32 %rd4, %r1, 4;\n"                                                                            \
          "add.u64 %rd5, %rd1, %rd4;\n"                                                                             \
          "st.global.u32 [%rd5+8192], %r9;\n"                                                                       \
@@ -217,6 +248,70 @@ static void test_hit_lanes_run_ahead(void **state)
     free(ref);
 }
 
+/* Branch-limited reconvergence (LOOP_KERNEL): the hit lanes run the
+ * loop's first iteration up to its back-edge, their first add at t + 24
+ * as in test_hit_lanes_run_ahead (t the load's issue), and wait there
+ * without issuing it; the miss lanes, once their data has come, run the
+ * same instructions and reach the back-edge, where the two splits merge;
+ * the merged path (in stack mode again: the path split in it) issues the
+ * branch once for all 32 lanes, and the second iteration runs as one
+ * path. From the miss lanes' first add on, every issue is at the cycle
+ * and pc of the unsplit warp's with the option off (the same lanes wait
+ * for the same miss, then the whole warp runs on); the results are the
+ * emulator's. */
+static void test_splits_meet_at_branch(void **state)
+{
+    (void)state;
+    static const char text[] = LOOP_KERNEL;
+    run_result *off = malloc(sizeof *off), *on = malloc(sizeof *on), *ref = malloc(sizeof *ref);
+    tm_config c_off = dws_gpu(0, NULL), c_on = dws_gpu(1, NULL);
+    run(NULL, text, ref);
+    run(&c_off, text, off);
+    run(&c_on, text, on);
+    for (uint32_t l = 0; l < 32; l++)
+        assert_int_equal(ref->out[l], (l < 16 ? 100u : 200u) + 2 + l);
+    assert_memory_equal(off->out, ref->out, sizeof ref->out);
+    assert_memory_equal(on->out, ref->out, sizeof ref->out);
+    assert_int_equal(on->ks.sm.simt.dws_memory_splits, 1);
+
+    uint32_t load = line_of_text(text, "ld.global.u32 %r5"), add = line_of_text(text, "add.u32 %r5, %r5"),
+             setp = line_of_text(text, "setp.lt.u32 %p2"), bra = line_of_text(text, "@%p2 bra");
+    tm_issue_event ld[4], a5[4], sp[4], br[4];
+    assert_int_equal(issues_of(on, load, ld, 4), 1);
+    uint64_t t = ld[0].cycle;
+    /* the loop's first add and its setp: hit lanes, miss lanes, the whole warp */
+    assert_int_equal(issues_of(on, add, a5, 4), 3);
+    assert_int_equal(issues_of(on, setp, sp, 4), 3);
+    const uint32_t masks[3] = {0x0000FFFFu, 0xFFFF0000u, 0xFFFFFFFFu};
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(a5[i].mask, masks[i]);
+        assert_int_equal(sp[i].mask, masks[i]);
+    }
+    assert_int_equal(a5[0].cycle, t + 24);
+    assert_true(sp[0].cycle < a5[1].cycle); /* the hit lanes reached the branch first ... */
+    /* ... and waited: the branch issues once an iteration, all 32 lanes,
+     * the first time after the miss lanes' setp */
+    assert_int_equal(issues_of(on, bra, br, 4), 2);
+    for (uint32_t i = 0; i < 2; i++)
+        assert_int_equal(br[i].mask, 0xFFFFFFFFu);
+    assert_true(br[0].cycle > sp[1].cycle && br[0].cycle < a5[2].cycle);
+    /* from the miss lanes' first add on: the unsplit warp's issues */
+    uint32_t from = 0;
+    while (from < on->tr.n && !(on->tr.ev[from].pc == a5[1].pc && on->tr.ev[from].mask == a5[1].mask))
+        from++;
+    uint32_t off_from = 0;
+    while (off_from < off->tr.n && off->tr.ev[off_from].pc != a5[1].pc)
+        off_from++;
+    assert_int_equal(on->tr.n - from, off->tr.n - off_from);
+    for (uint32_t i = 0; from + i < on->tr.n; i++) {
+        assert_int_equal(on->tr.ev[from + i].cycle, off->tr.ev[off_from + i].cycle);
+        assert_int_equal(on->tr.ev[from + i].pc, off->tr.ev[off_from + i].pc);
+    }
+    free(off);
+    free(on);
+    free(ref);
+}
+
 /* A CTA barrier before the kernel's end: a split could not run it (its
  * threads must arrive together, as the baseline's warp), so the path does
  * not split and each add issues once for the whole warp. */
@@ -289,6 +384,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hit_lanes_run_ahead),
+        cmocka_unit_test(test_splits_meet_at_branch),
         cmocka_unit_test(test_barrier_forbids_split),
         cmocka_unit_test(test_other_mechanisms_unaffected),
         cmocka_unit_test(test_report),
