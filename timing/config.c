@@ -57,6 +57,7 @@ typedef enum opt_kind {
     K_CHOICE,      /* an enum field named by one of opt_def.choices (index = value) */
     K_WRITE_QUEUE, /* dram_wq: SIZE:HIGH:LOW */
     K_DRAM_POWER,  /* tm_dram_power: KEY=VALUE:... */
+    K_CORE_POWER,  /* tm_core_power: STATIC:DYNAMIC:LEAKAGE */
 } opt_kind;
 
 /* One modelled option: its name, how it is read, where it goes. */
@@ -175,6 +176,7 @@ static const opt_def options[] = {
     {"-simtlab_dram_subranks", K_U32, F(dram_subranks)},
     {"-simtlab_dram_row_hold", K_U32, F(dram_row_hold)},
     {"-simtlab_dram_power", K_DRAM_POWER, F(dram_power)},
+    {"-simtlab_core_power", K_CORE_POWER, F(core_power)},
 };
 
 /* Older spellings of modelled options that real gpgpusim.config files use. */
@@ -472,6 +474,7 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
         return tm_parse_scheduler(value, c, err, errlen);
     case K_DRAM_TIMING: return tm_parse_dram_timing(value, (tm_dram_timing *)base, err, errlen);
     case K_DRAM_POWER: return tm_parse_dram_power(value, (tm_dram_power *)base, err, errlen);
+    case K_CORE_POWER: return tm_parse_core_power(value, (tm_core_power *)base, err, errlen);
     case K_ADDRMAP: return tm_parse_addrmap(value, (tm_addrmap *)base, err, errlen);
     case K_DRAM_SCHED: {
         uint32_t v;
@@ -983,6 +986,7 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
         break;
     case K_DRAM_TIMING: tm_format_dram_timing(&c->dram, buf, n); break;
     case K_DRAM_POWER: tm_format_dram_power(&c->dram_power, buf, n); break;
+    case K_CORE_POWER: tm_format_core_power(&c->core_power, buf, n); break;
     case K_ADDRMAP: tm_format_addrmap(&c->addrmap, buf, n); break;
     case K_DRAM_SCHED: snprintf(buf, n, "%d", (int)c->dram_scheduler); break;
     case K_WRITE_QUEUE: snprintf(buf, n, "%u:%u:%u", c->dram_wq[0], c->dram_wq[1], c->dram_wq[2]); break;

@@ -90,6 +90,13 @@ typedef struct tm_dram_power {
     double rd_io_mw, wr_io_mw;   /* I/O power per data pin during a read / write burst */
 } tm_dram_power;
 
+/* The system power model's parameters (-simtlab_core_power; see
+ * timing/system_power.h), watts: each core's constant power, its dynamic
+ * power at peak IPC, and the leakage of the GPU and its DRAM. All 0: off. */
+typedef struct tm_core_power {
+    double static_w, dynamic_w, leakage_w;
+} tm_core_power;
+
 /* How a global address splits into DRAM channel (chip), bank, row and
  * column: one mask per field over the 64 address bits (the letters D, B,
  * R, C, S of GPGPU-Sim's mapping string; S, the burst offset, goes with
@@ -305,6 +312,7 @@ typedef struct tm_config {
                                         the follow-up of a load with the row-buffer hint (Narasiman,
                                         Sec. 7.2: row-conflict minus row-hit latency); 0: no hold */
     tm_dram_power dram_power;        /* -simtlab_dram_power: the energy model's device parameters */
+    tm_core_power core_power;        /* -simtlab_core_power: Rhu's IPC-based system power (0:0:0 off) */
     int dram_priority;               /* -simtlab_dram_priority: none, frfp-fcfs or fp-frfcfs (QoS DRAM
                                         scheduling of prioritized requests, Rhu's Ch. 6; FR-FCFS only) */
     int lamar;                       /* -simtlab_lamar: LAMAR's granularity decision unit at the L1D

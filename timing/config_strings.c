@@ -462,6 +462,36 @@ void tm_format_dram_power(const tm_dram_power *p, char *buf, size_t n)
     }
 }
 
+int tm_parse_core_power(const char *s, tm_core_power *out, char *err, size_t errlen)
+{
+    static const char *const names[3] = {"<static W>", "<dynamic W>", "<leakage W>"};
+    cursor c = {s, s, err, errlen};
+    double v[3];
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(c.p, &end);
+        if (end == c.p || errno || !isfinite(v[i]) || v[i] < 0)
+            return cursor_fail(&c, "value %d %s: not a nonnegative number of watts", i + 1, names[i]);
+        c.p = end;
+        if (i < 2 && expect_char(&c, ':', names[i]))
+            return -1;
+        if (i == 2 && expect_end(&c, names[i]))
+            return -1;
+    }
+    *out = (tm_core_power){v[0], v[1], v[2]};
+    return 0;
+}
+
+void tm_format_core_power(const tm_core_power *p, char *buf, size_t n)
+{
+    char a[40], b[40], c[40];
+    tm_format_double(p->static_w, a, sizeof a);
+    tm_format_double(p->dynamic_w, b, sizeof b);
+    tm_format_double(p->leakage_w, c, sizeof c);
+    snprintf(buf, n, "%s:%s:%s", a, b, c);
+}
+
 /* ---- address mapping --------------------------------------------------- */
 
 int tm_parse_addrmap(const char *s, tm_addrmap *out, char *err, size_t errlen)

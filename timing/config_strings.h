@@ -39,6 +39,11 @@ void tm_format_dram_timing(const tm_dram_timing *t, char *buf, size_t n);
 int tm_parse_dram_power(const char *s, tm_dram_power *out, char *err, size_t errlen);
 void tm_format_dram_power(const tm_dram_power *p, char *buf, size_t n);
 
+/* -simtlab_core_power STATIC:DYNAMIC:LEAKAGE, three nonnegative numbers of
+ * watts (0:0:0 turns the system power model off). */
+int tm_parse_core_power(const char *s, tm_core_power *out, char *err, size_t errlen);
+void tm_format_core_power(const tm_core_power *p, char *buf, size_t n);
+
 /* -gpgpu_mem_addr_mapping: [dramid@N;]<64 letters of D B R C S 0, MSB
  * first; '.', '|' and ' ' ignored>. */
 int tm_parse_addrmap(const char *s, tm_addrmap *out, char *err, size_t errlen);

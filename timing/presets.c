@@ -777,6 +777,9 @@ static const char rhu_lamar_text[] =
     "# twice the command bandwidth); -simtlab_dram_subranks 1 is the thesis's 64-byte-granularity\n"
     "# configuration of Fig. 5.15\n"
     "-simtlab_dram_subranks 2\n"
+    "# Sec. 5.3.1's system power model (Ahn et al.'s IPC-based core power): 9.5 W peak dynamic power\n"
+    "# per core, 2.3 W of it constant; 59 W leakage of the GPU and its DRAM\n"
+    "-simtlab_core_power 2.3:7.2:59\n"
     "# the baseline: coarse-grain fetches (CG-only); -simtlab_lamar fg, spp, bgp or bgp_inf select\n"
     "# the chapter's units\n"
     "-simtlab_lamar cg\n";

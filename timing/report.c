@@ -34,6 +34,7 @@
 #include "timing/cache.h"
 #include "timing/dram.h"
 #include "timing/dram_power.h"
+#include "timing/system_power.h"
 #include "timing/mempart.h"
 #include "timing/opcollector.h"
 #include "timing/sm.h"
@@ -59,6 +60,8 @@ typedef struct report_summary {
     double dram_gbps, dram_utilization, row_hit_rate;
     double dram_energy[TM_DE_TERMS], dram_energy_total; /* joules (timing/dram_power.h) */
     double dram_power;         /* watts: dram_energy_total / dram_seconds */
+    bool has_power;            /* -simtlab_core_power is on: power over every kernel */
+    tm_system_power power;
 } report_summary;
 
 /* a / b, or 0 when b is 0. */
@@ -129,6 +132,7 @@ static report_summary summarize(const tm_gpu *gpu)
     r.dram_utilization = ratio((double)r.bus_busy, (double)r.cmd_cycles);
     r.row_hit_rate = ratio((double)r.row_hits, (double)r.row_accesses);
     r.dram_power = ratio(r.dram_energy_total, r.dram_seconds);
+    r.has_power = tm_system_power_of(c, gpu->total.thread_insts, gpu->total_cycles, r.dram_energy_total, &r.power);
     return r;
 }
 
@@ -192,6 +196,9 @@ static void print_dram(const tm_gpu *gpu, const report_summary *r, FILE *out)
                 r->dram_energy[t]);
     fprintf(out, "dram_energy = %.6e J\n", r->dram_energy_total);
     fprintf(out, "dram_power = %.4f W\n", r->dram_power);
+    if (r->has_power) /* (every kernel so far, as the DRAM counters) */
+        fprintf(out, "core_power = %.4f W\nleakage_power = %.4f W\nsystem_power = %.4f W\nsystem_energy = %.6e J\n",
+                r->power.core_w, r->power.leakage_w, r->power.total_w, r->power.energy_j);
 }
 
 /* GPGPU-Sim's L2 block: per slice, the totals and the breakdowns. */
@@ -522,6 +529,18 @@ static json_t *dram_json(const tm_gpu *gpu, const report_summary *r)
     return o;
 }
 
+/* The system power model's figures (system_power.h), every kernel so far. */
+static json_t *power_json(const report_summary *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "core_w", json_real(r->power.core_w));
+    json_object_set_new(o, "dram_w", json_real(r->power.dram_w));
+    json_object_set_new(o, "leakage_w", json_real(r->power.leakage_w));
+    json_object_set_new(o, "total_w", json_real(r->power.total_w));
+    json_object_set_new(o, "energy_j", json_real(r->power.energy_j));
+    return o;
+}
+
 /* One entry of the per-line profile. */
 typedef struct line_entry {
     uint32_t func, pc;
@@ -622,6 +641,8 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     if (r.tot->fetches)
         json_object_set_new(o, "averagemflatency", jcount(r.tot->fetch_latency_sum / r.tot->fetches));
     json_object_set_new(o, "dram", dram_json(gpu, &r));
+    if (r.has_power)
+        json_object_set_new(o, "power", power_json(&r));
     json_object_set_new(o, "simd_utilization", json_real(r.simd_utilization));
     json_t *stalls = json_object();
     for (int s = 0; s < TM_STALLS; s++)

@@ -12,6 +12,7 @@
 
 #include "timing/config_strings.h"
 #include "timing/dram_power.h"
+#include "timing/system_power.h"
 
 /* Round numbers: VDD 1 V, 1000 MHz (tCK 1 ns), two x32 chips (buswidth 4:
  * 32 data pins each), BL 8 at ratio 4 (a burst is 2 ns), tRC 40, tRAS 28;
@@ -110,9 +111,45 @@ static void test_power_option(void **state)
     assert_memory_equal(&p, &before, sizeof p);
 }
 
+/* Rhu's system power model on a 15-core machine of two schedulers (a
+ * core's peak: 2 x 32 = 64 thread instructions a cycle) at 700 MHz, with
+ * the thesis's 2.3 W static, 7.2 W dynamic and 59 W leakage: 640,000
+ * thread instructions in 10,000 cycles is an IPC of 64, one core's peak, so
+ * the cores draw 15 x 2.3 + 7.2 x 64 / 64 = 41.7 W; the run lasts 10,000 /
+ * 700 MHz = 14.2857 us, so 0.1 mJ of DRAM energy is 7 W; the total is
+ * 41.7 + 7 + 59 = 107.7 W, 1.538571 mJ. All three parameters 0: off. */
+static void test_system_power(void **state)
+{
+    (void)state;
+    tm_config c = {0};
+    c.n_clusters = 15;
+    c.n_cores_per_cluster = 1;
+    c.n_schedulers = 2;
+    c.warp_size = 32;
+    c.max_issue_per_warp = 1;
+    c.core_mhz = 700;
+    tm_system_power p;
+    assert_false(tm_system_power_of(&c, 640000, 10000, 1e-4, &p));
+    char err[128];
+    assert_int_equal(tm_parse_core_power("2.3:7.2:59", &c.core_power, err, sizeof err), 0);
+    assert_true(tm_system_power_of(&c, 640000, 10000, 1e-4, &p));
+    assert_float_equal(p.core_w, 41.7, 1e-9);
+    assert_float_equal(p.dram_w, 7.0, 1e-9);
+    assert_float_equal(p.leakage_w, 59.0, 1e-12);
+    assert_float_equal(p.total_w, 107.7, 1e-9);
+    assert_float_equal(p.energy_j * 1e3, 1.5385714285714, 1e-9);
+    char buf[64];
+    tm_format_core_power(&c.core_power, buf, sizeof buf);
+    assert_string_equal(buf, "2.3:7.2:59.0");
+    assert_int_equal(tm_parse_core_power("2.3:7.2", &c.core_power, err, sizeof err), -1);
+    assert_int_equal(tm_parse_core_power("2.3:-1:59", &c.core_power, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dynamic"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_system_power),
         cmocka_unit_test(test_energy_by_hand),
         cmocka_unit_test(test_energy_never_negative),
         cmocka_unit_test(test_power_option),

@@ -408,6 +408,9 @@ static void test_rhu_lamar_table_5_3(void **state)
     assert_int_equal(c.lamar, 1 + TM_GDU_CG);
     assert_int_equal(c.dram_subranks, 2); /* two 32-bit sub-ranks per 64-bit channel (Sec. 5.2) */
     assert_int_equal(c.dram_buswidth * c.dram_burst_length * c.chips_per_channel / c.dram_subranks, 32);
+    /* Sec. 5.3.1: 9.5 W peak dynamic per core, 2.3 W of it constant; 59 W leakage */
+    assert_true(c.core_power.static_w == 2.3 && c.core_power.static_w + c.core_power.dynamic_w == 9.5);
+    assert_true(c.core_power.leakage_w == 59.0);
 }
 
 /* Narasiman's thesis, Table 8.1: one core of 1024 threads; 64KB register

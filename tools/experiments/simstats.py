@@ -8,7 +8,7 @@ from dataclasses import dataclass
 _LINE = re.compile(
     r"^(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_tot_sim_cycle|gpu_tot_sim_insn|"
     r"gpgpu_n_tot_w_icount|simd_utilization|max_stack_depth|simt_mechanism|"
-    r"dram_bytes|dram_row_buffer_hit_rate|dram_bandwidth_utilization|dram_energy|L1D_avg_sec) = (\S+)(?: J)?\s*$"
+    r"dram_bytes|dram_row_buffer_hit_rate|dram_bandwidth_utilization|dram_energy|L1D_avg_sec|system_energy) = (\S+)(?: J)?\s*$"
 )
 _NUMERIC = {
     "gpu_sim_cycle": int,
@@ -23,6 +23,7 @@ _NUMERIC = {
     "dram_bandwidth_utilization": float,
     "dram_energy": float,
     "L1D_avg_sec": float,
+    "system_energy": float,
 }
 
 
@@ -46,6 +47,7 @@ class ProgramStats:
     bus_utilization: float = 0.0  # data-bus busy cycles / DRAM cycles
     dram_energy: float = 0.0  # joules (Rhu's Eq. 5.1, timing/dram_power.h)
     l1d_avg_sec: float = 0.0  # LAMAR's Avg_sec at the L1Ds (sectors used per block that left; 0 without LAMAR)
+    system_energy: float = 0.0  # joules, Rhu's system power model (-simtlab_core_power; 0 when off)
 
     @property
     def ipc(self):
@@ -107,4 +109,5 @@ def aggregate(kernels):
                         max_stack_depth=max(k["max_stack_depth"] for k in kernels), mechanism=mechanisms[0],
                         dram_bytes=last.get("dram_bytes", 0), row_hit_rate=last.get("dram_row_buffer_hit_rate", 0.0),
                         bus_utilization=last.get("dram_bandwidth_utilization", 0.0),
-                        dram_energy=last.get("dram_energy", 0.0), l1d_avg_sec=last.get("L1D_avg_sec", 0.0))
+                        dram_energy=last.get("dram_energy", 0.0), l1d_avg_sec=last.get("L1D_avg_sec", 0.0),
+                        system_energy=last.get("system_energy", 0.0))

@@ -55,7 +55,7 @@ def split_divergent(results, baseline, preset, below):
 
 CSV_FIELDS = ("program", "preset", "config", "mechanism", "result", "launches", "cycles", "thread_instructions",
               "warp_instructions", "ipc", "speedup", "simd_utilization", "max_stack_depth", "dram_bytes",
-              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "wall_s", "detail")
+              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "system_energy_j", "wall_s", "detail")
 
 
 def write_csv(path, results, baseline):
@@ -73,7 +73,8 @@ def write_csv(path, results, baseline):
                         f"{speed:.4f}" if speed is not None else "", f"{s.simd_utilization:.4f}" if s else "",
                         s.max_stack_depth if s else "", s.dram_bytes if s else "",
                         f"{s.row_hit_rate:.4f}" if s else "", f"{s.bus_utilization:.4f}" if s else "",
-                        f"{s.dram_energy:.6e}" if s else "", f"{r.wall_s:.2f}", r.detail])
+                        f"{s.dram_energy:.6e}" if s else "", f"{s.system_energy:.6e}" if s else "",
+                        f"{r.wall_s:.2f}", r.detail])
 
 
 def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False):
