@@ -909,6 +909,12 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
                        "-simtlab_dram_subranks %u: a power of two that divides -gpgpu_n_mem_per_ctrlr %u, with "
                        "at most 64 banks in all (%u per sub-rank)", c->dram_subranks, c->chips_per_channel,
                        c->dram.nbk);
+    /* the queues hold parts (one per sub-rank a request touches): a request needs room for nsr */
+    if (nsr > 1 && c->frfcfs_queue && c->frfcfs_queue < nsr)
+        return invalid(err, errlen, "-gpgpu_frfcfs_dram_sched_queue_size %u: below -simtlab_dram_subranks %u (the "
+                       "queue holds a part per sub-rank a request touches)", c->frfcfs_queue, nsr);
+    if (nsr > 1 && c->dram_write_queue && c->dram_wq[0] < nsr)
+        return invalid(err, errlen, "-dram_write_queue_size %u: below -simtlab_dram_subranks %u", c->dram_wq[0], nsr);
     if (c->dram_priority && c->dram_scheduler != TM_DRAM_FRFCFS)
         return invalid(err, errlen, "-simtlab_dram_priority %s needs the FR-FCFS scheduler (-gpgpu_dram_scheduler 1)",
                        dram_priority_names[c->dram_priority]);

@@ -294,26 +294,30 @@ bool tm_dram_can_accept(const tm_dram *d, bool is_write)
     return d->queue_cap == 0 || d->n_waiting - d->n_wq + d->nsr <= d->queue_cap;
 }
 
-/* The column commands request r needs on each sub-rank, into bursts[nsr].
- * Without sub-ranks: ceil(bytes / atom). With them, each atom-sized chunk
- * of its data is one burst on sub-rank (chunk address / atom) % nsr, so
- * consecutive chunks alternate between sub-ranks; a request addressed by
- * a sector mask (LAMAR's fetches of several sectors, write-backs of the
- * dirty sectors) holds the chunks of those sectors of its 128-byte line,
- * any other the chunks [addr, addr + bytes) overlaps. */
+/* The column commands request r needs on each sub-rank, into bursts[nsr]:
+ * each atom-sized chunk of its data is one burst, on sub-rank (chunk
+ * address / atom) % nsr, so consecutive chunks alternate between
+ * sub-ranks. A request addressed by a mask of several sectors (LAMAR's
+ * fetches, write-backs of the dirty sectors) holds the chunks of those
+ * sectors of its 128-byte line (sectors 0 and 2 with 64-byte bursts: two
+ * chunks, two bursts); any other request without sub-ranks takes
+ * ceil(bytes / atom) bursts (GPGPU-Sim's count), with them the chunks
+ * [addr, addr + bytes) overlaps. */
 static void bursts_per_subrank(const tm_dram *d, const tm_req *r, uint32_t *bursts)
 {
     uint32_t bytes = r->bytes ? r->bytes : 1;
+    uint32_t mask = r->sectors & 0xfu;
     memset(bursts, 0, d->nsr * sizeof *bursts);
-    if (d->nsr == 1) {
+    bool by_mask = __builtin_popcount(mask) > 1 && bytes == TM_SECTOR_BYTES * (uint32_t)__builtin_popcount(mask);
+    if (d->nsr == 1 && !by_mask) {
         bursts[0] = (uint32_t)(((uint64_t)bytes + d->atom - 1) / d->atom);
         return;
     }
     uint64_t last = UINT64_MAX;
-    if (r->sectors && bytes == TM_SECTOR_BYTES * (uint32_t)__builtin_popcount(r->sectors)) {
+    if (by_mask || (mask && bytes == TM_SECTOR_BYTES)) {
         for (uint32_t i = 0; i < 4; i++) {
             uint64_t chunk = ((r->addr & ~(uint64_t)127) + TM_SECTOR_BYTES * i) / d->atom;
-            if (r->sectors >> i & 1 && chunk != last) {
+            if (mask >> i & 1 && chunk != last) {
                 bursts[chunk % d->nsr]++;
                 last = chunk;
             }
@@ -351,6 +355,7 @@ bool tm_dram_push(tm_dram *d, const tm_req *r, uint32_t bank, uint32_t row, uint
     bursts_per_subrank(d, r, bursts);
     for (uint32_t k = 0; k < d->nsr; k++)
         parts += bursts[k] > 0;
+    assert(parts > 0); /* (every request has at least one byte) */
     uint32_t free_n = 0;
     for (int32_t f = d->free_head; f != NIL && free_n < parts; f = d->pool[f].next)
         free_n++;

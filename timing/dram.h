@@ -84,9 +84,11 @@
  *   as a request of its own (same bank, row and column); the reply comes
  *   when the last part has crossed its bus. A 32-byte request occupies one
  *   sub-rank; a 128-byte line two bursts of each of two sub-ranks.
- *   Statistics count parts as requests (access_num, row-buffer hits) and
- *   bursts as column commands; n_req, reads_done and the latencies count
- *   the requests pushed.
+ *   The queues hold parts (a request needs room for one per sub-rank), and
+ *   statistics count parts as accesses (access_num, read_num, write_num,
+ *   row-buffer hits, the queue waits and lengths, holds) and bursts as
+ *   column commands; n_req, reads_done, writes_done and the push-to-data
+ *   latencies count the requests pushed.
  * - Row-buffer hints (-simtlab_dram_row_hold CYCLES, FR-FCFS; Narasiman's
  *   thesis, Sec. 7.2): when the last burst of a request with tm_req.row_hint
  *   issues, its bank holds its row for CYCLES cycles: it takes only a
@@ -138,7 +140,7 @@ typedef struct tm_dram_stats {
     uint64_t n_cmd;          /* n_cmd: cycles simulated (including skipped idle ones) */
     uint64_t n_nop;          /* n_nop: cycles with no command issued */
     uint64_t n_act, n_pre;   /* n_act, n_pre */
-    uint64_t n_req;          /* n_req: requests accepted */
+    uint64_t n_req;          /* n_req: requests accepted (each may be several parts with sub-ranks) */
     uint64_t n_rd, n_write;  /* n_rd, n_write: RD / WR column commands (bursts) */
     uint64_t n_wr_bk;        /* n_wr_bk: WR commands of TM_REQ_WRITEBACK requests (not in n_write) */
     uint64_t bwutil;         /* bwutil: cycles the data bus carried data (burst per column command),

@@ -16,6 +16,7 @@
 #ifndef SIMTLAB_TIMING_SYSTEM_POWER_H
 #define SIMTLAB_TIMING_SYSTEM_POWER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "timing/config.h"

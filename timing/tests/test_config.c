@@ -492,6 +492,28 @@ static void test_validate(void **state)
         assert_int_equal(tm_config_validate(&c, err, sizeof err), -1);
         assert_contains(err, cases[i].message);
     }
+    /* sub-ranks: chips to split, queues with room for a part per sub-rank, FR-FCFS for the hold */
+    const char *const dram_cases[][3] = {
+        {"-simtlab_dram_subranks=2", NULL, "divides -gpgpu_n_mem_per_ctrlr"},
+        {"-gpgpu_n_mem_per_ctrlr=2", "-simtlab_dram_subranks=3", "a power of two"},
+        {"-gpgpu_n_mem_per_ctrlr=2", "-simtlab_dram_subranks=2", NULL},
+        {"-simtlab_dram_row_hold=200", "-gpgpu_dram_scheduler=0", "needs the FR-FCFS scheduler"},
+    };
+    for (size_t i = 0; i < sizeof dram_cases / sizeof dram_cases[0]; i++) {
+        c = d;
+        for (int k = 0; k < 2; k++)
+            if (dram_cases[i][k])
+                assert_int_equal(tm_config_set(&c, dram_cases[i][k], NULL, err, sizeof err), 0);
+        if (!dram_cases[i][2]) { /* valid with an unlimited queue, not with one entry */
+            assert_int_equal(tm_config_validate(&c, err, sizeof err), 0);
+            assert_int_equal(tm_config_set(&c, "-gpgpu_frfcfs_dram_sched_queue_size=1", NULL, err, sizeof err), 0);
+            assert_int_equal(tm_config_validate(&c, err, sizeof err), -1);
+            assert_contains(err, "below -simtlab_dram_subranks 2");
+            continue;
+        }
+        assert_int_equal(tm_config_validate(&c, err, sizeof err), -1);
+        assert_contains(err, dram_cases[i][2]);
+    }
     /* sub-core model: units split among the schedulers */
     c = d;
     assert_int_equal(tm_config_set(&c, "-gpgpu_sub_core_model=1", NULL, err, sizeof err), 0);

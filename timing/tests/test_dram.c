@@ -1014,6 +1014,20 @@ static void test_subranks(void **state)
     assert_int_equal(tm_dram_get_stats(d)->n_rd, 2);
     tm_dram_free(d);
 
+    /* Without sub-ranks, with 64-byte bursts (buswidth 8, 2 chips, BL 4): sectors 0 and 2 of a line
+     * are in two different 64-byte chunks, two bursts; sectors 0 and 1 share one. */
+    c.dram_subranks = 1;
+    c.dram_buswidth = 8;
+    for (int k = 0; k < 2; k++) {
+        d = make(&c);
+        tm_req m = {.addr = 0, .bytes = 64, .sectors = k ? 0x3 : 0x5, .kind = TM_REQ_READ};
+        assert_true(tm_dram_push(d, &m, 0, 7, 0, 0));
+        for (uint64_t t = 0; t < 30; t++)
+            tm_dram_cycle(d, t);
+        assert_int_equal(tm_dram_get_stats(d)->n_rd, k ? 1 : 2);
+        tm_dram_free(d);
+    }
+
     char err[256];
     c.dram_subranks = 4; /* does not divide 2 chips */
     assert_null(tm_dram_new(&c, 0, err, sizeof err));

@@ -232,7 +232,8 @@ EXPERIMENTS = {
                                                   ("cond-acc", "conditional accumulate", ("-DSIMTLAB_EXT",), "_ext"))),
         notes="Fig. 8.1: +21% with conditional accumulate at 50% selectivity, 20% fewer warp instructions, a "
         "row-buffer hit rate of 95%; Fig. 8.3: the gain holds down to 8 GB/s and vanishes at 4 GB/s (memory "
-        "bound); Fig. 8.2 (selectivity 50% to 1/1024, --args ROWS,PERCENT,4): about the same gain down to 12.5%, "
+        "bound; the *-GBs rows' speedups are over ballot at 32 GB/s: compare cond-acc-N with ballot-N for the gain "
+        "at N GB/s); Fig. 8.2 (selectivity 50% to 1/1024, --args ROWS,PERCENT,4): about the same gain down to 12.5%, "
         "then less. Table 8.1's scan is over 4 M rows; one core of 1024 threads.",
         suite="database",
         programs=("table_scan",),

@@ -6,6 +6,7 @@ database programs of testdata/cudart/database for Narasiman's Ch. 7).
 
     tools/experiments/run.py EXPERIMENT OUTDIR [--programs a,b] [--presets P,Q]
                              [--mechanisms m,n] [--jobs N] [--simtlab PATH] [--nvcc PATH]
+                             [--timeout S] [--args A,B,C]
 
 Builds each program once with nvcc as the cudart tests do (once per
 variant where a configuration runs one: its -D macros), runs it under
@@ -167,7 +168,8 @@ def static_results(results, configs):
 def parse_args(argv):
     """The command line."""
     ap = argparse.ArgumentParser(
-        description="Rerun a paper's comparison of divergence mechanisms over the divergent suite.",
+        description="Rerun a paper's comparison of mechanisms over a suite of CUDA programs (the divergent suite "
+        "unless the experiment names another).",
         epilog="experiments: " + "; ".join(f"{e.name}: {e.title}" for e in papers.EXPERIMENTS.values()))
     ap.add_argument("experiment", choices=sorted(papers.EXPERIMENTS))
     ap.add_argument("outdir", type=Path)
@@ -220,7 +222,7 @@ def main(argv):
     if unknown:
         fail_usage(f"not in the {exp.suite} suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
     presets = args.presets.split(",") if args.presets else list(exp.presets)
-    prog_args = tuple(args.args.split(",")) if args.args is not None else exp.args
+    prog_args = tuple(a for a in args.args.split(",") if a) if args.args is not None else exp.args
     if args.jobs < 1:
         fail_usage("--jobs needs a number of at least 1")
     simtlab = args.simtlab or str(ROOT / "build" / "tools" / "simtlab")
@@ -242,7 +244,7 @@ def main(argv):
                 exes = dict(zip(variants, pool.map(lambda v: build(nvcc, exp.suite, v[0], v[1], scratch), variants)))
             except RuntimeError as e:
                 fail_usage(str(e))
-            known = known_mechanisms(simtlab, exes[(programs[0], ())], presets[0])
+            known = known_mechanisms(simtlab, exes[(programs[0], exp.configs[0].defines)], presets[0])
             configs, skipped = choose_configs(exp, args.mechanisms, known)
             for line in skipped:
                 print(f"  {line}", flush=True)
@@ -266,14 +268,14 @@ def main(argv):
         # keep the programs of failed runs, to rerun them
         by_label = {c.label: c for c in configs}
         for r in results:
-            if r.status != "PASS":
+            if r.status != "PASS" and not by_label[r.label].static_of:
                 (args.outdir / "failed").mkdir(exist_ok=True)
                 exe = exes[(r.program, by_label[r.label].defines)]
                 shutil.copy2(exe, args.outdir / "failed" / exe.name)
 
     baseline = exp.configs[0].label
     labels = [c.label for c in configs]
-    tables.write_csv(args.outdir / "results.csv", results, baseline)
+    tables.write_csv(args.outdir / "results.csv", results, baseline, prog_args)
     md = [f"# {exp.title}", ""]
     if prog_args:
         md += [f"Program arguments: `{' '.join(prog_args)}`", ""]
@@ -298,6 +300,8 @@ def main(argv):
             print(f"  {r.status}: program {r.program}, preset {r.preset}, mechanism {r.mechanism}: {r.detail}",
                   file=sys.stderr)
             c = by_label[r.label]
+            if c.static_of:
+                continue  # (derived from the runs listed with it)
             print(f"    rerun: {simtlab} exec {' '.join(exec_options(r.preset, c))} "
                   f"-- {args.outdir / 'failed' / exes[(r.program, c.defines)].name} {' '.join(prog_args)}",
                   file=sys.stderr)

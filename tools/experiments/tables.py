@@ -55,11 +55,13 @@ def split_divergent(results, baseline, preset, below):
 
 CSV_FIELDS = ("program", "preset", "config", "mechanism", "result", "launches", "cycles", "thread_instructions",
               "warp_instructions", "ipc", "speedup", "simd_utilization", "max_stack_depth", "dram_bytes",
-              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "system_energy_j", "wall_s", "detail")
+              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "system_energy_j", "wall_s", "detail",
+              "args")
 
 
-def write_csv(path, results, baseline):
-    """One row per result; the numbers empty where a run failed."""
+def write_csv(path, results, baseline, args=()):
+    """One row per result; the numbers empty where a run failed; args: the
+    programs' command-line arguments (space-separated in the last column)."""
     sp = speedups(results, baseline)
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
@@ -74,7 +76,7 @@ def write_csv(path, results, baseline):
                         s.max_stack_depth if s else "", s.dram_bytes if s else "",
                         f"{s.row_hit_rate:.4f}" if s else "", f"{s.bus_utilization:.4f}" if s else "",
                         f"{s.dram_energy:.6e}" if s else "", f"{s.system_energy:.6e}" if s else "",
-                        f"{r.wall_s:.2f}", r.detail])
+                        f"{r.wall_s:.2f}", r.detail, " ".join(args)])
 
 
 def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False):
