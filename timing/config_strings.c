@@ -298,6 +298,36 @@ static uint32_t *dram_field(tm_dram_timing *t, int i)
 /* True for the separators of the named form. */
 static bool dram_sep(char ch) { return ch == ':' || ch == ';' || isspace((unsigned char)ch); }
 
+/* The next KEY of a KEY=VALUE list (separators ':' ';' and white space):
+ * *index its place in keys[n] and *key where it starts, or *index -1 at the
+ * end of the string; -1 with a message naming the `what` keys when the key
+ * is not one of them. */
+static int next_key(cursor *c, const char *const *keys, int n, const char *what, const char **key, int *index)
+{
+    while (*c->p && dram_sep(*c->p))
+        c->p++;
+    *index = -1;
+    if (*c->p == '\0')
+        return 0;
+    *key = c->p;
+    while (isalnum((unsigned char)*c->p))
+        c->p++;
+    size_t len = (size_t)(c->p - *key);
+    for (int i = 0; i < n; i++)
+        if (len && strlen(keys[i]) == len && strncmp(*key, keys[i], len) == 0) {
+            *index = i;
+            return 0;
+        }
+    const char *end = *key;
+    while (*end && *end != '=' && !dram_sep(*end))
+        end++;
+    char list[160] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", keys[i]);
+    c->p = *key;
+    return cursor_fail(c, "unknown %s key \"%.*s\" (keys: %s)", what, (int)(end - *key), *key, list);
+}
+
 int tm_parse_dram_timing(const char *s, tm_dram_timing *out, char *err, size_t errlen)
 {
     cursor c = {s, s, err, errlen};
@@ -334,28 +364,12 @@ int tm_parse_dram_timing(const char *s, tm_dram_timing *out, char *err, size_t e
     }
     bool seen[DT_KEYS] = {false};
     for (;;) {
-        while (*c.p && dram_sep(*c.p))
-            c.p++;
-        if (*c.p == '\0')
-            break;
-        const char *key = c.p;
-        while (isalpha((unsigned char)*c.p))
-            c.p++;
-        size_t len = (size_t)(c.p - key);
         int i;
-        for (i = 0; i < DT_KEYS; i++)
-            if (strlen(dram_keys[i]) == len && strncmp(key, dram_keys[i], len) == 0)
-                break;
-        if (len == 0 || i == DT_KEYS) {
-            const char *end = key;
-            while (*end && *end != '=' && !dram_sep(*end))
-                end++;
-            c.p = key;
-            return cursor_fail(&c,
-                               "unknown DRAM timing key \"%.*s\" (keys: nbk CCD RRD RCD RAS RP RC CL WL CDLR WR "
-                               "nbkgrp CCDL RTPL)",
-                               (int)(end - key), key);
-        }
+        const char *key;
+        if (next_key(&c, dram_keys, DT_KEYS, "DRAM timing", &key, &i))
+            return -1;
+        if (i < 0)
+            break;
         if (seen[i]) {
             c.p = key;
             return cursor_fail(&c, "DRAM timing key %s given twice", dram_keys[i]);
@@ -414,23 +428,12 @@ int tm_parse_dram_power(const char *s, tm_dram_power *out, char *err, size_t err
     cursor c = {s, s, err, errlen};
     tm_dram_power p = *out;
     for (;;) {
-        while (*c.p && dram_sep(*c.p))
-            c.p++;
-        if (*c.p == '\0')
-            break;
-        const char *key = c.p;
-        while (isalnum((unsigned char)*c.p))
-            c.p++;
-        size_t len = (size_t)(c.p - key);
         int i;
-        for (i = 0; i < DP_KEYS; i++)
-            if (strlen(power_keys[i]) == len && strncmp(key, power_keys[i], len) == 0)
-                break;
-        if (len == 0 || i == DP_KEYS) {
-            c.p = key;
-            return cursor_fail(&c, "unknown DRAM power key \"%.*s\" (keys: VDD IDD0 IDD2N IDD3N IDD4R IDD4W IDD5 "
-                               "tRFC tREFI RDIO WRIO)", (int)len, key);
-        }
+        const char *key;
+        if (next_key(&c, power_keys, DP_KEYS, "DRAM power", &key, &i))
+            return -1;
+        if (i < 0)
+            break;
         if (expect_char(&c, '=', power_keys[i]))
             return -1;
         char *end;
