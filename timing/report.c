@@ -132,7 +132,7 @@ static report_summary summarize(const tm_gpu *gpu)
     r.dram_utilization = ratio((double)r.bus_busy, (double)r.cmd_cycles);
     r.row_hit_rate = ratio((double)r.row_hits, (double)r.row_accesses);
     r.dram_power = ratio(r.dram_energy_total, r.dram_seconds);
-    r.has_power = tm_system_power_of(c, gpu->total.thread_insts, gpu->total_cycles, r.dram_energy_total, &r.power);
+    r.has_power = tm_system_power_of(c, gpu->total.thread_insts, gpu->total_cycles, r.dram_power, &r.power);
     return r;
 }
 

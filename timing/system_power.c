@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-bool tm_system_power_of(const tm_config *cfg, uint64_t thread_insts, uint64_t cycles, double dram_energy_j,
+bool tm_system_power_of(const tm_config *cfg, uint64_t thread_insts, uint64_t cycles, double dram_w,
                         tm_system_power *out)
 {
     memset(out, 0, sizeof *out);
@@ -16,7 +16,7 @@ bool tm_system_power_of(const tm_config *cfg, uint64_t thread_insts, uint64_t cy
     double ipc = (double)thread_insts / (double)cycles;
     out->seconds = (double)cycles / (cfg->core_mhz * 1e6);
     out->core_w = cores * p->static_w + (peak > 0 ? p->dynamic_w * ipc / peak : 0);
-    out->dram_w = dram_energy_j / out->seconds;
+    out->dram_w = dram_w;
     out->leakage_w = p->leakage_w;
     out->total_w = out->core_w + out->dram_w + out->leakage_w;
     out->energy_j = out->total_w * out->seconds;

@@ -31,10 +31,11 @@ typedef struct tm_system_power {
 } tm_system_power;
 
 /* The power of a run of `cycles` core cycles that retired thread_insts
- * thread instructions and spent dram_energy_j joules in DRAM, under cfg's
- * -simtlab_core_power (false, *out zeroed, when the model is off: all its
- * values 0, or no cycles). */
-bool tm_system_power_of(const tm_config *cfg, uint64_t thread_insts, uint64_t cycles, double dram_energy_j,
+ * thread instructions while its DRAM drew dram_w watts (the report's
+ * dram_power, over the DRAM clock's time), under cfg's -simtlab_core_power
+ * (false, *out zeroed, when the model is off: all its values 0, or no
+ * cycles). */
+bool tm_system_power_of(const tm_config *cfg, uint64_t thread_insts, uint64_t cycles, double dram_w,
                         tm_system_power *out);
 
 #endif

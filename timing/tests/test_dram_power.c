@@ -116,7 +116,7 @@ static void test_power_option(void **state)
  * the thesis's 2.3 W static, 7.2 W dynamic and 59 W leakage: 640,000
  * thread instructions in 10,000 cycles is an IPC of 64, one core's peak, so
  * the cores draw 15 x 2.3 + 7.2 x 64 / 64 = 41.7 W; the run lasts 10,000 /
- * 700 MHz = 14.2857 us, so 0.1 mJ of DRAM energy is 7 W; the total is
+ * 700 MHz = 14.2857 us; with 7 W of DRAM power the total is
  * 41.7 + 7 + 59 = 107.7 W, 1.538571 mJ. All three parameters 0: off. */
 static void test_system_power(void **state)
 {
@@ -129,10 +129,10 @@ static void test_system_power(void **state)
     c.max_issue_per_warp = 1;
     c.core_mhz = 700;
     tm_system_power p;
-    assert_false(tm_system_power_of(&c, 640000, 10000, 1e-4, &p));
+    assert_false(tm_system_power_of(&c, 640000, 10000, 7.0, &p));
     char err[128];
     assert_int_equal(tm_parse_core_power("2.3:7.2:59", &c.core_power, err, sizeof err), 0);
-    assert_true(tm_system_power_of(&c, 640000, 10000, 1e-4, &p));
+    assert_true(tm_system_power_of(&c, 640000, 10000, 7.0, &p));
     assert_float_equal(p.core_w, 41.7, 1e-9);
     assert_float_equal(p.dram_w, 7.0, 1e-9);
     assert_float_equal(p.leakage_w, 59.0, 1e-12);
