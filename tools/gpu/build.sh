@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build what tools/gpu/run.sh runs on a machine with an NVIDIA GPU, here
 # (nvcc needs no GPU): hwbench, the launch timer, every self-checking program of
-# testdata/cudart and the divergent suite, the way the cudart tests build
+# testdata/cudart and the divergent and memory suites, the way the cudart tests build
 # them (PTX only, -cudart shared: the same binaries run on the GPU's driver
 # and under simtlab exec), and a copy of the toolkit's libcudart.
 #   tools/gpu/build.sh [OUTDIR]      (default build-gpu)
@@ -33,4 +33,7 @@ build multi_tu compute_80 testdata/cudart/multi_tu_main.cu testdata/cudart/multi
 build thrust_cub_sm90 compute_90 testdata/cudart/thrust_cub.cu
 for src in testdata/cudart/divergent/*.cu; do
     build "divergent_$(basename "$src" .cu)" compute_80 "$src"
+done
+for src in testdata/cudart/memory/*.cu; do
+    build "memory_$(basename "$src" .cu)" compute_80 "$src"
 done
