@@ -35,5 +35,5 @@ for src in testdata/cudart/divergent/*.cu; do
     build "divergent_$(basename "$src" .cu)" compute_80 "$src"
 done
 for src in testdata/cudart/memory/*.cu; do
-    build "memory_$(basename "$src" .cu)" compute_80 "$src"
+    build "memsuite_$(basename "$src" .cu)" compute_80 "$src"
 done

@@ -25,7 +25,7 @@ done
 # modules loaded (and their PTX compiled) when the program starts, not
 # inside the first timed launch of each kernel; three runs each
 mkdir -p "$out/launches"
-for exe in "$build"/bin/divergent_* "$build"/bin/memory_*; do
+for exe in "$build"/bin/divergent_* "$build"/bin/memsuite_*; do
     name=$(basename "$exe")
     for i in 1 2 3; do
         CUDA_MODULE_LOADING=EAGER LAUNCH_TIMER_OUT="$out/launches/$name.$i.txt" LD_PRELOAD="$build/lib/launch_timer.so" \
