@@ -50,6 +50,13 @@ class Experiment:
     dram_columns: bool = False  # the tables show DRAM traffic, row-buffer hits, bus use and energy
 
 
+def db_variant(label, what, macros=(), suffix="", sim_set=()):
+    """A configuration running a database program's variant (Narasiman's Ch. 7): built with the -D macros,
+    whose PASS line adds suffix to the program's name, with simtlab's PTX extensions when it has macros."""
+    return Config(label, "pdom", what, defines=tuple(f"-D{m}" for m in macros), ptx_ext=bool(macros),
+                  variant=suffix, sim_set=sim_set)
+
+
 def avoidance(label, tracker, predictor, note, pipeline="replay"):
     """A configuration of Turner's hazard avoidance (Ch. 6): a tracker and a
     predictor on the replay (or stalling) pipeline."""
@@ -220,16 +227,15 @@ EXPERIMENTS = {
         presets=("NARASIMAN_DB",),
         configs=(
             Config("ballot", "pdom", "the baseline: ballot, popc and the lane mask (Sec. 6.2.2)"),
-            Config("cond-acc", "pdom", "conditional accumulate, simtlab.cond_acc (Sec. 7.1)",
-                   defines=("-DSIMTLAB_EXT",), ptx_ext=True, variant="_ext"),
+            db_variant("cond-acc", "conditional accumulate, simtlab.cond_acc (Sec. 7.1)", ("SIMTLAB_EXT",), "_ext"),
         ) + tuple(
             # Fig. 8.3's bandwidth sweep: 16, 8 and 4 GB/s by narrower chips (the DRAM clock and timing
             # unchanged, as the thesis lowers bandwidth, not latency)
-            Config(f"{label}-{gbps}GBs", "pdom", f"{what} at {gbps} GB/s", defines=defines, ptx_ext=bool(defines),
-                   variant=variant, sim_set=(f"-gpgpu_dram_buswidth={gbps // 4}",))
+            db_variant(f"{label}-{gbps}GBs", f"{what} at {gbps} GB/s", macros, suffix,
+                       (f"-gpgpu_dram_buswidth={gbps // 4}",))
             for gbps in (16, 8, 4)
-            for label, what, defines, variant in (("ballot", "the baseline", (), ""),
-                                                  ("cond-acc", "conditional accumulate", ("-DSIMTLAB_EXT",), "_ext"))),
+            for label, what, macros, suffix in (("ballot", "the baseline", (), ""),
+                                                ("cond-acc", "conditional accumulate", ("SIMTLAB_EXT",), "_ext"))),
         notes="Fig. 8.1: +21% with conditional accumulate at 50% selectivity, 20% fewer warp instructions, a "
         "row-buffer hit rate of 95%; Fig. 8.3: the gain holds down to 8 GB/s and vanishes at 4 GB/s (memory "
         "bound; the *-GBs rows' speedups are over ballot at 32 GB/s: compare cond-acc-N with ballot-N for the gain "
@@ -246,18 +252,15 @@ EXPERIMENTS = {
         presets=("NARASIMAN_DB",),
         configs=(
             Config("ballot", "pdom", "the baseline traversal: ballot and popc (Sec. 6.2.3)"),
-            Config("tt", "pdom", "tree traverse, simtlab.tree_traverse (Sec. 7.2.1)",
-                   defines=("-DSIMTLAB_TT",), ptx_ext=True, variant="_tt"),
-            Config("hint", "pdom", "row-buffer hints on each row node's first load, a 200-cycle hold (Sec. 7.2)",
-                   defines=("-DSIMTLAB_HINT",), ptx_ext=True, variant="_hint"),
-            Config("tt-hint", "pdom", "tree traverse and hints (Fig. 8.4's last bar)",
-                   defines=("-DSIMTLAB_TT", "-DSIMTLAB_HINT"), ptx_ext=True, variant="_tt_hint"),
-            Config("hint-hold400", "pdom", "hints with a 400-cycle hold (beyond the break-even point)",
-                   defines=("-DSIMTLAB_HINT",), ptx_ext=True, variant="_hint",
-                   sim_set=("-simtlab_dram_row_hold=400",)),
-            Config("tt-hint-hold400", "pdom", "tree traverse and hints with a 400-cycle hold",
-                   defines=("-DSIMTLAB_TT", "-DSIMTLAB_HINT"), ptx_ext=True, variant="_tt_hint",
-                   sim_set=("-simtlab_dram_row_hold=400",)),
+            db_variant("tt", "tree traverse, simtlab.tree_traverse (Sec. 7.2.1)", ("SIMTLAB_TT",), "_tt"),
+            db_variant("hint", "row-buffer hints on each row node's first load, a 200-cycle hold (Sec. 7.2)",
+                       ("SIMTLAB_HINT",), "_hint"),
+            db_variant("tt-hint", "tree traverse and hints (Fig. 8.4's last bar)", ("SIMTLAB_TT", "SIMTLAB_HINT"),
+                       "_tt_hint"),
+            db_variant("hint-hold400", "hints with a 400-cycle hold (beyond the break-even point)",
+                       ("SIMTLAB_HINT",), "_hint", ("-simtlab_dram_row_hold=400",)),
+            db_variant("tt-hint-hold400", "tree traverse and hints with a 400-cycle hold",
+                       ("SIMTLAB_TT", "SIMTLAB_HINT"), "_tt_hint", ("-simtlab_dram_row_hold=400",)),
         ),
         notes="Fig. 8.4: tree traverse alone changes little (memory bound); hints raise the row-buffer hit rate "
         "from below 10% to almost 50% and throughput by 34%; both by 39%. The thesis's 3-level tree (0.9 G keys, "
