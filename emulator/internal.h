@@ -610,6 +610,8 @@ typedef struct sim_cta {
     uint32_t frame_sp;        /* its frame's offset in the per-thread stacks */
     uint8_t *shared;
     uint32_t shared_bytes, dynamic_shared;
+    uint32_t smid, nsmid;     /* what %smid and %nsmid read: the timing model's SM and SM count
+                                 (set before the CTA begins); the emulator's 0 and 1 */
     uint8_t *local;           /* per-thread stacks: nthreads * local_bytes */
     uint32_t local_bytes;
     const uint8_t *params;

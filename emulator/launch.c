@@ -115,8 +115,8 @@ static void fill_specials(sim_cta *c, uint64_t id, sim_dim3 cl)
     uniform[ROW_NCTAID_Y] = c->nctaid.y;
     uniform[ROW_NCTAID_Z] = c->nctaid.z;
     uniform[ROW_NWARPID] = (c->nthreads + 31) / 32;
-    uniform[ROW_SMID] = 0;
-    uniform[ROW_NSMID] = 1;
+    uniform[ROW_SMID] = c->smid;
+    uniform[ROW_NSMID] = c->nsmid ? c->nsmid : 1;
     uniform[ROW_GRIDID] = 1;
     uniform[ROW_DYNAMIC_SMEM] = c->dynamic_shared;
     uniform[ROW_TOTAL_SMEM] = c->kernel_fn->shared_used + c->dynamic_shared;

@@ -54,6 +54,7 @@ typedef enum opt_kind {
     K_DRAM_SCHED,  /* tm_dram_sched: 0 FIFO, 1 FR-FCFS */
     K_DEADLOCK,    /* deadlock_cycles */
     K_NAME,        /* a char[32] name (mechanism, permutation: checked where used) */
+    K_PATH,        /* a char[256] file name, or a word the option gives a meaning */
     K_CHOICE,      /* an enum field named by one of opt_def.choices (index = value) */
     K_WRITE_QUEUE, /* dram_wq: SIZE:HIGH:LOW */
     K_DRAM_POWER,  /* tm_dram_power: KEY=VALUE:... */
@@ -69,6 +70,7 @@ typedef struct opt_def {
 } opt_def;
 
 static const char *const cta_priority_names[] = {"none", "age", "rrb", "srr", NULL};
+static const char *const tb_sched_names[] = {"lrr", "bcs", "mst", "kway", "rb", NULL}; /* tm_tb_policy's order */
 static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain", "replay", NULL};
 static const char *const hazard_predictor_names[] = {"none", "false", "true", "counter", "oracle", NULL};
 static const char *const hazard_tracker_names[] = {"naive", "credit", NULL};
@@ -166,6 +168,9 @@ static const opt_def options[] = {
     {"-simtlab_dws_threshold", K_U32, F(dws_threshold)},
     {"-simtlab_dws_memory", K_BOOL, F(dws_memory)},
     {"-simtlab_dpe_forwarding", K_BOOL, F(dpe_forwarding)},
+    {"-simtlab_tb_sched", K_CHOICE, F(tb_sched), .choices = tb_sched_names},
+    {"-simtlab_tb_steal", K_BOOL, F(tb_steal)},
+    {"-simtlab_tb_graph", K_PATH, F(tb_graph)},
     {"-simtlab_mem_pipeline", K_CHOICE, F(mem_pipeline), .choices = mem_pipeline_names},
     {"-simtlab_warp_buffer", K_U32, F(warp_buffer)},
     {"-simtlab_hazard_predictor", K_CHOICE, F(hazard_predictor), .choices = hazard_predictor_names},
@@ -406,6 +411,8 @@ void tm_config_defaults(tm_config *c)
         .lwm_jump_once = true,
         .lwm_pred_pack = true,
         .dws_threshold = 50,
+        .tb_steal = true,
+        .tb_graph = "static",
         .mem_pipeline = TM_MEMPIPE_QUEUE,
         .warp_buffer = 8,
         .hazard_predictor = TM_PREDICT_NONE,
@@ -534,6 +541,15 @@ static int apply_value(tm_config *c, const opt_def *o, const char *value, char *
                 snprintf(err, errlen, "'%c' in \"%s\": a name has letters, digits and _ + - .", value[i], value);
                 return -1;
             }
+        memcpy(base, value, n + 1);
+        return 0;
+    }
+    case K_PATH: {
+        size_t n = strlen(value);
+        if (n == 0 || n >= sizeof c->tb_graph) {
+            snprintf(err, errlen, "a file name of 1 to %zu characters", sizeof c->tb_graph - 1);
+            return -1;
+        }
         memcpy(base, value, n + 1);
         return 0;
     }
@@ -1000,7 +1016,8 @@ static void format_value(const tm_config *c, const opt_def *o, char *buf, size_t
         snprintf(buf, n, "%llu",
                  c->deadlock_cycles == TM_DEADLOCK_DEFAULT_CYCLES ? 1ull : (unsigned long long)c->deadlock_cycles);
         break;
-    case K_NAME: snprintf(buf, n, "%s", base); break;
+    case K_NAME:
+    case K_PATH: snprintf(buf, n, "%s", base); break;
     case K_CHOICE: snprintf(buf, n, "%s", o->choices[*(const int *)base]); break;
     }
 }

@@ -292,6 +292,16 @@ typedef struct tm_config {
                                         path on memory divergence, its lanes whose load data
                                         arrived running ahead of those still waiting (Meng et
                                         al., ISCA 2010; Rhu's thesis, Sec. 3.4.3; 0) */
+    int tb_sched;                    /* -simtlab_tb_sched: the thread-block scheduler, a
+                                        tm_tb_policy (timing/tb_sched.h): lrr (default), bcs, mst,
+                                        kway or rb */
+    bool tb_steal;                   /* -simtlab_tb_steal: PAVER's task stealing under kway and
+                                        rb (Tripathy's thesis, Algorithm 2; 1) */
+    char tb_graph[256];              /* -simtlab_tb_graph: the locality graph the PAVER schedulers
+                                        group blocks by: "static" (the analyzer's, built at each
+                                        launch; default) or a simtlab-locality/1 JSON file
+                                        (`simtlab locality --json`), whose profiled graph is taken
+                                        when it has one, else its static graph */
     bool dpe_forwarding;             /* -simtlab_dpe_forwarding: dual-path execution exposes a
                                         suspended lower path while the top entry has one valid
                                         path (Rhu's thesis, Sec. 3.4.1, path forwarding; 0) */

@@ -86,6 +86,7 @@
 #include "timing/mempart.h"
 #include "timing/parallel.h"
 #include "timing/sm.h"
+#include "timing/tb_graph.h"
 
 enum { DOM_CORE, DOM_ICNT, DOM_L2, DOM_DRAM, DOMAINS };
 
@@ -193,7 +194,8 @@ tm_gpu *tm_gpu_new(const tm_config *cfg, char *err, size_t errlen)
     gpu->slots = calloc(gpu->nsms, sizeof *gpu->slots);
     gpu->fail_text = calloc(gpu->nsms, TM_FAIL_MESSAGE);
     gpu->sm_lines = calloc(gpu->nsms, sizeof *gpu->sm_lines);
-    if (!gpu->sms || !gpu->parts || !gpu->slots || !gpu->fail_text || !gpu->sm_lines) {
+    gpu->sm_ctas = calloc(gpu->nsms, sizeof *gpu->sm_ctas);
+    if (!gpu->sms || !gpu->parts || !gpu->slots || !gpu->fail_text || !gpu->sm_lines || !gpu->sm_ctas) {
         snprintf(err, errlen, "out of memory for the GPU model");
         tm_gpu_free(gpu);
         return NULL;
@@ -253,6 +255,8 @@ void tm_gpu_free(tm_gpu *gpu)
     free(gpu->slots);
     free(gpu->fail_text);
     free(gpu->sm_lines);
+    free(gpu->sm_ctas);
+    tm_tb_sched_free(&gpu->tbs);
     free(gpu->mem);
     free(gpu);
 }
@@ -339,20 +343,66 @@ static uint32_t kernel_registers(tm_gpu *gpu, const sim_program *p, uint32_t fn,
     return gpu->regs_of[fn];
 }
 
-/* Hand each SM with room at most one new CTA, round robin. */
+/* Start on the SMs, in round-robin order from cta_rr, what the
+ * thread-block scheduler hands each (timing/tb_sched.h; under LRR one
+ * CTA to each SM with room). */
 static void schedule_ctas(tm_gpu *gpu, char *err, size_t errlen)
 {
-    for (uint32_t k = 0; k < gpu->nsms && gpu->next_cta < gpu->nctas && !gpu->failed; k++) {
-        tm_sm *sm = &gpu->sms[(gpu->cta_rr + k) % gpu->nsms];
-        if (!tm_sm_can_take(sm))
-            continue;
-        if (!tm_sm_start_cta(sm, gpu->next_cta, err, errlen)) {
-            tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "%s", err);
-            return;
+    uint32_t upto = gpu->tbs.policy == TM_TB_BCS ? 2 : 1;
+    for (uint32_t k = 0; k < gpu->nsms && tm_tb_sched_left(&gpu->tbs) && !gpu->failed; k++) {
+        uint32_t s = (gpu->cta_rr + k) % gpu->nsms;
+        tm_sm *sm = &gpu->sms[s];
+        uint64_t ids[2];
+        uint32_t n = tm_tb_sched_next(&gpu->tbs, s, tm_sm_room(sm, upto), ids);
+        for (uint32_t i = 0; i < n; i++) {
+            if (!tm_sm_start_cta(sm, ids[i], err, errlen)) {
+                tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "%s", err);
+                return;
+            }
+            gpu->next_cta++;
         }
-        gpu->next_cta++;
     }
     gpu->cta_rr = (gpu->cta_rr + 1) % gpu->nsms;
+}
+
+/* The launch's thread-block scheduler (-simtlab_tb_sched); the PAVER
+ * policies first get the launch's locality graph and group its blocks.
+ * False with err when the graph or the groups cannot be made. */
+static bool start_tb_sched(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
+                           const void *params, uint32_t param_bytes, char *err, size_t errlen)
+{
+    tm_tb_policy pol = (tm_tb_policy)gpu->cfg.tb_sched;
+    tm_tb_sched_free(&gpu->tbs);
+    gpu->tb = (tm_tb_report){.policy = pol, .steal = gpu->cfg.tb_steal && (pol == TM_TB_KWAY || pol == TM_TB_RB)};
+    tm_tb_groups groups = {0};
+    if (tm_tb_policy_uses_graph(pol)) {
+        ptx_locality_graph g;
+        tm_tb_graph_info info;
+        if (tm_tb_graph_get(gpu->cfg.tb_graph, d, p, name, cfg, params, param_bytes, &g, &info, err, errlen) != 0)
+            return false;
+        double t0 = ptx_wall_seconds();
+        static const tm_tb_partition how[] = {[TM_TB_MST] = TM_TB_PART_MST, [TM_TB_KWAY] = TM_TB_PART_KWAY,
+                                              [TM_TB_RB] = TM_TB_PART_RB};
+        int rc = tm_tb_groups_make(how[pol], &g, gpu->nsms, gpu->occ.ctas, &groups, err, errlen);
+        gpu->tb.partition_seconds = ptx_wall_seconds() - t0;
+        gpu->tb.graph_source = info.source;
+        gpu->tb.graph_exact = info.exact;
+        gpu->tb.graph_seconds = info.seconds;
+        gpu->tb.graph_edges = g.nedges;
+        gpu->tb.graph_weight = g.total_weight;
+        if (rc == 0) {
+            gpu->tb.groups = groups.ngroups;
+            gpu->tb.captured = tm_tb_groups_captured(&groups, &g);
+        }
+        ptx_locality_graph_free(&g);
+        if (rc != 0)
+            return false;
+    }
+    if (!tm_tb_sched_start(&gpu->tbs, pol, gpu->cfg.tb_steal, gpu->nsms, gpu->occ.ctas, gpu->nctas, &groups)) {
+        snprintf(err, errlen, "out of memory for the thread-block scheduler");
+        return false;
+    }
+    return true;
 }
 
 /* The sub-partition (L2 slice) of address addr. */
@@ -806,8 +856,10 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     gpu->next_cta = 0;
     gpu->nctas = grid.nctas;
     tm_sm_stats before = {0};
-    for (uint32_t i = 0; i < gpu->nsms; i++)
+    for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_sm_stats_add(&before, &gpu->sms[i].stats);
+        gpu->sm_ctas[i] = gpu->sms[i].stats.ctas;
+    }
     gpu->kernel_start_insts = before.thread_insts;
     uint64_t start = gpu->core_cycle;
     if (!tables)
@@ -816,6 +868,9 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
         tm_gpu_fail(gpu, SIM_ERR_RESOURCES, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "
                     "thread, %u bytes of shared memory)", name, gpu->cta_threads,
                     tm_occupancy_limit_name(gpu->occ.limit), gpu->cta_regs, gpu->cta_shared);
+    else if (!start_tb_sched(gpu, d, p, name, cfg, params, param_bytes, err, errlen))
+        tm_gpu_fail(gpu, SIM_ERR_CONFIG, "launch of %s: -simtlab_tb_sched %s: %s", name,
+                    tm_tb_policy_name((tm_tb_policy)gpu->cfg.tb_sched), err);
     else
         run(gpu, err, errlen);
     /* CTAs still resident after a failure end now, reporting their state */
@@ -842,6 +897,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     ks->start_cycle = start;
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_sm_stats_add(&ks->sm, &gpu->sms[i].stats);
+        gpu->sm_ctas[i] = gpu->sms[i].stats.ctas - gpu->sm_ctas[i];
         if (gpu->sms[i].max_stack_depth > ks->max_stack_depth)
             ks->max_stack_depth = gpu->sms[i].max_stack_depth;
     }
@@ -849,6 +905,10 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     tm_sm_stats_add(&gpu->total, &ks->sm);
     gpu->total_cycles += ks->cycles;
     ks->seconds = t1 - t0;
+    ks->tb = gpu->tb;
+    ks->tb.steals = gpu->tbs.steals;
+    ks->tb.stolen = gpu->tbs.stolen;
+    tm_tb_sched_free(&gpu->tbs);
     close_launch_tables(gpu);
     bool failed = gpu->failed;
     int rc = sim_grid_close(&grid, stats, err, errlen);

@@ -24,6 +24,7 @@
 #include "timing/opclass.h"
 #include "timing/simt.h"
 #include "timing/stats.h"
+#include "timing/tb_sched.h"
 
 struct tm_sm;
 struct tm_icnt;
@@ -68,6 +69,7 @@ typedef struct tm_kernel_stats {
     uint32_t max_stack_depth; /* the deepest reconvergence stack of a CTA's warp (stack-based mechanisms) */
     double occupancy;         /* gpu_occupancy: mean resident warps / slots over active SM cycles */
     double seconds;           /* host time */
+    tm_tb_report tb;          /* thread-block scheduling (-simtlab_tb_sched) */
 } tm_kernel_stats;
 
 /* One warp issue, for tm_gpu.on_issue. */
@@ -127,6 +129,9 @@ typedef struct tm_gpu {
     tm_occupancy occ;
     uint64_t next_cta, nctas;
     uint32_t cta_rr;          /* the SM the CTA scheduler tries first */
+    tm_tb_sched tbs;          /* which blocks go where (-simtlab_tb_sched) */
+    tm_tb_report tb;          /* the running kernel's scheduling, so far */
+    uint64_t *sm_ctas;        /* per SM: CTAs it started in the last kernel */
     bool failed;              /* a CTA faulted or the model stopped: no new CTAs */
     sim_error fail_kind;      /* what stopped it (a launch's sim_stats.error) */
     char error[512];

@@ -364,6 +364,54 @@ static json_t *mem_pipeline_json(const tm_gpu *gpu, const tm_kernel_stats *k)
 }
 
 /* GPGPU-Sim's warp issue distribution of statistics s. */
+/* Thread-block scheduling (Tripathy's thesis, Ch. 3): the policy, the
+ * graph and groups of a PAVER policy, stealing, and the CTAs each SM ran;
+ * nothing under the default LRR. */
+static void print_tb_sched(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *out)
+{
+    const tm_tb_report *t = &k->tb;
+    if (t->policy == TM_TB_LRR)
+        return;
+    fprintf(out, "tb_sched = %s\n", tm_tb_policy_name(t->policy));
+    if (t->graph_source) {
+        fprintf(out, "tb_graph = %s%s\ntb_graph_edges = %" PRIu64 "\ntb_graph_weight = %" PRIu64
+                "\ntb_graph_seconds = %.6f\ntb_partition_seconds = %.6f\ntb_groups = %" PRIu64
+                "\ntb_captured_weight = %" PRIu64 "\n", t->graph_source, t->graph_exact ? "" : " (inexact)",
+                t->graph_edges, t->graph_weight, t->graph_seconds, t->partition_seconds, t->groups, t->captured);
+        if (t->steal)
+            fprintf(out, "tb_steals = %" PRIu64 "\ntb_stolen = %" PRIu64 "\n", t->steals, t->stolen);
+    }
+    fprintf(out, "tb_sm_ctas =");
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        fprintf(out, " %" PRIu64, gpu->sm_ctas[i]);
+    fputc('\n', out);
+}
+
+/* The JSON of print_tb_sched, under every policy. */
+static json_t *tb_sched_json(const tm_gpu *gpu, const tm_kernel_stats *k)
+{
+    const tm_tb_report *t = &k->tb;
+    json_t *o = json_object(), *per = json_array();
+    json_object_set_new(o, "policy", json_string(tm_tb_policy_name(t->policy)));
+    if (t->graph_source) {
+        json_object_set_new(o, "graph", json_string(t->graph_source));
+        json_object_set_new(o, "graph_exact", json_boolean(t->graph_exact));
+        json_object_set_new(o, "graph_edges", jcount(t->graph_edges));
+        json_object_set_new(o, "graph_weight", jcount(t->graph_weight));
+        json_object_set_new(o, "graph_seconds", json_real(t->graph_seconds));
+        json_object_set_new(o, "partition_seconds", json_real(t->partition_seconds));
+        json_object_set_new(o, "groups", jcount(t->groups));
+        json_object_set_new(o, "captured_weight", jcount(t->captured));
+        json_object_set_new(o, "steal", json_boolean(t->steal));
+        json_object_set_new(o, "steals", jcount(t->steals));
+        json_object_set_new(o, "stolen", jcount(t->stolen));
+    }
+    for (uint32_t i = 0; i < gpu->nsms; i++)
+        json_array_append_new(per, jcount(gpu->sm_ctas[i]));
+    json_object_set_new(o, "sm_ctas", per);
+    return o;
+}
+
 static void print_distribution(const tm_sm_stats *s, FILE *out)
 {
     fputs("Warp Occupancy Distribution:\n", out);
@@ -432,6 +480,7 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     if (gpu->cfg.max_issue_per_warp > 1)
         fprintf(out, "dual_issues = %" PRIu64 "\n", k->sm.dual_issues);
     print_mem_pipeline(gpu, k, out);
+    print_tb_sched(gpu, k, out);
     print_lamar(gpu, &r, out);
     print_simulation_time(k, out);
     print_distribution(r.tot, out);
@@ -677,6 +726,7 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
         json_object_set_new(o, "average_load_latency", json_real((double)k->sm.load_latency_sum / (double)k->sm.loads));
     json_object_set_new(o, "dual_issues", jcount(k->sm.dual_issues));
     json_object_set_new(o, "mem_pipeline", mem_pipeline_json(gpu, k));
+    json_object_set_new(o, "tb_sched", tb_sched_json(gpu, k));
     json_object_set_new(o, "seconds", json_real(k->seconds));
     json_object_set_new(o, "gpgpu_simulation_rate_inst", jcount(per_second(k->sm.thread_insts, k->seconds)));
     json_object_set_new(o, "gpgpu_simulation_rate_warp_inst", jcount(per_second(k->sm.warp_insts, k->seconds)));

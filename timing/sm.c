@@ -225,15 +225,16 @@ bool tm_sm_size_registers(tm_sm *sm, uint32_t nregs)
 
 /* ---- CTAs --------------------------------------------------------------- */
 
-bool tm_sm_can_take(const tm_sm *sm)
+uint32_t tm_sm_room(const tm_sm *sm, uint32_t upto)
 {
     const tm_gpu *gpu = sm->gpu;
-    if (sm->ncta_used >= gpu->occ.ctas)
-        return false;
-    uint32_t free_slots = 0, need = (gpu->cta_threads + 31) / 32;
+    uint32_t room = sm->ncta_used < gpu->occ.ctas ? gpu->occ.ctas - sm->ncta_used : 0;
+    room = room < upto ? room : upto;
+    uint32_t free_slots = 0, need = (gpu->cta_threads + 31) / 32 * room;
     for (uint32_t i = 0; i < sm->nstatic && free_slots < need; i++) /* (a path's twin is free with it) */
         free_slots += sm->warps[i].cta == NULL;
-    return free_slots >= need;
+    uint32_t per = (gpu->cta_threads + 31) / 32;
+    return per && free_slots / per < room ? free_slots / per : room;
 }
 
 /* The scheduler's liveness row (by local slot). */
@@ -387,6 +388,8 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
         return false;
     cta->cfg = sm->cfg;
     cta->sm_state = &sm->simt_state;
+    cta->emu.smid = sm->id; /* %smid, %nsmid */
+    cta->emu.nsmid = gpu->nsms;
     if (!tm_cta_begin(cta, gpu->grid, id, err, errlen))
         return false;
     sm->cta_used[p] = true;

@@ -225,9 +225,9 @@ void tm_sm_free(tm_sm *sm);
 /* Make the scoreboard hold functions of nregs registers (between
  * kernels); false when memory is short. */
 bool tm_sm_size_registers(tm_sm *sm, uint32_t nregs);
-/* Can the SM take one more CTA of the running kernel (threads, registers,
- * shared memory, CTA places)? */
-bool tm_sm_can_take(const tm_sm *sm);
+/* How many more CTAs of the running kernel the SM can take now (threads,
+ * registers, shared memory, CTA places, free warp slots), at most upto. */
+uint32_t tm_sm_room(const tm_sm *sm, uint32_t upto);
 /* Start CTA number id here; false with err (the launch fails). */
 bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen);
 /* One core cycle. */

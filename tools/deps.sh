@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(gcc meson ninja-build flex bison pkg-config
           libelf-dev libzstd-dev liblz4-dev libcmocka-dev libjansson-dev
+          libmetis-dev
           clang libclang-rt-dev
           python3-matplotlib)  # the plots of tools/experiments/run.py
 
