@@ -124,6 +124,8 @@ def figures(text):
 def timing(results, build, simtlab, preset, word):
     """hwbench latency and workloads on the GPU and on the timing model."""
     exe = os.path.join(build, "bin", "hwbench")
+    if not os.path.exists(os.path.join(results, "latency.1.txt")):
+        return  # run.sh ran with a PREFIX: no hwbench figures
     for mode, extra in (("latency", [word] if word else []), ("workloads", [])):
         gpu = figures(read(os.path.join(results, mode + ".1.txt")))
         rc, out, err = run([simtlab, "exec", "--sim", preset, "--", exe, mode] + extra)
