@@ -54,6 +54,7 @@ struct tm_cache {
     bool last_level;
     uint64_t (*index_fn)(void *ctx, uint64_t addr);
     void *index_ctx;
+    tm_miss_class *classes;   /* tm_cache_set_miss_classes, or NULL */
     uint64_t index_masks[32];  /* bit i of a hashed set index: the parity of these address bits */
     line *lines;               /* nsets x assoc */
     uint64_t *blocks;          /* per line: its block address (GPGPU-Sim's tag) */
@@ -307,10 +308,10 @@ tm_cache *tm_cache_new(const tm_cache_config *cfg, const char *name, char *err, 
 
 void tm_cache_free(tm_cache *c)
 {
-    if (c)
-        tm_gdu_free(c->gdu);
     if (!c)
         return;
+    tm_gdu_free(c->gdu);
+    tm_miss_class_free(c->classes);
     free(c->lines);
     free(c->blocks);
     free(c->prints);
@@ -1049,6 +1050,14 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     c->version++;
     if (c->gdu)
         note_use(c, &a, st);
+    if (c->classes) {
+        /* a sectored cache's unit is the sector: a sector miss is a miss */
+        uint64_t unit = c->cfg.sectored ? r->addr & ~(uint64_t)(TM_SECTOR_BYTES - 1) : a.block;
+        bool missed = a.p.status == TM_CACHE_MISS || (c->cfg.sectored && a.p.status == TM_CACHE_SECTOR_MISS);
+        tm_miss_kind k = tm_miss_class_access(c->classes, unit, missed);
+        if (k < TM_MISS_KINDS)
+            c->stats.miss_class[k]++;
+    }
     if (st == TM_CACHE_HIT || is_write)
         return counted;
     /* a read that waits: merged, or sent for a missing line or sector */
@@ -1065,6 +1074,13 @@ static probe peek(tm_cache *c, const tm_req *r)
 }
 
 tm_cache_status tm_cache_peek(tm_cache *c, const tm_req *r) { return peek(c, r).status; }
+
+bool tm_cache_set_miss_classes(tm_cache *c)
+{
+    if (!c->classes) /* (a sectored cache's units are its sectors) */
+        c->classes = tm_miss_class_new(c->cfg.nsets * c->cfg.assoc * (c->cfg.sectored ? 4 : 1));
+    return c->classes != NULL;
+}
 
 uint32_t tm_cache_read_fails(tm_cache *c, const tm_req *r)
 {
@@ -1214,6 +1230,8 @@ uint64_t tm_cache_next_event(const tm_cache *c, uint64_t now)
 void tm_cache_invalidate(tm_cache *c)
 {
     c->version++;
+    if (c->classes)
+        tm_miss_class_reset(c->classes);
     size_t n = (size_t)c->cfg.nsets * c->cfg.assoc;
     for (size_t i = 0; i < n; i++) {
         line_gone(c, (uint32_t)i);
@@ -1240,6 +1258,8 @@ void tm_cache_stats_add(tm_cache_stats *sum, const tm_cache_stats *s)
     sum->lamar_blocks += s->lamar_blocks;
     sum->pca_bypasses += s->pca_bypasses;
     sum->lamar_used += s->lamar_used;
+    for (int k = 0; k < TM_MISS_KINDS; k++)
+        sum->miss_class[k] += s->miss_class[k];
 }
 
 tm_cache_totals tm_cache_stats_totals(const tm_cache_stats *s)
@@ -1264,6 +1284,10 @@ void tm_cache_print_totals(FILE *f, const tm_cache_stats *s, const char *prefix,
         fprintf(f, "%s%s_total_cache_miss_rate = %.4f\n", lead, prefix, (double)t.misses / (double)t.accesses);
     fprintf(f, "%s%s_total_cache_pending_hits = %llu\n", lead, prefix, (unsigned long long)t.pending_hits);
     fprintf(f, "%s%s_total_cache_reservation_fails = %llu\n", lead, prefix, (unsigned long long)t.res_fails);
+    uint64_t classified = s->miss_class[TM_MISS_COLD] + s->miss_class[TM_MISS_CAPACITY] + s->miss_class[TM_MISS_CONFLICT];
+    for (int k = 0; classified && k < TM_MISS_KINDS; k++) /* (-simtlab_miss_classes) */
+        fprintf(f, "%s%s_total_cache_misses_%s = %llu\n", lead, prefix, tm_miss_kind_name((tm_miss_kind)k),
+                (unsigned long long)s->miss_class[k]);
 }
 
 void tm_cache_print_breakdown(FILE *f, const tm_cache_stats *s, const char *name)

@@ -100,6 +100,7 @@
 
 #include "timing/config.h"
 #include "timing/gdu.h"
+#include "timing/miss_class.h"
 #include "timing/request.h"
 
 /* Outcome of an access, in GPGPU-Sim's cache_request_status order (the
@@ -159,6 +160,7 @@ typedef struct tm_cache_stats {
     uint64_t lamar[TM_LAMAR_KINDS];
     uint64_t lamar_blocks, lamar_used;
     uint64_t pca_bypasses;   /* deprioritized read misses that allocated no line (tm_cache_set_pca) */
+    uint64_t miss_class[TM_MISS_KINDS]; /* cold, capacity, conflict (tm_cache_set_miss_classes) */
 } tm_cache_stats;
 
 /* GPGPU-Sim's cache_sub_stats: accesses = HIT + HIT_RESERVED + MISS +
@@ -197,6 +199,13 @@ bool tm_cache_set_gdu(tm_cache *c, tm_gdu_kind k, char *err, size_t errlen);
  * line). Needs a data cache that allocates on miss; false with a message
  * otherwise. */
 bool tm_cache_set_pca(tm_cache *c, char *err, size_t errlen);
+
+/* Classify c's misses as cold, capacity or conflict (timing/miss_class.h)
+ * into its statistics' miss_class: every accepted access whose tag probe
+ * finds no line (in a sectored cache: no sector, the unit being the
+ * 32-byte sector and the shadow holding as many sectors as the cache).
+ * False when memory is short. */
+bool tm_cache_set_miss_classes(tm_cache *c);
 
 /* Index sets by fn(ctx, addr) instead of the address itself (GPGPU-Sim's
  * L2 indexes by the address with the memory-partition bits removed);

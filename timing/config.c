@@ -170,6 +170,7 @@ static const opt_def options[] = {
     {"-simtlab_dpe_forwarding", K_BOOL, F(dpe_forwarding)},
     {"-simtlab_tb_sched", K_CHOICE, F(tb_sched), .choices = tb_sched_names},
     {"-simtlab_tb_steal", K_BOOL, F(tb_steal)},
+    {"-simtlab_miss_classes", K_BOOL, F(miss_classes)},
     {"-simtlab_tb_graph", K_PATH, F(tb_graph)},
     {"-simtlab_mem_pipeline", K_CHOICE, F(mem_pipeline), .choices = mem_pipeline_names},
     {"-simtlab_warp_buffer", K_U32, F(warp_buffer)},

@@ -295,6 +295,9 @@ typedef struct tm_config {
     int tb_sched;                    /* -simtlab_tb_sched: the thread-block scheduler, a
                                         tm_tb_policy (timing/tb_sched.h): lrr (default), bcs, mst,
                                         kway or rb */
+    bool miss_classes;               /* -simtlab_miss_classes: classify L1D and L2 misses as cold,
+                                        capacity or conflict (timing/miss_class.h; 0: it costs host
+                                        time and memory) */
     bool tb_steal;                   /* -simtlab_tb_steal: PAVER's task stealing under kway and
                                         rb (Tripathy's thesis, Algorithm 2; 1) */
     char tb_graph[256];              /* -simtlab_tb_graph: the locality graph the PAVER schedulers

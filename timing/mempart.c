@@ -78,6 +78,10 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
             if (cfg->lamar && !tm_cache_set_gdu(s->l2, (tm_gdu_kind)(cfg->lamar - 1), err, errlen))
                 return false;
             tm_cache_set_index_address(s->l2, partition_index, (void *)dec);
+            if (cfg->miss_classes && !tm_cache_set_miss_classes(s->l2)) {
+                snprintf(err, errlen, "out of memory for %s's miss classification", name);
+                return false;
+            }
         }
     }
     return true;

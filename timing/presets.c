@@ -6,6 +6,8 @@
  * whose configs/tested-cfgs/ are the gpgpusim.config files Accel-Sim runs):
  *   QV100   gpgpu-sim configs/tested-cfgs/SM7_QV100/gpgpusim.config (commit 14c8a45)
  *   TITANV  gpgpu-sim configs/tested-cfgs/SM7_TITANV/gpgpusim.config (commit ee3c463)
+ *   TITANX  gpgpu-sim configs/tested-cfgs/SM6_TITANX/gpgpusim.config (commit 0b407c0;
+ *           accel-sim/gpgpu-sim_distribution's copy, commit b77cd21, sets the same values)
  *   GTX480  gpgpu-sim configs/tested-cfgs/SM2_GTX480/gpgpusim.config (commit c89aac0)
  *   FX5800  gpgpu-sim configs/deprecated-cfgs/QuadroFX5800/gpgpusim.config (3.x, commit 5e8e849)
  *           and Table 2 of Fung & Aamodt, "Thread Block Compaction for
@@ -187,6 +189,90 @@ static const char titanv_text[] =
     "-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS\n"
     "-gpgpu_dram_timing_opt \"nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:\n"
     "                        CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3\"\n";
+
+static const char titanx_text[] =
+    "# NVIDIA TITAN X (Pascal, GP102), GPGPU-Sim's SM6_TITANX gpgpusim.config (\"config\" below,\n"
+    "# commit 0b407c0); every value is the config's line of the same option. The TITAN X (Pascal)\n"
+    "# of Tripathy's PhD thesis (2021), Table 3.1, differs in two rows, noted at their lines: the\n"
+    "# preset follows the config\n"
+    "# config: 28 clusters of 1 core, 12 channels x 2 sub-partitions (Table 3.1: 28 SMs)\n"
+    "-gpgpu_n_clusters 28\n"
+    "-gpgpu_n_cores_per_cluster 1\n"
+    "-gpgpu_n_mem 12\n"
+    "-gpgpu_n_sub_partition_per_mchannel 2\n"
+    "# config: 1417 MHz core, interconnect and L2, 2500 MHz DRAM (\"adopted from\n"
+    "# https://en.wikipedia.org/wiki/GeForce_10_series\"); Table 3.1 gives a core frequency\n"
+    "# of \"1 GHz\", which neither this config nor its older version (commit 229c4d8) sets\n"
+    "-gpgpu_clock_domains 1417.0:1417.0:1417.0:2500.0\n"
+    "-gpgpu_shader_registers 65536\n"
+    "# config: 2048 threads of 32-thread warps, i.e. 64 warps per SM, under the config's own\n"
+    "# comment \"This implies a maximum of 32 warps/SM\"; Table 3.1 repeats the 32 (\"32/32/2048\"\n"
+    "# TBs/warps/threads), which 2048 threads contradict. (An older SM6_TITANX, commit 229c4d8,\n"
+    "# split each SM into two cores of 1024:32, 32 warps each, where the comment was true)\n"
+    "-gpgpu_shader_core_pipeline 2048:32\n"
+    "# config: 32 CTAs per SM (Table 3.1: 32 TBs)\n"
+    "-gpgpu_shader_cta 32\n"
+    "# config: 11 widths (no tensor cores), \"There is no INT unit in Pascal\", no DP unit (DP runs\n"
+    "# on the SFU, INT on the SP units, as in GTX480)\n"
+    "-gpgpu_pipeline_widths 4,0,0,4,4,4,0,0,4,4,8\n"
+    "-gpgpu_num_sp_units 4\n"
+    "-gpgpu_num_sfu_units 4\n"
+    "-ptx_opcode_latency_int 4,13,4,5,145,32\n"
+    "-ptx_opcode_initiation_int 1,1,1,1,4,4\n"
+    "-ptx_opcode_latency_fp 4,13,4,4,39\n"
+    "-ptx_opcode_initiation_fp 1,2,1,1,4\n"
+    "-ptx_opcode_latency_dp 8,19,8,8,330\n"
+    "-ptx_opcode_initiation_dp 8,8,8,8,130\n"
+    "-ptx_opcode_latency_sfu 20\n"
+    "-ptx_opcode_initiation_sfu 4\n"
+    "# tensor latencies: not in the config, GPGPU-Sim's defaults (64/64) stand\n"
+    "-gpgpu_sub_core_model 1\n"
+    "# the config disables the specialized collectors (-gpgpu_enable_specialized_operand_collector 0):\n"
+    "# only its 8 generic collector units exist\n"
+    "-gpgpu_operand_collector_num_units_sp 0\n"
+    "-gpgpu_operand_collector_num_units_sfu 0\n"
+    "-gpgpu_operand_collector_num_units_tensor_core 0\n"
+    "-gpgpu_operand_collector_num_units_mem 0\n"
+    "-gpgpu_operand_collector_num_units_gen 8\n"
+    "# config: \"16 register banks, 4 banks per subcore\"\n"
+    "-gpgpu_num_reg_banks 16\n"
+    "-gpgpu_shmem_num_banks 32\n"
+    "-gpgpu_shmem_limited_broadcast 0\n"
+    "-gpgpu_shmem_warp_parts 1\n"
+    "# config: \"Pascal 102 has four schedulers per core\", greedy-then-oldest\n"
+    "-gpgpu_num_sched_per_core 4\n"
+    "-gpgpu_scheduler gto\n"
+    "# config: \"a warp scheduler can issue 2 insts per cycle using 2 diff execution units\"\n"
+    "-gpgpu_max_insn_issue_per_warp 2\n"
+    "-gpgpu_dual_issue_diff_exec_units 1\n"
+    "# config: a streaming sectored L1D of 4 sets x 128 B x 96 ways = 48 KB and 96 KB of shared\n"
+    "# memory (Table 3.1: 48/96 KB); global loads skip it (\"By default, L1 cache is disabled\n"
+    "# in Pascal P102\")\n"
+    "-gpgpu_cache:dl1 S:4:128:96,L:L:s:N:L,A:256:8,16:0,32\n"
+    "-gpgpu_shmem_size 98304\n"
+    "-gpgpu_gmem_skip_L1D 1\n"
+    "-gpgpu_l1_latency 82\n"
+    "-gpgpu_smem_latency 24\n"
+    "# config: 64 sets x 128 B x 16 ways = 128 KB per sub-partition, x 24 = 3 MB (Table 3.1: 3MB)\n"
+    "-gpgpu_cache:dl2 S:64:128:16,L:B:m:L:P,A:256:64,16:0,32\n"
+    "-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,S:2:48,4\n"
+    "-gpgpu_const_cache:l1 N:128:64:2,L:R:f:N:L,S:2:64,4\n"
+    "-icnt_flit_size 40\n"
+    "-gpgpu_l2_rop_latency 120\n"
+    "-dram_latency 100\n"
+    "-gpgpu_dram_scheduler 1\n"
+    "-gpgpu_frfcfs_dram_sched_queue_size 64\n"
+    "# config: \"bus width is 384bits (12 DRAM chips x 32 bits)\", one 4-byte chip per channel\n"
+    "-gpgpu_n_mem_per_ctrlr 1\n"
+    "-gpgpu_dram_buswidth 4\n"
+    "-gpgpu_dram_burst_length 8\n"
+    "-dram_data_command_freq_ratio 4  # GDDR5X is QDR\n"
+    "-dram_bnkgrp_indexing_policy 1\n"
+    "-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS\n"
+    "# config: \"the same GDDR5 timing, scaled to 2500MHZ\", written over two lines as the config does\n"
+    "-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=8:RCD=16:RAS=37:RP=16:RC=52:\n"
+    "                        CL=16:WL=6:CDLR=7:WR=16:nbkgrp=4:CCDL=4:RTPL=3\"\n"
+    "-gpgpu_kernel_launch_latency 5000\n";
 
 static const char gtx480_text[] =
     "# NVIDIA GeForce GTX 480 (Fermi), GPGPU-Sim's SM2_GTX480 gpgpusim.config\n"
@@ -797,7 +883,8 @@ static const char rhu_pca_text[] =
     "# (-gpgpu_shader_cta) are its mechanisms, not the machine's\n";
 
 static const preset presets[] = {
-    {"QV100", qv100_text, NULL}, {"TITANV", titanv_text, NULL}, {"GTX480", gtx480_text, NULL},
+    {"QV100", qv100_text, NULL}, {"TITANV", titanv_text, NULL}, {"TITANX", titanx_text, NULL},
+    {"GTX480", gtx480_text, NULL},
     {"FX5800", fx5800_text, NULL}, {"H100", h100_text, NULL}, {"RHU_DPE", rhu_dpe_text, NULL},
     {"RHU_TBC", rhu_tbc_text, NULL}, {"NARASIMAN", narasiman_text, NULL}, {"TURNER", turner_text, NULL},
     {"RHU_LAMAR", rhu_lamar_text, "RHU_DPE"}, {"RHU_PCA", rhu_pca_text, "RHU_DPE"},
@@ -805,9 +892,9 @@ static const preset presets[] = {
 };
 enum { N_PRESETS = sizeof presets / sizeof presets[0] };
 
-static const char *const preset_names[N_PRESETS + 1] = {"QV100",   "TITANV",  "GTX480",    "FX5800", "H100",
-                                                         "RHU_DPE", "RHU_TBC", "NARASIMAN", "TURNER", "RHU_LAMAR", "RHU_PCA",
-                                                         "NARASIMAN_DB", NULL};
+static const char *const preset_names[N_PRESETS + 1] = {"QV100",   "TITANV",  "TITANX",    "GTX480", "FX5800",
+                                                         "H100",    "RHU_DPE", "RHU_TBC",   "NARASIMAN", "TURNER",
+                                                         "RHU_LAMAR", "RHU_PCA", "NARASIMAN_DB", NULL};
 
 const char *const *tm_config_preset_names(void) { return preset_names; }
 
@@ -854,7 +941,7 @@ int tm_config_preset(tm_config *c, const char *name, char *err, size_t errlen)
 {
     const preset *p = find_preset(name);
     if (!p) {
-        char names[128];
+        char names[256];
         list_names(names, sizeof names);
         snprintf(err, errlen, "unknown preset \"%s\" (presets: %s)", name, names);
         return -1;
@@ -881,7 +968,7 @@ int tm_config_load(tm_config *c, const char *preset_or_file, FILE *warnings, cha
     tm_config_defaults(&work);
     FILE *probe = fopen(preset_or_file, "rb");
     if (!probe) {
-        char names[128];
+        char names[256];
         list_names(names, sizeof names);
         snprintf(err, errlen, "%s: neither a preset (%s) nor a readable configuration file", preset_or_file, names);
         return -1;

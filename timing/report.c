@@ -499,6 +499,10 @@ static json_t *cache_json(const tm_cache_stats *s)
     json_object_set_new(o, "miss_rate", json_real(ratio((double)t.misses, (double)t.accesses)));
     json_object_set_new(o, "pending_hits", jcount(t.pending_hits));
     json_object_set_new(o, "reservation_fails", jcount(t.res_fails));
+    json_t *classes = json_object(); /* (all 0 without -simtlab_miss_classes) */
+    for (int k = 0; k < TM_MISS_KINDS; k++)
+        json_object_set_new(classes, tm_miss_kind_name((tm_miss_kind)k), jcount(s->miss_class[k]));
+    json_object_set_new(o, "miss_classes", classes);
     json_t *b = json_object();
     for (int ty = 0; ty < TM_ACC_TYPES; ty++) {
         json_t *row = json_object();

@@ -166,6 +166,10 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         return false;
     if (sm->l1d && cfg->pca_tokens && !tm_cache_set_pca(sm->l1d, err, errlen))
         return false;
+    if (sm->l1d && cfg->miss_classes && !tm_cache_set_miss_classes(sm->l1d)) {
+        snprintf(err, errlen, "out of memory for %s's miss classification", name);
+        return false;
+    }
     snprintf(name, sizeof name, "L1C_%03u", id);
     if (cfg->l1c.present && !(sm->l1c = tm_cache_new(&cfg->l1c, name, err, errlen)))
         return false;

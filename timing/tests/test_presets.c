@@ -55,7 +55,7 @@ static void test_every_preset(void **state)
         free(w.buf);
         round_trip(&c);
     }
-    assert_int_equal(n, 12);
+    assert_int_equal(n, 13);
 }
 
 /* configs/tested-cfgs/SM7_QV100/gpgpusim.config: -gpgpu_n_clusters 80,
@@ -129,6 +129,82 @@ static void test_titanv(void **state)
     assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
                      4608 * 1024);
     assert_int_equal(c.kernel_launch_latency, 0); /* not in the source: GPGPU-Sim's default 0 */
+}
+
+/* configs/tested-cfgs/SM6_TITANX/gpgpusim.config (commit 0b407c0): "-gpgpu_n_clusters 28",
+ * "-gpgpu_n_cores_per_cluster 1", "-gpgpu_n_mem 12", "-gpgpu_n_sub_partition_per_mchannel 2",
+ * "-gpgpu_clock_domains 1417.0:1417.0:1417.0:2500.0", "-gpgpu_shader_registers 65536",
+ * "-gpgpu_shader_core_pipeline 2048:32" (64 warps, whatever its comment "a maximum of 32
+ * warps/SM" and Tripathy's Table 3.1 say), "-gpgpu_shader_cta 32", "-gpgpu_pipeline_widths
+ * 4,0,0,4,4,4,0,0,4,4,8", "-gpgpu_num_sp_units 4", "-gpgpu_num_sfu_units 4",
+ * "-ptx_opcode_latency_fp 4,13,4,4,39", "-ptx_opcode_initiation_int 1,1,1,1,4,4",
+ * "-ptx_opcode_latency_sfu 20", "-ptx_opcode_initiation_sfu 4", "-gpgpu_sub_core_model 1",
+ * "-gpgpu_enable_specialized_operand_collector 0", "-gpgpu_operand_collector_num_units_gen 8",
+ * "-gpgpu_num_reg_banks 16", "-gpgpu_num_sched_per_core 4", "-gpgpu_scheduler gto",
+ * "-gpgpu_max_insn_issue_per_warp 2", "-gpgpu_cache:dl1 S:4:128:96,L:L:s:N:L,..." (48 KB),
+ * "-gpgpu_shmem_size 98304", "-gpgpu_gmem_skip_L1D 1", "-gpgpu_l1_latency 82",
+ * "-gpgpu_smem_latency 24", "-gpgpu_cache:dl2 S:64:128:16,L:B:m:L:P,..." ("This gives 3MB L2
+ * cache"), "-gpgpu_l2_rop_latency 120", "-dram_latency 100", "-gpgpu_n_mem_per_ctrlr 1",
+ * "-gpgpu_dram_buswidth 4", "-gpgpu_dram_burst_length 8", "-dram_data_command_freq_ratio 4",
+ * "-gpgpu_dram_timing_opt ...RCD=16:RAS=37:RP=16:RC=52:CL=16...CCDL=4:RTPL=3",
+ * "-dram_bnkgrp_indexing_policy 1", "-gpgpu_kernel_launch_latency 5000". */
+static void test_titanx(void **state)
+{
+    (void)state;
+    tm_config c = load("TITANX");
+    assert_int_equal(c.n_clusters, 28);
+    assert_int_equal(c.n_cores_per_cluster, 1);
+    assert_int_equal(c.n_mem, 12);
+    assert_int_equal(c.n_sub_partition_per_mchannel, 2);
+    assert_true(c.core_mhz == 1417.0 && c.icnt_mhz == 1417.0 && c.l2_mhz == 1417.0 && c.dram_mhz == 2500.0);
+    assert_int_equal(c.registers_per_core, 65536);
+    assert_int_equal(c.max_threads_per_core, 2048);
+    assert_int_equal(c.max_threads_per_core / c.warp_size, 64); /* not the comment's 32 warps */
+    assert_int_equal(c.max_ctas_per_core, 32);
+    assert_int_equal(c.id_oc[TM_UNIT_SP], 4);
+    assert_int_equal(c.id_oc[TM_UNIT_DP], 0);
+    assert_int_equal(c.id_oc[TM_UNIT_INT], 0);
+    assert_int_equal(c.ex_wb, 8);
+    assert_int_equal(c.n_units[TM_UNIT_SP], 4);
+    assert_int_equal(c.n_units[TM_UNIT_SFU], 4);
+    assert_int_equal(c.n_units[TM_UNIT_DP], 0);
+    assert_int_equal(c.n_units[TM_UNIT_INT], 0);
+    assert_int_equal(c.lat_fp.latency[TM_LAT_MAD], 4);
+    assert_int_equal(c.lat_int.initiation[TM_LAT_DIV], 4);
+    assert_int_equal(c.lat_sfu, 20);
+    assert_int_equal(c.init_sfu, 4);
+    assert_true(c.sub_core_model);
+    assert_int_equal(c.oc_units[TM_UNIT_SP], 0);
+    assert_int_equal(c.oc_units_gen, 8);
+    assert_int_equal(c.reg_banks, 16);
+    assert_int_equal(c.n_schedulers, 4);
+    assert_int_equal(c.scheduler, TM_SCHED_GTO);
+    assert_int_equal(c.max_issue_per_warp, 2);
+    assert_true(c.l1d.sectored);
+    assert_int_equal(c.l1d.alloc, TM_ALLOC_STREAMING);
+    assert_int_equal(c.l1d.nsets * c.l1d.line_bytes * c.l1d.assoc, 48 * 1024);
+    assert_int_equal(c.shmem_bytes, 96 * 1024);
+    assert_true(c.gmem_skip_l1d);
+    assert_int_equal(c.l1_latency, 82);
+    assert_int_equal(c.smem_latency, 24);
+    assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc, 128 * 1024);
+    assert_int_equal(c.l2.nsets * c.l2.line_bytes * c.l2.assoc * c.n_mem * c.n_sub_partition_per_mchannel,
+                     3 * 1024 * 1024);
+    assert_int_equal(c.l2.set_index, TM_INDEX_IPOLY);
+    assert_int_equal(c.l2_rop_latency, 120);
+    assert_int_equal(c.dram_latency, 100);
+    assert_int_equal(c.chips_per_channel, 1);
+    assert_int_equal(c.dram_buswidth, 4);
+    assert_int_equal(c.dram_burst_length, 8);
+    assert_int_equal(c.dram_data_command_freq_ratio, 4);
+    assert_true(c.dram_bankgroup_low_bits);
+    assert_false(c.dram_dual_bus); /* not in the source: GPGPU-Sim's default 0 */
+    assert_int_equal(c.dram.tRCD, 16);
+    assert_int_equal(c.dram.tRAS, 37);
+    assert_int_equal(c.dram.tRC, 52);
+    assert_int_equal(c.dram.tCL, 16);
+    assert_int_equal(c.dram.tCCDL, 4);
+    assert_int_equal(c.kernel_launch_latency, 5000);
 }
 
 /* configs/tested-cfgs/SM2_GTX480/gpgpusim.config: 15 SMs, 6 channels x 2
@@ -496,6 +572,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_preset), cmocka_unit_test(test_qv100),  cmocka_unit_test(test_titanv),
+        cmocka_unit_test(test_titanx),
         cmocka_unit_test(test_gtx480),       cmocka_unit_test(test_fx5800_table2), cmocka_unit_test(test_h100),
         cmocka_unit_test(test_rhu_dpe_table_3_1), cmocka_unit_test(test_rhu_tbc_table_4_1),
         cmocka_unit_test(test_narasiman_table_5_1), cmocka_unit_test(test_turner_table_4_2),
