@@ -55,6 +55,8 @@ struct tm_cache {
     uint64_t (*index_fn)(void *ctx, uint64_t addr);
     void *index_ctx;
     tm_miss_class *classes;   /* tm_cache_set_miss_classes, or NULL */
+    tm_snooze *snooze;        /* tm_cache_set_snooze, or NULL */
+    uint32_t snooze_block;    /* its unit: 0 the bank, else bytes of a block */
     uint64_t index_masks[32];  /* bit i of a hashed set index: the parity of these address bits */
     line *lines;               /* nsets x assoc */
     uint64_t *blocks;          /* per line: its block address (GPGPU-Sim's tag) */
@@ -312,6 +314,7 @@ void tm_cache_free(tm_cache *c)
         return;
     tm_gdu_free(c->gdu);
     tm_miss_class_free(c->classes);
+    tm_snooze_free(c->snooze);
     free(c->lines);
     free(c->blocks);
     free(c->prints);
@@ -1004,6 +1007,30 @@ static void note_use(tm_cache *c, const access *a, tm_cache_status st)
     l->used |= a->smask;
 }
 
+/* The Snooze unit of addr in line idx: the bank, the line, or its sector. */
+static uint32_t snooze_unit(const tm_cache *c, uint32_t idx, uint64_t addr)
+{
+    if (!c->snooze_block)
+        return 0;
+    if (c->snooze_block == c->cfg.line_bytes)
+        return idx;
+    return idx * 4 + (uint32_t)(addr / TM_SECTOR_BYTES % 4);
+}
+
+/* A fill wrote sectors of line idx at cycle now: their units are used. */
+static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now)
+{
+    if (!c->snooze)
+        return;
+    if (c->snooze_block != TM_SECTOR_BYTES || c->snooze_block == c->cfg.line_bytes) { /* one unit: the bank or the line */
+        tm_snooze_use(c->snooze, snooze_unit(c, idx, 0), now);
+        return;
+    }
+    for (uint32_t k = 0; k < 4; k++)
+        if (sectors >> k & 1)
+            tm_snooze_use(c->snooze, idx * 4 + k, now);
+}
+
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)
 {
     if (bad_request(c, r))
@@ -1033,6 +1060,13 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     a.type = access_type(r);
     bool is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK;
     a.p = probe_tags(c, a.block, a.smask, is_write);
+    if (c->snooze && a.p.status == TM_CACHE_HIT && !tm_snooze_ready(c->snooze, snooze_unit(c, a.p.idx, r->addr), now)) {
+        c->stats.count[a.type][TM_CACHE_RESERVATION_FAIL]++; /* (not remembered: the unit wakes by itself) */
+        c->stats.fail[a.type][TM_CACHE_FAIL_ASLEEP]++;
+        if (why)
+            *why = TM_CACHE_FAIL_ASLEEP;
+        return TM_CACHE_RESERVATION_FAIL;
+    }
     tm_cache_status st;
     if (c->cfg.write == TM_WRITE_READ_ONLY)
         st = read_only_access(&a);
@@ -1050,6 +1084,8 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     c->version++;
     if (c->gdu)
         note_use(c, &a, st);
+    if (c->snooze && a.p.status == TM_CACHE_HIT) /* the data array read or written */
+        tm_snooze_use(c->snooze, snooze_unit(c, a.p.idx, r->addr), now);
     if (c->classes) {
         /* a sectored cache's unit is the sector: a sector miss is a miss */
         uint64_t unit = c->cfg.sectored ? r->addr & ~(uint64_t)(TM_SECTOR_BYTES - 1) : a.block;
@@ -1074,6 +1110,56 @@ static probe peek(tm_cache *c, const tm_req *r)
 }
 
 tm_cache_status tm_cache_peek(tm_cache *c, const tm_req *r) { return peek(c, r).status; }
+
+bool tm_cache_set_snooze(tm_cache *c, uint32_t block_bytes, uint32_t wake, char *err, size_t errlen)
+{
+    uint32_t lines = c->cfg.nsets * c->cfg.assoc, n = 1;
+    if (block_bytes == c->cfg.line_bytes)
+        n = lines;
+    else if (block_bytes == TM_SECTOR_BYTES && c->cfg.sectored)
+        n = lines * 4;
+    else if (block_bytes) {
+        snprintf(err, errlen, "%s: Snooze blocks of %u bytes: the line (%u) or, in a sectored cache, the 32-byte "
+                 "sector", c->name, block_bytes, c->cfg.line_bytes);
+        return false;
+    }
+    tm_snooze_free(c->snooze);
+    c->snooze = tm_snooze_new(n, wake);
+    c->snooze_block = block_bytes;
+    if (!c->snooze)
+        snprintf(err, errlen, "%s: out of memory for Snooze's %u units", c->name, n);
+    return c->snooze != NULL;
+}
+
+void tm_cache_snooze_hint(tm_cache *c, uint64_t addr, uint64_t now)
+{
+    if (!c->snooze)
+        return;
+    if (!c->snooze_block) {
+        tm_snooze_wake(c->snooze, 0, now);
+        return;
+    }
+    uint64_t block = addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    probe p = probe_tags(c, block, c->cfg.sectored ? sectors_of_range(addr, 1) : ALL_SECTORS, false);
+    if (p.status == TM_CACHE_HIT) /* (a miss wakes its line when the fill comes) */
+        tm_snooze_wake(c->snooze, snooze_unit(c, p.idx, addr), now);
+}
+
+void tm_cache_snooze_off(tm_cache *c, uint64_t now)
+{
+    if (c->snooze)
+        tm_snooze_all_off(c->snooze, now);
+}
+
+void tm_cache_snooze_update(tm_cache *c, uint64_t now)
+{
+    if (!c->snooze)
+        return;
+    tm_snooze_cycles(c->snooze, now, c->stats.snooze);
+    c->stats.snooze_units = c->snooze_block == 0 ? 1
+                            : c->snooze_block == c->cfg.line_bytes ? (uint64_t)c->cfg.nsets * c->cfg.assoc
+                                                                   : (uint64_t)c->cfg.nsets * c->cfg.assoc * 4;
+}
 
 bool tm_cache_set_miss_classes(tm_cache *c)
 {
@@ -1126,8 +1212,10 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
         probe p = !m->bypass && live(at) && c->blocks[m->line] == block
                       ? probe_present(at, m->line, m->sectors, false) /* still there: the one way that holds it */
                       : probe_tags(c, block, m->sectors, false);
-        if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL)
+        if (p.status != TM_CACHE_MISS && p.status != TM_CACHE_RESERVATION_FAIL) {
             fill_sectors(&c->lines[p.idx], m->sectors, m->has_atomic);
+            snooze_fill(c, p.idx, m->sectors, now);
+        }
         return; /* (not there: invalidated while pending) */
     }
     probe p = probe_tags(c, block, m->sectors, false);
@@ -1147,6 +1235,7 @@ static void fill_line(tm_cache *c, const mshr *m, const tm_req *reply, uint64_t 
     else if (p.status == TM_CACHE_SECTOR_MISS)
         allocate_sector(c, l, m->sectors, now);
     fill_sectors(l, m->sectors, m->has_atomic);
+    snooze_fill(c, p.idx, m->sectors, now);
 }
 
 /* Does entry e hold any request of the caller's (not only internal fetches)? */
@@ -1260,6 +1349,9 @@ void tm_cache_stats_add(tm_cache_stats *sum, const tm_cache_stats *s)
     sum->lamar_used += s->lamar_used;
     for (int k = 0; k < TM_MISS_KINDS; k++)
         sum->miss_class[k] += s->miss_class[k];
+    for (int k = 0; k < TM_SNOOZE_STATES; k++)
+        sum->snooze[k] += s->snooze[k];
+    sum->snooze_units += s->snooze_units;
 }
 
 tm_cache_totals tm_cache_stats_totals(const tm_cache_stats *s)
@@ -1284,6 +1376,16 @@ void tm_cache_print_totals(FILE *f, const tm_cache_stats *s, const char *prefix,
         fprintf(f, "%s%s_total_cache_miss_rate = %.4f\n", lead, prefix, (double)t.misses / (double)t.accesses);
     fprintf(f, "%s%s_total_cache_pending_hits = %llu\n", lead, prefix, (unsigned long long)t.pending_hits);
     fprintf(f, "%s%s_total_cache_reservation_fails = %llu\n", lead, prefix, (unsigned long long)t.res_fails);
+    if (s->snooze_units) { /* (-simtlab_snooze) */
+        uint64_t all = s->snooze[TM_SNOOZE_ON] + s->snooze[TM_SNOOZE_SLEEP] + s->snooze[TM_SNOOZE_OFF], stalls = 0;
+        for (int ty = 0; ty < TM_ACC_TYPES; ty++)
+            stalls += s->fail[ty][TM_CACHE_FAIL_ASLEEP];
+        for (int k = 0; k < TM_SNOOZE_STATES; k++)
+            fprintf(f, "%s%s_snooze_%s = %.4f\n", lead, prefix, tm_snooze_state_name((tm_snooze_state)k),
+                    all ? (double)s->snooze[k] / (double)all : 0.0);
+        fprintf(f, "%s%s_snooze_leakage = %.4f\n%s%s_snooze_stalls = %llu\n", lead, prefix,
+                tm_snooze_leakage(s->snooze), lead, prefix, (unsigned long long)stalls);
+    }
     uint64_t classified = s->miss_class[TM_MISS_COLD] + s->miss_class[TM_MISS_CAPACITY] + s->miss_class[TM_MISS_CONFLICT];
     for (int k = 0; classified && k < TM_MISS_KINDS; k++) /* (-simtlab_miss_classes) */
         fprintf(f, "%s%s_total_cache_misses_%s = %llu\n", lead, prefix, tm_miss_kind_name((tm_miss_kind)k),
@@ -1325,7 +1427,7 @@ const char *tm_cache_status_name(tm_cache_status s)
 const char *tm_cache_fail_name(tm_cache_fail f)
 {
     static const char *const names[] = {"LINE_ALLOC_FAIL", "MISS_QUEUE_FULL", "MSHR_ENRTY_FAIL",
-                                        "MSHR_MERGE_ENRTY_FAIL", "MSHR_RW_PENDING"};
+                                        "MSHR_MERGE_ENRTY_FAIL", "MSHR_RW_PENDING", "SNOOZE_ASLEEP"};
     return (unsigned)f < TM_CACHE_FAIL_REASONS ? names[f] : "?";
 }
 

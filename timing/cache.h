@@ -101,6 +101,7 @@
 #include "timing/config.h"
 #include "timing/gdu.h"
 #include "timing/miss_class.h"
+#include "timing/snooze.h"
 #include "timing/request.h"
 
 /* Outcome of an access, in GPGPU-Sim's cache_request_status order (the
@@ -127,6 +128,7 @@ typedef enum tm_cache_fail {
     TM_CACHE_FAIL_MSHR_ENTRY,  /* MSHR_ENRTY_FAIL: no free MSHR entry */
     TM_CACHE_FAIL_MSHR_MERGE,  /* MSHR_MERGE_ENRTY_FAIL: the entry holds mshr_max_merge requests */
     TM_CACHE_FAIL_MSHR_RW,     /* MSHR_RW_PENDING (never counted here) */
+    TM_CACHE_FAIL_ASLEEP,      /* simtlab's: the data's unit is still waking (tm_cache_set_snooze) */
     TM_CACHE_FAIL_REASONS
 } tm_cache_fail;
 
@@ -161,6 +163,9 @@ typedef struct tm_cache_stats {
     uint64_t lamar_blocks, lamar_used;
     uint64_t pca_bypasses;   /* deprioritized read misses that allocated no line (tm_cache_set_pca) */
     uint64_t miss_class[TM_MISS_KINDS]; /* cold, capacity, conflict (tm_cache_set_miss_classes) */
+    uint64_t snooze[TM_SNOOZE_STATES];  /* unit-cycles ON, Sleep, OFF (tm_cache_set_snooze), as of the
+                                           last tm_cache_snooze_update */
+    uint64_t snooze_units;              /* the units (summed over caches) */
 } tm_cache_stats;
 
 /* GPGPU-Sim's cache_sub_stats: accesses = HIT + HIT_RESERVED + MISS +
@@ -206,6 +211,21 @@ bool tm_cache_set_pca(tm_cache *c, char *err, size_t errlen);
  * 32-byte sector and the shadow holding as many sectors as the cache).
  * False when memory is short. */
 bool tm_cache_set_miss_classes(tm_cache *c);
+
+/* Snooze (timing/snooze.h) on c's data array: units of the whole bank
+ * (block_bytes 0) or of blocks of block_bytes (the line, or 32 for the
+ * sectors of a sectored cache), waking in `wake` cycles. A hit whose unit
+ * is still waking is refused (TM_CACHE_FAIL_ASLEEP) and tried again by
+ * the caller; fills use their unit without waiting. False with err for
+ * a block size that is neither. */
+bool tm_cache_set_snooze(tm_cache *c, uint32_t block_bytes, uint32_t wake, char *err, size_t errlen);
+/* An access to addr entered c's input queue at cycle now: its unit (if
+ * the line is present, or the bank) starts waking. */
+void tm_cache_snooze_hint(tm_cache *c, uint64_t addr, uint64_t now);
+/* Every unit OFF from cycle now (the SM holds no block; the kernel ended). */
+void tm_cache_snooze_off(tm_cache *c, uint64_t now);
+/* Bring the statistics' snooze cycles up to cycle now. */
+void tm_cache_snooze_update(tm_cache *c, uint64_t now);
 
 /* Index sets by fn(ctx, addr) instead of the address itself (GPGPU-Sim's
  * L2 indexes by the address with the memory-partition bits removed);

@@ -70,6 +70,7 @@ typedef struct opt_def {
 } opt_def;
 
 static const char *const cta_priority_names[] = {"none", "age", "rrb", "srr", NULL};
+static const char *const snooze_names[] = {"none", "bank", "block", NULL}; /* tm_snooze_mode's order */
 static const char *const tb_sched_names[] = {"lrr", "bcs", "mst", "kway", "rb", NULL}; /* tm_tb_policy's order */
 static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain", "replay", NULL};
 static const char *const hazard_predictor_names[] = {"none", "false", "true", "counter", "oracle", NULL};
@@ -171,6 +172,9 @@ static const opt_def options[] = {
     {"-simtlab_tb_sched", K_CHOICE, F(tb_sched), .choices = tb_sched_names},
     {"-simtlab_tb_steal", K_BOOL, F(tb_steal)},
     {"-simtlab_miss_classes", K_BOOL, F(miss_classes)},
+    {"-simtlab_snooze", K_CHOICE, F(snooze), .choices = snooze_names},
+    {"-simtlab_snooze_block", K_U32, F(snooze_block)},
+    {"-simtlab_snooze_wake", K_U32, F(snooze_wake)},
     {"-simtlab_tb_graph", K_PATH, F(tb_graph)},
     {"-simtlab_mem_pipeline", K_CHOICE, F(mem_pipeline), .choices = mem_pipeline_names},
     {"-simtlab_warp_buffer", K_U32, F(warp_buffer)},
@@ -413,6 +417,8 @@ void tm_config_defaults(tm_config *c)
         .lwm_pred_pack = true,
         .dws_threshold = 50,
         .tb_steal = true,
+        .snooze_block = 128,
+        .snooze_wake = 2,
         .tb_graph = "static",
         .mem_pipeline = TM_MEMPIPE_QUEUE,
         .warp_buffer = 8,
@@ -821,6 +827,9 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
         return invalid(err, errlen, "-gpgpu_shmem_num_banks must be at least 1");
     if (!c->n_schedulers)
         return invalid(err, errlen, "-gpgpu_num_sched_per_core must be at least 1");
+    if (c->snooze != TM_SNOOZE_NONE && c->mem_pipeline != TM_MEMPIPE_QUEUE)
+        return invalid(err, errlen, "-simtlab_snooze %s needs -simtlab_mem_pipeline queue (a unit waking is not one "
+                                    "of Turner's hazards)", c->snooze == TM_SNOOZE_BANK ? "bank" : "block");
     if (c->scheduler == TM_SCHED_TWO_LEVEL && !c->two_level_active)
         return invalid(err, errlen, "-gpgpu_scheduler two_level_active: the active set needs at least 1 warp");
     if (!c->n_units[TM_UNIT_SP] || !c->n_units[TM_UNIT_SFU])

@@ -186,6 +186,9 @@ typedef enum tm_cta_priority {
 
 typedef enum tm_dram_sched { TM_DRAM_FIFO = 0, TM_DRAM_FRFCFS = 1 } tm_dram_sched;
 
+/* -simtlab_snooze: what a Snooze unit is (timing/snooze.h). */
+typedef enum tm_snooze_mode { TM_SNOOZE_NONE, TM_SNOOZE_BANK, TM_SNOOZE_BLOCK } tm_snooze_mode;
+
 typedef struct tm_config {
     const char *name;        /* preset or file name, for reports */
     /* GPU */
@@ -295,6 +298,12 @@ typedef struct tm_config {
     int tb_sched;                    /* -simtlab_tb_sched: the thread-block scheduler, a
                                         tm_tb_policy (timing/tb_sched.h): lrr (default), bcs, mst,
                                         kway or rb */
+    int snooze;                      /* -simtlab_snooze: Snooze's power states on the L1D and L2 data
+                                        arrays (timing/snooze.h): none (default), bank or block */
+    uint32_t snooze_block;           /* -simtlab_snooze_block: bytes a block-level unit gates: the
+                                        line (128, default) or a 32-byte sector */
+    uint32_t snooze_wake;            /* -simtlab_snooze_wake: cycles from Sleep or OFF to ON (Table
+                                        5.2: 2) */
     bool miss_classes;               /* -simtlab_miss_classes: classify L1D and L2 misses as cold,
                                         capacity or conflict (timing/miss_class.h; 0: it costs host
                                         time and memory) */

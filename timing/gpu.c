@@ -874,9 +874,17 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     else
         run(gpu, err, errlen);
     /* CTAs still resident after a failure end now, reporting their state */
+    for (uint32_t k = 0; k < gpu->cfg.n_mem; k++) /* Snooze's cycles so far (the L2 keeps its data: no OFF) */
+        for (uint32_t j = 0; j < gpu->parts[k].nslices; j++)
+            if (gpu->parts[k].slices[j].l2)
+                tm_cache_snooze_update(gpu->parts[k].slices[j].l2, gpu->l2_cycle);
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_sm *sm = &gpu->sms[i];
         tm_sm_wake(sm, gpu->core_cycle); /* its skipped cycles count */
+        if (sm->l1d) {
+            tm_cache_snooze_off(sm->l1d, gpu->core_cycle); /* (invalidated below) */
+            tm_cache_snooze_update(sm->l1d, gpu->core_cycle);
+        }
         for (uint32_t k = 0; k < gpu->cfg.max_ctas_per_core; k++)
             if (sm->cta_used[k]) {
                 tm_cta_end(&sm->ctas[k], &grid);

@@ -78,6 +78,10 @@ bool tm_mempart_init(tm_mempart *mp, const tm_config *cfg, const tm_addrdec *dec
             if (cfg->lamar && !tm_cache_set_gdu(s->l2, (tm_gdu_kind)(cfg->lamar - 1), err, errlen))
                 return false;
             tm_cache_set_index_address(s->l2, partition_index, (void *)dec);
+            if (cfg->snooze != TM_SNOOZE_NONE &&
+                !tm_cache_set_snooze(s->l2, cfg->snooze == TM_SNOOZE_BANK ? 0 : cfg->snooze_block, cfg->snooze_wake,
+                                     err, errlen))
+                return false;
             if (cfg->miss_classes && !tm_cache_set_miss_classes(s->l2)) {
                 snprintf(err, errlen, "out of memory for %s's miss classification", name);
                 return false;
@@ -232,6 +236,13 @@ void tm_mempart_l2_cycle(tm_mempart *mp, uint64_t now)
             mp->delay[(mp->delay_head + mp->delay_n++) % mp->delay_cap] =
                 (tm_rop_entry){*q, now + mp->cfg->dram_latency};
             tm_cache_miss_pop(s->l2);
+        }
+        /* Snooze: accesses due within the wake-up time wake their units */
+        for (uint32_t a = 0; s->l2 && mp->cfg->snooze && a < s->rop_n; a++) {
+            const tm_rop_entry *e = &s->rop[(s->rop_head + a) % s->rop_cap];
+            if (e->due > now + mp->cfg->snooze_wake)
+                break;
+            tm_cache_snooze_hint(s->l2, e->r.addr, now);
         }
         /* the ROP queue's head, once due, accesses the slice */
         if (!s->rop_n || s->rop[s->rop_head].due > now || tm_queue_full(&s->replies))

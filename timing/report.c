@@ -503,6 +503,14 @@ static json_t *cache_json(const tm_cache_stats *s)
     for (int k = 0; k < TM_MISS_KINDS; k++)
         json_object_set_new(classes, tm_miss_kind_name((tm_miss_kind)k), jcount(s->miss_class[k]));
     json_object_set_new(o, "miss_classes", classes);
+    if (s->snooze_units) { /* -simtlab_snooze: unit-cycles per state, and leakage against always ON */
+        json_t *z = json_object();
+        for (int k = 0; k < TM_SNOOZE_STATES; k++)
+            json_object_set_new(z, tm_snooze_state_name((tm_snooze_state)k), jcount(s->snooze[k]));
+        json_object_set_new(z, "units", jcount(s->snooze_units));
+        json_object_set_new(z, "leakage", json_real(tm_snooze_leakage(s->snooze)));
+        json_object_set_new(o, "snooze", z);
+    }
     json_t *b = json_object();
     for (int ty = 0; ty < TM_ACC_TYPES; ty++) {
         json_t *row = json_object();

@@ -166,6 +166,11 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         return false;
     if (sm->l1d && cfg->pca_tokens && !tm_cache_set_pca(sm->l1d, err, errlen))
         return false;
+    if (sm->l1d && cfg->snooze != TM_SNOOZE_NONE &&
+        !tm_cache_set_snooze(sm->l1d, cfg->snooze == TM_SNOOZE_BANK ? 0 : cfg->snooze_block, cfg->snooze_wake, err,
+                             errlen))
+        return false;
+    sm->snooze = sm->l1d && cfg->snooze != TM_SNOOZE_NONE;
     if (sm->l1d && cfg->miss_classes && !tm_cache_set_miss_classes(sm->l1d)) {
         snprintf(err, errlen, "out of memory for %s's miss classification", name);
         return false;
@@ -459,6 +464,8 @@ static void maybe_end_cta(tm_sm *sm, tm_cta *cta)
     tm_cta_end(cta, sm->gpu->grid);
     sm->cta_used[cta - sm->ctas] = false;
     sm->ncta_used--;
+    if (sm->snooze && !sm->ncta_used && !tm_tb_sched_left(&sm->gpu->tbs)) /* Snooze's (5): the SM is done */
+        tm_cache_snooze_off(sm->l1d, sm->gpu->core_cycle);
 }
 
 /* The CTA faulted: stop the kernel with its message. */
@@ -699,6 +706,30 @@ static int route_of(const tm_sm *sm, const tm_inst_class *ic, const tm_req *r)
 /* What sending a request came to. */
 enum { SEND_OK, SEND_REFUSED, SEND_FAILED };
 
+/* Snooze: the AGU made memory instruction m's requests at cycle now (the
+ * thesis's AGU->L1 queue); the L1D units they will read or write start
+ * waking. */
+static void snooze_hints(tm_sm *sm, const tm_mem_inst *m, uint64_t now)
+{
+    for (uint32_t k = 0; k < m->nreqs; k++)
+        if (route_of(sm, m->ic, &m->reqs[k]) == ROUTE_L1D)
+            tm_cache_snooze_hint(sm->l1d, m->reqs[k].addr, now);
+}
+
+/* Snooze: the LD/ST unit's next wake + 1 requests, from the head of its
+ * queue on, keep their units awake (the gating logic sees them waiting in
+ * the queue). */
+static void snooze_lookahead(tm_sm *sm, uint64_t now)
+{
+    uint32_t left = sm->cfg->snooze_wake + 1;
+    for (uint32_t q = 0; q < sm->mem_n && left; q++) {
+        const tm_mem_inst *m = &sm->mem[sm->mem_fifo[(sm->mem_head + q) % sm->nmem]];
+        for (uint32_t k = m->sent; k < m->nreqs && left; k++, left--)
+            if (route_of(sm, m->ic, &m->reqs[k]) == ROUTE_L1D)
+                tm_cache_snooze_hint(sm->l1d, m->reqs[k].addr, now);
+    }
+}
+
 /* Send memory instruction tag's next request (reqs[sent]) to its L1 or
  * past the L1s, at cycle now. SEND_REFUSED changes nothing but the
  * cache's statistics; under Turner's memory stage *hz then says which
@@ -771,6 +802,8 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
 {
     if (!sm->mem_n)
         return;
+    if (sm->snooze)
+        snooze_lookahead(sm, now);
     if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE) {
         turner_pass(sm, now);
         return;
@@ -1322,6 +1355,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
             tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "out of memory for the requests of SM %u", sm->id);
             return false;
         }
+        if (sm->snooze)
+            snooze_hints(sm, m, now);
         if (sm->mem_split)
             track_lanes(sm, (uint32_t)slot, is.mask);
         prof->mem_requests += m->nreqs;

@@ -157,6 +157,7 @@ typedef struct tm_sm {
     /* subdivision on memory divergence (the mechanism's mem_split under -simtlab_dws_memory):
      * per pending entry and lane, its requests not yet answered (nmem x 32; NULL when off) */
     bool mem_split;
+    bool snooze;              /* the L1D has Snooze's power states (-simtlab_snooze) */
     uint16_t *lane_reqs;
     uint32_t mem_head, mem_n;
     tm_event *events;         /* min-heap by cycle */
