@@ -57,6 +57,10 @@ struct tm_cache {
     tm_miss_class *classes;   /* tm_cache_set_miss_classes, or NULL */
     tm_snooze *snooze;        /* tm_cache_set_snooze, or NULL */
     uint32_t snooze_block;    /* its unit: 0 the bank, else bytes of a block */
+    /* Snooze's reservation queue: sets whose access was refused for want of
+     * an MSHR or a line, until a fill comes into them; an access to such a
+     * set waiting in the input queue wakes nothing */
+    uint32_t rq[TM_SNOOZE_RQ], rq_n;
     uint64_t index_masks[32];  /* bit i of a hashed set index: the parity of these address bits */
     line *lines;               /* nsets x assoc */
     uint64_t *blocks;          /* per line: its block address (GPGPU-Sim's tag) */
@@ -1017,11 +1021,35 @@ static uint32_t snooze_unit(const tm_cache *c, uint32_t idx, uint64_t addr)
     return idx * 4 + (uint32_t)(addr / TM_SECTOR_BYTES % 4);
 }
 
-/* A fill wrote sectors of line idx at cycle now: their units are used. */
+/* Snooze's reservation queue: set s refused an access (kept while there is room). */
+static void rq_add(tm_cache *c, uint32_t s)
+{
+    for (uint32_t k = 0; k < c->rq_n; k++)
+        if (c->rq[k] == s)
+            return;
+    if (c->rq_n < TM_SNOOZE_RQ)
+        c->rq[c->rq_n++] = s;
+}
+
+/* Is set s in the reservation queue? With `remove`, it leaves it. */
+static bool rq_holds(tm_cache *c, uint32_t s, bool remove)
+{
+    for (uint32_t k = 0; k < c->rq_n; k++)
+        if (c->rq[k] == s) {
+            if (remove)
+                c->rq[k] = c->rq[--c->rq_n];
+            return true;
+        }
+    return false;
+}
+
+/* A fill wrote sectors of line idx at cycle now: their units are used,
+ * and the set leaves the reservation queue. */
 static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now)
 {
     if (!c->snooze)
         return;
+    rq_holds(c, idx / c->cfg.assoc, true);
     if (c->snooze_block != TM_SECTOR_BYTES || c->snooze_block == c->cfg.line_bytes) { /* one unit: the bank or the line */
         tm_snooze_use(c->snooze, snooze_unit(c, idx, 0), now);
         return;
@@ -1077,6 +1105,8 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
     if (st == TM_CACHE_RESERVATION_FAIL) {
         c->stats.fail[a.type][a.why]++;
         remember_refusal(c, r, a.why);
+        if (c->snooze)
+            rq_add(c, tm_cache_set_index(c, a.block));
         if (why)
             *why = a.why;
         return st;
@@ -1136,10 +1166,13 @@ void tm_cache_snooze_hint(tm_cache *c, uint64_t addr, uint64_t now)
     if (!c->snooze)
         return;
     if (!c->snooze_block) {
-        tm_snooze_wake(c->snooze, 0, now);
+        if (!c->rq_n || !rq_holds(c, tm_cache_set_index(c, addr & ~(uint64_t)(c->cfg.line_bytes - 1)), false))
+            tm_snooze_wake(c->snooze, 0, now);
         return;
     }
     uint64_t block = addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    if (c->rq_n && rq_holds(c, tm_cache_set_index(c, block), false))
+        return; /* blocked until a fill comes */
     probe p = probe_tags(c, block, c->cfg.sectored ? sectors_of_range(addr, 1) : ALL_SECTORS, false);
     if (p.status == TM_CACHE_HIT) /* (a miss wakes its line when the fill comes) */
         tm_snooze_wake(c->snooze, snooze_unit(c, p.idx, addr), now);

@@ -12,7 +12,10 @@
  * ICNT->L1 or DRAM->L2, whose wake the network's latency hides: no stall);
  * a unit goes to Sleep when its last use is over and no access to it
  * follows within `wake` cycles (sleeping for less would cost more than it
- * saves); the whole cache goes OFF when its SM has no block left (L1) or
+ * saves); an access refused for want of an MSHR or a line puts its set in
+ * the cache's 32-entry reservation queue (tm_cache.c), and until a fill
+ * comes into that set, accesses to it waiting in the input queue wake
+ * nothing (Sec. 5.2.1; a full queue keeps no more sets); the whole cache goes OFF when its SM has no block left (L1) or
  * the kernel ends (L2): tm_snooze_all_off. An access that finds its unit
  * still waking (tm_snooze_ready false) waits: the cache refuses it for
  * now, the stall the thesis's queues would show.
@@ -27,6 +30,9 @@
 #include <stdint.h>
 
 typedef enum tm_snooze_state { TM_SNOOZE_ON, TM_SNOOZE_SLEEP, TM_SNOOZE_OFF, TM_SNOOZE_STATES } tm_snooze_state;
+
+/* Sec. 5.2.1: entries of the reservation queue of an L1 or an L2 bank. */
+#define TM_SNOOZE_RQ 32u
 
 /* Table 5.2: static power of Sleep and OFF relative to ON. */
 #define TM_SNOOZE_SLEEP_LEAKAGE 0.228

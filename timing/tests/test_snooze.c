@@ -106,6 +106,54 @@ static void test_cache_block_level(void **state)
     tm_cache_free(c);
 }
 
+/* The reservation queue (Sec. 5.2.1): one MSHR; line 0 (block 0, set 0)
+ * filled; a read of block 256 (set 0) takes the MSHR; a read of block 512
+ * (set 0) is refused for want of one, so set 0 enters the queue. A hint
+ * for block 0 at 40 then wakes nothing, and a read of it at 42 waits for
+ * its own wake-up; once block 256's fill comes into set 0, a hint at 60
+ * wakes line 0 and a read at 62 hits. */
+static void test_reservation_queue(void **state)
+{
+    (void)state;
+    tm_cache_config cfg = {.present = true, .nsets = 2, .line_bytes = 128, .assoc = 2, .repl = TM_REPL_LRU,
+                           .write = TM_WRITE_READ_ONLY, .alloc = TM_ALLOC_ON_MISS, .write_alloc = TM_WA_NONE,
+                           .set_index = TM_INDEX_LINEAR, .mshr_kind = TM_MSHR_ASSOC, .mshr_entries = 1,
+                           .mshr_max_merge = 4, .miss_queue = 8};
+    char err[256];
+    tm_cache *c = tm_cache_new(&cfg, "test", err, sizeof err);
+    assert_non_null(c);
+    assert_true(tm_cache_set_snooze(c, 128, 2, err, sizeof err));
+    tm_req out, r = {.addr = 0, .bytes = 4, .kind = TM_REQ_READ, .space = TM_SPACE_GLOBAL, .tag = 1};
+    assert_int_equal(tm_cache_access(c, &r, 1, NULL), TM_CACHE_MISS);
+    tm_req reply = *tm_cache_miss_front(c);
+    reply.is_reply = 1;
+    tm_cache_miss_pop(c);
+    assert_true(tm_cache_fill(c, &reply, 5));
+    assert_true(tm_cache_next_ready(c, 5, &out));
+    tm_req b = r;
+    b.addr = 256;
+    b.tag = 2;
+    assert_int_equal(tm_cache_access(c, &b, 10, NULL), TM_CACHE_MISS);
+    tm_req x = r;
+    x.addr = 512;
+    x.tag = 3;
+    tm_cache_fail why;
+    assert_int_equal(tm_cache_access(c, &x, 11, &why), TM_CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, TM_CACHE_FAIL_MSHR_ENTRY);
+    tm_cache_snooze_hint(c, 0, 40);
+    r.tag = 4;
+    assert_int_equal(tm_cache_access(c, &r, 42, &why), TM_CACHE_RESERVATION_FAIL);
+    assert_int_equal(why, TM_CACHE_FAIL_ASLEEP);
+    reply = *tm_cache_miss_front(c);
+    reply.is_reply = 1;
+    tm_cache_miss_pop(c);
+    assert_true(tm_cache_fill(c, &reply, 50));
+    tm_cache_snooze_hint(c, 0, 60);
+    r.tag = 5;
+    assert_int_equal(tm_cache_access(c, &r, 62, NULL), TM_CACHE_HIT);
+    tm_cache_free(c);
+}
+
 #define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
 
 /* out[i] = in[i] + in[i + 64] over 256 threads (4 blocks of 64). */
@@ -198,6 +246,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unit_sequence),
         cmocka_unit_test(test_cache_block_level),
+        cmocka_unit_test(test_reservation_queue),
         cmocka_unit_test(test_launch_bank),
         cmocka_unit_test(test_launch_block),
         cmocka_unit_test(test_config_checks),
