@@ -14,6 +14,8 @@
 #                                      (testdata/cudart/divergent/README.md)
 #   testdata/cudart/memory/<program>.sm_80.ptx  the same for the memory
 #                                      suite (testdata/cudart/memory/README.md)
+#   testdata/cudart/locality/<program>.sm_80.ptx  the same for the locality
+#                                      suite (testdata/cudart/locality/README.md)
 #   testdata/cudart/database/<variant>.sm_80.ptx  the device code of each
 #                                      variant of the database programs, -O3
 #                                      (DATABASE_VARIANTS: program, macros;
@@ -23,11 +25,13 @@
 # Usage: testdata/gen_ptx.sh            (NVCC=/path/to/nvcc to pick a compiler)
 #        testdata/gen_ptx.sh divergent  the divergent suite only
 #        testdata/gen_ptx.sh memory     the memory suite only
+#        testdata/gen_ptx.sh locality   the locality suite only
 #        testdata/gen_ptx.sh database   the database programs only
 #
 # Output is deterministic and free of machine paths:
 #  * nvcc runs inside testdata/cuda (testdata/cudart,
-#    testdata/cudart/divergent, testdata/cudart/memory) on relative file names, so assert() file
+#    testdata/cudart/divergent, testdata/cudart/memory,
+#    testdata/cudart/locality) on relative file names, so assert() file
 #    strings hold bare file names;
 #  * -frandom-seed=<file> and `-Xcicc --orig_src_path_name=testdata/cuda/<file>`
 #    (testdata/cudart/<file> for the programs) fix the hashes nvcc puts
@@ -57,10 +61,11 @@ SM100_FILES=(cub_block half_warp)
 # corpus; the cudart tests run them for compute_80
 CUDART_PROGRAMS=(thrust_cub)
 CUDART_ARCHS=(sm_80 sm_90 sm_100)
-# the suites: every program of cudart/divergent and cudart/memory, its PTX
-# beside it
+# the suites: every program of cudart/divergent, cudart/memory and
+# cudart/locality, its PTX beside it
 DIVERGENT_DIR=cudart/divergent
 MEMORY_DIR=cudart/memory
+LOCALITY_DIR=cudart/locality
 SUITE_ARCH=sm_80
 # the database programs: "variant program [macros]", PTX beside them
 DATABASE_DIR=cudart/database
@@ -143,12 +148,16 @@ memory)
     compile_suite "$MEMORY_DIR" memory
     exit 0
     ;;
+locality)
+    compile_suite "$LOCALITY_DIR" locality
+    exit 0
+    ;;
 database)
     compile_database
     exit 0
     ;;
 *)
-    echo "usage: $0 [divergent|memory|database]" >&2
+    echo "usage: $0 [divergent|memory|locality|database]" >&2
     exit 2
     ;;
 esac
@@ -194,6 +203,7 @@ done
 
 compile_suite "$DIVERGENT_DIR" divergent
 compile_suite "$MEMORY_DIR" memory
+compile_suite "$LOCALITY_DIR" locality
 compile_database
 
 du -ch "$out"/*.ptx | tail -n 1
