@@ -378,7 +378,7 @@ static bool start_tb_sched(tm_gpu *gpu, sim_device *d, sim_program *p, const cha
     if (tm_tb_policy_uses_graph(pol)) {
         ptx_locality_graph g;
         tm_tb_graph_info info;
-        if (tm_tb_graph_get(gpu->cfg.tb_graph, d, p, name, cfg, params, param_bytes, &g, &info, err, errlen) != 0)
+        if (tm_tb_graph_get(gpu->cfg.tb_graph, gpu->launches, d, p, name, cfg, params, param_bytes, &g, &info, err, errlen) != 0)
             return false;
         double t0 = ptx_wall_seconds();
         static const tm_tb_partition how[] = {[TM_TB_MST] = TM_TB_PART_MST, [TM_TB_KWAY] = TM_TB_PART_KWAY,

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "emulator/internal.h"
 #include "emulator/locality.h"
@@ -83,7 +84,7 @@ static int edge_order(const void *a, const void *b)
     return x->i != y->i ? (x->i > y->i) - (x->i < y->i) : (x->j > y->j) - (x->j < y->j);
 }
 
-int tm_tb_graph_get(const char *source, sim_device *d, sim_program *p, const char *name,
+int tm_tb_graph_get(const char *source, uint64_t launch, sim_device *d, sim_program *p, const char *name,
                     const sim_launch_config *cfg, const void *params, uint32_t param_bytes, ptx_locality_graph *g,
                     tm_tb_graph_info *info, char *err, size_t errlen)
 {
@@ -95,7 +96,13 @@ int tm_tb_graph_get(const char *source, sim_device *d, sim_program *p, const cha
         return -1;
     }
     if (strcmp(source, "static") != 0) {
-        if (read_file(source, name, ntbs, g, info, err, errlen) != 0)
+        struct stat sb;
+        char *path = stat(source, &sb) == 0 && S_ISDIR(sb.st_mode)
+                         ? ptx_format("%s/%04llu-%.120s.json", source, (unsigned long long)launch, name)
+                         : ptx_format("%s", source);
+        int rc = read_file(path, name, ntbs, g, info, err, errlen);
+        free(path);
+        if (rc != 0)
             return -1;
         qsort(g->edges, g->nedges, sizeof *g->edges, edge_order);
         for (uint64_t e = 1; e < g->nedges; e++)

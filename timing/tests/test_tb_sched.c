@@ -405,6 +405,21 @@ static void test_graph_file(void **state)
     assert_int_not_equal(smid[0], smid[1]);
     assert_string_equal(ks.tb.graph_source, "file (static)");
     assert_int_equal(ks.tb.captured, 18);
+    /* a directory of per-launch files (simtlab exec --locality): launch 0's */
+    char dir[] = "/tmp/simtlab-tbdir-XXXXXX", file[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/0000-k.json", dir);
+    assert_int_equal(rename(path, file), 0);
+    c = two_sms("kway", dir);
+    if (run_smid(&c, smid, &ks, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(smid[0], smid[3]);
+    assert_int_equal(smid[1], smid[2]);
+    unlink(file);
+    assert_int_equal(run_smid(&c, smid, &ks, err, sizeof err), -1); /* no file for launch 0 */
+    assert_non_null(strstr(err, "0000-k.json"));
+    rmdir(dir);
+    c = two_sms("kway", path);
     f = fopen(path, "w");
     fputs("{\"schema\":\"simtlab-locality/1\",\"kernel\":\"other\",\"tbs\":4,\"static\":{\"edge_list\":[]}}", f);
     fclose(f);
