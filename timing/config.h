@@ -311,9 +311,10 @@ typedef struct tm_config {
                                         rb (Tripathy's thesis, Algorithm 2; 1) */
     char tb_graph[256];              /* -simtlab_tb_graph: the locality graph the PAVER schedulers
                                         group blocks by: "static" (the analyzer's, built at each
-                                        launch; default) or a simtlab-locality/1 JSON file
+                                        launch; default), a simtlab-locality/1 JSON file
                                         (`simtlab locality --json`), whose profiled graph is taken
-                                        when it has one, else its static graph */
+                                        when it has one, else its static graph, or a directory of
+                                        such files per launch (timing/tb_graph.h) */
     bool dpe_forwarding;             /* -simtlab_dpe_forwarding: dual-path execution exposes a
                                         suspended lower path while the top entry has one valid
                                         path (Rhu's thesis, Sec. 3.4.1, path forwarding; 0) */

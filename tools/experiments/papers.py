@@ -48,6 +48,11 @@ class Experiment:
     programs: tuple = ()  # the programs it runs by default (all of the suite's when empty)
     args: tuple = ()  # command-line arguments of every program run
     dram_columns: bool = False  # the tables show DRAM traffic, row-buffer hits, bus use and energy
+    # the tables' kind beyond the common one: "paver" (thread-block scheduling: the speedup with the JIT
+    # time, L1D miss rate and classes, L2 accesses, stolen blocks) or "snooze" (cache leakage and power states)
+    columns: str = ""
+    # named sets of programs the tables also average over (name, programs), e.g. the inter-TB locality classes
+    classes: tuple = ()
 
 
 def db_variant(label, what, macros=(), suffix="", sim_set=()):
@@ -92,6 +97,30 @@ TURNER_CONFIGS = (
 
 )
 
+
+# The core clocks (MHz) of the presets whose kernel time the tables convert cycles into: the first
+# field of -gpgpu_clock_domains in timing/presets.c (GTX480 700, TITANX 1417, TITANV 1200; the
+# thesis's Table 3.1 gives Pascal 1 GHz, GPGPU-Sim's SM6_TITANX and the preset 1417 MHz).
+CORE_MHZ = {"GTX480": 700.0, "TITANX": 1417.0, "TITANV": 1200.0}
+
+
+def paver(label, sched, what, steal=True):
+    """A configuration of Tripathy's Ch. 3: a thread-block scheduler under GTO warp scheduling (the thesis's
+    for every policy, Sec. 3.5.1), with the L1D and L2 misses classified (cold, capacity, conflict)."""
+    return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_tb_sched={sched}",
+                                                "-simtlab_miss_classes=1") + (() if steal else ("-simtlab_tb_steal=0",)))
+
+
+def snooze(label, granularity, what):
+    """A configuration of Tripathy's Ch. 5: Snooze's cache power states at one granularity (none: always ON),
+    under GTO warp scheduling (Sec. 5.3)."""
+    return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_snooze={granularity}"))
+
+
+# The locality suite's classes (testdata/cudart/locality/README.md): blocks that read the same data, and
+# blocks that share nothing (the thesis's "high" and "none" inter-TB locality, Sec. 3.5.2).
+LOCALITY_CLASSES = (("high", ("mm", "syrk", "syr2k", "gemm", "mm2", "hotspot", "conv2d", "mvt")),
+                    ("none", ("vadd", "blackscholes")))
 
 EXPERIMENTS = {
     "fung2011": Experiment(
@@ -270,6 +299,54 @@ EXPERIMENTS = {
         programs=("index_search",),
         args=("3", "16384", "4"),
         dram_columns=True,
+    ),
+    "tripathy-paver": Experiment(
+        name="tripathy-paver",
+        title="Tripathy, Improving Performance and Energy Efficiency of GPUs through Locality Analysis, "
+        "PhD thesis, UC Riverside 2021, Ch. 3: PAVER, locality-graph-based thread-block scheduling",
+        presets=("GTX480", "TITANX", "TITANV"),
+        configs=(
+            paver("lrr", "lrr", "LRR: loose round-robin, the GigaThread baseline (Sec. 3.5.1)"),
+            paver("bcs", "bcs", "BCS: two consecutive blocks at a time to one SM (Lee et al., HPCA 2014)"),
+            paver("mst", "mst", "MST-TS: blocks in the order of the locality graph's maximum spanning tree "
+                  "(Sec. 3.3.1)"),
+            paver("kway", "kway", "Kway-TS: a k-way METIS partition, one part per SM, with task stealing "
+                  "(Sec. 3.3.2, 3.4.2)"),
+            paver("rb", "rb", "RB-TS: recursive bisection down to the blocks that run together, with task "
+                  "stealing (Sec. 3.3.3)"),
+            paver("kway-nosteal", "kway", "Kway-TS without task stealing", steal=False),
+            paver("rb-nosteal", "rb", "RB-TS without task stealing", steal=False),
+        ),
+        notes="Fig. 3.11 (speedup over LRR, including the JIT analysis time: baseline kernel time / (kernel time "
+        "+ graph and partition time), kernel time = cycles / core clock, Sec. 3.5.1): RB-TS +29% / +49.1% / "
+        "+41.2% on the high inter-TB locality apps on Fermi / Pascal / Volta (Kway-TS +23.8/+32.5/+28.6%, MST-TS "
+        "+2.8/+10.8/+4.5%), -0.5% on the apps without sharing (Fermi); overall RB-TS +12.6/+20.49/+17.4%. "
+        "BCS slower than LRR (HS 22%, SYRK 9%, SYR2K 7%). Fig. 3.12: RB-TS lowers the Fermi L1 miss rate by "
+        "43.3% on the high-locality apps (21% on all); Fig. 3.13: L2 accesses 56.7% / 51.59% / 59.8% of LRR's "
+        "on the high-locality apps (RB-TS), 61.4/67/65% (Kway-TS). Task stealing: +3% Kway-TS, +2% RB-TS (Fermi). "
+        "Every configuration runs the GTO warp scheduler.",
+        suite="locality",
+        columns="paver",
+        classes=LOCALITY_CLASSES,
+    ),
+    "tripathy-snooze": Experiment(
+        name="tripathy-snooze",
+        title="Tripathy, PhD thesis, UC Riverside 2021, Ch. 5: Snooze, ON/Sleep/OFF power states for the L1D "
+        "and L2 data arrays",
+        presets=("GTX480", "TITANX", "TITANV"),
+        configs=(
+            snooze("none", "none", "always ON: the leakage baseline"),
+            snooze("bank", "bank", "bank-level: an SM's whole L1D, or an L2 bank, changes state at once (Sec. 5.3)"),
+            snooze("block", "block", "block-level: each cache block changes state on its own (Sec. 5.3)"),
+        ),
+        notes="Figs. 5.11-5.13, leakage as a share of always ON (L1 bank / block, L2 bank / block): Fermi "
+        "28.56% / 11.17%, 36.27% / 7.31%; Pascal 31.62% / 6.21%, 30.87% / 5.37%; Volta 25.03% / 4.03%, "
+        "26.49% / 4.28%. Fermi geometric means of the cycle shares OFF / Sleep / ON (Figs. 5.7-5.10): L1 bank "
+        "9.95 / 42.61 / 12.50%, block 27.72 / 24.50 / 1.19%; L2 bank 0.86 / 76.81 / 12.78%, block 37.49 / "
+        "14.85 / 0.08%. Performance: \"negligible performance penalty\" (no number). GTO warp scheduling.",
+        suite="locality",
+        columns="snooze",
+        classes=LOCALITY_CLASSES,
     ),
     # Not a paper: the suite on the default machine and mechanism, the
     # measurements of testdata/cudart/divergent/README.md.

@@ -5,10 +5,19 @@ import re
 from dataclasses import dataclass
 
 # The lines read, by the names timing/report.c prints.
+_CACHE = (r"L1D_total_cache_accesses|L1D_total_cache_misses|L1D_total_cache_misses_cold|"
+          r"L1D_total_cache_misses_capacity|L1D_total_cache_misses_conflict|L2_total_cache_accesses|"
+          r"L2_total_cache_misses|L2_total_cache_misses_cold|L2_total_cache_misses_capacity|"
+          r"L2_total_cache_misses_conflict|"
+          r"(?:L1D|L2)_snooze_(?:on|sleep|off|leakage|stalls)")
+_TB = (r"tb_sched|tb_graph|tb_graph_edges|tb_graph_weight|tb_graph_seconds|tb_partition_seconds|tb_groups|"
+       r"tb_captured_weight|tb_steals|tb_stolen")
+# (the L1D's lines start with a tab)
 _LINE = re.compile(
-    r"^(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_tot_sim_cycle|gpu_tot_sim_insn|"
+    r"^\t?(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_tot_sim_cycle|gpu_tot_sim_insn|"
     r"gpgpu_n_tot_w_icount|simd_utilization|max_stack_depth|simt_mechanism|"
-    r"dram_bytes|dram_row_buffer_hit_rate|dram_bandwidth_utilization|dram_energy|L1D_avg_sec|system_energy) = (\S+)(?: J)?\s*$"
+    r"dram_bytes|dram_row_buffer_hit_rate|dram_bandwidth_utilization|dram_energy|L1D_avg_sec|system_energy|"
+    + _CACHE + "|" + _TB + r") = (\S+)(?: J)?\s*$"
 )
 _NUMERIC = {
     "gpu_sim_cycle": int,
@@ -24,6 +33,19 @@ _NUMERIC = {
     "dram_energy": float,
     "L1D_avg_sec": float,
     "system_energy": float,
+    **{f"{c}_total_cache_{n}": int for c in ("L1D", "L2")
+       for n in ("accesses", "misses", "misses_cold", "misses_capacity", "misses_conflict")},
+    **{f"{c}_snooze_{n}": float for c in ("L1D", "L2") for n in ("on", "sleep", "off", "leakage")},
+    "L1D_snooze_stalls": int,
+    "L2_snooze_stalls": int,
+    "tb_graph_edges": int,
+    "tb_graph_weight": int,
+    "tb_graph_seconds": float,
+    "tb_partition_seconds": float,
+    "tb_groups": int,
+    "tb_captured_weight": int,
+    "tb_steals": int,
+    "tb_stolen": int,
 }
 
 
@@ -48,6 +70,48 @@ class ProgramStats:
     dram_energy: float = 0.0  # joules (Rhu's Eq. 5.1, timing/dram_power.h)
     l1d_avg_sec: float = 0.0  # LAMAR's Avg_sec at the L1Ds (sectors used per block that left; 0 without LAMAR)
     system_energy: float = 0.0  # joules, Rhu's system power model (-simtlab_core_power; 0 when off)
+    # The caches over the whole run (the report's L1D_total_* and L2_total_* lines are running totals: the
+    # last kernel's); the miss classes are 0 without -simtlab_miss_classes.
+    l1d_accesses: int = 0
+    l1d_misses: int = 0
+    l1d_cold: int = 0
+    l1d_capacity: int = 0
+    l1d_conflict: int = 0
+    l2_accesses: int = 0
+    l2_misses: int = 0
+    l2_cold: int = 0
+    l2_capacity: int = 0
+    l2_conflict: int = 0
+    # Tripathy's thread-block schedulers (-simtlab_tb_sched; "" and zeros under lrr, which prints none of
+    # these): per-kernel lines, summed over the kernels
+    tb_sched: str = ""
+    tb_graph_seconds: float = 0.0  # host seconds building the locality graphs (the JIT analysis)
+    tb_partition_seconds: float = 0.0  # host seconds partitioning or ordering them
+    tb_graph_weight: int = 0  # the graphs' total edge weight
+    tb_captured_weight: int = 0  # the edge weight inside the groups the scheduler keeps on one SM
+    tb_steals: int = 0  # task steals
+    tb_stolen: int = 0  # blocks stolen
+    # Snooze (-simtlab_snooze; the L1Ds' and L2 banks' unit-cycles over the whole run, running totals):
+    # the shares of ON, Sleep and OFF, the leakage relative to always ON, and the accesses stalled on a
+    # unit still waking; zeros without Snooze
+    l1d_snooze: tuple = ()  # (on, sleep, off, leakage, stalls)
+    l2_snooze: tuple = ()
+
+    @property
+    def l1d_miss_rate(self):
+        """L1D misses / accesses over the run."""
+        return self.l1d_misses / self.l1d_accesses if self.l1d_accesses else 0.0
+
+    @property
+    def l1d_miss_shares(self):
+        """The L1D misses' shares (cold, capacity, conflict); zeros without misses or classes."""
+        n = self.l1d_cold + self.l1d_capacity + self.l1d_conflict
+        return tuple(x / n for x in (self.l1d_cold, self.l1d_capacity, self.l1d_conflict)) if n else (0.0, 0.0, 0.0)
+
+    @property
+    def jit_seconds(self):
+        """Host seconds of the thread-block scheduler's analysis (graphs and partitions), 0 under lrr."""
+        return self.tb_graph_seconds + self.tb_partition_seconds
 
     @property
     def ipc(self):
@@ -104,10 +168,29 @@ def aggregate(kernels):
     mechanisms = sorted({k["simt_mechanism"] for k in kernels})
     if len(mechanisms) != 1:
         raise StatsError(f"kernels ran different mechanisms: {', '.join(mechanisms)}")
+    scheds = sorted({k.get("tb_sched", "") for k in kernels})
+    if len(scheds) != 1:
+        raise StatsError(f"kernels ran different thread-block schedulers: {', '.join(x or 'lrr' for x in scheds)}")
+
+    def total(key):
+        return sum(k.get(key, 0) for k in kernels)
+
+    def snooze(cache):
+        if f"{cache}_snooze_leakage" not in last:
+            return ()
+        return tuple(last.get(f"{cache}_snooze_{n}", 0) for n in ("on", "sleep", "off", "leakage", "stalls"))
+
     return ProgramStats(kernels=len(kernels), cycles=cycles, thread_insts=insts,
                         warp_insts=last["gpgpu_n_tot_w_icount"],
                         max_stack_depth=max(k["max_stack_depth"] for k in kernels), mechanism=mechanisms[0],
                         dram_bytes=last.get("dram_bytes", 0), row_hit_rate=last.get("dram_row_buffer_hit_rate", 0.0),
                         bus_utilization=last.get("dram_bandwidth_utilization", 0.0),
                         dram_energy=last.get("dram_energy", 0.0), l1d_avg_sec=last.get("L1D_avg_sec", 0.0),
-                        system_energy=last.get("system_energy", 0.0))
+                        system_energy=last.get("system_energy", 0.0),
+                        **{f"{c.lower()}_{f}": last.get(f"{c}_total_cache_{n}", 0) for c in ("L1D", "L2")
+                           for f, n in (("accesses", "accesses"), ("misses", "misses"), ("cold", "misses_cold"),
+                                        ("capacity", "misses_capacity"), ("conflict", "misses_conflict"))},
+                        tb_sched=scheds[0], tb_graph_seconds=total("tb_graph_seconds"),
+                        tb_partition_seconds=total("tb_partition_seconds"), tb_graph_weight=total("tb_graph_weight"),
+                        tb_captured_weight=total("tb_captured_weight"), tb_steals=total("tb_steals"),
+                        tb_stolen=total("tb_stolen"), l1d_snooze=snooze("L1D"), l2_snooze=snooze("L2"))
