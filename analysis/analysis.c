@@ -11,6 +11,7 @@
 #include "analysis/loops.h"
 #include "analysis/lpc.h"
 #include "analysis/nextaccess.h"
+#include "analysis/regalloc.h"
 #include "analysis/taint.h"
 #include "ir/util.h"
 
@@ -240,6 +241,10 @@ static void kernel_notes(const ptx_module *m, const ptx_function *f, const func_
     k->nblocks = f->exit_block;
     k->ninstrs = f->ninstrs;
     k->max_live = r->next.max_live;
+    ptx_regalloc ra;
+    ptx_regalloc_function(m, f, &r->du, &ra);
+    k->phys_regs = ra.nphys;
+    ptx_regalloc_free(&ra);
     k->taint_flow_insensitive = r->taint.flow_insensitive;
     /* a branch ends its block: look at the last instruction of each */
     uint32_t nbranches = 0;

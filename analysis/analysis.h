@@ -65,6 +65,7 @@ typedef struct ptx_kernel_notes {
     uint32_t nblocks;      /* real blocks (without the virtual exit) */
     uint32_t ninstrs;
     uint32_t max_live;
+    uint32_t phys_regs;    /* 32-bit registers per thread after register allocation (regalloc.h) */
     bool taint_flow_insensitive; /* branch classes from the flow-insensitive fallback */
     ptx_branch_note *branches; uint32_t nbranches;
     ptx_loop_note *loops; uint32_t nloops;

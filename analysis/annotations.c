@@ -135,6 +135,8 @@ void ptx_annotations_write_json(const ptx_annotations *a, FILE *out)
         ptx_put_u32(w, k->ninstrs);
         ptx_put_str(w, ",\"max_live\":");
         ptx_put_u32(w, k->max_live);
+        ptx_put_str(w, ",\"phys_regs\":");
+        ptx_put_u32(w, k->phys_regs);
         ptx_put_str(w, ",\"taint_flow_insensitive\":");
         ptx_put_str(w, true_false(k->taint_flow_insensitive));
         ptx_put_str(w, ",\n \"branches\":[");
@@ -371,6 +373,7 @@ static void read_kernel(reader *r, json_t *o, ptx_kernel_notes *k, ptx_annotatio
     k->nblocks = get_u32(r, o, "blocks", false, "a kernel");
     k->ninstrs = get_u32(r, o, "instructions", false, "a kernel");
     k->max_live = get_u32(r, o, "max_live", false, "a kernel");
+    k->phys_regs = json_object_get(o, "phys_regs") ? get_u32(r, o, "phys_regs", false, "a kernel") : 0; /* (newer) */
     k->taint_flow_insensitive = json_is_true(json_object_get(o, "taint_flow_insensitive"));
     READ_ARRAY(r, o, "branches", k->branches, k->nbranches, read_branch, a);
     READ_ARRAY(r, o, "loops", k->loops, k->nloops, read_loop, a);
@@ -424,7 +427,7 @@ static bool branches_equal(const ptx_branch_note *a, const ptx_branch_note *b)
 static bool kernels_equal(const ptx_kernel_notes *a, const ptx_kernel_notes *b)
 {
     if (strcmp(a->name, b->name) != 0 || a->is_entry != b->is_entry || a->nblocks != b->nblocks ||
-        a->ninstrs != b->ninstrs || a->max_live != b->max_live ||
+        a->ninstrs != b->ninstrs || a->max_live != b->max_live || a->phys_regs != b->phys_regs ||
         a->taint_flow_insensitive != b->taint_flow_insensitive || a->nbranches != b->nbranches ||
         a->nloops != b->nloops || a->nregs != b->nregs)
         return false;

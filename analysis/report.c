@@ -89,7 +89,9 @@ static void text_registers(const ptx_kernel_notes *k, ptx_writer *w)
         }
     static const uint8_t kinds[] = {PTX_NEXT_READ, PTX_NEXT_WRITE, PTX_NEXT_NONE,
                                     PTX_NEXT_UNDETERMINED};
-    ptx_put_str(w, ")\n  next access after each access:");
+    ptx_put_str(w, "), allocated to ");
+    ptx_put_u32(w, k->phys_regs);
+    ptx_put_str(w, " 32-bit registers a thread\n  next access after each access:");
     for (unsigned i = 0; i < 4; i++) {
         ptx_put_str(w, i ? ", " : " ");
         ptx_put_u32(w, by_kind[kinds[i]]);
