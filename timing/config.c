@@ -70,6 +70,7 @@ typedef struct opt_def {
 } opt_def;
 
 static const char *const cta_priority_names[] = {"none", "age", "rrb", "srr", NULL};
+static const char *const rf_power_names[] = {"none", "on", "slumber", "wrf", NULL}; /* tm_rf_policy's order */
 static const char *const snooze_names[] = {"none", "bank", "block", NULL}; /* tm_snooze_mode's order */
 static const char *const tb_sched_names[] = {"lrr", "bcs", "mst", "kway", "rb", NULL}; /* tm_tb_policy's order */
 static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain", "replay", NULL};
@@ -173,6 +174,7 @@ static const opt_def options[] = {
     {"-simtlab_tb_steal", K_BOOL, F(tb_steal)},
     {"-simtlab_miss_classes", K_BOOL, F(miss_classes)},
     {"-simtlab_snooze", K_CHOICE, F(snooze), .choices = snooze_names},
+    {"-simtlab_rf_power", K_CHOICE, F(rf_power), .choices = rf_power_names},
     {"-simtlab_snooze_block", K_U32, F(snooze_block)},
     {"-simtlab_snooze_wake", K_U32, F(snooze_wake)},
     {"-simtlab_tb_graph", K_PATH, F(tb_graph)},
@@ -827,6 +829,9 @@ int tm_config_validate(const tm_config *c, char *err, size_t errlen)
         return invalid(err, errlen, "-gpgpu_shmem_num_banks must be at least 1");
     if (!c->n_schedulers)
         return invalid(err, errlen, "-gpgpu_num_sched_per_core must be at least 1");
+    if (c->rf_power && strcmp(c->simt, "pdom") != 0)
+        return invalid(err, errlen, "-simtlab_rf_power %s needs -simtlab_simt pdom (mechanisms that regroup threads move "
+                                    "them between warps' registers)", c->rf_power == 1 ? "on" : c->rf_power == 2 ? "slumber" : "wrf");
     if (c->snooze != TM_SNOOZE_NONE && c->mem_pipeline != TM_MEMPIPE_QUEUE)
         return invalid(err, errlen, "-simtlab_snooze %s needs -simtlab_mem_pipeline queue (a unit waking is not one "
                                     "of Turner's hazards)", c->snooze == TM_SNOOZE_BANK ? "bank" : "block");

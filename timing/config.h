@@ -304,6 +304,10 @@ typedef struct tm_config {
                                         line (128, default) or a 32-byte sector */
     uint32_t snooze_wake;            /* -simtlab_snooze_wake: cycles from Sleep or OFF to ON (Table
                                         5.2: 2) */
+    int rf_power;                    /* -simtlab_rf_power: the register file's power states
+                                        (timing/rf_power.h): none (default: not modelled), on (every
+                                        register ON: the baseline, with occupancy from the register
+                                        allocator), slumber or wrf */
     bool miss_classes;               /* -simtlab_miss_classes: classify L1D and L2 misses as cold,
                                         capacity or conflict (timing/miss_class.h; 0: it costs host
                                         time and memory) */

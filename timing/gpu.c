@@ -851,6 +851,16 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     snprintf(gpu->kernel.name, sizeof gpu->kernel.name, "%s", name);
     gpu->cta_threads = cfg->block.x * cfg->block.y * cfg->block.z;
     gpu->cta_regs = kernel_registers(gpu, p, grid.fn->index, name);
+    bool rf_ok = true;
+    if (gpu->cfg.rf_power && tables) { /* the register file's power states: the allocator's registers */
+        const tm_opclass_fn *opc = tm_gpu_opclass(gpu, 0, grid.fn->index);
+        rf_ok = opc && tm_rf_kernel_build(&gpu->rfk, p->m, grid.fn->f, opc);
+        if (rf_ok) {
+            gpu->cta_regs = gpu->rfk.nphys;
+            for (uint32_t i = 0; i < gpu->nsms; i++)
+                tm_rf_power_kernel(&gpu->sms[i].rfp, &gpu->rfk);
+        }
+    }
     gpu->cta_shared = grid.fn->shared_used + cfg->dynamic_shared;
     gpu->occ = tm_occupancy_of(&gpu->cfg, gpu->cta_threads, gpu->cta_regs, gpu->cta_shared);
     gpu->next_cta = 0;
@@ -864,6 +874,9 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     uint64_t start = gpu->core_cycle;
     if (!tables)
         tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "out of memory for the instruction classes");
+    else if (!rf_ok)
+        tm_gpu_fail(gpu, SIM_ERR_OUT_OF_MEMORY, "launch of %s: the register file's power states: the kernel's "
+                    "classes or register tables could not be made", name);
     else if (gpu->occ.ctas == 0)
         tm_gpu_fail(gpu, SIM_ERR_RESOURCES, "launch of %s: one block of %u threads does not fit on an SM (%s: %u registers per "
                     "thread, %u bytes of shared memory)", name, gpu->cta_threads,
@@ -914,6 +927,18 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     gpu->total_cycles += ks->cycles;
     ks->seconds = t1 - t0;
     ks->tb = gpu->tb;
+    if (gpu->cfg.rf_power) { /* the register file's states, every SM's to now */
+        memset(ks->rf, 0, sizeof ks->rf);
+        for (uint32_t i = 0; i < gpu->nsms; i++) {
+            uint64_t c[TM_RF_STATES];
+            tm_rf_power_cycles(&gpu->sms[i].rfp, gpu->core_cycle, c);
+            for (int s = 0; s < TM_RF_STATES; s++)
+                ks->rf[s] += c[s];
+            ks->rf_late_writes += gpu->sms[i].rfp.late_writes;
+            tm_rf_power_kernel(&gpu->sms[i].rfp, NULL);
+        }
+        tm_rf_kernel_free(&gpu->rfk);
+    }
     ks->tb.steals = gpu->tbs.steals;
     ks->tb.stolen = gpu->tbs.stolen;
     tm_tb_sched_free(&gpu->tbs);

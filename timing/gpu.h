@@ -24,6 +24,7 @@
 #include "timing/opclass.h"
 #include "timing/simt.h"
 #include "timing/stats.h"
+#include "timing/rf_power.h"
 #include "timing/tb_sched.h"
 
 struct tm_sm;
@@ -70,6 +71,8 @@ typedef struct tm_kernel_stats {
     double occupancy;         /* gpu_occupancy: mean resident warps / slots over active SM cycles */
     double seconds;           /* host time */
     tm_tb_report tb;          /* thread-block scheduling (-simtlab_tb_sched) */
+    uint64_t rf[TM_RF_STATES];/* -simtlab_rf_power: register-cycles per state since the GPU was made */
+    uint64_t rf_late_writes;  /* write-backs that found their register still waking, since then */
 } tm_kernel_stats;
 
 /* One warp issue, for tm_gpu.on_issue. */
@@ -131,6 +134,7 @@ typedef struct tm_gpu {
     uint32_t cta_rr;          /* the SM the CTA scheduler tries first */
     tm_tb_sched tbs;          /* which blocks go where (-simtlab_tb_sched) */
     tm_tb_report tb;          /* the running kernel's scheduling, so far */
+    tm_rf_kernel rfk;         /* -simtlab_rf_power: the running kernel's registers and hints */
     uint64_t *sm_ctas;        /* per SM: CTAs it started in the last kernel */
     bool failed;              /* a CTA faulted or the model stopped: no new CTAs */
     sim_error fail_kind;      /* what stopped it (a launch's sim_stats.error) */

@@ -41,7 +41,7 @@
 
 /* Names of the stall causes (tm_stall order), in the text and JSON. */
 static const char *const stall_names[TM_STALLS] = {"idle",   "fetch",    "scoreboard", "barrier", "simt",
-                                                    "membar", "restrict", "unit",       "done"};
+                                                    "membar", "restrict", "unit",       "done",    "rf"};
 
 /* Everything the text and JSON reports share, computed once so that the
  * two give the same numbers. */
@@ -387,6 +387,31 @@ static void print_tb_sched(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *ou
     fputc('\n', out);
 }
 
+/* -simtlab_rf_power's names, and the leakage of the register file over
+ * always ON, Slumber's own circuits (counters, tracker, fetch list: under
+ * 1 % of the RF's leakage, Sec. 6.3.4) counted as 1 %. */
+static const char *const rf_policy_names[] = {"none", "on", "slumber", "wrf"};
+
+static double rf_leakage(const tm_gpu *gpu, const tm_kernel_stats *k)
+{
+    return tm_slumber_leakage(k->rf) + (gpu->cfg.rf_power == TM_RFP_SLUMBER ? 0.01 : 0.0);
+}
+
+/* The register file's power states (Tripathy's Ch. 6): shares of the
+ * register-cycles, leakage, late write-backs. */
+static void print_rf_power(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *out)
+{
+    if (!gpu->cfg.rf_power)
+        return;
+    uint64_t all = 0;
+    for (int s = 0; s < TM_RF_STATES; s++)
+        all += k->rf[s];
+    fprintf(out, "rf_power = %s\n", rf_policy_names[gpu->cfg.rf_power]);
+    for (int s = 0; s < TM_RF_STATES; s++)
+        fprintf(out, "rf_%s = %.4f\n", tm_rf_state_name((tm_rf_state)s), all ? (double)k->rf[s] / (double)all : 0.0);
+    fprintf(out, "rf_leakage = %.4f\nrf_late_writes = %" PRIu64 "\n", rf_leakage(gpu, k), k->rf_late_writes);
+}
+
 /* The JSON of print_tb_sched, under every policy. */
 static json_t *tb_sched_json(const tm_gpu *gpu, const tm_kernel_stats *k)
 {
@@ -449,7 +474,8 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
     fputs("\n========= simtlab statistics (the last kernel) =========\n", out);
     fprintf(out, "simd_utilization = %.4f\n", r.simd_utilization);
     for (int s = 0; s < TM_STALLS; s++)
-        fprintf(out, "stall_cycles[%s] = %" PRIu64 "\n", stall_names[s], k->sm.stall[s]);
+        if (s != TM_STALL_RF || gpu->cfg.rf_power) /* (only with the register file's power states) */
+            fprintf(out, "stall_cycles[%s] = %" PRIu64 "\n", stall_names[s], k->sm.stall[s]);
     fprintf(out, "divergent_branches = %" PRIu64 "\n", k->sm.divergent_branches);
     fprintf(out, "divergent_interleavable_branches = %" PRIu64 "\n", k->sm.divergent_interleavable);
     fprintf(out, "simt_mechanism = %s\n", gpu->mech->name);
@@ -481,6 +507,7 @@ void tm_report_text(const tm_gpu *gpu, FILE *out)
         fprintf(out, "dual_issues = %" PRIu64 "\n", k->sm.dual_issues);
     print_mem_pipeline(gpu, k, out);
     print_tb_sched(gpu, k, out);
+    print_rf_power(gpu, k, out);
     print_lamar(gpu, &r, out);
     print_simulation_time(k, out);
     print_distribution(r.tot, out);
@@ -707,7 +734,8 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(o, "simd_utilization", json_real(r.simd_utilization));
     json_t *stalls = json_object();
     for (int s = 0; s < TM_STALLS; s++)
-        json_object_set_new(stalls, stall_names[s], jcount(k->sm.stall[s]));
+        if (s != TM_STALL_RF || gpu->cfg.rf_power)
+            json_object_set_new(stalls, stall_names[s], jcount(k->sm.stall[s]));
     json_object_set_new(o, "stalls", stalls);
     json_object_set_new(o, "divergent_branches", jcount(k->sm.divergent_branches));
     json_object_set_new(o, "divergent_interleavable_branches", jcount(k->sm.divergent_interleavable));
@@ -739,6 +767,15 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     json_object_set_new(o, "dual_issues", jcount(k->sm.dual_issues));
     json_object_set_new(o, "mem_pipeline", mem_pipeline_json(gpu, k));
     json_object_set_new(o, "tb_sched", tb_sched_json(gpu, k));
+    if (gpu->cfg.rf_power) {
+        json_t *rf = json_object();
+        json_object_set_new(rf, "policy", json_string(rf_policy_names[gpu->cfg.rf_power]));
+        for (int s = 0; s < TM_RF_STATES; s++)
+            json_object_set_new(rf, tm_rf_state_name((tm_rf_state)s), jcount(k->rf[s]));
+        json_object_set_new(rf, "leakage", json_real(rf_leakage(gpu, k)));
+        json_object_set_new(rf, "late_writes", jcount(k->rf_late_writes));
+        json_object_set_new(o, "rf_power", rf);
+    }
     json_object_set_new(o, "seconds", json_real(k->seconds));
     json_object_set_new(o, "gpgpu_simulation_rate_inst", jcount(per_second(k->sm.thread_insts, k->seconds)));
     json_object_set_new(o, "gpgpu_simulation_rate_warp_inst", jcount(per_second(k->sm.warp_insts, k->seconds)));

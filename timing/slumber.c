@@ -113,6 +113,12 @@ void tm_slumber_park(tm_slumber *s, uint32_t i, uint64_t now, tm_rf_state st)
     x->wake_at = UINT64_MAX;
 }
 
+tm_rf_state tm_slumber_state(tm_slumber *s, uint32_t i, uint64_t now)
+{
+    settle(s, &s->r[i], now);
+    return (tm_rf_state)s->r[i].state;
+}
+
 void tm_slumber_cycles(tm_slumber *s, uint64_t now, uint64_t out[TM_RF_STATES])
 {
     for (uint32_t i = 0; i < s->n; i++) {

@@ -57,6 +57,8 @@ void tm_slumber_rest(tm_slumber *s, uint32_t r, uint64_t now, uint64_t t, bool n
  * prediction: the WRF-like policy's drowsy registers, and OFF for
  * registers no block holds or whose warp has finished). */
 void tm_slumber_park(tm_slumber *s, uint32_t r, uint64_t now, tm_rf_state st);
+/* The state of r at cycle now (ON while waking). */
+tm_rf_state tm_slumber_state(tm_slumber *s, uint32_t r, uint64_t now);
 /* Register-cycles in each state up to cycle now. */
 void tm_slumber_cycles(tm_slumber *s, uint64_t now, uint64_t out[TM_RF_STATES]);
 

@@ -178,11 +178,20 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     snprintf(name, sizeof name, "L1C_%03u", id);
     if (cfg->l1c.present && !(sm->l1c = tm_cache_new(&cfg->l1c, name, err, errlen)))
         return false;
+    /* the MSHR tracker's latencies: an L1 hit, and (the minimum of) a miss
+     * answered by the L2, the clocks taken as equal */
+    uint32_t hit = cfg->l1_latency, miss = cfg->l1_latency + 2 * cfg->icnt_latency + cfg->l2_rop_latency;
+    if (cfg->rf_power != TM_RFP_NONE &&
+        !tm_rf_power_init(&sm->rfp, (tm_rf_policy)cfg->rf_power, cfg->registers_per_core / 32, sm->nwarps, hit, miss)) {
+        snprintf(err, errlen, "out of memory for SM %u's register-file power states", id);
+        return false;
+    }
     return true;
 }
 
 void tm_sm_free(tm_sm *sm)
 {
+    tm_rf_power_free(&sm->rfp);
     uint32_t nsched = sm->cfg && sm->cfg->n_schedulers ? sm->cfg->n_schedulers : 1;
     for (uint32_t s = 0; sm->sched && s < nsched; s++)
         tm_warp_sched_free(&sm->sched[s]);
@@ -418,6 +427,8 @@ bool tm_sm_start_cta(tm_sm *sm, uint64_t id, char *err, size_t errlen)
                        .age = ++sm->age_stamp};
         tm_scoreboard_clear_warp(sm->sb, i);
         sb_forget(sm, i);
+        if (sm->rfp.policy && k <= base) /* (k counts the slot just taken) */
+            tm_rf_power_warp_start(&sm->rfp, i, p, base, k - 1, gpu->core_cycle - 1);
         tm_warp_sched_start(&sm->sched[w->sched], i / nsched, w->age);
         tm_warp_sched_set_cta(&sm->sched[w->sched], i / nsched, id);
         live_row(sm, w->sched)[i / nsched] = true;
@@ -514,6 +525,10 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
     if (m->ic->ndst) {
         sb_released(sm, m->warp, tm_scoreboard_release_inst(sm->sb, m->warp, m->ic));
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
+        if (sm->rfp.policy) { /* the MSHR tracker learns from the load's latency */
+            tm_rf_power_load(&sm->rfp, m->warp, now - m->issued > sm->rfp.lat_hit + sm->rfp.lat_hit / 2);
+            tm_rf_power_written(&sm->rfp, m->warp, m->ic, now);
+        }
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
         sm->stats.load_latency_sum += now - m->issued;
@@ -1159,6 +1174,8 @@ static void writeback(tm_sm *sm, uint64_t now)
         if (ic->ndst) {
             sb_released(sm, wi, tm_scoreboard_release_inst(sm->sb, wi, ic));
             tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
+            if (sm->rfp.policy)
+                tm_rf_power_written(&sm->rfp, wi, ic, now);
         }
         w->alu_busy &= (uint8_t)~(1u << k);
         if (w->done && !w->alu_busy && w->cta)
@@ -1235,6 +1252,8 @@ static tm_stall blocked(tm_sm *sm, uint32_t wi, uint64_t now)
     bool l1c = false;
     if (sm->cfg->hazard_predictor != TM_PREDICT_NONE && restricted(sm, predict_first(sm, wi, &l1c), l1c))
         return TM_STALL_RESTRICT;
+    if (sm->rfp.policy >= TM_RFP_SLUMBER && (w->rf_ready = tm_rf_power_operands(&sm->rfp, wi, ic, now)) > now)
+        return TM_STALL_RF; /* a source is waking (its wake-up started) */
     return TM_STALLS;
 }
 
@@ -1320,6 +1339,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
                             .fn = w->ib_fn, .pc = is.pc, .mask = is.mask};
         sm->gpu->on_issue(sm->gpu->on_issue_arg, &e);
     }
+    if (sm->rfp.policy)
+        tm_rf_power_issued(&sm->rfp, wi, ic, now);
     w->ib_valid = false;
     sm->ordered_held -= w->ib_ordered;
     w->ib_ordered = false;
@@ -1522,6 +1543,21 @@ static bool issue_second(tm_sm *sm, uint32_t wi, const tm_inst_class *first, uin
     return true;
 }
 
+/* Slumber's look-ahead (Sec. 6.3.3): the first four warps of scheduler
+ * s's order holding an instruction (the one issuing and the three after
+ * it) wake the registers it reads. */
+static void rf_lookahead(tm_sm *sm, uint32_t s, const uint32_t *order, uint32_t n, uint64_t now)
+{
+    const struct tm_sched_scan *sc = &sm->scan[s];
+    for (uint32_t k = 0, seen = 0; k < n && seen < 4; k++)
+        if (sc->holds >> order[k] & 1) {
+            uint32_t wi = order[k] * sm->nsched + s;
+            if (sm->warps[wi].ib_valid)
+                tm_rf_power_lookahead(&sm->rfp, wi, sm->warps[wi].ic, now);
+            seen++;
+        }
+}
+
 /* Each scheduler issues at most one instruction (two with dual issue),
  * trying its warps in its policy's order. */
 static void issue_stage(tm_sm *sm, uint64_t now)
@@ -1576,6 +1612,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 recheck = sm->warps[wi].ib_ready; /* decoded then (a full warp buffer waits for a touch) */
             else if (why == TM_STALL_SCOREBOARD && sm->mem_split && mem_subdivide(sm, wi))
                 why = TM_STALL_FETCH; /* its path split on memory divergence: its slots fetch again */
+            else if (why == TM_STALL_RF && sm->warps[wi].rf_ready < recheck)
+                recheck = sm->warps[wi].rf_ready; /* its sources are ON then */
             if (why == TM_STALLS) {
                 bool replay = (sc->replay & bit) != 0;
                 tm_warp *w = &sm->warps[wi];
@@ -1603,6 +1641,8 @@ static void issue_stage(tm_sm *sm, uint64_t now)
                 best_wi = wi;
             }
         }
+        if (sm->rfp.policy >= TM_RFP_SLUMBER)
+            rf_lookahead(sm, s, order, n, now);
         sc->dirty = issued || ready_but_stalled;
         sc->recheck_at = recheck;
         if (issued) {
@@ -1636,6 +1676,8 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         if (w->nret && sm->cfg->mem_pipeline == TM_MEMPIPE_REPLAY)
             return true; /* finished once its buffer is empty (it may still replay) */
         w->done = true;
+        if (sm->rfp.policy)
+            tm_rf_power_warp_done(&sm->rfp, wi, now);
         mirror(sm, wi);
         unschedule(sm, wi);
         maybe_end_cta(sm, cta);
@@ -1810,10 +1852,13 @@ static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake)
         for (uint64_t b = may_act & ~sc->sb_wait & ~sc->replay; b; b &= b - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(b) * sm->nsched + s;
             const tm_warp *wp = &sm->warps[i];
+            tm_stall why = wp->ib_ready > next ? TM_STALL_FETCH : blocked(sm, i, next);
             if (wp->ib_ready > next)
                 w = wp->ib_ready < w ? wp->ib_ready : w;
-            else if (blocked(sm, i, next) == TM_STALLS)
+            else if (why == TM_STALLS)
                 return false; /* it may issue next cycle */
+            else if (why == TM_STALL_RF)
+                w = wp->rf_ready < w ? wp->rf_ready : w; /* its sources are ON then */
         }
     }
     *wake = w;

@@ -29,6 +29,7 @@
 #include "timing/config.h"
 #include "timing/cta.h"
 #include "timing/fu.h"
+#include "timing/rf_power.h"
 #include "timing/opclass.h"
 #include "timing/opcollector.h"
 #include "timing/request.h"
@@ -62,6 +63,8 @@ typedef struct tm_warp {
     tm_cta *cta;              /* NULL: free */
     uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
     uint32_t ib_fn;           /* the module function index of ib.pc */
+    uint64_t rf_ready;        /* -simtlab_rf_power: when the sources of its instruction are ON
+                                 (set when blocked() finds one waking) */
     sim_issue ib;             /* the buffered issue */
     sim_group *group;
     uint64_t age;
@@ -158,6 +161,7 @@ typedef struct tm_sm {
      * per pending entry and lane, its requests not yet answered (nmem x 32; NULL when off) */
     bool mem_split;
     bool snooze;              /* the L1D has Snooze's power states (-simtlab_snooze) */
+    tm_rf_power rfp;          /* the register file's power states (-simtlab_rf_power; policy NONE: off) */
     uint16_t *lane_reqs;
     uint32_t mem_head, mem_n;
     tm_event *events;         /* min-heap by cycle */

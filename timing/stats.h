@@ -21,6 +21,7 @@ typedef enum tm_stall {
     TM_STALL_RESTRICT,   /* hazard avoidance held a load predicted to need an MSHR (Turner's "restrict") */
     TM_STALL_UNIT,       /* no free collector unit / the LD/ST queue is full */
     TM_STALL_DONE,       /* finished warps waiting for their CTA's memory to drain */
+    TM_STALL_RF,         /* a source register waking from a power state (-simtlab_rf_power) */
     TM_STALLS
 } tm_stall;
 

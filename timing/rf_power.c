@@ -1,0 +1,201 @@
+/* rf_power.c — an SM's register file under Slumber or a WRF-like policy
+ * (rf_power.h). */
+#include "timing/rf_power.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/defuse.h"
+#include "analysis/regalloc.h"
+
+bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc)
+{
+    memset(k, 0, sizeof *k);
+    ptx_defuse du;
+    ptx_defuse_build(m, f, &du);
+    ptx_regalloc ra;
+    ptx_regalloc_function(m, f, &du, &ra);
+    ptx_nextaccess_analyze(m, f, &du, NULL, NULL, &k->next);
+    ptx_defuse_free(&du);
+    k->ic = opc->ic;
+    k->ninstrs = opc->ninstrs;
+    k->nregs = ra.nregs;
+    k->nphys = ra.nphys ? ra.nphys : 1;
+    k->phys = ra.phys;
+    k->width = ra.width;
+    k->acc_start = calloc((size_t)k->ninstrs + 2, sizeof *k->acc_start);
+    if (!k->acc_start)
+        return false;
+    for (uint32_t a = 0; a < k->next.nacc; a++)
+        if (k->next.acc[a].pc < k->ninstrs)
+            k->acc_start[k->next.acc[a].pc + 1]++;
+    for (uint32_t pc = 0; pc < k->ninstrs; pc++)
+        k->acc_start[pc + 1] += k->acc_start[pc];
+    return true;
+}
+
+void tm_rf_kernel_free(tm_rf_kernel *k)
+{
+    free(k->phys);
+    free(k->width);
+    free(k->acc_start);
+    ptx_nextaccess_free(&k->next);
+    memset(k, 0, sizeof *k);
+}
+
+bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t lat_hit,
+                      uint32_t lat_miss)
+{
+    *p = (tm_rf_power){.policy = policy, .nregs = nregs, .nslots = nslots, .lat_hit = lat_hit, .lat_miss = lat_miss};
+    p->rf = tm_slumber_new(nregs);
+    p->base = malloc(((size_t)nslots + 1) * sizeof *p->base);
+    p->missed = calloc((size_t)nslots + 1, 1);
+    if (!p->rf || !p->base || !p->missed)
+        return false;
+    for (uint32_t i = 0; i < nslots; i++)
+        p->base[i] = UINT32_MAX;
+    return true;
+}
+
+void tm_rf_power_free(tm_rf_power *p)
+{
+    tm_slumber_free(p->rf);
+    free(p->base);
+    free(p->missed);
+    memset(p, 0, sizeof *p);
+}
+
+void tm_rf_power_kernel(tm_rf_power *p, const tm_rf_kernel *k) { p->k = k; }
+
+void tm_rf_power_warp_start(tm_rf_power *p, uint32_t wi, uint32_t place, uint32_t W, uint32_t k, uint64_t now)
+{
+    (void)now;
+    if (!p->k)
+        return;
+    uint64_t base = ((uint64_t)place * W + k) * p->k->nphys;
+    p->base[wi] = base + p->k->nphys <= p->nregs ? (uint32_t)base : UINT32_MAX; /* (occupancy keeps it inside) */
+}
+
+/* The pc of ic in the kernel function, or -1 (a called function's). */
+static int64_t pc_of(const tm_rf_power *p, const tm_inst_class *ic)
+{
+    if (!p->k || ic < p->k->ic || ic >= p->k->ic + p->k->ninstrs)
+        return -1;
+    return ic - p->k->ic;
+}
+
+/* The analyzer's entry for instruction pc's read (write: write) of reg, or NULL. */
+static const ptx_access *access_of(const tm_rf_kernel *k, uint32_t pc, uint32_t reg, bool write)
+{
+    for (uint32_t a = k->acc_start[pc]; a < k->acc_start[pc + 1]; a++)
+        if (k->next.acc[a].reg == reg && k->next.acc[a].is_write == write)
+            return &k->next.acc[a];
+    return NULL;
+}
+
+/* Does reg's value die with this access (next access a write, or none)? */
+static bool dead_after(const tm_rf_kernel *k, uint32_t pc, uint32_t reg, bool write)
+{
+    const ptx_access *a = access_of(k, pc, reg, write);
+    return a && (a->next == PTX_NEXT_WRITE || a->next == PTX_NEXT_NONE);
+}
+
+/* The warp-registers of PTX register reg of warp slot wi: [*first, *first + *n). */
+static bool regs_of(const tm_rf_power *p, uint32_t wi, uint32_t reg, uint32_t *first, uint32_t *n)
+{
+    if (p->base[wi] == UINT32_MAX || reg >= p->k->nregs || p->k->phys[reg] == PTX_NO_PHYS)
+        return false;
+    *first = p->base[wi] + p->k->phys[reg];
+    *n = p->k->width[reg];
+    return true;
+}
+
+uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+{
+    if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
+        return now;
+    uint64_t ready = now;
+    for (uint32_t s = 0; s < ic->nread; s++) {
+        uint32_t r0, n;
+        if (!regs_of(p, wi, ic->read[s], &r0, &n))
+            continue;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t t = now + tm_slumber_access(p->rf, r0 + j, now);
+            ready = t > ready ? t : ready;
+        }
+    }
+    return ready;
+}
+
+void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+{
+    (void)tm_rf_power_operands(p, wi, ic, now);
+}
+
+void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+{
+    int64_t pc = pc_of(p, ic);
+    if (p->policy < TM_RFP_SLUMBER || pc < 0)
+        return;
+    for (uint32_t s = 0; s < ic->nread; s++) { /* read: rest until the next access */
+        uint32_t r0, n;
+        if (!regs_of(p, wi, ic->read[s], &r0, &n))
+            continue;
+        bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->read[s], false);
+        for (uint32_t j = 0; j < n; j++)
+            tm_slumber_park(p->rf, r0 + j, now, dead ? TM_RF_OFF : TM_RF_DS);
+    }
+    uint32_t lat = (ic->flags & TM_IC_LOAD) ? (p->missed[wi] ? p->lat_miss : p->lat_hit) : ic->latency;
+    bool overwrite = !(ic->flags & TM_IC_GUARDED); /* a guarded write may keep the old value */
+    for (uint32_t d = 0; d < ic->ndst; d++) { /* a result on its way */
+        uint32_t r0, n;
+        if (!regs_of(p, wi, ic->dst[d], &r0, &n))
+            continue;
+        for (uint32_t j = 0; j < n; j++) {
+            if (p->policy == TM_RFP_WRF || tm_slumber_choose(lat, overwrite) == TM_RF_ON)
+                (void)tm_slumber_access(p->rf, r0 + j, now); /* ON until the write (WRF: write-conservative) */
+            else
+                tm_slumber_rest(p->rf, r0 + j, now, lat, overwrite);
+        }
+    }
+}
+
+void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+{
+    int64_t pc = pc_of(p, ic);
+    if (p->policy < TM_RFP_SLUMBER || pc < 0)
+        return;
+    for (uint32_t d = 0; d < ic->ndst; d++) {
+        uint32_t r0, n;
+        if (!regs_of(p, wi, ic->dst[d], &r0, &n))
+            continue;
+        bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->dst[d], true);
+        for (uint32_t j = 0; j < n; j++) {
+            if (tm_slumber_access(p->rf, r0 + j, now))
+                p->late_writes++;
+            tm_slumber_park(p->rf, r0 + j, now, dead ? TM_RF_OFF : TM_RF_DS);
+        }
+    }
+}
+
+void tm_rf_power_load(tm_rf_power *p, uint32_t wi, bool missed) { p->missed[wi] = missed; }
+
+void tm_rf_power_warp_done(tm_rf_power *p, uint32_t wi, uint64_t now)
+{
+    if (p->policy < TM_RFP_SLUMBER || !p->k || p->base[wi] == UINT32_MAX)
+        return;
+    for (uint32_t j = 0; j < p->k->nphys; j++) /* WRF leaves them drowsy; Slumber gates them */
+        tm_slumber_park(p->rf, p->base[wi] + j, now, p->policy == TM_RFP_WRF ? TM_RF_DS : TM_RF_OFF);
+    p->base[wi] = UINT32_MAX;
+}
+
+void tm_rf_power_cycles(tm_rf_power *p, uint64_t now, uint64_t out[TM_RF_STATES])
+{
+    if (p->policy < TM_RFP_SLUMBER) { /* every register ON */
+        for (int s = 0; s < TM_RF_STATES; s++)
+            out[s] = 0;
+        out[TM_RF_ON] = (uint64_t)p->nregs * now;
+        return;
+    }
+    tm_slumber_cycles(p->rf, now, out);
+}

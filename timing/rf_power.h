@@ -1,0 +1,102 @@
+/* rf_power.h — an SM's register file under Slumber (Tripathy's thesis,
+ * Ch. 6) or a WRF-like policy (-simtlab_rf_power): which state each
+ * 128-byte warp-register is in (timing/slumber.h), driven by the
+ * pipeline.
+ *
+ * Registers: the kernel's PTX registers mapped to physical ones by the
+ * allocator (analysis/regalloc.h: P 32-bit registers a thread); a block
+ * in CTA place p holds warp-registers p*W*P .. (p+1)*W*P - 1 (W warps),
+ * warp k of it P from p*W*P + k*P. With the model on, occupancy counts P
+ * registers a thread (not the analyzer's max_live), so that the places
+ * fit the register file (-gpgpu_shader_registers / 32 warp-registers).
+ * Registers of functions the kernel calls are not modelled.
+ *
+ * Slumber (Sec. 6.3): unallocated registers and those of finished warps
+ * are OFF. At issue, each destination rests until its write for the
+ * predicted latency (the unit's latency; a load's from the warp's 2-bit
+ * MSHR tracker: its last load hit the L1 or missed) before a write (OFF
+ * from 16 cycles, SS from 4, DS from 13), and each source, read, rests
+ * until its next access: OFF when its value is dead (the analyzer's
+ * next-access hint is a write, or none), else in Deep Sleep (a value to
+ * be read again may only be under-volted), woken when its warp is one of
+ * the first four in its scheduler's order (the thesis's look-ahead of
+ * three warps besides the one issuing) or, at the latest, when an
+ * instruction needs it (the warp waits for the rest of the wake-up:
+ * TM_STALL_RF). After its write-back a register rests the same way. The
+ * thesis puts a register whose warp's next instruction is already
+ * buffered in SS; here every live register waits in DS: measured on the
+ * naive matrix multiply under GTX480, SS for them left 0.58 of the
+ * leakage, DS 0.33, for 1.6 % more cycles than every register ON. A write-back to a register still waking is not delayed; it is
+ * counted (late_writes).
+ * WRF-like (Abdel-Majeed and Annavaram, HPCA 2013, as the thesis compares
+ * it): allocated registers are drowsy (DS) unless accessed; an output
+ * register stays ON from issue to write-back; finished warps' registers
+ * stay drowsy; unallocated ones are OFF.
+ * On: every allocated register ON: the baseline with the same occupancy. */
+#ifndef SIMTLAB_TIMING_RF_POWER_H
+#define SIMTLAB_TIMING_RF_POWER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/nextaccess.h"
+#include "timing/opclass.h"
+#include "timing/slumber.h"
+
+typedef enum tm_rf_policy { TM_RFP_NONE, TM_RFP_ON, TM_RFP_SLUMBER, TM_RFP_WRF } tm_rf_policy;
+
+/* What the model needs of the running kernel (built once per launch). */
+typedef struct tm_rf_kernel {
+    const tm_inst_class *ic;  /* the kernel function's classes, [ninstrs] */
+    uint32_t ninstrs, nregs, nphys;
+    uint32_t *phys;           /* per PTX register: first physical register, or PTX_NO_PHYS */
+    uint8_t *width;
+    uint32_t *acc_start;      /* per pc: its accesses acc[acc_start[pc] .. acc_start[pc + 1]) */
+    ptx_nextaccess next;
+} tm_rf_kernel;
+
+/* The tables of kernel f (classes opc); false when memory is short. */
+bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc);
+void tm_rf_kernel_free(tm_rf_kernel *k);
+
+typedef struct tm_rf_power {
+    tm_rf_policy policy;
+    tm_slumber *rf;
+    uint32_t nregs;           /* warp-registers of the register file */
+    uint32_t nslots;
+    const tm_rf_kernel *k;
+    uint32_t *base;           /* per warp slot: its first warp-register, or UINT32_MAX */
+    uint8_t *missed;          /* per warp slot: the MSHR tracker (its last load missed the L1) */
+    uint32_t lat_hit, lat_miss;
+    uint64_t stall_waits, late_writes;
+} tm_rf_power;
+
+/* The model of an SM of nregs warp-registers and nslots warp slots;
+ * lat_hit / lat_miss: the load latencies the tracker predicts. False when
+ * memory is short. */
+bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t lat_hit,
+                      uint32_t lat_miss);
+void tm_rf_power_free(tm_rf_power *p);
+
+void tm_rf_power_kernel(tm_rf_power *p, const tm_rf_kernel *k);
+/* Warp slot wi holds warp k of the block in CTA place `place` of W warps
+ * from cycle now. */
+void tm_rf_power_warp_start(tm_rf_power *p, uint32_t wi, uint32_t place, uint32_t W, uint32_t k, uint64_t now);
+/* The cycle the sources of ic (warp wi) can be read: now, or later when
+ * one is not ON (its wake-up starts). */
+uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+/* Wake the sources of ic ahead of its issue (the scheduler's look-ahead). */
+void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+/* ic issued at now: its sources were read; its destinations rest until
+ * their write. */
+void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+/* ic's results are written at now. */
+void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+/* Warp slot wi's last load hit the L1 (missed false) or not. */
+void tm_rf_power_load(tm_rf_power *p, uint32_t wi, bool missed);
+/* Warp slot wi's warp finished at now. */
+void tm_rf_power_warp_done(tm_rf_power *p, uint32_t wi, uint64_t now);
+/* Register-cycles per state up to now. */
+void tm_rf_power_cycles(tm_rf_power *p, uint64_t now, uint64_t out[TM_RF_STATES]);
+
+#endif

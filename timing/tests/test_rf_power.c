@@ -1,0 +1,176 @@
+/* test_rf_power.c — the register file's power states in the SM
+ * (-simtlab_rf_power; timing/rf_power.h, Tripathy's Slumber, Ch. 6): a
+ * short sequence of issues and write-backs worked by hand from GTX480's
+ * latencies and Table 6.1, and whole launches (every register-cycle
+ * counted once, SMs that hold no block keep their registers OFF, results
+ * unchanged, the baseline all ON). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/defuse.h"
+#include "analysis/regalloc.h"
+#include "emulator/tests/emu_test.h"
+#include "parser/tests/ptx_test.h"
+#include "timing/gpu.h"
+#include "timing/rf_power.h"
+#include "timing/sm.h"
+
+/* mov r1; mul r2 = r1 * 3; add r3 = r2 + r1; ld.param rd1; st [rd1], r3. */
+static const char *const BODY = "mov.u32 %r1, 7;\n"
+                                "mul.lo.u32 %r2, %r1, 3;\n"
+                                "add.u32 %r3, %r2, %r1;\n"
+                                "ld.param.u64 %rd1, [k_p0];\n"
+                                "st.global.u32 [%rd1], %r3;\nret;\n";
+
+/* Under Slumber, warp slot 0 holding warp 0 of place 0:
+ * - the mul issues at 100: it reads r1, whose next access is the add's
+ *   read: r1 rests in DS; r2, its result, is written after the integer
+ *   multiply's latency (GTX480: -ptx_opcode_latency_int 4,13,4,5,145,32,
+ *   4 cycles): choose(4, a write) is SS, whose wake-up (4) starts at once:
+ *   ON (waking) until 104;
+ * - the add's operands at 101: r2 is ON at 104, r1 wakes from DS now: at
+ *   101 + 13 = 114;
+ * - the add issues at 114: r1 and r2 are read for the last time (next
+ *   access: none): both OFF; but r3, its result, took r1's physical
+ *   register (the allocator lets a register written by the instruction
+ *   that reads another last share its place): that one rests for the
+ *   add's 4 cycles in SS, waking at once: ON. */
+static void test_hand_sequence(void **state)
+{
+    (void)state;
+    ptx_module *m = ptx_test_parse_body("", BODY);
+    const ptx_function *f = ptx_test_kernel(m);
+    tm_config cfg;
+    char err[256];
+    assert_int_equal(tm_config_preset(&cfg, "GTX480", err, sizeof err), 0);
+    assert_int_equal(cfg.lat_int.latency[TM_LAT_MUL], 4);
+    tm_opclass_fn opc;
+    assert_true(tm_opclass_function(m, f, &cfg, &opc, err, sizeof err));
+    tm_rf_kernel k;
+    assert_true(tm_rf_kernel_build(&k, m, f, &opc));
+    tm_rf_power p;
+    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, 64, 4, 20, 200));
+    tm_rf_power_kernel(&p, &k);
+    tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
+    uint32_t r1 = k.phys[ptx_test_reg(m, f, "%r", 1)], r2 = k.phys[ptx_test_reg(m, f, "%r", 2)];
+    assert_int_equal(opc.ic[1].latency, 4);
+    tm_rf_power_issued(&p, 0, &opc.ic[1], 100);
+    assert_int_equal(tm_slumber_state(p.rf, r1, 101), TM_RF_DS);
+    assert_int_equal(tm_slumber_state(p.rf, r2, 101), TM_RF_ON);
+    assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 101), 114);
+    assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 114), 114);
+    tm_rf_power_issued(&p, 0, &opc.ic[2], 114);
+    assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
+    assert_int_equal(tm_slumber_state(p.rf, r2, 115), TM_RF_OFF);
+    assert_int_equal(tm_slumber_state(p.rf, r1, 115), TM_RF_ON);
+    /* the warp finishes: everything OFF */
+    tm_rf_power_warp_done(&p, 0, 200);
+    for (uint32_t r = 0; r < k.nphys; r++)
+        assert_int_equal(tm_slumber_state(p.rf, r, 201), TM_RF_OFF);
+    tm_rf_power_free(&p);
+    tm_rf_kernel_free(&k);
+    tm_opclass_fn_free(&opc);
+    ptx_module_free(m);
+}
+
+#define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+/* out[i] = in[i] * 3 + in[i + 64] over 64 threads: one block. */
+static const char *const KERNEL =
+    HEAD ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+         ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+         "ld.param.u64 %rd1, [in];\nld.param.u64 %rd2, [out];\n"
+         "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\nadd.u64 %rd4, %rd1, %rd3;\n"
+         "ld.global.u32 %r2, [%rd4];\nld.global.u32 %r3, [%rd4+256];\nmad.lo.u32 %r4, %r2, 3, %r3;\n"
+         "add.u64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r4;\nret;\n}\n";
+
+/* One launch under GTX480 with `policy`: the results, and the kernel's statistics. */
+static void run_policy(const char *policy, tm_kernel_stats *ks, uint64_t *cycles, uint32_t *nsms, uint32_t *regs)
+{
+    tm_config c;
+    char err[512], s[64];
+    assert_int_equal(tm_config_preset(&c, "GTX480", err, sizeof err), 0);
+    snprintf(s, sizeof s, "-simtlab_rf_power=%s", policy);
+    assert_int_equal(tm_config_set(&c, s, NULL, err, sizeof err), 0);
+    emu e;
+    emu_open_module(&e, ptx_test_parse(KERNEL));
+    uint32_t in[128], out[64];
+    for (int i = 0; i < 128; i++)
+        in[i] = (uint32_t)(i * 7 + 1);
+    uint64_t bufs[2] = {emu_buf(&e, in, sizeof in), emu_buf(&e, NULL, sizeof out)};
+    sim_launch_config lc = emu_cfg(1, 1, 64, 1);
+    tm_gpu *gpu = tm_gpu_new(&c, err, sizeof err);
+    assert_non_null(gpu);
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, bufs, 16, NULL, err, sizeof err) != 0)
+        fail_msg("%s: %s", policy, err);
+    emu_read(&e, out, bufs[1], sizeof out);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(out[i], in[i] * 3 + in[i + 64]);
+    *ks = gpu->kernel;
+    *cycles = gpu->core_cycle;
+    *nsms = gpu->nsms;
+    *regs = c.registers_per_core / 32;
+    /* with the model, occupancy counts the allocator's registers */
+    ptx_regalloc ra;
+    ptx_defuse du;
+    const ptx_function *f = &gpu->prog->m->functions[0];
+    ptx_defuse_build(gpu->prog->m, f, &du);
+    ptx_regalloc_function(gpu->prog->m, f, &du, &ra);
+    assert_int_equal(gpu->cta_regs, ra.nphys);
+    ptx_regalloc_free(&ra);
+    ptx_defuse_free(&du);
+    tm_gpu_free(gpu);
+    emu_close(&e);
+}
+
+static void test_launches(void **state)
+{
+    (void)state;
+    tm_kernel_stats on, sl, wrf;
+    uint64_t c_on, c_sl, c_wrf;
+    uint32_t nsms, regs;
+    run_policy("on", &on, &c_on, &nsms, &regs);
+    run_policy("slumber", &sl, &c_sl, &nsms, &regs);
+    run_policy("wrf", &wrf, &c_wrf, &nsms, &regs);
+    /* every register of every SM, every cycle, once */
+    assert_int_equal(on.rf[TM_RF_ON], (uint64_t)nsms * regs * c_on);
+    uint64_t sum = 0, wsum = 0;
+    for (int s = 0; s < TM_RF_STATES; s++) {
+        sum += sl.rf[s];
+        wsum += wrf.rf[s];
+    }
+    assert_int_equal(sum, (uint64_t)nsms * regs * c_sl);
+    assert_int_equal(wsum, (uint64_t)nsms * regs * c_wrf);
+    /* one block: the 14 other SMs never allocate a register */
+    assert_true(sl.rf[TM_RF_OFF] >= (uint64_t)(nsms - 1) * regs * c_sl);
+    assert_true(wrf.rf[TM_RF_OFF] >= (uint64_t)(nsms - 1) * regs * c_wrf);
+    assert_true(tm_slumber_leakage(sl.rf) < 1.0 / nsms + 1e-9);
+}
+
+/* The model needs a mechanism that keeps threads in their warps. */
+static void test_needs_pdom(void **state)
+{
+    (void)state;
+    tm_config c;
+    char err[512];
+    assert_int_equal(tm_config_preset(&c, "GTX480", err, sizeof err), 0);
+    assert_int_equal(tm_config_set(&c, "-simtlab_rf_power=slumber", NULL, err, sizeof err), 0);
+    assert_int_equal(tm_config_set(&c, "-simtlab_simt=dws", NULL, err, sizeof err), 0);
+    assert_int_equal(tm_config_validate(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "-simtlab_rf_power slumber needs -simtlab_simt pdom"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_sequence),
+        cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_needs_pdom),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
