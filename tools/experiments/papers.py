@@ -107,8 +107,8 @@ CORE_MHZ = {"GTX480": 700.0, "TITANX": 1417.0, "TITANV": 1200.0}
 def paver(label, sched, what, steal=True):
     """A configuration of Tripathy's Ch. 3: a thread-block scheduler under GTO warp scheduling (the thesis's
     for every policy, Sec. 3.5.1), with the L1D and L2 misses classified (cold, capacity, conflict)."""
-    return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_tb_sched={sched}",
-                                                "-simtlab_miss_classes=1") + (() if steal else ("-simtlab_tb_steal=0",)))
+    sim_set = ("-gpgpu_scheduler=gto", f"-simtlab_tb_sched={sched}", "-simtlab_miss_classes=1")
+    return Config(label, "pdom", what, sim_set=sim_set + (() if steal else ("-simtlab_tb_steal=0",)))
 
 
 def snooze(label, granularity, what):

@@ -25,6 +25,7 @@ nothing could run.
 """
 
 import argparse
+import csv
 import os
 import re
 import shutil
@@ -132,14 +133,57 @@ def run_one(simtlab, exe, program, preset, config, args, logs, timeout):
         why = f"exit status {p.returncode}" if p.returncode >= 0 else f"killed by signal {-p.returncode}"
         return tables.Result(program, preset, config.label, config.mechanism, "FAIL", None, wall,
                              f"{why}, no PASS: {tail}")
+    return passed_result(program, preset, config, p.stderr, wall)
+
+
+def sim_option(config, name):
+    """The value config's sim_set assigns to -name ("" when none)."""
+    values = [a.split("=", 1)[1] for a in config.sim_set if a.startswith(f"-{name}=")]
+    return values[-1] if values else ""
+
+
+def passed_result(program, preset, config, stderr, wall):
+    """The tables.Result of a run that PASSed, from its standard error: ERROR where its statistics are
+    unreadable or say it ran another mechanism or thread-block scheduler than config's."""
     try:
-        stats = aggregate(parse_kernels(p.stderr))
+        stats = aggregate(parse_kernels(stderr))
     except StatsError as e:
         return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall, str(e))
     if stats.mechanism != config.mechanism:
         return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall,
                              f"ran mechanism {stats.mechanism}, not {config.mechanism}")
+    sched = sim_option(config, "simtlab_tb_sched")
+    if (stats.tb_sched or "lrr") != (sched or "lrr"):
+        return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall,
+                             f"ran thread-block scheduler {stats.tb_sched or 'lrr'}, not {sched or 'lrr'}")
     return tables.Result(program, preset, config.label, config.mechanism, "PASS", stats, wall)
+
+
+def retable_results(outdir, configs):
+    """The results of an earlier run into outdir, for --retable: each run's status, wall time and detail
+    from its results.csv, the statistics of those that PASSed parsed again from logs/."""
+    path = outdir / "results.csv"
+    if not path.exists():
+        fail_usage(f"--retable: no {path} (run the experiment into {outdir} first)")
+    by_label = {c.label: c for c in configs}
+    results = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            c = by_label.get(row["config"])
+            if c is None or c.static_of:
+                continue  # (derived again below)
+            wall = float(row["wall_s"] or 0)
+            if row["result"] != "PASS":
+                results.append(tables.Result(row["program"], row["preset"], c.label, c.mechanism, row["result"],
+                                             None, wall, row["detail"]))
+                continue
+            log = outdir / "logs" / f"{row['program']}.{row['preset']}.{c.label}.stderr"
+            if not log.exists():
+                results.append(tables.Result(row["program"], row["preset"], c.label, c.mechanism, "ERROR", None,
+                                             wall, f"no {log}"))
+                continue
+            results.append(passed_result(row["program"], row["preset"], c, log.read_text(), wall))
+    return results
 
 
 def static_results(results, configs):
@@ -183,6 +227,8 @@ def parse_args(argv):
     ap.add_argument("--timeout", type=int, default=1800, help="seconds one run may take (default 1800)")
     ap.add_argument("--args", help="comma-separated program arguments instead of the experiment's (a sweep: "
                     "e.g. narasiman-scan --args 4194304,12,4 for 12%% selectivity)")
+    ap.add_argument("--retable", action="store_true", help="run nothing: write the tables again from OUTDIR's "
+                    "results.csv and logs/ (of an earlier run of the experiment, after a change to the tables)")
     return ap.parse_args(argv)
 
 
@@ -216,13 +262,15 @@ def main(argv):
     """Build, run, tabulate; the exit status says whether every run passed."""
     args = parse_args(argv)
     exp = papers.EXPERIMENTS[args.experiment]
+    prog_args = tuple(a for a in args.args.split(",") if a) if args.args is not None else exp.args
+    if args.retable:
+        return retable(args, exp, prog_args)
     all_programs = suite_programs(exp.suite)
     programs = list(dict.fromkeys(args.programs.split(","))) if args.programs else list(exp.programs or all_programs)
     unknown = [p for p in programs if p not in all_programs]
     if unknown:
         fail_usage(f"not in the {exp.suite} suite: {', '.join(unknown)} (it has {', '.join(all_programs)})")
     presets = args.presets.split(",") if args.presets else list(exp.presets)
-    prog_args = tuple(a for a in args.args.split(",") if a) if args.args is not None else exp.args
     if args.jobs < 1:
         fail_usage("--jobs needs a number of at least 1")
     simtlab = args.simtlab or str(ROOT / "build" / "tools" / "simtlab")
@@ -231,7 +279,6 @@ def main(argv):
     nvcc = find_nvcc(args.nvcc)
     if not nvcc:
         fail_usage("nvcc not found (give --nvcc PATH, or set NVCC or PATH)")
-
     args.outdir.mkdir(parents=True, exist_ok=True)
     logs = args.outdir / "logs"
     logs.mkdir(exist_ok=True)
@@ -273,21 +320,47 @@ def main(argv):
                 exe = exes[(r.program, by_label[r.label].defines)]
                 shutil.copy2(exe, args.outdir / "failed" / exe.name)
 
+    rerun = {(r.program, r.preset, r.label): f"{simtlab} exec {' '.join(exec_options(r.preset, by_label[r.label]))} "
+             f"-- {args.outdir / 'failed' / exes[(r.program, by_label[r.label].defines)].name} {' '.join(prog_args)}"
+             for r in results if r.status != "PASS" and not by_label[r.label].static_of}
+    return tabulate(args.outdir, exp, results, configs, skipped, presets, prog_args, rerun)
+
+
+def retable(args, exp, prog_args):
+    """--retable: the tables of an earlier run, written again; its exit status."""
+    configs = [c for c in exp.configs if not c.static_of]
+    results = retable_results(args.outdir, configs)
+    if not results:
+        fail_usage(f"--retable: no runs of {exp.name} in {args.outdir / 'results.csv'}")
+    labels = {r.label for r in results}
+    configs = [c for c in exp.configs if c.label in labels or (c.static_of and set(c.static_of) <= labels)]
+    results += static_results(results, configs)
+    found = {r.preset for r in results}
+    presets = args.presets.split(",") if args.presets else [p for p in exp.presets if p in found] + sorted(
+        found - set(exp.presets))
+    print(f"{exp.title}\nretable: {len(results)} runs from {args.outdir}", flush=True)
+    return tabulate(args.outdir, exp, results, configs, [], presets, prog_args, {})
+
+
+def tabulate(outdir, exp, results, configs, skipped, presets, prog_args, rerun):
+    """Write results.csv, results.md and the plots into outdir and list the runs that did not PASS (with the
+    command to rerun each, rerun[(program, preset, label)], where known); the exit status."""
     baseline = exp.configs[0].label
     labels = [c.label for c in configs]
-    tables.write_csv(args.outdir / "results.csv", results, baseline, prog_args)
+    tables.write_csv(outdir / "results.csv", results, baseline, prog_args, papers.CORE_MHZ)
     md = [f"# {exp.title}", ""]
     if prog_args:
         md += [f"Program arguments: `{' '.join(prog_args)}`", ""]
     if exp.notes:
         md += [exp.notes, ""]
-    md += [tables.markdown(results, baseline, labels, presets, exp.divergent_below, exp.dram_columns)]
+    md += [tables.markdown(results, baseline, labels, presets, exp.divergent_below, exp.dram_columns, exp.columns,
+                           exp.classes, papers.CORE_MHZ)]
     if skipped:
         md += ["Not run:", ""] + [f"- {line}" for line in skipped] + [""]
-    (args.outdir / "results.md").write_text("\n".join(md))
-    print(f"wrote {args.outdir / 'results.csv'} and {args.outdir / 'results.md'}")
+    (outdir / "results.md").write_text("\n".join(md))
+    print(f"wrote {outdir / 'results.csv'} and {outdir / 'results.md'}")
     try:
-        for path in tables.plot(args.outdir, results, baseline, labels, presets, exp.title):
+        for path in tables.plot(outdir, results, baseline, labels, presets, exp.title):
             print(f"wrote {path}")
     except ImportError as e:
         print(f"plots skipped: matplotlib is not available ({e})")
@@ -299,12 +372,8 @@ def main(argv):
         for r in failed:
             print(f"  {r.status}: program {r.program}, preset {r.preset}, mechanism {r.mechanism}: {r.detail}",
                   file=sys.stderr)
-            c = by_label[r.label]
-            if c.static_of:
-                continue  # (derived from the runs listed with it)
-            print(f"    rerun: {simtlab} exec {' '.join(exec_options(r.preset, c))} "
-                  f"-- {args.outdir / 'failed' / exes[(r.program, c.defines)].name} {' '.join(prog_args)}",
-                  file=sys.stderr)
+            if (r.program, r.preset, r.label) in rerun:
+                print(f"    rerun: {rerun[(r.program, r.preset, r.label)]}", file=sys.stderr)
         print("=" * 72, file=sys.stderr)
         return 1
     return 0

@@ -3,6 +3,7 @@ and (with matplotlib) bar charts of the speedups over the baseline."""
 
 import csv
 import math
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -38,11 +39,59 @@ def speedups(results, baseline):
 def geomeans(results, baseline, programs=None):
     """{(preset, label): (geometric mean of the speedups, number of
     programs)} over all programs, or over those of the set programs."""
+    return group_means(speedups(results, baseline), programs)
+
+
+def group_means(values, programs=None, geometric=True):
+    """{(preset, label): (mean, number of programs)} of values
+    {(program, preset, label): value} over all programs, or over those of
+    the set programs: the geometric mean of positive values (arithmetic
+    with geometric=False)."""
     groups = {}
-    for (program, preset, label), s in speedups(results, baseline).items():
+    for (program, preset, label), v in values.items():
         if programs is None or program in programs:
-            groups.setdefault((preset, label), []).append(s)
-    return {key: (math.exp(sum(math.log(s) for s in v) / len(v)), len(v)) for key, v in groups.items()}
+            groups.setdefault((preset, label), []).append(v)
+    if geometric:
+        return {key: (math.exp(sum(math.log(x) for x in v) / len(v)), len(v)) for key, v in groups.items()}
+    return {key: (sum(v) / len(v), len(v)) for key, v in groups.items()}
+
+
+def ratios(results, baseline, value):
+    """{(program, preset, label): value(stats) / value(the baseline's
+    stats)} for every PASS result whose program also PASSed under the
+    baseline, where both values are positive (value: a function of
+    simstats.ProgramStats, e.g. the L2 accesses)."""
+    base = {(r.program, r.preset): value(r.stats) for r in results if r.label == baseline and r.status == "PASS"}
+    out = {}
+    for r in results:
+        b = base.get((r.program, r.preset))
+        if r.status == "PASS" and b and b > 0 and value(r.stats) > 0:
+            out[(r.program, r.preset, r.label)] = value(r.stats) / b
+    return out
+
+
+def kernel_seconds(stats, core_mhz):
+    """The kernels' time on the preset's core clock (MHz): cycles / clock."""
+    return stats.cycles / (core_mhz * 1e6)
+
+
+def jit_speedups(results, baseline, core_mhz):
+    """{(program, preset, label): speedup over the baseline counting the
+    JIT analysis (Tripathy's Sec. 3.5.1): (baseline kernel time + its JIT
+    seconds) / (kernel time + JIT seconds), the kernel time cycles / the
+    preset's core clock core_mhz[preset] (MHz), the JIT seconds the
+    thread-block scheduler's graph and partition host time (none under
+    LRR)} for every PASS result whose baseline PASSed, on presets with a
+    clock."""
+    base = {(r.program, r.preset): r.stats for r in results if r.label == baseline and r.status == "PASS"}
+    out = {}
+    for r in results:
+        b = base.get((r.program, r.preset))
+        mhz = core_mhz.get(r.preset)
+        if r.status == "PASS" and b and mhz and r.stats.cycles:
+            out[(r.program, r.preset, r.label)] = ((kernel_seconds(b, mhz) + b.jit_seconds)
+                                                   / (kernel_seconds(r.stats, mhz) + r.stats.jit_seconds))
+    return out
 
 
 def split_divergent(results, baseline, preset, below):
@@ -55,14 +104,37 @@ def split_divergent(results, baseline, preset, below):
 
 CSV_FIELDS = ("program", "preset", "config", "mechanism", "result", "launches", "cycles", "thread_instructions",
               "warp_instructions", "ipc", "speedup", "simd_utilization", "max_stack_depth", "dram_bytes",
-              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "system_energy_j", "wall_s", "detail",
-              "args")
+              "dram_row_hit_rate", "dram_bus_utilization", "dram_energy_j", "system_energy_j",
+              "l1d_accesses", "l1d_misses", "l1d_misses_cold", "l1d_misses_capacity", "l1d_misses_conflict",
+              "l2_accesses", "l2_misses", "l2_misses_cold", "l2_misses_capacity", "l2_misses_conflict",
+              "tb_sched", "tb_graph_s", "tb_partition_s", "speedup_with_jit", "tb_captured_weight", "tb_graph_weight",
+              "tb_steals", "tb_stolen",
+              "l1d_snooze_on", "l1d_snooze_sleep", "l1d_snooze_off", "l1d_snooze_leakage", "l1d_snooze_stalls",
+              "l2_snooze_on", "l2_snooze_sleep", "l2_snooze_off", "l2_snooze_leakage", "l2_snooze_stalls",
+              "wall_s", "detail", "args")
 
 
-def write_csv(path, results, baseline, args=()):
+def _locality_fields(s, jit_speed):
+    """The CSV's cache, thread-block scheduler and Snooze fields of stats s
+    (empty where a run failed; the Snooze ones where it ran without)."""
+    if not s:
+        return [""] * 28
+    snooze = [f"{x:.4f}" for x in s.l1d_snooze[:4]] + [s.l1d_snooze[4]] if s.l1d_snooze else [""] * 5
+    snooze += [f"{x:.4f}" for x in s.l2_snooze[:4]] + [s.l2_snooze[4]] if s.l2_snooze else [""] * 5
+    return [s.l1d_accesses, s.l1d_misses, s.l1d_cold, s.l1d_capacity, s.l1d_conflict,
+            s.l2_accesses, s.l2_misses, s.l2_cold, s.l2_capacity, s.l2_conflict,
+            s.tb_sched or "lrr", f"{s.tb_graph_seconds:.6f}", f"{s.tb_partition_seconds:.6f}",
+            f"{jit_speed:.6g}" if jit_speed is not None else "", s.tb_captured_weight, s.tb_graph_weight,
+            s.tb_steals, s.tb_stolen] + snooze
+
+
+def write_csv(path, results, baseline, args=(), core_mhz=None):
     """One row per result; the numbers empty where a run failed; args: the
-    programs' command-line arguments (space-separated in the last column)."""
+    programs' command-line arguments (space-separated in the last column);
+    core_mhz: the presets' core clocks, for the speedup with the JIT time
+    (empty for a preset without)."""
     sp = speedups(results, baseline)
+    jit = jit_speedups(results, baseline, core_mhz or {})
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
@@ -76,15 +148,24 @@ def write_csv(path, results, baseline, args=()):
                         s.max_stack_depth if s else "", s.dram_bytes if s else "",
                         f"{s.row_hit_rate:.4f}" if s else "", f"{s.bus_utilization:.4f}" if s else "",
                         f"{s.dram_energy:.6e}" if s else "", f"{s.system_energy:.6e}" if s else "",
+                        *_locality_fields(s, jit.get((r.program, r.preset, r.label))),
                         f"{r.wall_s:.2f}", r.detail, " ".join(args)])
 
 
-def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False):
+def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False, columns="", classes=(),
+             core_mhz=None):
     """The Markdown tables, one per preset: a row per program and
     configuration, then the geometric means of the speedups (also over
-    the divergent and the coherent programs when divergent_below > 0).
+    the divergent and the coherent programs when divergent_below > 0, and
+    over each named set of programs of classes, (name, programs)).
     dram adds DRAM columns: bytes moved, row-buffer hit rate, data-bus
-    utilization, energy."""
+    utilization, energy. columns "paver" or "snooze" makes the tables
+    those of thread-block scheduling (paver_markdown, with the presets'
+    core clocks core_mhz) or of cache power states (snooze_markdown)."""
+    if columns == "paver":
+        return paver_markdown(results, baseline, labels, presets, classes, core_mhz or {})
+    if columns == "snooze":
+        return snooze_markdown(results, baseline, labels, presets, classes)
     sp = speedups(results, baseline)
     lines = []
     extra_head = " DRAM MB | row hits | bus util. | DRAM mJ |" if dram else ""
@@ -113,6 +194,7 @@ def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False
             divergent, coherent = split_divergent(results, baseline, preset, divergent_below)
             groups += [(f"divergent: {baseline} SIMD util. < {divergent_below:g}", divergent),
                        ("coherent: the others", coherent)]
+        groups += [(name, set(programs)) for name, programs in classes]
         for name, programs in groups:
             gm = geomeans(results, baseline, programs)
             for label in labels:
@@ -122,6 +204,147 @@ def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False
                                  f"{blank} |")
         lines.append("")
     return "\n".join(lines)
+
+
+def _groups(classes):
+    """The sets of programs the means go over: all, then each class."""
+    return [("all", None)] + [(name, set(programs)) for name, programs in classes]
+
+
+def _pct(x):
+    """A share as a percentage with 1 decimal."""
+    return f"{100 * x:.1f}%"
+
+
+def paver_markdown(results, baseline, labels, presets, classes=(), core_mhz=None):
+    """The tables of a thread-block scheduling experiment (Tripathy's
+    Ch. 3), per preset: a row per program and scheduler with its cycles,
+    the speedup over the baseline, the speedup counting the JIT time
+    (jit_speedups) and that time, the L1D miss rate (and over the
+    baseline's), the shares of cold, capacity and conflict L1D misses,
+    the L2 accesses over the baseline's and the blocks stolen; then a
+    table of means over all programs and each class: geometric means of
+    the speedups and ratios, arithmetic means of the miss shares."""
+    core_mhz = core_mhz or {}
+    sp = speedups(results, baseline)
+    jit = jit_speedups(results, baseline, core_mhz)
+    l1 = ratios(results, baseline, lambda s: s.l1d_miss_rate)
+    l2 = ratios(results, baseline, lambda s: s.l2_accesses)
+    shares = {(r.program, r.preset, r.label): r.stats.l1d_miss_shares for r in results
+              if r.status == "PASS" and sum(r.stats.l1d_miss_shares) > 0}
+    lines = []
+    for preset in presets:
+        rows = [r for r in results if r.preset == preset]
+        if not rows:
+            continue
+        clock = f", kernel time = cycles / {core_mhz[preset]:g} MHz" if preset in core_mhz else ""
+        lines += [f"Preset {preset}{clock}:", "",
+                  f"| program | scheduler | cycles | speedup over {baseline} | with JIT | JIT ms | L1D miss rate "
+                  f"| L1D miss rate / {baseline}'s | L1D misses cold / capacity / conflict | L2 accesses "
+                  f"/ {baseline}'s | steals (blocks) | result |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for r in sorted(rows, key=lambda r: (r.program, labels.index(r.label))):
+            s = r.stats
+            key = (r.program, r.preset, r.label)
+            if not s:
+                lines.append(_row(f"| `{r.program}` | {r.label} | | | | | | | | | | **{r.status}** |"))
+                continue
+            cls = "" if key not in shares else " / ".join(_pct(x) for x in shares[key])
+            lines.append(_row(f"| `{r.program}` | {r.label} | {s.cycles:,} | {_fmt(sp.get(key))} "
+                              f"| {_fmt_jit(jit.get(key))} | {1e3 * s.jit_seconds:.1f} | {s.l1d_miss_rate:.4f} "
+                              f"| {_fmt(l1.get(key))} | {cls} | {_fmt(l2.get(key))} | {s.tb_steals} ({s.tb_stolen}) "
+                              f"| {r.status} |"))
+        lines += ["", f"Means on {preset} (geometric, of the per-program speedups and ratios; the miss shares "
+                  "arithmetic):", "",
+                  f"| programs | scheduler | speedup over {baseline} | with JIT | L1D miss rate / {baseline}'s "
+                  f"| L1D misses cold / capacity / conflict | L2 accesses / {baseline}'s |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        for name, programs in _groups(classes):
+            means = [group_means(v, programs) for v in (sp, jit, l1, l2)]
+            share_means = [group_means({k: v[i] for k, v in shares.items()}, programs, geometric=False)
+                           for i in range(3)]
+            for label in labels:
+                if (preset, label) not in means[0]:
+                    continue
+                n = means[0][(preset, label)][1]
+                cells = [(_fmt_jit if m is means[1] else _fmt)(m[(preset, label)][0]) if (preset, label) in m else ""
+                         for m in means]
+                cls = (" / ".join(_pct(m[(preset, label)][0]) for m in share_means)
+                       if all((preset, label) in m for m in share_means) else "")
+                lines.append(_row(f"| {name} ({n}) | {label} | {cells[0]} | {cells[1]} | {cells[2]} | {cls} "
+                                  f"| {cells[3]} |"))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def snooze_markdown(results, baseline, labels, presets, classes=()):
+    """The tables of a cache power-state experiment (Tripathy's Ch. 5),
+    per preset: a row per program and granularity with its cycles, the
+    slowdown over the baseline (cycles / the baseline's), and for the L1Ds
+    and the L2 the leakage relative to always ON, the shares of the
+    unit-cycles ON, asleep and OFF, and the accesses stalled on a unit
+    waking; then a table of means over all programs and each class:
+    geometric means of the slowdowns and leakages, arithmetic means of the
+    state shares (they add up to 100%)."""
+    slow = {k: 1 / v for k, v in speedups(results, baseline).items()}
+    caches = (("L1D", lambda s: s.l1d_snooze), ("L2", lambda s: s.l2_snooze))
+    lines = []
+    for preset in presets:
+        rows = [r for r in results if r.preset == preset]
+        if not rows:
+            continue
+        lines += [f"Preset {preset}:", "",
+                  f"| program | granularity | cycles | slowdown over {baseline} | L1D leakage | L1D ON / Sleep / OFF "
+                  "| L1D wake stalls | L2 leakage | L2 ON / Sleep / OFF | L2 wake stalls | result |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for r in sorted(rows, key=lambda r: (r.program, labels.index(r.label))):
+            s = r.stats
+            if not s:
+                lines.append(_row(f"| `{r.program}` | {r.label} | | | | | | | | | **{r.status}** |"))
+                continue
+            cells = []
+            for _, get in caches:
+                z = get(s)
+                cells += ([_pct(z[3]), " / ".join(_pct(x) for x in z[:3]), f"{z[4]:,}"] if z else
+                          ["100%", "", ""])
+            lines.append(_row(f"| `{r.program}` | {r.label} | {s.cycles:,} "
+                              f"| {_fmt(slow.get((r.program, r.preset, r.label)))} | {' | '.join(cells)} "
+                              f"| {r.status} |"))
+        lines += ["", f"Means on {preset} (geometric, of the slowdowns and leakages; the state shares arithmetic):", "",
+                  f"| programs | granularity | slowdown over {baseline} | L1D leakage | L1D ON / Sleep / OFF "
+                  "| L2 leakage | L2 ON / Sleep / OFF |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        per_cache = []
+        for _, get in caches:
+            z = {(r.program, r.preset, r.label): get(r.stats) for r in results if r.status == "PASS" and get(r.stats)}
+            per_cache.append([{k: v[i] for k, v in z.items()} for i in range(4)])
+        for name, programs in _groups(classes):
+            sm = group_means(slow, programs)
+            for label in labels:
+                if (preset, label) not in sm:
+                    continue
+                mean, n = sm[(preset, label)]
+                cells = []
+                for values in per_cache:
+                    leak = group_means(values[3], programs).get((preset, label))
+                    states = [group_means(values[i], programs, geometric=False).get((preset, label))
+                              for i in range(3)]
+                    cells += [_pct(leak[0]) if leak else "100%",
+                              " / ".join(_pct(x[0]) for x in states) if all(states) else ""]
+                lines.append(_row(f"| {name} ({n}) | {label} | {_fmt(mean)} | {' | '.join(cells)} |"))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _row(line):
+    """A table row with its empty cells written "| |"."""
+    return re.sub(r"\|  (?=\|)", "| ", line)
+
+
+def _fmt_jit(speed):
+    """A speedup with the JIT time: 3 decimals, or 3 significant digits
+    below 0.1 (where the JIT time dominates), or empty."""
+    return "" if speed is None else f"{speed:.3f}" if speed >= 0.1 else f"{speed:.3g}"
 
 
 def _fmt(speed):
