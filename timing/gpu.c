@@ -935,8 +935,22 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
             for (int s = 0; s < TM_RF_STATES; s++)
                 ks->rf[s] += c[s];
             ks->rf_late_writes += gpu->sms[i].rfp.late_writes;
+            const tm_rf_usage *u = &gpu->sms[i].rfp.use;
+            for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++) {
+                ks->rf_use.reuse_read[b] += u->reuse_read[b];
+                ks->rf_use.reuse_write[b] += u->reuse_write[b];
+            }
+            ks->rf_use.rf_cycles += u->rf_cycles;
+            ks->rf_use.bank_cycles += u->bank_cycles;
+            ks->rf_use.warp_cycles += u->warp_cycles;
+            ks->rf_use.reg_cycles += u->reg_cycles;
             tm_rf_power_kernel(&gpu->sms[i].rfp, NULL);
         }
+        double sm_cycles = (double)gpu->core_cycle * gpu->nsms, warps = (double)gpu->total.resident_warp_cycles;
+        ks->rf_util[0] = sm_cycles > 0 ? (double)ks->rf_use.rf_cycles / sm_cycles : 0;
+        ks->rf_util[1] = sm_cycles > 0 ? (double)ks->rf_use.bank_cycles / (sm_cycles * gpu->sms[0].rfp.nbanks) : 0;
+        ks->rf_util[2] = warps > 0 ? (double)ks->rf_use.warp_cycles / warps : 0;
+        ks->rf_util[3] = warps > 0 ? (double)ks->rf_use.reg_cycles / (warps * gpu->rfk.nphys) : 0;
         tm_rf_kernel_free(&gpu->rfk);
     }
     ks->tb.steals = gpu->tbs.steals;

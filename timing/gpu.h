@@ -73,6 +73,9 @@ typedef struct tm_kernel_stats {
     tm_tb_report tb;          /* thread-block scheduling (-simtlab_tb_sched) */
     uint64_t rf[TM_RF_STATES];/* -simtlab_rf_power: register-cycles per state since the GPU was made */
     uint64_t rf_late_writes;  /* write-backs that found their register still waking, since then */
+    tm_rf_usage rf_use;       /* the register file's use since then, summed over SMs */
+    double rf_util[4];        /* its utilization: the file, a bank, a warp's registers, a register
+                                 (cycles accessed over cycles it existed or was allocated) */
 } tm_kernel_stats;
 
 /* One warp issue, for tm_gpu.on_issue. */

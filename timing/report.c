@@ -391,6 +391,7 @@ static void print_tb_sched(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *ou
  * always ON, Slumber's own circuits (counters, tracker, fetch list: under
  * 1 % of the RF's leakage, Sec. 6.3.4) counted as 1 %. */
 static const char *const rf_policy_names[] = {"none", "on", "slumber", "wrf"};
+static const char *const rf_levels[4] = {"file", "bank", "warp", "register"}; /* tm_kernel_stats.rf_util */
 
 static double rf_leakage(const tm_gpu *gpu, const tm_kernel_stats *k)
 {
@@ -410,6 +411,15 @@ static void print_rf_power(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *ou
     for (int s = 0; s < TM_RF_STATES; s++)
         fprintf(out, "rf_%s = %.4f\n", tm_rf_state_name((tm_rf_state)s), all ? (double)k->rf[s] / (double)all : 0.0);
     fprintf(out, "rf_leakage = %.4f\nrf_late_writes = %" PRIu64 "\n", rf_leakage(gpu, k), k->rf_late_writes);
+    for (int l = 0; l < 4; l++)
+        fprintf(out, "rf_utilization[%s] = %.4f\n", rf_levels[l], k->rf_util[l]);
+    const uint64_t *h[2] = {k->rf_use.reuse_read, k->rf_use.reuse_write};
+    for (int w = 0; w < 2; w++) { /* accesses by reuse distance, buckets of powers of two */
+        fprintf(out, "rf_reuse_%s =", w ? "write" : "read");
+        for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++)
+            fprintf(out, " %" PRIu64, h[w][b]);
+        fputc('\n', out);
+    }
 }
 
 /* The JSON of print_tb_sched, under every policy. */
@@ -774,6 +784,16 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
             json_object_set_new(rf, tm_rf_state_name((tm_rf_state)s), jcount(k->rf[s]));
         json_object_set_new(rf, "leakage", json_real(rf_leakage(gpu, k)));
         json_object_set_new(rf, "late_writes", jcount(k->rf_late_writes));
+        json_t *util = json_object(), *rd = json_array(), *wr = json_array();
+        for (int l = 0; l < 4; l++)
+            json_object_set_new(util, rf_levels[l], json_real(k->rf_util[l]));
+        for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++) {
+            json_array_append_new(rd, jcount(k->rf_use.reuse_read[b]));
+            json_array_append_new(wr, jcount(k->rf_use.reuse_write[b]));
+        }
+        json_object_set_new(rf, "utilization", util);
+        json_object_set_new(rf, "reuse_read", rd);
+        json_object_set_new(rf, "reuse_write", wr);
         json_object_set_new(o, "rf_power", rf);
     }
     json_object_set_new(o, "seconds", json_real(k->seconds));

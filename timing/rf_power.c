@@ -43,14 +43,16 @@ void tm_rf_kernel_free(tm_rf_kernel *k)
     memset(k, 0, sizeof *k);
 }
 
-bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t lat_hit,
-                      uint32_t lat_miss)
+bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t nbanks,
+                      uint32_t lat_hit, uint32_t lat_miss)
 {
-    *p = (tm_rf_power){.policy = policy, .nregs = nregs, .nslots = nslots, .lat_hit = lat_hit, .lat_miss = lat_miss};
+    *p = (tm_rf_power){.policy = policy, .nregs = nregs, .nslots = nslots, .nbanks = nbanks ? nbanks : 1,
+                       .lat_hit = lat_hit, .lat_miss = lat_miss};
     p->rf = tm_slumber_new(nregs);
     p->base = malloc(((size_t)nslots + 1) * sizeof *p->base);
     p->missed = calloc((size_t)nslots + 1, 1);
-    if (!p->rf || !p->base || !p->missed)
+    p->last = calloc((size_t)nregs + nslots + p->nbanks + 1, sizeof *p->last);
+    if (!p->rf || !p->base || !p->missed || !p->last)
         return false;
     for (uint32_t i = 0; i < nslots; i++)
         p->base[i] = UINT32_MAX;
@@ -62,6 +64,7 @@ void tm_rf_power_free(tm_rf_power *p)
     tm_slumber_free(p->rf);
     free(p->base);
     free(p->missed);
+    free(p->last);
     memset(p, 0, sizeof *p);
 }
 
@@ -74,6 +77,8 @@ void tm_rf_power_warp_start(tm_rf_power *p, uint32_t wi, uint32_t place, uint32_
         return;
     uint64_t base = ((uint64_t)place * W + k) * p->k->nphys;
     p->base[wi] = base + p->k->nphys <= p->nregs ? (uint32_t)base : UINT32_MAX; /* (occupancy keeps it inside) */
+    for (uint32_t j = 0; p->base[wi] != UINT32_MAX && j < p->k->nphys; j++)
+        p->last[base + j] = 0; /* reuse distances are within a warp's life */
 }
 
 /* The pc of ic in the kernel function, or -1 (a called function's). */
@@ -98,6 +103,28 @@ static bool dead_after(const tm_rf_kernel *k, uint32_t pc, uint32_t reg, bool wr
 {
     const ptx_access *a = access_of(k, pc, reg, write);
     return a && (a->next == PTX_NEXT_WRITE || a->next == PTX_NEXT_NONE);
+}
+
+/* Count an access to warp-register r of warp slot wi at cycle now (a
+ * write, or a read): its reuse distance by the later access's kind, and
+ * the cycle's use of the register, the warp, the bank and the file. */
+static void record(tm_rf_power *p, uint32_t wi, uint32_t r, uint64_t now, bool write)
+{
+    uint64_t *reg = &p->last[r], *warp = &p->last[p->nregs + wi], *bank = &p->last[p->nregs + p->nslots + r % p->nbanks],
+             *file = &p->last[p->nregs + p->nslots + p->nbanks];
+    if (*reg) {
+        uint64_t d = now + 1 - *reg;
+        uint32_t k = d < 2 ? 0 : 63 - (uint32_t)__builtin_clzll(d);
+        k = k < TM_RF_REUSE_BUCKETS ? k : TM_RF_REUSE_BUCKETS - 1;
+        (write ? p->use.reuse_write : p->use.reuse_read)[k]++;
+    }
+    uint64_t *levels[4] = {reg, warp, bank, file};
+    uint64_t *counts[4] = {&p->use.reg_cycles, &p->use.warp_cycles, &p->use.bank_cycles, &p->use.rf_cycles};
+    for (int l = 0; l < 4; l++)
+        if (*levels[l] != now + 1) {
+            *levels[l] = now + 1;
+            (*counts[l])++;
+        }
 }
 
 /* The warp-registers of PTX register reg of warp slot wi: [*first, *first + *n). */
@@ -135,16 +162,22 @@ void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic,
 void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
 {
     int64_t pc = pc_of(p, ic);
-    if (p->policy < TM_RFP_SLUMBER || pc < 0)
+    if (pc < 0)
         return;
     for (uint32_t s = 0; s < ic->nread; s++) { /* read: rest until the next access */
         uint32_t r0, n;
         if (!regs_of(p, wi, ic->read[s], &r0, &n))
             continue;
+        for (uint32_t j = 0; j < n; j++)
+            record(p, wi, r0 + j, now, false);
+        if (p->policy < TM_RFP_SLUMBER)
+            continue;
         bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->read[s], false);
         for (uint32_t j = 0; j < n; j++)
             tm_slumber_park(p->rf, r0 + j, now, dead ? TM_RF_OFF : TM_RF_DS);
     }
+    if (p->policy < TM_RFP_SLUMBER)
+        return;
     uint32_t lat = (ic->flags & TM_IC_LOAD) ? (p->missed[wi] ? p->lat_miss : p->lat_hit) : ic->latency;
     bool overwrite = !(ic->flags & TM_IC_GUARDED); /* a guarded write may keep the old value */
     for (uint32_t d = 0; d < ic->ndst; d++) { /* a result on its way */
@@ -163,11 +196,15 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
 void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
 {
     int64_t pc = pc_of(p, ic);
-    if (p->policy < TM_RFP_SLUMBER || pc < 0)
+    if (pc < 0)
         return;
     for (uint32_t d = 0; d < ic->ndst; d++) {
         uint32_t r0, n;
         if (!regs_of(p, wi, ic->dst[d], &r0, &n))
+            continue;
+        for (uint32_t j = 0; j < n; j++)
+            record(p, wi, r0 + j, now, true);
+        if (p->policy < TM_RFP_SLUMBER)
             continue;
         bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->dst[d], true);
         for (uint32_t j = 0; j < n; j++) {

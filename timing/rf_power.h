@@ -59,6 +59,22 @@ typedef struct tm_rf_kernel {
 bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc);
 void tm_rf_kernel_free(tm_rf_kernel *k);
 
+/* Reuse distances (cycles between two accesses of a warp-register) in
+ * buckets of powers of two: bucket 0 holds 0 and 1, bucket k
+ * [2^k, 2^(k+1)), the last everything above. */
+#define TM_RF_REUSE_BUCKETS 16
+
+/* How the register file was used (Sec. 6.1, Fig. 6.2): accesses by the
+ * kind of the later one, and the cycles in which something was accessed
+ * at each level. */
+typedef struct tm_rf_usage {
+    uint64_t reuse_read[TM_RF_REUSE_BUCKETS], reuse_write[TM_RF_REUSE_BUCKETS];
+    uint64_t rf_cycles;       /* cycles with an access to the SM's register file */
+    uint64_t bank_cycles;     /* summed over banks: cycles with an access to the bank */
+    uint64_t warp_cycles;     /* summed over warp slots: cycles with an access to one of its registers */
+    uint64_t reg_cycles;      /* summed over registers: cycles it was accessed in */
+} tm_rf_usage;
+
 typedef struct tm_rf_power {
     tm_rf_policy policy;
     tm_slumber *rf;
@@ -68,14 +84,18 @@ typedef struct tm_rf_power {
     uint32_t *base;           /* per warp slot: its first warp-register, or UINT32_MAX */
     uint8_t *missed;          /* per warp slot: the MSHR tracker (its last load missed the L1) */
     uint32_t lat_hit, lat_miss;
-    uint64_t stall_waits, late_writes;
+    uint64_t late_writes;
+    uint32_t nbanks;          /* register banks: warp-register r is in bank r % nbanks */
+    uint64_t *last;           /* per warp-register, warp slot, bank, then the file: the last
+                                 cycle accessed + 1 (0: never) */
+    tm_rf_usage use;
 } tm_rf_power;
 
 /* The model of an SM of nregs warp-registers and nslots warp slots;
- * lat_hit / lat_miss: the load latencies the tracker predicts. False when
- * memory is short. */
-bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t lat_hit,
-                      uint32_t lat_miss);
+ * nbanks register banks; lat_hit / lat_miss: the load latencies the
+ * tracker predicts. False when memory is short. */
+bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t nbanks,
+                      uint32_t lat_hit, uint32_t lat_miss);
 void tm_rf_power_free(tm_rf_power *p);
 
 void tm_rf_power_kernel(tm_rf_power *p, const tm_rf_kernel *k);

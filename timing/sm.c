@@ -182,7 +182,8 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
      * answered by the L2, the clocks taken as equal */
     uint32_t hit = cfg->l1_latency, miss = cfg->l1_latency + 2 * cfg->icnt_latency + cfg->l2_rop_latency;
     if (cfg->rf_power != TM_RFP_NONE &&
-        !tm_rf_power_init(&sm->rfp, (tm_rf_policy)cfg->rf_power, cfg->registers_per_core / 32, sm->nwarps, hit, miss)) {
+        !tm_rf_power_init(&sm->rfp, (tm_rf_policy)cfg->rf_power, cfg->registers_per_core / 32, sm->nwarps,
+                          cfg->reg_banks, hit, miss)) {
         snprintf(err, errlen, "out of memory for SM %u's register-file power states", id);
         return false;
     }

@@ -54,10 +54,12 @@ static void test_hand_sequence(void **state)
     tm_rf_kernel k;
     assert_true(tm_rf_kernel_build(&k, m, f, &opc));
     tm_rf_power p;
-    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, 64, 4, 20, 200));
+    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, 64, 4, 4, 20, 200));
     tm_rf_power_kernel(&p, &k);
     tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
     uint32_t r1 = k.phys[ptx_test_reg(m, f, "%r", 1)], r2 = k.phys[ptx_test_reg(m, f, "%r", 2)];
+    assert_int_equal(r1, 0); /* (the allocator: r1 first, r2 beside it while both live) */
+    assert_int_equal(r2, 1);
     assert_int_equal(opc.ic[1].latency, 4);
     tm_rf_power_issued(&p, 0, &opc.ic[1], 100);
     assert_int_equal(tm_slumber_state(p.rf, r1, 101), TM_RF_DS);
@@ -68,6 +70,21 @@ static void test_hand_sequence(void **state)
     assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
     assert_int_equal(tm_slumber_state(p.rf, r2, 115), TM_RF_OFF);
     assert_int_equal(tm_slumber_state(p.rf, r1, 115), TM_RF_ON);
+    /* the use counted (reads only here: the writes were not simulated):
+     * r1 read at 100 and 114, a reuse distance of 14 (bucket [8, 16)); r2
+     * read once; cycles with an access: register 0 at 100 and 114,
+     * register 1 at 114 (3); the warp and the file at 100 and 114 (2);
+     * banks 0 and 1 (registers 0 and 1 of 4 banks): 0 at 100 and 114, 1 at
+     * 114 (3) */
+    assert_int_equal(p.use.reuse_read[3], 1);
+    uint64_t reuses = 0;
+    for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++)
+        reuses += p.use.reuse_read[b] + p.use.reuse_write[b];
+    assert_int_equal(reuses, 1);
+    assert_int_equal(p.use.reg_cycles, 3);
+    assert_int_equal(p.use.warp_cycles, 2);
+    assert_int_equal(p.use.rf_cycles, 2);
+    assert_int_equal(p.use.bank_cycles, 3);
     /* the warp finishes: everything OFF */
     tm_rf_power_warp_done(&p, 0, 200);
     for (uint32_t r = 0; r < k.nphys; r++)
