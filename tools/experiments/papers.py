@@ -117,6 +117,14 @@ def snooze(label, granularity, what):
     return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_snooze={granularity}"))
 
 
+def slumber(label, policy, what):
+    """A configuration of Tripathy's Ch. 6: the register file's power states under one policy (on: every
+    register ON, the baseline, with the same register-allocator occupancy as the others), under GTO warp
+    scheduling (the thesis ran two-level scheduling, Sec. 6.4; GTO is what the other Tripathy experiments
+    run)."""
+    return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_rf_power={policy}"))
+
+
 # The locality suite's classes (testdata/cudart/locality/README.md): blocks that read the same data, and
 # blocks that share nothing (the thesis's "high" and "none" inter-TB locality, Sec. 3.5.2).
 LOCALITY_CLASSES = (("high", ("mm", "syrk", "syr2k", "gemm", "mm2", "hotspot", "conv2d", "mvt")),
@@ -346,6 +354,27 @@ EXPERIMENTS = {
         "14.85 / 0.08%. Performance: \"negligible performance penalty\" (no number). GTO warp scheduling.",
         suite="locality",
         columns="snooze",
+        classes=LOCALITY_CLASSES,
+    ),
+    "tripathy-slumber": Experiment(
+        name="tripathy-slumber",
+        title="Tripathy, PhD thesis, UC Riverside 2021, Ch. 6: Slumber, ON/SS/DS/OFF power states for the "
+        "register file's warp-registers",
+        presets=("GTX480",),
+        configs=(
+            slumber("on", "on", "every register ON: the leakage baseline (the allocator's registers and occupancy)"),
+            slumber("slumber", "slumber", "Slumber: each 128-byte warp-register ON, Shallow Sleep, Deep Sleep or "
+                    "OFF by its predicted idle period and next access (Sec. 6.3)"),
+            slumber("wrf", "wrf", "a Warped-Register-File-like policy (Abdel-Majeed et al.): allocated registers "
+                    "drowsy except while accessed (Sec. 6.4's comparison)"),
+        ),
+        notes="Sec. 6.4 (Fermi, 15 SMs, two-level warp scheduling, 10 benchmarks): leakage energy saved 94% by "
+        "Slumber and 85% by WRF (leakage 6% and 15% of always ON), a 1.2% performance penalty on average. "
+        "Sec. 6.1: utilization of the file / a bank / a warp's registers / a register 32.7 / 16.3 / 3.9 / 0.2%; "
+        "Figs. 6.7-6.8: over 75% of the idle cycles in periods longer than 16 cycles, the idle cycles 26.3% OFF, "
+        "53.5% Deep Sleep, 20.1% Shallow Sleep. GTO warp scheduling here (the other Tripathy experiments' choice).",
+        suite="locality",
+        columns="slumber",
         classes=LOCALITY_CLASSES,
     ),
     # Not a paper: the suite on the default machine and mechanism, the

@@ -144,7 +144,8 @@ def sim_option(config, name):
 
 def passed_result(program, preset, config, stderr, wall):
     """The tables.Result of a run that PASSed, from its standard error: ERROR where its statistics are
-    unreadable or say it ran another mechanism or thread-block scheduler than config's."""
+    unreadable or say it ran another mechanism, thread-block scheduler or register-file power policy than
+    config's."""
     try:
         stats = aggregate(parse_kernels(stderr))
     except StatsError as e:
@@ -156,6 +157,10 @@ def passed_result(program, preset, config, stderr, wall):
     if (stats.tb_sched or "lrr") != (sched or "lrr"):
         return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall,
                              f"ran thread-block scheduler {stats.tb_sched or 'lrr'}, not {sched or 'lrr'}")
+    policy = sim_option(config, "simtlab_rf_power")
+    if (stats.rf_power or "none") != (policy or "none"):
+        return tables.Result(program, preset, config.label, config.mechanism, "ERROR", None, wall,
+                             f"ran register-file power policy {stats.rf_power or 'none'}, not {policy or 'none'}")
     return tables.Result(program, preset, config.label, config.mechanism, "PASS", stats, wall)
 
 

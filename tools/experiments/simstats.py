@@ -12,13 +12,24 @@ _CACHE = (r"L1D_total_cache_accesses|L1D_total_cache_misses|L1D_total_cache_miss
           r"(?:L1D|L2)_snooze_(?:on|sleep|off|leakage|stalls)")
 _TB = (r"tb_sched|tb_graph|tb_graph_edges|tb_graph_weight|tb_graph_seconds|tb_partition_seconds|tb_groups|"
        r"tb_captured_weight|tb_steals|tb_stolen")
+# Slumber's register-file power states (-simtlab_rf_power) and the file's use, and the scheduler cycles lost
+# waiting for registers to wake
+_RF = (r"rf_power|rf_on|rf_ss|rf_ds|rf_off|rf_leakage|rf_late_writes|"
+       r"rf_utilization\[(?:file|bank|warp|register)\]|stall_cycles\[rf\]")
 # (the L1D's lines start with a tab)
 _LINE = re.compile(
     r"^\t?(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_tot_sim_cycle|gpu_tot_sim_insn|"
     r"gpgpu_n_tot_w_icount|simd_utilization|max_stack_depth|simt_mechanism|"
     r"dram_bytes|dram_row_buffer_hit_rate|dram_bandwidth_utilization|dram_energy|L1D_avg_sec|system_energy|"
-    + _CACHE + "|" + _TB + r") = (\S+)(?: J)?\s*$"
+    + _CACHE + "|" + _TB + "|" + _RF + r") = (\S+)(?: J)?\s*$"
 )
+# the register file's reuse-distance histograms: accesses by the cycles since the register's last access, in
+# log2 buckets (bucket 0: 0-1 cycles, bucket k: [2^k, 2^(k+1)), the last: everything above), by the kind of the
+# later access (the read and write idle periods of Tripathy's Sec. 6.1)
+_HIST = re.compile(r"^\t?(rf_reuse_read|rf_reuse_write) =((?: \d+)+)\s*$")
+# the first bucket of the idle periods the tables count as long: [16, 32) cycles and up (the thesis's
+# "> 16 cc", the break-even time of power gating, Sec. 6.2)
+LONG_BUCKET = 4
 _NUMERIC = {
     "gpu_sim_cycle": int,
     "gpu_sim_insn": int,
@@ -46,7 +57,12 @@ _NUMERIC = {
     "tb_captured_weight": int,
     "tb_steals": int,
     "tb_stolen": int,
+    **{f"rf_{n}": float for n in ("on", "ss", "ds", "off", "leakage")},
+    "rf_late_writes": int,
+    **{f"rf_utilization[{n}]": float for n in ("file", "bank", "warp", "register")},
+    "stall_cycles[rf]": int,
 }
+RF_LEVELS = ("file", "bank", "warp", "register")
 
 
 class StatsError(Exception):
@@ -96,6 +112,18 @@ class ProgramStats:
     # unit still waking; zeros without Snooze
     l1d_snooze: tuple = ()  # (on, sleep, off, leakage, stalls)
     l2_snooze: tuple = ()
+    # Slumber (-simtlab_rf_power; running totals, the last kernel's): the policy ("" without the option), the
+    # shares of register-cycles (on, ss, ds, off), the leakage relative to every register always ON and the
+    # write-backs that found their register still waking, as (on, ss, ds, off, leakage, late_writes); the
+    # utilization of the file, a bank, a warp's registers and a register (cycles accessed / cycles); the
+    # reuse-distance histograms of reads and writes (LONG_BUCKET's comment); and the scheduler cycles lost
+    # waiting for registers to wake (stall_cycles[rf], per kernel: summed). Empty without the option.
+    rf_power: str = ""
+    rf: tuple = ()
+    rf_utilization: tuple = ()  # (file, bank, warp, register)
+    rf_reuse_read: tuple = ()
+    rf_reuse_write: tuple = ()
+    rf_stall_cycles: int = 0
 
     @property
     def l1d_miss_rate(self):
@@ -114,6 +142,29 @@ class ProgramStats:
         return self.tb_graph_seconds + self.tb_partition_seconds
 
     @property
+    def rf_long_shares(self):
+        """The shares of the read and of the write idle periods (reuse distances) of at least 16 cycles
+        (bucket LONG_BUCKET and up): (read, write), None for a kind without accesses or histogram."""
+        return tuple(long_share(h) for h in (self.rf_reuse_read, self.rf_reuse_write))
+
+    @property
+    def rf_long_cycles_min(self):
+        """A lower bound on the share of the idle cycles (reads' and writes' periods together, weighted by
+        their lengths, as Tripathy's Fig. 6.7 counts them) in periods of at least 16 cycles: each long period
+        counted at its bucket's least length (2^k), each short one at its bucket's greatest (1 in bucket 0,
+        2^(k+1) - 1 in bucket k); None without accesses."""
+        if not self.rf_reuse_read and not self.rf_reuse_write:
+            return None
+        long_ = short = 0
+        for h in (self.rf_reuse_read, self.rf_reuse_write):
+            for k, n in enumerate(h):
+                if k >= LONG_BUCKET:
+                    long_ += n * (1 << k)
+                else:
+                    short += n * (1 if k == 0 else (1 << (k + 1)) - 1)
+        return long_ / (long_ + short) if long_ + short else None
+
+    @property
     def ipc(self):
         """Thread instructions per core cycle."""
         return self.thread_insts / self.cycles if self.cycles else 0.0
@@ -124,12 +175,19 @@ class ProgramStats:
         return self.thread_insts / (32.0 * self.warp_insts) if self.warp_insts else 0.0
 
 
+def long_share(hist):
+    """The share of a reuse-distance histogram's accesses in buckets LONG_BUCKET and up (periods of at least
+    16 cycles); None when it counts none."""
+    n = sum(hist)
+    return sum(hist[LONG_BUCKET:]) / n if n else None
+
+
 def parse_kernels(text):
     """The statistics of each kernel in text, in order: a list of dicts
     keyed by the names above (a kernel starts at its kernel_name line)."""
     kernels = []
     for line in text.splitlines():
-        m = _LINE.match(line)
+        m = _LINE.match(line) or _HIST.match(line)
         if not m:
             continue
         key, value = m.group(1), m.group(2)
@@ -138,7 +196,10 @@ def parse_kernels(text):
             continue
         if not kernels:
             raise StatsError(f"'{line.strip()}' before any kernel_name line")
-        kernels[-1][key] = _NUMERIC[key](value) if key in _NUMERIC else value
+        if key.startswith("rf_reuse_"):
+            kernels[-1][key] = tuple(int(x) for x in value.split())
+        else:
+            kernels[-1][key] = _NUMERIC[key](value) if key in _NUMERIC else value
     return kernels
 
 
@@ -172,6 +233,11 @@ def aggregate(kernels):
     if len(scheds) != 1:
         raise StatsError(f"kernels ran different thread-block schedulers: {', '.join(x or 'lrr' for x in scheds)}")
 
+    policies = sorted({k.get("rf_power", "") for k in kernels})
+    if len(policies) != 1:
+        raise StatsError(f"kernels ran different register-file power policies: "
+                         f"{', '.join(x or 'none' for x in policies)}")
+
     def total(key):
         return sum(k.get(key, 0) for k in kernels)
 
@@ -193,4 +259,11 @@ def aggregate(kernels):
                         tb_sched=scheds[0], tb_graph_seconds=total("tb_graph_seconds"),
                         tb_partition_seconds=total("tb_partition_seconds"), tb_graph_weight=total("tb_graph_weight"),
                         tb_captured_weight=total("tb_captured_weight"), tb_steals=total("tb_steals"),
-                        tb_stolen=total("tb_stolen"), l1d_snooze=snooze("L1D"), l2_snooze=snooze("L2"))
+                        tb_stolen=total("tb_stolen"), l1d_snooze=snooze("L1D"), l2_snooze=snooze("L2"),
+                        rf_power=policies[0],
+                        rf=(tuple(last.get(f"rf_{n}", 0) for n in ("on", "ss", "ds", "off", "leakage", "late_writes"))
+                            if "rf_leakage" in last else ()),
+                        rf_utilization=(tuple(last.get(f"rf_utilization[{n}]", 0.0) for n in RF_LEVELS)
+                                        if "rf_utilization[file]" in last else ()),
+                        rf_reuse_read=last.get("rf_reuse_read", ()), rf_reuse_write=last.get("rf_reuse_write", ()),
+                        rf_stall_cycles=total("stall_cycles[rf]"))

@@ -111,6 +111,8 @@ CSV_FIELDS = ("program", "preset", "config", "mechanism", "result", "launches", 
               "tb_steals", "tb_stolen",
               "l1d_snooze_on", "l1d_snooze_sleep", "l1d_snooze_off", "l1d_snooze_leakage", "l1d_snooze_stalls",
               "l2_snooze_on", "l2_snooze_sleep", "l2_snooze_off", "l2_snooze_leakage", "l2_snooze_stalls",
+              "rf_power", "rf_on", "rf_ss", "rf_ds", "rf_off", "rf_leakage", "rf_late_writes", "rf_stall_cycles",
+              "rf_util_file", "rf_util_bank", "rf_util_warp", "rf_util_register", "rf_reuse_read", "rf_reuse_write",
               "wall_s", "detail", "args")
 
 
@@ -126,6 +128,17 @@ def _locality_fields(s, jit_speed):
             s.tb_sched or "lrr", f"{s.tb_graph_seconds:.6f}", f"{s.tb_partition_seconds:.6f}",
             f"{jit_speed:.6g}" if jit_speed is not None else "", s.tb_captured_weight, s.tb_graph_weight,
             s.tb_steals, s.tb_stolen] + snooze
+
+
+def _rf_fields(s):
+    """The CSV's register-file fields of stats s (Slumber's states and the file's use; empty where a run
+    failed or ran without -simtlab_rf_power; the histograms space-separated)."""
+    if not s or not s.rf_power:
+        return [""] * 14
+    states = [f"{x:.4f}" for x in s.rf[:5]] + [s.rf[5]] if s.rf else [""] * 6
+    util = [f"{x:.4f}" for x in s.rf_utilization] if s.rf_utilization else [""] * 4
+    return ([s.rf_power] + states + [s.rf_stall_cycles] + util
+            + [" ".join(str(n) for n in s.rf_reuse_read), " ".join(str(n) for n in s.rf_reuse_write)])
 
 
 def write_csv(path, results, baseline, args=(), core_mhz=None):
@@ -148,7 +161,7 @@ def write_csv(path, results, baseline, args=(), core_mhz=None):
                         s.max_stack_depth if s else "", s.dram_bytes if s else "",
                         f"{s.row_hit_rate:.4f}" if s else "", f"{s.bus_utilization:.4f}" if s else "",
                         f"{s.dram_energy:.6e}" if s else "", f"{s.system_energy:.6e}" if s else "",
-                        *_locality_fields(s, jit.get((r.program, r.preset, r.label))),
+                        *_locality_fields(s, jit.get((r.program, r.preset, r.label))), *_rf_fields(s),
                         f"{r.wall_s:.2f}", r.detail, " ".join(args)])
 
 
@@ -161,11 +174,14 @@ def markdown(results, baseline, labels, presets, divergent_below=0.0, dram=False
     dram adds DRAM columns: bytes moved, row-buffer hit rate, data-bus
     utilization, energy. columns "paver" or "snooze" makes the tables
     those of thread-block scheduling (paver_markdown, with the presets'
-    core clocks core_mhz) or of cache power states (snooze_markdown)."""
+    core clocks core_mhz) or of cache power states (snooze_markdown);
+    "slumber" those of register-file power states (slumber_markdown)."""
     if columns == "paver":
         return paver_markdown(results, baseline, labels, presets, classes, core_mhz or {})
     if columns == "snooze":
         return snooze_markdown(results, baseline, labels, presets, classes)
+    if columns == "slumber":
+        return slumber_markdown(results, baseline, labels, presets, classes)
     sp = speedups(results, baseline)
     lines = []
     extra_head = " DRAM MB | row hits | bus util. | DRAM mJ |" if dram else ""
@@ -332,6 +348,86 @@ def snooze_markdown(results, baseline, labels, presets, classes=()):
                     cells += [_pct(leak[0]) if leak else "100%",
                               " / ".join(_pct(x[0]) for x in states) if all(states) else ""]
                 lines.append(_row(f"| {name} ({n}) | {label} | {_fmt(mean)} | {' | '.join(cells)} |"))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def slumber_markdown(results, baseline, labels, presets, classes=()):
+    """The tables of a register-file power-state experiment (Tripathy's
+    Ch. 6), per preset: a row per program and policy with its cycles, the
+    slowdown over the baseline (cycles / the baseline's), the register
+    file's leakage relative to every register always ON, the shares of
+    the register-cycles ON, in Shallow Sleep, Deep Sleep and OFF, the
+    scheduler cycles lost waiting for registers to wake and the
+    write-backs that found their register waking, the utilization of the
+    file, a bank, a warp's registers and a register, and the reuse
+    distances' summary: the shares of the read and of the write idle
+    periods of at least 16 cycles (simstats.LONG_BUCKET) and a lower
+    bound on the share of the idle cycles in such periods
+    (ProgramStats.rf_long_cycles_min); then a table of means over all
+    programs and each class: geometric means of the slowdowns and
+    leakages, arithmetic means of the shares."""
+    slow = {k: 1 / v for k, v in speedups(results, baseline).items()}
+    ok = [r for r in results if r.status == "PASS" and r.stats.rf_power]
+
+    def values(get):
+        """{(program, preset, label): get(stats)} where get gives a value."""
+        out = {}
+        for r in ok:
+            v = get(r.stats)
+            if v is not None:
+                out[(r.program, r.preset, r.label)] = v
+        return out
+
+    leak = values(lambda s: s.rf[4] if s.rf else None)
+    states = [values(lambda s, i=i: s.rf[i] if s.rf else None) for i in range(4)]
+    util = [values(lambda s, i=i: s.rf_utilization[i] if s.rf_utilization else None) for i in range(4)]
+    reuse = [values(lambda s, i=i: s.rf_long_shares[i]) for i in range(2)] + [values(lambda s: s.rf_long_cycles_min)]
+
+    columns = [leak] + states + util + reuse
+
+    def cells(col):
+        """The leakage, states, utilization (2 decimals: a register's is below 1%) and reuse cells of one row
+        from its 12 values (None: empty)."""
+        pct = ["" if x is None else f"{100 * x:.2f}%" if 5 <= i < 9 else _pct(x) for i, x in enumerate(col)]
+        return [pct[0], " / ".join(pct[1:5]) if all(x is not None for x in col[1:5]) else "",
+                " / ".join(pct[5:9]) if all(x is not None for x in col[5:9]) else "", pct[9], pct[10], pct[11]]
+
+    lines = []
+    for preset in presets:
+        rows = [r for r in results if r.preset == preset]
+        if not rows:
+            continue
+        lines += [f"Preset {preset}:", "",
+                  f"| program | policy | cycles | slowdown over {baseline} | RF leakage | ON / SS / DS / OFF "
+                  "| wake stall cycles | late writes | utilization file / bank / warp / register "
+                  "| read idle >= 16 cc | write idle >= 16 cc | idle cycles >= 16 cc (at least) | result |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for r in sorted(rows, key=lambda r: (r.program, labels.index(r.label))):
+            s = r.stats
+            key = (r.program, r.preset, r.label)
+            if not s:
+                lines.append(_row(f"| `{r.program}` | {r.label} | | | | | | | | | | | **{r.status}** |"))
+                continue
+            c = cells([d.get(key) for d in columns])
+            late = f"{s.rf[5]:,}" if s.rf else ""
+            lines.append(_row(f"| `{r.program}` | {r.label} | {s.cycles:,} | {_fmt(slow.get(key))} | {c[0]} | {c[1]} "
+                              f"| {s.rf_stall_cycles:,} | {late} | {c[2]} | {c[3]} | {c[4]} | {c[5]} | {r.status} |"))
+        lines += ["", f"Means on {preset} (geometric, of the slowdowns and leakages; the shares arithmetic):", "",
+                  f"| programs | policy | slowdown over {baseline} | RF leakage | ON / SS / DS / OFF "
+                  "| utilization file / bank / warp / register | read idle >= 16 cc | write idle >= 16 cc "
+                  "| idle cycles >= 16 cc (at least) |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for name, programs in _groups(classes):
+            sm = group_means(slow, programs)
+            for label in labels:
+                if (preset, label) not in sm:
+                    continue
+                mean, n = sm[(preset, label)]
+                means = ([group_means(leak, programs).get((preset, label))]
+                         + [group_means(d, programs, geometric=False).get((preset, label)) for d in columns[1:]])
+                c = cells([m[0] if m else None for m in means])
+                lines.append(_row(f"| {name} ({n}) | {label} | {_fmt(mean)} | {' | '.join(c)} |"))
         lines.append("")
     return "\n".join(lines)
 

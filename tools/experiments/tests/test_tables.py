@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Unit tests of tools/experiments' statistics and tables on hand-made
 --sim-stats reports (no simtlab, no nvcc): the cache, thread-block
-scheduler and Snooze lines of simstats.py, the speedup with the JIT time,
-the ratios and class means of tables.py, and run.py's check of the
-scheduler a run used and its --retable reading of an earlier run.
+scheduler, Snooze and Slumber lines of simstats.py, the speedup with the
+JIT time, the ratios and class means of tables.py, and run.py's check of
+the scheduler and register-file policy a run used and its --retable
+reading of an earlier run.
 The expected numbers are worked out by hand in the comments.
 
     python3 tools/experiments/tests/test_tables.py
@@ -64,6 +65,23 @@ SNOOZE_REPORT = kernel("k1", 500, 1600, 500, 1600, 50, (
     "L2_snooze_on = 0.1000\nL2_snooze_sleep = 0.6000\nL2_snooze_off = 0.3000\nL2_snooze_leakage = 0.2413\n"
     "L2_snooze_stalls = 4\n"))
 
+# Two kernels under Slumber: the rf_ lines are running totals (the second kernel's are the run's), the
+# stall_cycles[rf] line per kernel (summed: 30 + 20). The second kernel's histograms (16 log2 buckets):
+# reads 1 1 1 1 2 2 (8 periods, 4 of them in buckets 4 and 5: >= 16 cycles), writes 0 3 0 0 1 (4, 1 long).
+SLUMBER_REPORT = kernel("k1", 500, 1600, 500, 1600, 50, (
+    "stall_cycles[scoreboard] = 99\nstall_cycles[rf] = 30\nrf_power = slumber\nrf_on = 0.5000\nrf_ss = 0.1000\n"
+    "rf_ds = 0.2000\nrf_off = 0.2000\nrf_leakage = 0.6600\nrf_late_writes = 3\nrf_utilization[file] = 0.9000\n"
+    "rf_utilization[bank] = 0.3000\nrf_utilization[warp] = 0.0500\nrf_utilization[register] = 0.0100\n"
+    "rf_reuse_read = 9 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nrf_reuse_write = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 9\n")) + kernel(
+    "k2", 500, 1600, 1000, 3200, 100, (
+        "stall_cycles[scoreboard] = 99\nstall_cycles[rf] = 20\nrf_power = slumber\nrf_on = 0.1000\n"
+        "rf_ss = 0.1000\nrf_ds = 0.3000\nrf_off = 0.5000\nrf_leakage = 0.1600\nrf_late_writes = 7\n"
+        "rf_utilization[file] = 0.5000\nrf_utilization[bank] = 0.1250\nrf_utilization[warp] = 0.0250\n"
+        "rf_utilization[register] = 0.0050\nrf_reuse_read = 1 1 1 1 2 2 0 0 0 0 0 0 0 0 0 0\n"
+        "rf_reuse_write = 0 3 0 0 1 0 0 0 0 0 0 0 0 0 0 0\n"))
+READS = (1, 1, 1, 1, 2, 2) + (0,) * 10
+WRITES = (0, 3, 0, 0, 1) + (0,) * 11
+
 
 def stats(cycles, **kw):
     """A ProgramStats with the given cycles and fields, the rest trivial."""
@@ -109,6 +127,30 @@ class ParseTest(unittest.TestCase):
         s = aggregate(parse_kernels(SNOOZE_REPORT))
         self.assertEqual(s.l1d_snooze, (0.25, 0.5, 0.25, 0.3678, 9))
         self.assertEqual(s.l2_snooze, (0.1, 0.6, 0.3, 0.2413, 4))
+
+    def test_slumber_lines(self):
+        s = aggregate(parse_kernels(SLUMBER_REPORT))
+        self.assertEqual(s.rf_power, "slumber")
+        self.assertEqual(s.rf, (0.1, 0.1, 0.3, 0.5, 0.16, 7))  # the last kernel's
+        self.assertEqual(s.rf_utilization, (0.5, 0.125, 0.025, 0.005))
+        self.assertEqual((s.rf_reuse_read, s.rf_reuse_write), (READS, WRITES))
+        self.assertEqual(s.rf_stall_cycles, 50)  # 30 + 20
+        self.assertEqual(s.rf_long_shares, (0.5, 0.25))  # 4 of 8 reads, 1 of 4 writes
+        # the idle cycles, at least: long 2*16 + 2*32 (reads) + 1*16 (writes) = 112; short at most
+        # 1 + 3 + 7 + 15 (reads) + 3*3 (writes) = 35; 112 / 147 = 16/21
+        self.assertAlmostEqual(s.rf_long_cycles_min, 16 / 21)
+        # the last bucket (everything above) counts 2^15 cycles a period, bucket 0 one
+        last = stats(1, rf_reuse_read=(1,) + (0,) * 15, rf_reuse_write=(0,) * 15 + (1,))
+        self.assertAlmostEqual(last.rf_long_cycles_min, 32768 / 32769)
+        self.assertEqual(last.rf_long_shares, (0.0, 1.0))
+        plain = aggregate(parse_kernels(RB_REPORT))
+        self.assertEqual((plain.rf_power, plain.rf, plain.rf_utilization, plain.rf_stall_cycles), ("", (), (), 0))
+        self.assertEqual((plain.rf_long_shares, plain.rf_long_cycles_min), ((None, None), None))
+
+    def test_mixed_rf_policies(self):
+        text = kernel("k1", 10, 320, 10, 320, 10, "rf_power = wrf\n") + kernel("k2", 10, 320, 20, 640, 20)
+        with self.assertRaises(StatsError):
+            aggregate(parse_kernels(text))
 
 
 class TablesTest(unittest.TestCase):
@@ -186,6 +228,61 @@ class TablesTest(unittest.TestCase):
                       "| 10.0% / 60.0% / 30.0% |", md)
         self.assertIn("| none (1) | none | 1.000 | 100% | | 100% | |", md)
 
+    def test_slumber_markdown(self):
+        on = dict(rf_power="on", rf=(1.0, 0.0, 0.0, 0.0, 1.0, 0))
+        results = [
+            result("mm", "GTX480", "on", stats(1000, **on, rf_utilization=(0.4, 0.1, 0.02, 0.004),
+                                               rf_reuse_read=READS, rf_reuse_write=WRITES)),
+            result("mm", "GTX480", "slumber", aggregate(parse_kernels(SLUMBER_REPORT))),  # 1000 cycles
+            result("vadd", "GTX480", "on", stats(2000, **on)),
+            # reads all short (4 in bucket 1), writes all long (4 in bucket 4): idle cycles at least
+            # 4*16 / (4*16 + 4*3) = 64/76 = 16/19
+            result("vadd", "GTX480", "slumber", stats(2000, rf_power="slumber", rf=(0.2, 0.0, 0.4, 0.4, 0.36, 0),
+                                                      rf_utilization=(0.3, 0.075, 0.015, 0.003),
+                                                      rf_reuse_read=(0, 4) + (0,) * 14,
+                                                      rf_reuse_write=(0,) * 4 + (4,) + (0,) * 11)),
+            tables.Result("syrk", "GTX480", "slumber", "pdom", "FAIL", None, 1.0, "no PASS"),
+        ]
+        results[1].stats.cycles = 1100  # 1.1x on's
+        md = tables.markdown(results, "on", ["on", "slumber"], ["GTX480"], columns="slumber",
+                             classes=papers.LOCALITY_CLASSES)
+        self.assertIn("| `mm` | slumber | 1,100 | 1.100 | 16.0% | 10.0% / 10.0% / 30.0% / 50.0% | 50 | 7 "
+                      "| 50.00% / 12.50% / 2.50% / 0.50% | 50.0% | 25.0% | 76.2% | PASS |", md)
+        self.assertIn("| `mm` | on | 1,000 | 1.000 | 100.0% | 100.0% / 0.0% / 0.0% / 0.0% | 0 | 0 "
+                      "| 40.00% / 10.00% / 2.00% / 0.40% | 50.0% | 25.0% | 76.2% | PASS |", md)
+        self.assertIn("| `vadd` | on | 2,000 | 1.000 | 100.0% | 100.0% / 0.0% / 0.0% / 0.0% | 0 | 0 | | | | | PASS |",
+                      md)
+        fail = "| `syrk` | slumber | | | | | | | | | | | **FAIL** |"
+        self.assertIn(fail, md)
+        self.assertEqual(fail.count("|"), 14)  # 13 columns, as the header
+        header = next(line for line in md.splitlines() if line.startswith("| program |"))
+        self.assertEqual(header.count("|"), 14)
+        # all: slowdowns 1.1 and 1.0, leakages 0.16 and 0.36 (geometric: sqrt(0.0576) = 0.24); the state
+        # shares, utilizations and idle shares arithmetic: ON (0.1 + 0.2) / 2, ..., reads (0.5 + 0) / 2, writes
+        # (0.25 + 1) / 2, idle cycles (16/21 + 16/19) / 2 = 80.2%
+        self.assertIn(f"| all (2) | slumber | {1.1 ** 0.5:.3f} | 24.0% | 15.0% / 5.0% / 35.0% / 45.0% "
+                      "| 40.00% / 10.00% / 2.00% / 0.40% | 25.0% | 62.5% | 80.2% |", md)
+        self.assertIn("| high (1) | slumber | 1.100 | 16.0% | 10.0% / 10.0% / 30.0% / 50.0% "
+                      "| 50.00% / 12.50% / 2.50% / 0.50% | 50.0% | 25.0% | 76.2% |", md)
+        # on's vadd has no use statistics: the means of on are mm's alone
+        self.assertIn("| all (2) | on | 1.000 | 100.0% | 100.0% / 0.0% / 0.0% / 0.0% "
+                      "| 40.00% / 10.00% / 2.00% / 0.40% | 50.0% | 25.0% | 76.2% |", md)
+
+    def test_slumber_csv(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "results.csv"
+            tables.write_csv(path, [result("mm", "GTX480", "on", stats(1000)),
+                                    result("mm", "GTX480", "slumber", aggregate(parse_kernels(SLUMBER_REPORT)))],
+                             "on")
+            with open(path, newline="") as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual((rows[0]["rf_power"], rows[0]["rf_leakage"]), ("", ""))
+        r = rows[1]
+        self.assertEqual((r["rf_power"], r["rf_off"], r["rf_leakage"], r["rf_late_writes"], r["rf_stall_cycles"],
+                          r["rf_util_register"], r["rf_reuse_write"]),
+                         ("slumber", "0.5000", "0.1600", "7", "50", "0.0050", "0 3 0 0 1" + " 0" * 11))
+        self.assertEqual(r["speedup"], "1.0000")  # both 1000 cycles
+
 
 class RunTest(unittest.TestCase):
     def test_scheduler_check(self):
@@ -202,6 +299,19 @@ class RunTest(unittest.TestCase):
         self.assertEqual(run.passed_result("mm", "GTX480", lrr, RB_REPORT, 1.0).status, "ERROR")
         lrr_report = kernel("k", 10, 320, 10, 320, 10)
         self.assertEqual(run.passed_result("mm", "GTX480", lrr, lrr_report, 1.0).status, "PASS")
+
+    def test_rf_policy_check(self):
+        exp = papers.EXPERIMENTS["tripathy-slumber"]
+        on, slumber, wrf = exp.configs
+        self.assertEqual((on.label, run.sim_option(slumber, "simtlab_rf_power"),
+                          run.sim_option(wrf, "gpgpu_scheduler")), ("on", "slumber", "gto"))
+        self.assertEqual(run.passed_result("mm", "GTX480", slumber, SLUMBER_REPORT, 1.0).status, "PASS")
+        bad = run.passed_result("mm", "GTX480", wrf, SLUMBER_REPORT, 1.0)
+        self.assertEqual(bad.status, "ERROR")
+        self.assertIn("ran register-file power policy slumber, not wrf", bad.detail)
+        # a run without the option's lines (a simtlab without Slumber) is no baseline either
+        bad = run.passed_result("mm", "GTX480", on, kernel("k", 10, 320, 10, 320, 10), 1.0)
+        self.assertIn("ran register-file power policy none, not on", bad.detail)
 
     def test_retable(self):
         exp = papers.EXPERIMENTS["tripathy-paver"]
