@@ -71,6 +71,7 @@ typedef struct opt_def {
 
 static const char *const cta_priority_names[] = {"none", "age", "rrb", "srr", NULL};
 static const char *const rf_power_names[] = {"none", "on", "slumber", "wrf", NULL}; /* tm_rf_policy's order */
+static const char *const rf_rest_names[] = {"buffer", "deep", NULL}; /* tm_rf_rest's order */
 static const char *const snooze_names[] = {"none", "bank", "block", NULL}; /* tm_snooze_mode's order */
 static const char *const tb_sched_names[] = {"lrr", "bcs", "mst", "kway", "rb", NULL}; /* tm_tb_policy's order */
 static const char *const mem_pipeline_names[] = {"queue", "stall", "stall-retain", "replay", NULL};
@@ -175,6 +176,7 @@ static const opt_def options[] = {
     {"-simtlab_miss_classes", K_BOOL, F(miss_classes)},
     {"-simtlab_snooze", K_CHOICE, F(snooze), .choices = snooze_names},
     {"-simtlab_rf_power", K_CHOICE, F(rf_power), .choices = rf_power_names},
+    {"-simtlab_rf_rest", K_CHOICE, F(rf_rest), .choices = rf_rest_names},
     {"-simtlab_snooze_block", K_U32, F(snooze_block)},
     {"-simtlab_snooze_wake", K_U32, F(snooze_wake)},
     {"-simtlab_tb_graph", K_PATH, F(tb_graph)},

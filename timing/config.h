@@ -308,6 +308,11 @@ typedef struct tm_config {
                                         (timing/rf_power.h): none (default: not modelled), on (every
                                         register ON: the baseline, with occupancy from the register
                                         allocator), slumber or wrf */
+    int rf_rest;                     /* -simtlab_rf_rest: where Slumber rests a live register (its
+                                        value read again later): buffer (default: the thesis's Sec.
+                                        6.3.3: ON when the warp's buffered instruction reads it, SS
+                                        when the warp's next instruction is buffered or in the L1I,
+                                        else DS) or deep (always DS) */
     bool miss_classes;               /* -simtlab_miss_classes: classify L1D and L2 misses as cold,
                                         capacity or conflict (timing/miss_class.h; 0: it costs host
                                         time and memory) */

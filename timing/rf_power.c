@@ -43,10 +43,10 @@ void tm_rf_kernel_free(tm_rf_kernel *k)
     memset(k, 0, sizeof *k);
 }
 
-bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t nbanks,
-                      uint32_t lat_hit, uint32_t lat_miss)
+bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, tm_rf_rest rest, uint32_t nregs, uint32_t nslots,
+                      uint32_t nbanks, uint32_t lat_hit, uint32_t lat_miss)
 {
-    *p = (tm_rf_power){.policy = policy, .nregs = nregs, .nslots = nslots, .nbanks = nbanks ? nbanks : 1,
+    *p = (tm_rf_power){.policy = policy, .rest = rest, .nregs = nregs, .nslots = nslots, .nbanks = nbanks ? nbanks : 1,
                        .lat_hit = lat_hit, .lat_miss = lat_miss};
     p->rf = tm_slumber_new(nregs);
     p->base = malloc(((size_t)nslots + 1) * sizeof *p->base);
@@ -127,6 +127,26 @@ static void record(tm_rf_power *p, uint32_t wi, uint32_t r, uint64_t now, bool w
         }
 }
 
+/* Where live PTX register reg rests after an access (Slumber: -simtlab_rf_rest; WRF: drowsy). */
+static tm_rf_state live_rest(const tm_rf_power *p, uint32_t reg, tm_rf_next next)
+{
+    if (p->policy == TM_RFP_WRF || p->rest == TM_RF_REST_DEEP)
+        return TM_RF_DS;
+    for (uint32_t s = 0; next.buffered && s < next.buffered->nread; s++)
+        if (next.buffered->read[s] == reg)
+            return TM_RF_ON; /* (a): the instruction ready to issue reads it */
+    return next.buffered || next.cached ? TM_RF_SS : TM_RF_DS; /* (b), (c) */
+}
+
+/* Rest warp-register r (of PTX register reg) after an access at now: OFF
+ * when its value is dead, else live_rest's state (ON: it stays ON). */
+static void rest_after(tm_rf_power *p, uint32_t r, uint32_t reg, bool dead, tm_rf_next next, uint64_t now)
+{
+    tm_rf_state st = dead ? TM_RF_OFF : live_rest(p, reg, next);
+    if (st != TM_RF_ON)
+        tm_slumber_park(p->rf, r, now, st);
+}
+
 /* The warp-registers of PTX register reg of warp slot wi: [*first, *first + *n). */
 static bool regs_of(const tm_rf_power *p, uint32_t wi, uint32_t reg, uint32_t *first, uint32_t *n)
 {
@@ -159,7 +179,7 @@ void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic,
     (void)tm_rf_power_operands(p, wi, ic, now);
 }
 
-void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next)
 {
     int64_t pc = pc_of(p, ic);
     if (pc < 0)
@@ -174,7 +194,7 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
             continue;
         bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->read[s], false);
         for (uint32_t j = 0; j < n; j++)
-            tm_slumber_park(p->rf, r0 + j, now, dead ? TM_RF_OFF : TM_RF_DS);
+            rest_after(p, r0 + j, ic->read[s], dead, next, now);
     }
     if (p->policy < TM_RFP_SLUMBER)
         return;
@@ -193,7 +213,7 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
     }
 }
 
-void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next)
 {
     int64_t pc = pc_of(p, ic);
     if (pc < 0)
@@ -210,7 +230,7 @@ void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, u
         for (uint32_t j = 0; j < n; j++) {
             if (tm_slumber_access(p->rf, r0 + j, now))
                 p->late_writes++;
-            tm_slumber_park(p->rf, r0 + j, now, dead ? TM_RF_OFF : TM_RF_DS);
+            rest_after(p, r0 + j, ic->dst[d], dead, next, now);
         }
     }
 }

@@ -15,19 +15,20 @@
  * are OFF. At issue, each destination rests until its write for the
  * predicted latency (the unit's latency; a load's from the warp's 2-bit
  * MSHR tracker: its last load hit the L1 or missed) before a write (OFF
- * from 16 cycles, SS from 4, DS from 13), and each source, read, rests
+ * from 16 cycles, DS from 13, SS from 4), and each source, read, rests
  * until its next access: OFF when its value is dead (the analyzer's
- * next-access hint is a write, or none), else in Deep Sleep (a value to
- * be read again may only be under-volted), woken when its warp is one of
- * the first four in its scheduler's order (the thesis's look-ahead of
- * three warps besides the one issuing) or, at the latest, when an
- * instruction needs it (the warp waits for the rest of the wake-up:
- * TM_STALL_RF). After its write-back a register rests the same way. The
- * thesis puts a register whose warp's next instruction is already
- * buffered in SS; here every live register waits in DS: measured on the
- * naive matrix multiply under GTX480, SS for them left 0.58 of the
- * leakage, DS 0.33, for 1.6 % more cycles than every register ON. A write-back to a register still waking is not delayed; it is
- * counted (late_writes).
+ * next-access hint is a write, or none), else under-volted: where
+ * -simtlab_rf_rest says. `buffer` (the default) follows the thesis's
+ * cases (Sec. 6.3.3): ON when the warp's buffered instruction reads it
+ * (a), SS when the warp's next instruction is buffered or its line is in
+ * the L1I (b; at issue, the line of the next instruction in sequence), DS
+ * otherwise (c); `deep` rests every live register in DS. A resting
+ * register wakes when its warp is one of the first four in its
+ * scheduler's order (the thesis's look-ahead of three warps besides the
+ * one issuing) or, at the latest, when an instruction needs it (the warp
+ * waits for the rest of the wake-up: TM_STALL_RF). After its write-back a
+ * register rests the same way. A write-back to a register still waking
+ * is not delayed; it is counted (late_writes).
  * WRF-like (Abdel-Majeed and Annavaram, HPCA 2013, as the thesis compares
  * it): allocated registers are drowsy (DS) unless accessed; an output
  * register stays ON from issue to write-back; finished warps' registers
@@ -44,6 +45,15 @@
 #include "timing/slumber.h"
 
 typedef enum tm_rf_policy { TM_RFP_NONE, TM_RFP_ON, TM_RFP_SLUMBER, TM_RFP_WRF } tm_rf_policy;
+/* -simtlab_rf_rest: Slumber's rest for a live register. */
+typedef enum tm_rf_rest { TM_RF_REST_BUFFER, TM_RF_REST_DEEP } tm_rf_rest;
+
+/* What the SM knows of a warp's next instruction when one of its
+ * registers goes to rest (the thesis's cases, Sec. 6.3.3). */
+typedef struct tm_rf_next {
+    const tm_inst_class *buffered; /* the instruction it holds ready to issue, or NULL */
+    bool cached;                   /* its next instruction is buffered or in the L1I */
+} tm_rf_next;
 
 /* What the model needs of the running kernel (built once per launch). */
 typedef struct tm_rf_kernel {
@@ -77,6 +87,7 @@ typedef struct tm_rf_usage {
 
 typedef struct tm_rf_power {
     tm_rf_policy policy;
+    tm_rf_rest rest;
     tm_slumber *rf;
     uint32_t nregs;           /* warp-registers of the register file */
     uint32_t nslots;
@@ -94,8 +105,8 @@ typedef struct tm_rf_power {
 /* The model of an SM of nregs warp-registers and nslots warp slots;
  * nbanks register banks; lat_hit / lat_miss: the load latencies the
  * tracker predicts. False when memory is short. */
-bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, uint32_t nregs, uint32_t nslots, uint32_t nbanks,
-                      uint32_t lat_hit, uint32_t lat_miss);
+bool tm_rf_power_init(tm_rf_power *p, tm_rf_policy policy, tm_rf_rest rest, uint32_t nregs, uint32_t nslots,
+                      uint32_t nbanks, uint32_t lat_hit, uint32_t lat_miss);
 void tm_rf_power_free(tm_rf_power *p);
 
 void tm_rf_power_kernel(tm_rf_power *p, const tm_rf_kernel *k);
@@ -108,10 +119,10 @@ uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *
 /* Wake the sources of ic ahead of its issue (the scheduler's look-ahead). */
 void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
 /* ic issued at now: its sources were read; its destinations rest until
- * their write. */
-void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+ * their write; next: the warp's next instruction. */
+void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next);
 /* ic's results are written at now. */
-void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next);
 /* Warp slot wi's last load hit the L1 (missed false) or not. */
 void tm_rf_power_load(tm_rf_power *p, uint32_t wi, bool missed);
 /* Warp slot wi's warp finished at now. */

@@ -182,8 +182,8 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
      * answered by the L2, the clocks taken as equal */
     uint32_t hit = cfg->l1_latency, miss = cfg->l1_latency + 2 * cfg->icnt_latency + cfg->l2_rop_latency;
     if (cfg->rf_power != TM_RFP_NONE &&
-        !tm_rf_power_init(&sm->rfp, (tm_rf_policy)cfg->rf_power, cfg->registers_per_core / 32, sm->nwarps,
-                          cfg->reg_banks, hit, miss)) {
+        !tm_rf_power_init(&sm->rfp, (tm_rf_policy)cfg->rf_power, (tm_rf_rest)cfg->rf_rest, cfg->registers_per_core / 32,
+                          sm->nwarps, cfg->reg_banks, hit, miss)) {
         snprintf(err, errlen, "out of memory for SM %u's register-file power states", id);
         return false;
     }
@@ -518,6 +518,28 @@ static bool mem_add(tm_mem_inst *m, const tm_req *r)
     return true;
 }
 
+/* -simtlab_rf_power: what warp w's next instruction is when one of its
+ * registers goes to rest at a write-back (Slumber's cases, Sec. 6.3.3):
+ * the instruction it holds, else whether its fetch is not waiting for the
+ * L1I (a fetch still to come is taken to hit). */
+static tm_rf_next rf_next_of(const tm_warp *w)
+{
+    return (tm_rf_next){.buffered = w->ib_valid ? w->ic : NULL, .cached = w->ib_valid || !w->fetching};
+}
+
+/* The same just after warp wi issued pc of function fn: nothing is
+ * buffered; is the line of pc + 1 in the L1I? */
+static tm_rf_next rf_next_after_issue(tm_sm *sm, uint32_t wi, uint32_t fn, uint32_t pc)
+{
+    if (!sm->l1i)
+        return (tm_rf_next){.cached = true};
+    uint32_t line = sm->cfg->l1i.line_bytes;
+    uint64_t addr = TM_CODE_BASE + ((uint64_t)fn << TM_FUNC_CODE_SHIFT) + (uint64_t)(pc + 1) * TM_INST_BYTES;
+    tm_req r = {.addr = addr & ~(uint64_t)(line - 1), .bytes = line, .sectors = 0xf, .kind = TM_REQ_READ,
+                .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi};
+    return (tm_rf_next){.cached = tm_cache_peek(sm->l1i, &r) == TM_CACHE_HIT};
+}
+
 /* Memory instruction m finished: its warp's registers are written. */
 static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
 {
@@ -528,7 +550,7 @@ static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
         if (sm->rfp.policy) { /* the MSHR tracker learns from the load's latency */
             tm_rf_power_load(&sm->rfp, m->warp, now - m->issued > sm->rfp.lat_hit + sm->rfp.lat_hit / 2);
-            tm_rf_power_written(&sm->rfp, m->warp, m->ic, now);
+            tm_rf_power_written(&sm->rfp, m->warp, m->ic, now, rf_next_of(w));
         }
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
@@ -1176,7 +1198,7 @@ static void writeback(tm_sm *sm, uint64_t now)
             sb_released(sm, wi, tm_scoreboard_release_inst(sm->sb, wi, ic));
             tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
             if (sm->rfp.policy)
-                tm_rf_power_written(&sm->rfp, wi, ic, now);
+                tm_rf_power_written(&sm->rfp, wi, ic, now, rf_next_of(w));
         }
         w->alu_busy &= (uint8_t)~(1u << k);
         if (w->done && !w->alu_busy && w->cta)
@@ -1341,7 +1363,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
         sm->gpu->on_issue(sm->gpu->on_issue_arg, &e);
     }
     if (sm->rfp.policy)
-        tm_rf_power_issued(&sm->rfp, wi, ic, now);
+        tm_rf_power_issued(&sm->rfp, wi, ic, now, rf_next_after_issue(sm, wi, w->ib_fn, is.pc));
     w->ib_valid = false;
     sm->ordered_held -= w->ib_ordered;
     w->ib_ordered = false;

@@ -35,6 +35,7 @@ static const char *const BODY = "mov.u32 %r1, 7;\n"
  *   ON (waking) until 104;
  * - the add's operands at 101: r2 is ON at 104, r1 wakes from DS now: at
  *   101 + 13 = 114;
+ * (-simtlab_rf_rest deep: live registers rest in DS)
  * - the add issues at 114: r1 and r2 are read for the last time (next
  *   access: none): both OFF; but r3, its result, took r1's physical
  *   register (the allocator lets a register written by the instruction
@@ -54,19 +55,19 @@ static void test_hand_sequence(void **state)
     tm_rf_kernel k;
     assert_true(tm_rf_kernel_build(&k, m, f, &opc));
     tm_rf_power p;
-    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, 64, 4, 4, 20, 200));
+    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, TM_RF_REST_DEEP, 64, 4, 4, 20, 200));
     tm_rf_power_kernel(&p, &k);
     tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
     uint32_t r1 = k.phys[ptx_test_reg(m, f, "%r", 1)], r2 = k.phys[ptx_test_reg(m, f, "%r", 2)];
     assert_int_equal(r1, 0); /* (the allocator: r1 first, r2 beside it while both live) */
     assert_int_equal(r2, 1);
     assert_int_equal(opc.ic[1].latency, 4);
-    tm_rf_power_issued(&p, 0, &opc.ic[1], 100);
+    tm_rf_power_issued(&p, 0, &opc.ic[1], 100, (tm_rf_next){0});
     assert_int_equal(tm_slumber_state(p.rf, r1, 101), TM_RF_DS);
     assert_int_equal(tm_slumber_state(p.rf, r2, 101), TM_RF_ON);
     assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 101), 114);
     assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 114), 114);
-    tm_rf_power_issued(&p, 0, &opc.ic[2], 114);
+    tm_rf_power_issued(&p, 0, &opc.ic[2], 114, (tm_rf_next){0});
     assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
     assert_int_equal(tm_slumber_state(p.rf, r2, 115), TM_RF_OFF);
     assert_int_equal(tm_slumber_state(p.rf, r1, 115), TM_RF_ON);
@@ -90,6 +91,20 @@ static void test_hand_sequence(void **state)
     for (uint32_t r = 0; r < k.nphys; r++)
         assert_int_equal(tm_slumber_state(p.rf, r, 201), TM_RF_OFF);
     tm_rf_power_free(&p);
+    /* -simtlab_rf_rest buffer, the thesis's cases for r1, live after the
+     * mul's read: (a) the add, which reads it, is buffered: ON; (b) the
+     * next instruction is in the L1I: SS; (c) neither: DS */
+    const tm_rf_next cases[3] = {{.buffered = &opc.ic[2]}, {.cached = true}, {0}};
+    const tm_rf_state want[3] = {TM_RF_ON, TM_RF_SS, TM_RF_DS};
+    for (int c = 0; c < 3; c++) {
+        assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, TM_RF_REST_BUFFER, 64, 4, 4, 20, 200));
+        tm_rf_power_kernel(&p, &k);
+        tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
+        (void)tm_slumber_access(p.rf, r1, 99); /* (written before: ON) */
+        tm_rf_power_issued(&p, 0, &opc.ic[1], 100, cases[c]);
+        assert_int_equal(tm_slumber_state(p.rf, r1, 101), want[c]);
+        tm_rf_power_free(&p);
+    }
     tm_rf_kernel_free(&k);
     tm_opclass_fn_free(&opc);
     ptx_module_free(m);
