@@ -117,12 +117,13 @@ def snooze(label, granularity, what):
     return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_snooze={granularity}"))
 
 
-def slumber(label, policy, what):
+def slumber(label, policy, what, rest=None):
     """A configuration of Tripathy's Ch. 6: the register file's power states under one policy (on: every
     register ON, the baseline, with the same register-allocator occupancy as the others), under GTO warp
     scheduling (the thesis ran two-level scheduling, Sec. 6.4; GTO is what the other Tripathy experiments
-    run)."""
-    return Config(label, "pdom", what, sim_set=("-gpgpu_scheduler=gto", f"-simtlab_rf_power={policy}"))
+    run); rest, where given, is Slumber's -simtlab_rf_rest (None: the default, buffer)."""
+    sim_set = ("-gpgpu_scheduler=gto", f"-simtlab_rf_power={policy}")
+    return Config(label, "pdom", what, sim_set=sim_set + ((f"-simtlab_rf_rest={rest}",) if rest else ()))
 
 
 # The locality suite's classes (testdata/cudart/locality/README.md): blocks that read the same data, and
@@ -364,7 +365,10 @@ EXPERIMENTS = {
         configs=(
             slumber("on", "on", "every register ON: the leakage baseline (the allocator's registers and occupancy)"),
             slumber("slumber", "slumber", "Slumber: each 128-byte warp-register ON, Shallow Sleep, Deep Sleep or "
-                    "OFF by its predicted idle period and next access (Sec. 6.3)"),
+                    "OFF by its predicted idle period and next access (Sec. 6.3); a live register rests ON, SS or "
+                    "DS by the warp's instruction buffer and the L1I (Sec. 6.3.3; -simtlab_rf_rest buffer)"),
+            slumber("slumber-deep", "slumber", "Slumber with every live register resting in Deep Sleep after an "
+                    "access (-simtlab_rf_rest deep; the earlier results' \"slumber\")", rest="deep"),
             slumber("wrf", "wrf", "a Warped-Register-File-like policy (Abdel-Majeed et al.): allocated registers "
                     "drowsy except while accessed (Sec. 6.4's comparison)"),
         ),

@@ -302,10 +302,17 @@ class RunTest(unittest.TestCase):
 
     def test_rf_policy_check(self):
         exp = papers.EXPERIMENTS["tripathy-slumber"]
-        on, slumber, wrf = exp.configs
+        on, slumber, deep, wrf = exp.configs
         self.assertEqual((on.label, run.sim_option(slumber, "simtlab_rf_power"),
                           run.sim_option(wrf, "gpgpu_scheduler")), ("on", "slumber", "gto"))
-        self.assertEqual(run.passed_result("mm", "GTX480", slumber, SLUMBER_REPORT, 1.0).status, "PASS")
+        # slumber rests live registers by the thesis's cases (the default, buffer), slumber-deep always in DS
+        self.assertEqual((run.sim_option(slumber, "simtlab_rf_rest"), deep.label,
+                          run.sim_option(deep, "simtlab_rf_power"), run.sim_option(deep, "simtlab_rf_rest")),
+                         ("", "slumber-deep", "slumber", "deep"))
+        self.assertTrue(all(run.sim_option(c, "gpgpu_scheduler") == "gto" for c in exp.configs))
+        # the report names the policy, not the rest: both Slumber configurations check against rf_power = slumber
+        for config in (slumber, deep):
+            self.assertEqual(run.passed_result("mm", "GTX480", config, SLUMBER_REPORT, 1.0).status, "PASS")
         bad = run.passed_result("mm", "GTX480", wrf, SLUMBER_REPORT, 1.0)
         self.assertEqual(bad.status, "ERROR")
         self.assertIn("ran register-file power policy slumber, not wrf", bad.detail)
