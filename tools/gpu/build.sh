@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build what tools/gpu/run.sh runs on a machine with an NVIDIA GPU, here
 # (nvcc needs no GPU): hwbench, the launch timer, every self-checking program of
-# testdata/cudart, the divergent and memory suites and the database baselines, the way the cudart tests build
+# testdata/cudart, the divergent, memory and locality suites and the database baselines, the way the cudart tests build
 # them (PTX only, -cudart shared: the same binaries run on the GPU's driver
 # and under simtlab exec), and a copy of the toolkit's libcudart.
 #   tools/gpu/build.sh [OUTDIR]      (default build-gpu)
@@ -36,6 +36,9 @@ for src in testdata/cudart/divergent/*.cu; do
 done
 for src in testdata/cudart/memory/*.cu; do
     build "memsuite_$(basename "$src" .cu)" compute_80 "$src"
+done
+for src in testdata/cudart/locality/*.cu; do
+    build "locsuite_$(basename "$src" .cu)" compute_80 "$src"
 done
 # the database programs' baselines (the extended variants need simtlab)
 for src in testdata/cudart/database/*.cu; do

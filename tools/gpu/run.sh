@@ -28,7 +28,7 @@ done
 # modules loaded (and their PTX compiled) when the program starts, not
 # inside the first timed launch of each kernel; three runs each
 mkdir -p "$out/launches"
-for exe in "$build"/bin/divergent_* "$build"/bin/memsuite_* "$build"/bin/database_*; do
+for exe in "$build"/bin/divergent_* "$build"/bin/memsuite_* "$build"/bin/locsuite_* "$build"/bin/database_*; do
     name=$(basename "$exe")
     case $name in "$only"*) ;; *) continue ;; esac
     for i in 1 2 3; do
