@@ -257,6 +257,7 @@ void tm_gpu_free(tm_gpu *gpu)
     free(gpu->sm_lines);
     free(gpu->sm_ctas);
     tm_tb_sched_free(&gpu->tbs);
+    ptx_locality_graph_free(&gpu->given_graph);
     free(gpu->mem);
     free(gpu);
 }
@@ -343,6 +344,15 @@ static uint32_t kernel_registers(tm_gpu *gpu, const sim_program *p, uint32_t fn,
     return gpu->regs_of[fn];
 }
 
+void tm_gpu_set_tb_graph(tm_gpu *gpu, ptx_locality_graph *g, double seconds)
+{
+    ptx_locality_graph_free(&gpu->given_graph);
+    gpu->given_graph = *g;
+    *g = (ptx_locality_graph){0};
+    gpu->has_given_graph = true;
+    gpu->given_graph_seconds = seconds;
+}
+
 /* Start on the SMs, in round-robin order from cta_rr, what the
  * thread-block scheduler hands each (timing/tb_sched.h; under LRR one
  * CTA to each SM with room). */
@@ -378,7 +388,13 @@ static bool start_tb_sched(tm_gpu *gpu, sim_device *d, sim_program *p, const cha
     if (tm_tb_policy_uses_graph(pol)) {
         ptx_locality_graph g;
         tm_tb_graph_info info;
-        if (tm_tb_graph_get(gpu->cfg.tb_graph, gpu->launches, d, p, name, cfg, params, param_bytes, &g, &info, err, errlen) != 0)
+        if (gpu->has_given_graph) { /* tm_gpu_set_tb_graph's */
+            g = gpu->given_graph;
+            info = (tm_tb_graph_info){.source = "profiled", .exact = true, .seconds = gpu->given_graph_seconds};
+            gpu->given_graph = (ptx_locality_graph){0};
+            gpu->has_given_graph = false;
+        } else if (tm_tb_graph_get(gpu->cfg.tb_graph, gpu->launches, d, p, name, cfg, params, param_bytes, &g, &info,
+                                   err, errlen) != 0)
             return false;
         double t0 = ptx_wall_seconds();
         static const tm_tb_partition how[] = {[TM_TB_MST] = TM_TB_PART_MST, [TM_TB_KWAY] = TM_TB_PART_KWAY,

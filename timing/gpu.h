@@ -138,6 +138,9 @@ typedef struct tm_gpu {
     tm_tb_sched tbs;          /* which blocks go where (-simtlab_tb_sched) */
     tm_tb_report tb;          /* the running kernel's scheduling, so far */
     tm_rf_kernel rfk;         /* -simtlab_rf_power: the running kernel's registers and hints */
+    ptx_locality_graph given_graph; /* tm_gpu_set_tb_graph's graph for the next launch */
+    bool has_given_graph;
+    double given_graph_seconds;
     uint64_t *sm_ctas;        /* per SM: CTAs it started in the last kernel */
     bool failed;              /* a CTA faulted or the model stopped: no new CTAs */
     sim_error fail_kind;      /* what stopped it (a launch's sim_stats.error) */
@@ -179,6 +182,12 @@ void tm_gpu_free(tm_gpu *gpu);
  * one by one. */
 int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, const sim_launch_config *cfg,
                   const void *params, uint32_t param_bytes, sim_stats *stats, char *err, size_t errlen);
+
+/* The next launch's PAVER scheduler (-simtlab_tb_sched mst, kway, rb)
+ * takes graph g (ownership passes), made in `seconds` of host time, as a
+ * profiled graph instead of what -simtlab_tb_graph says: `simtlab sim
+ * --tb-profile` profiles the launch on the emulator first. */
+void tm_gpu_set_tb_graph(tm_gpu *gpu, ptx_locality_graph *g, double seconds);
 
 /* Simulate the SMs of the next launches on n host threads (0: as
  * -simtlab_threads says, else the launch's host_threads). */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emulator/locality.h"
 #include "emulator/sim.h"
 #include "ir/util.h"
 #include "parser/parser.h"
@@ -653,6 +654,51 @@ static int run_lpc_profile(run_opts *o, const ptx_module *m, lpc_profile_run *r)
     return rc;
 }
 
+/* simtlab sim --tb-profile: the launch's profiled locality graph, from a
+ * run on the functional emulator on a device of its own with fresh copies
+ * of the arguments (as run_lpc_profile; call it before the timed device's
+ * build_params), into *g in *seconds of host time. The exit status. */
+static int run_tb_profile(run_opts *o, const ptx_module *m, ptx_locality_graph *g, double *seconds)
+{
+    char err[1024];
+    double t0 = ptx_wall_seconds();
+    sim_device *d = sim_device_new();
+    sim_device_set_memcheck(d, o->memcheck);
+    sim_program *p = sim_program_new(d, m, err, sizeof err);
+    uint8_t *params = NULL;
+    uint32_t bytes = 0;
+    int rc = p ? build_params(d, p, o, &params, &bytes) : EXIT_USER;
+    if (!p)
+        fprintf(stderr, "simtlab %s: --tb-profile: %s\n", o->cmd, err);
+    FILE *devnull = rc == 0 ? fopen("/dev/null", "w") : NULL;
+    if (rc == 0 && !devnull) {
+        fprintf(stderr, "simtlab %s: --tb-profile: cannot open /dev/null for the profiling run's printf output: %s\n",
+                o->cmd, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    if (rc == 0) {
+        sim_launch_config cfg = o->cfg;
+        cfg.printf_out = devnull;
+        sim_locality loc;
+        sim_locality_options opt = {0};
+        if (sim_locality_launch(d, p, m, o->kernel, &cfg, params, bytes, &opt, &loc, err, sizeof err) != 0) {
+            fprintf(stderr, "simtlab %s: --tb-profile: the profiling run failed: %s\n", o->cmd, err);
+            rc = EXIT_USER;
+        } else {
+            *g = loc.profiled_reads;
+            loc.profiled_reads = (ptx_locality_graph){0};
+        }
+        sim_locality_free(&loc);
+    }
+    if (devnull)
+        fclose(devnull);
+    free(params);
+    sim_program_free(p);
+    sim_device_free(d);
+    *seconds = ptx_wall_seconds() - t0;
+    return rc;
+}
+
 /* Free what run_lpc_profile made. */
 static void free_lpc_profile(lpc_profile_run *r)
 {
@@ -683,15 +729,20 @@ static int run_main(const char *cmd, int argc, char **argv)
             uint32_t bytes = 0;
             sim_stats st = {0};
             lpc_profile_run lp = {0};
+            ptx_locality_graph tbg = {0};
+            double tb_seconds = 0;
             if (!p) {
                 fprintf(stderr, "simtlab %s: %s\n", o.cmd, err);
                 rc = EXIT_USER;
             } else if (o.so.enabled && o.so.lpc_profile && (rc = run_lpc_profile(&o, m, &lp)) != 0) {
                 /* reported */
+            } else if (o.so.enabled && o.so.tb_profile && (rc = run_tb_profile(&o, m, &tbg, &tb_seconds)) != 0) {
+                /* reported */
             } else if ((rc = build_params(d, p, &o, &params, &bytes)) == 0 && o.lo.enabled) {
                 rc = locality_run(&o.lo, d, p, m, o.kernel, &o.cfg, params, bytes);
             } else if (rc == 0 && o.so.enabled) {
-                rc = sim_cmd_run(&o.so, d, p, m, o.kernel, &o.cfg, params, bytes, lp.prof);
+                rc = sim_cmd_run(&o.so, d, p, m, o.kernel, &o.cfg, params, bytes, lp.prof,
+                                 o.so.tb_profile ? &tbg : NULL, tb_seconds);
                 for (uint32_t i = 0; i < o.nprints && rc == 0; i++)
                     rc = print_buffer(d, &o, &o.prints[i]);
                 for (uint32_t i = 0; i < o.ndumps && rc == 0; i++)
@@ -724,6 +775,7 @@ static int run_main(const char *cmd, int argc, char **argv)
             }
             free(params);
             free_lpc_profile(&lp);
+            ptx_locality_graph_free(&tbg);
             sim_program_free(p);
             sim_device_free(d);
             ptx_module_free(m);

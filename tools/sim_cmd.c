@@ -23,6 +23,7 @@ void sim_cmd_usage(FILE *out)
           "                   [--arg SPEC]... [--print N:TYPE]... [--dump N:PATH]...\n"
           "                   --config PRESET|FILE [--set -OPTION=VALUE]... [--annotations FILE]\n"
           "                   [--json] [--lines N] [--max-cycles N] [--threads N] [--lpc-profile]\n"
+          "                   [--tb-profile]\n"
           "Simulates one launch of KERNEL from FILE on the cycle-level timing model; the\n"
           "results are the emulator's (simtlab run), the time the model's. The launch is\n"
           "described as for simtlab run (see simtlab run --help for --arg, --print, --dump).\n"
@@ -43,6 +44,11 @@ void sim_cmd_usage(FILE *out)
           "                    immediate post-dominator. Functions the profiling run executed\n"
           "                    get these points in place of the static ones or those of\n"
           "                    --annotations; other mechanisms ignore them\n"
+          "  --tb-profile      the thread-block schedulers mst, kway and rb (-simtlab_tb_sched)\n"
+          "                    group blocks by the launch's profiled locality graph: the\n"
+          "                    launch first runs once on the functional emulator, on a device\n"
+          "                    of its own with the same arguments, recording the addresses\n"
+          "                    each block reads (simtlab locality's profiled graph)\n"
           "  --json            the statistics as JSON (schema simtlab-sim/1), with the\n"
           "                    per-PTX-line profile under \"lines\"\n"
           "  --lines N         after the statistics, the N PTX instructions with the most\n"
@@ -63,6 +69,10 @@ int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v)
     }
     if (strcmp(a, "--lpc-profile") == 0) {
         o->lpc_profile = true;
+        return 1;
+    }
+    if (strcmp(a, "--tb-profile") == 0) {
+        o->tb_profile = true;
         return 1;
     }
     bool known = strcmp(a, "--config") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "--annotations") == 0 ||
@@ -131,7 +141,7 @@ static int use_annotations(const char *path, sim_program *p)
 
 int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_module *m, const char *kernel,
                 const sim_launch_config *cfg, const void *params, uint32_t param_bytes,
-                const sim_profile *lpc_profile)
+                const sim_profile *lpc_profile, ptx_locality_graph *tb_graph, double tb_seconds)
 {
     (void)m;
     if (!o->config) {
@@ -175,6 +185,12 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
         return EXIT_USER;
     }
     gpu->progress = isatty(STDERR_FILENO) ? stderr : NULL; /* a progress line on a terminal */
+    if (tb_graph) {
+        if (!tm_tb_policy_uses_graph((tm_tb_policy)tc.tb_sched))
+            fprintf(stderr, "simtlab sim: --tb-profile: unused (-simtlab_tb_sched %s groups no graph)\n",
+                    tm_tb_policy_name((tm_tb_policy)tc.tb_sched));
+        tm_gpu_set_tb_graph(gpu, tb_graph, tb_seconds);
+    }
     sim_stats st;
     int rc = EXIT_OK;
     if (tm_gpu_launch(gpu, d, p, kernel, cfg, params, param_bytes, &st, err, sizeof err) != 0) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/locality.h"
 #include "emulator/sim.h"
 
 typedef struct sim_cmd_opts {
@@ -21,6 +22,7 @@ typedef struct sim_cmd_opts {
     uint32_t lines;          /* its number of PTX lines (0: all) */
     uint64_t max_cycles;     /* --max-cycles (0: the configuration's) */
     bool lpc_profile;        /* --lpc-profile: likely-convergence points from a profiling run */
+    bool tb_profile;         /* --tb-profile: the PAVER schedulers' graph from a profiling run */
 } sim_cmd_opts;
 
 void sim_cmd_usage(FILE *out);
@@ -31,10 +33,12 @@ int sim_cmd_parse_option(sim_cmd_opts *o, const char *a, const char *v);
  * statistics; returns the exit status. With --lpc-profile, lpc_profile
  * is the profile of the same launch run on the functional emulator
  * (tools/run_cmd.c runs it), from which p's likely-convergence points are
- * set before the launch. */
+ * set before the launch. With --tb-profile, tb_graph is the launch's
+ * profiled locality graph (made in tb_seconds), which a PAVER scheduler
+ * takes (ownership passes). */
 int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_module *m, const char *kernel,
                 const sim_launch_config *cfg, const void *params, uint32_t param_bytes,
-                const sim_profile *lpc_profile);
+                const sim_profile *lpc_profile, ptx_locality_graph *tb_graph, double tb_seconds);
 void sim_cmd_free(sim_cmd_opts *o);
 
 #endif
