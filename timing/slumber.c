@@ -94,14 +94,16 @@ uint32_t tm_slumber_access(tm_slumber *s, uint32_t i, uint64_t now)
 void tm_slumber_rest(tm_slumber *s, uint32_t i, uint64_t now, uint64_t t, bool next_write)
 {
     tm_rf_state st = tm_slumber_choose(t, next_write);
-    if (st == TM_RF_ON)
-        return;
     reg *x = &s->r[i];
     settle(s, x, now);
+    if (x->state == TM_RF_OFF)
+        st = TM_RF_OFF; /* leaving OFF takes OFF's wake-up, whatever rest follows */
+    else if (st == TM_RF_ON)
+        return;
     account(s, x, now);
-    uint64_t counter = t < TM_SLUMBER_COUNTER_MAX ? t : TM_SLUMBER_COUNTER_MAX;
+    uint64_t counter = t < TM_SLUMBER_COUNTER_MAX ? t : TM_SLUMBER_COUNTER_MAX, wake = tm_slumber_wake(st);
     x->state = (uint8_t)st;
-    x->wake_at = now + counter - tm_slumber_wake(st);
+    x->wake_at = counter > wake ? now + counter - wake : now; /* (too short to hide it: it starts now) */
 }
 
 void tm_slumber_park(tm_slumber *s, uint32_t i, uint64_t now, tm_rf_state st)

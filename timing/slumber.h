@@ -13,7 +13,10 @@
  * when the next access is a write and T >= OFF's wake-up; else DS when T
  * >= DS's; else SS when T >= SS's; else ON) and its counter (10 bits:
  * T is capped at 1023) starts the wake-up wake(state) cycles before the
- * predicted access, so it is ON in time. An access earlier than
+ * predicted access, so it is ON in time. A register that is OFF stays OFF
+ * until then, whatever rest T would give, and takes OFF's wake-up (when
+ * T is shorter, the wake-up starts at once and the access waits for the
+ * rest of it). An access earlier than
  * predicted finds it still asleep or waking: it waits for the rest of the
  * wake-up (the stall tm_slumber_access returns). Waking counts as ON.
  *

@@ -27,20 +27,21 @@ static const char *const BODY = "mov.u32 %r1, 7;\n"
                                 "ld.param.u64 %rd1, [k_p0];\n"
                                 "st.global.u32 [%rd1], %r3;\nret;\n";
 
-/* Under Slumber, warp slot 0 holding warp 0 of place 0:
+/* Under Slumber (-simtlab_rf_rest deep: live registers rest in DS), warp
+ * slot 0 holding warp 0 of place 0:
  * - the mul issues at 100: it reads r1, whose next access is the add's
  *   read: r1 rests in DS; r2, its result, is written after the integer
  *   multiply's latency (GTX480: -ptx_opcode_latency_int 4,13,4,5,145,32,
- *   4 cycles): choose(4, a write) is SS, whose wake-up (4) starts at once:
- *   ON (waking) until 104;
- * - the add's operands at 101: r2 is ON at 104, r1 wakes from DS now: at
- *   101 + 13 = 114;
- * (-simtlab_rf_rest deep: live registers rest in DS)
- * - the add issues at 114: r1 and r2 are read for the last time (next
+ *   4 cycles): choose(4, a write) would be SS, but r2 has never been
+ *   written: it is OFF, and leaving OFF takes 16 cycles, more than the 4:
+ *   its wake-up starts at once: ON (waking) until 116;
+ * - the add's operands at 101: r1 wakes from DS now, ON at 101 + 13 =
+ *   114; r2 at 116: the add can read them at 116;
+ * - the add issues at 116: r1 and r2 are read for the last time (next
  *   access: none): both OFF; but r3, its result, took r1's physical
  *   register (the allocator lets a register written by the instruction
- *   that reads another last share its place): that one rests for the
- *   add's 4 cycles in SS, waking at once: ON. */
+ *   that reads another last share its place): OFF from that read, it
+ *   wakes at once for the add's result: ON (waking). */
 static void test_hand_sequence(void **state)
 {
     (void)state;
@@ -65,19 +66,19 @@ static void test_hand_sequence(void **state)
     tm_rf_power_issued(&p, 0, &opc.ic[1], 100, (tm_rf_next){0});
     assert_int_equal(tm_slumber_state(p.rf, r1, 101), TM_RF_DS);
     assert_int_equal(tm_slumber_state(p.rf, r2, 101), TM_RF_ON);
-    assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 101), 114);
-    assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 114), 114);
-    tm_rf_power_issued(&p, 0, &opc.ic[2], 114, (tm_rf_next){0});
+    assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 101), 116);
+    assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 116), 116);
+    tm_rf_power_issued(&p, 0, &opc.ic[2], 116, (tm_rf_next){0});
     assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
-    assert_int_equal(tm_slumber_state(p.rf, r2, 115), TM_RF_OFF);
-    assert_int_equal(tm_slumber_state(p.rf, r1, 115), TM_RF_ON);
+    assert_int_equal(tm_slumber_state(p.rf, r2, 117), TM_RF_OFF);
+    assert_int_equal(tm_slumber_state(p.rf, r1, 117), TM_RF_ON);
     /* the use counted (reads only here: the writes were not simulated):
-     * r1 read at 100 and 114, a reuse distance of 14 (bucket [8, 16)); r2
-     * read once; cycles with an access: register 0 at 100 and 114,
-     * register 1 at 114 (3); the warp and the file at 100 and 114 (2);
-     * banks 0 and 1 (registers 0 and 1 of 4 banks): 0 at 100 and 114, 1 at
-     * 114 (3) */
-    assert_int_equal(p.use.reuse_read[3], 1);
+     * r1 read at 100 and 116, a reuse distance of 16 (bucket [16, 32));
+     * r2 read once; cycles with an access: register 0 at 100 and 116,
+     * register 1 at 116 (3); the warp and the file at 100 and 116 (2);
+     * banks 0 and 1 (registers 0 and 1 of 4 banks): 0 at 100 and 116, 1 at
+     * 116 (3) */
+    assert_int_equal(p.use.reuse_read[4], 1);
     uint64_t reuses = 0;
     for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++)
         reuses += p.use.reuse_read[b] + p.use.reuse_write[b];
