@@ -1051,12 +1051,12 @@ static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now
         return;
     rq_holds(c, idx / c->cfg.assoc, true);
     if (c->snooze_block != TM_SECTOR_BYTES || c->snooze_block == c->cfg.line_bytes) { /* one unit: the bank or the line */
-        tm_snooze_use(c->snooze, snooze_unit(c, idx, 0), now);
+        tm_snooze_fill(c->snooze, snooze_unit(c, idx, 0), now);
         return;
     }
     for (uint32_t k = 0; k < 4; k++)
         if (sectors >> k & 1)
-            tm_snooze_use(c->snooze, idx * 4 + k, now);
+            tm_snooze_fill(c->snooze, idx * 4 + k, now);
 }
 
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)

@@ -97,6 +97,20 @@ void tm_snooze_use(tm_snooze *s, uint32_t i, uint64_t now)
         u->busy_end = now + 1;
 }
 
+void tm_snooze_fill(tm_snooze *s, uint32_t i, uint64_t now)
+{
+    unit *u = &s->u[i];
+    settle(s, u, now);
+    if (u->state != TM_SNOOZE_ON) {
+        uint64_t woke = now >= s->wake ? now - s->wake : 0;
+        account(s, u, woke > u->since ? woke : u->since);
+        u->state = TM_SNOOZE_ON;
+        u->ready = now;
+    }
+    if (u->busy_end < now + 1)
+        u->busy_end = now + 1;
+}
+
 void tm_snooze_all_off(tm_snooze *s, uint64_t now)
 {
     for (uint32_t i = 0; i < s->n; i++) {

@@ -8,8 +8,9 @@
  * unit wakes when an access to it enters the cache's input queue (the
  * AGU->L1 queue for an L1, ICNT->L2 for an L2 bank: tm_snooze_wake, early
  * enough to hide the wake-up when the queue holds the access long
- * enough), or when it is used unannounced (a fill arriving through
- * ICNT->L1 or DRAM->L2, whose wake the network's latency hides: no stall);
+ * enough), or when a fill arriving through ICNT->L1 or DRAM->L2 is about
+ * to write it (woken the wake-up time before the write, hidden by the
+ * queue: no stall, tm_snooze_fill);
  * a unit goes to Sleep when its last use is over and no access to it
  * follows within `wake` cycles (sleeping for less would cost more than it
  * saves); an access refused for want of an MSHR or a line puts its set in
@@ -51,6 +52,10 @@ void tm_snooze_wake(tm_snooze *s, uint32_t u, uint64_t now);
 bool tm_snooze_ready(tm_snooze *s, uint32_t u, uint64_t now);
 /* Unit u is read or written at cycle now (woken now if it was not). */
 void tm_snooze_use(tm_snooze *s, uint32_t u, uint64_t now);
+/* A fill writes unit u at cycle now: the fill's arrival in the cache's
+ * fill queue (ICNT->L1, DRAM->L2) woke it `wake` cycles before, which the
+ * queue's latency hides: ON from then, no stall. */
+void tm_snooze_fill(tm_snooze *s, uint32_t u, uint64_t now);
 /* Every unit OFF from cycle now. */
 void tm_snooze_all_off(tm_snooze *s, uint64_t now);
 /* Unit-cycles spent in each state up to cycle now (the states are

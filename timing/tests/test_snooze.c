@@ -61,10 +61,11 @@ static void test_unit_sequence(void **state)
 }
 
 /* A 2-set, 2-way cache of 128-byte lines, block-level: a read miss at 1
- * (tags only), its fill at 5 (line 0 used at once: ON 5..6), then a hit at
- * 20 with no hint: the line slept from 6, wakes at 20, the hit is refused
- * at 20 and 21 (stalls) and served at 22 (ON 20..23). At 30: line 0 ON 4,
- * Sleep 14 + 7, OFF 5; the three others OFF 30 each. */
+ * (tags only), its fill at 5 (the fill queue woke line 0 two cycles
+ * before: ON 3..6), then a hit at 20 with no hint: the line slept from 6,
+ * wakes at 20, the hit is refused at 20 and 21 (stalls) and served at 22
+ * (ON 20..23). At 30: line 0 ON 3 + 3, Sleep 14 + 7, OFF 3; the three
+ * others OFF 30 each. */
 static void test_cache_block_level(void **state)
 {
     (void)state;
@@ -95,9 +96,9 @@ static void test_cache_block_level(void **state)
     tm_cache_snooze_update(c, 30);
     const tm_cache_stats *s = tm_cache_get_stats(c);
     assert_int_equal(s->snooze_units, 4);
-    assert_int_equal(s->snooze[TM_SNOOZE_ON], 4);
+    assert_int_equal(s->snooze[TM_SNOOZE_ON], 6);
     assert_int_equal(s->snooze[TM_SNOOZE_SLEEP], 21);
-    assert_int_equal(s->snooze[TM_SNOOZE_OFF], 5 + 3 * 30);
+    assert_int_equal(s->snooze[TM_SNOOZE_OFF], 3 + 3 * 30);
     assert_int_equal(s->fail[TM_ACC_GLOBAL_R][TM_CACHE_FAIL_ASLEEP], 2);
     /* with a hint two cycles ahead the hit does not wait */
     tm_cache_snooze_hint(c, 0, 40);
