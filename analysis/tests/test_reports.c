@@ -93,7 +93,7 @@ static void test_long_output(void **state)
 }
 
 static const char *const names[] = {"%r12", "_Z6kernelPfi", "", "a\"b", "back\\slash",
-                                    "tab\there", "new\nline", "\x01" "ctl"};
+                                    "tab\there", "new\nline", ("\x01" "ctl")}; /* (two literals: \x01 then "ctl") */
 
 static void fill_json(ptx_writer *w)
 {
