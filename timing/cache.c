@@ -1050,7 +1050,7 @@ static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now
     if (!c->snooze)
         return;
     rq_holds(c, idx / c->cfg.assoc, true);
-    if (c->snooze_block != TM_SECTOR_BYTES || c->snooze_block == c->cfg.line_bytes) { /* one unit: the bank or the line */
+    if (!c->snooze_block || c->snooze_block == c->cfg.line_bytes) { /* one unit: the bank or the line */
         tm_snooze_fill(c->snooze, snooze_unit(c, idx, 0), now);
         return;
     }

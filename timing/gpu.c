@@ -944,7 +944,6 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     ks->seconds = t1 - t0;
     ks->tb = gpu->tb;
     if (gpu->cfg.rf_power) { /* the register file's states, every SM's to now */
-        memset(ks->rf, 0, sizeof ks->rf);
         for (uint32_t i = 0; i < gpu->nsms; i++) {
             uint64_t c[TM_RF_STATES];
             tm_rf_power_cycles(&gpu->sms[i].rfp, gpu->core_cycle, c);

@@ -23,7 +23,7 @@
 
 /* The launch, with A and B read from a file of 10,000 floats (small
  * integers and halves: every product and sum exact) made once. */
-static char launch[512], path[] = "/tmp/simtlab-tbprof-XXXXXX";
+static char launch[512], path[4096];
 
 static int teardown(void **state)
 {
@@ -32,9 +32,14 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The floats' file: in the test's working directory (the build
+ * directory), named absolutely as simtlab runs from testdata/. */
 static int setup(void **state)
 {
     (void)state;
+    if (!getcwd(path, sizeof path - 32))
+        return -1;
+    strcat(path, "/tbprof-XXXXXX");
     int fd = mkstemp(path);
     if (fd < 0)
         return -1;
