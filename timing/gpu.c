@@ -950,6 +950,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
             for (int s = 0; s < TM_RF_STATES; s++)
                 ks->rf[s] += c[s];
             ks->rf_late_writes += gpu->sms[i].rfp.late_writes;
+            ks->rf_write_wait_cycles += gpu->sms[i].rfp.write_wait_cycles;
             const tm_rf_usage *u = &gpu->sms[i].rfp.use;
             for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++) {
                 ks->rf_use.reuse_read[b] += u->reuse_read[b];

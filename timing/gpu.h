@@ -72,7 +72,8 @@ typedef struct tm_kernel_stats {
     double seconds;           /* host time */
     tm_tb_report tb;          /* thread-block scheduling (-simtlab_tb_sched) */
     uint64_t rf[TM_RF_STATES];/* -simtlab_rf_power: register-cycles per state since the GPU was made */
-    uint64_t rf_late_writes;  /* write-backs that found their register still waking, since then */
+    uint64_t rf_late_writes;  /* results that waited for their register to wake, since then */
+    uint64_t rf_write_wait_cycles; /* the cycles they waited, summed */
     tm_rf_usage rf_use;       /* the register file's use since then, summed over SMs */
     double rf_util[4];        /* its utilization: the file, a bank, a warp's registers, a register
                                  (cycles accessed over cycles it existed or was allocated) */

@@ -213,6 +213,27 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
     }
 }
 
+uint64_t tm_rf_power_write_ready(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+{
+    if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
+        return now;
+    uint64_t ready = now;
+    for (uint32_t d = 0; d < ic->ndst; d++) {
+        uint32_t r0, n;
+        if (!regs_of(p, wi, ic->dst[d], &r0, &n))
+            continue;
+        for (uint32_t j = 0; j < n; j++) {
+            uint64_t t = now + tm_slumber_access(p->rf, r0 + j, now);
+            ready = t > ready ? t : ready;
+        }
+    }
+    if (ready > now) {
+        p->late_writes++;
+        p->write_wait_cycles += ready - now;
+    }
+    return ready;
+}
+
 void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next)
 {
     int64_t pc = pc_of(p, ic);
@@ -228,8 +249,7 @@ void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, u
             continue;
         bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->dst[d], true);
         for (uint32_t j = 0; j < n; j++) {
-            if (tm_slumber_access(p->rf, r0 + j, now))
-                p->late_writes++;
+            (void)tm_slumber_access(p->rf, r0 + j, now); /* (ON by now: tm_rf_power_write_ready) */
             rest_after(p, r0 + j, ic->dst[d], dead, next, now);
         }
     }

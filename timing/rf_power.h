@@ -26,9 +26,11 @@
  * register wakes when its warp is one of the first four in its
  * scheduler's order (the thesis's look-ahead of three warps besides the
  * one issuing) or, at the latest, when an instruction needs it (the warp
- * waits for the rest of the wake-up: TM_STALL_RF). After its write-back a
- * register rests the same way. A write-back to a register still waking
- * is not delayed; it is counted (late_writes).
+ * waits for the rest of the wake-up: TM_STALL_RF). A result whose
+ * register is still asleep or waking when it arrives waits for the rest
+ * of the wake-up before it is written (tm_rf_power_write_ready: the
+ * scoreboard releases it then); after its write-back a register rests
+ * the same way.
  * WRF-like (Abdel-Majeed and Annavaram, HPCA 2013, as the thesis compares
  * it): allocated registers are drowsy (DS) unless accessed; an output
  * register stays ON from issue to write-back; finished warps' registers
@@ -95,7 +97,8 @@ typedef struct tm_rf_power {
     uint32_t *base;           /* per warp slot: its first warp-register, or UINT32_MAX */
     uint8_t *missed;          /* per warp slot: the MSHR tracker (its last load missed the L1) */
     uint32_t lat_hit, lat_miss;
-    uint64_t late_writes;
+    uint64_t late_writes;     /* results that waited for their register to wake */
+    uint64_t write_wait_cycles; /* the cycles they waited, summed */
     uint32_t nbanks;          /* register banks: warp-register r is in bank r % nbanks */
     uint64_t *last;           /* per warp-register, warp slot, bank, then the file: the last
                                  cycle accessed + 1 (0: never) */
@@ -121,7 +124,10 @@ void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic,
 /* ic issued at now: its sources were read; its destinations rest until
  * their write; next: the warp's next instruction. */
 void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next);
-/* ic's results are written at now. */
+/* ic's results (warp wi) arrive at now: the cycle they can be written,
+ * now or later when a destination is not ON (its wake-up starts). */
+uint64_t tm_rf_power_write_ready(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now);
+/* ic's results are written at now (after tm_rf_power_write_ready). */
 void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next);
 /* Warp slot wi's last load hit the L1 (missed false) or not. */
 void tm_rf_power_load(tm_rf_power *p, uint32_t wi, bool missed);

@@ -45,6 +45,11 @@
 /* The tag bit of a request sent past the L1 caches: its reply completes
  * its instruction directly instead of filling a cache. */
 #define TM_TAG_DIRECT (1u << 31)
+/* Completion-heap tags of results waiting for their registers to wake
+ * (-simtlab_rf_power slumber/wrf): TM_EV_WRITE | memory instruction tag,
+ * or TM_EV_WRITE | TM_EV_ALU | functional-unit tag. */
+#define TM_EV_WRITE (1u << 31)
+#define TM_EV_ALU (1u << 30)
 /* Memory instructions in flight an SM tracks, per warp slot on average
  * (the table is shared: one warp may have more). */
 #define TM_MEM_PER_WARP 8u
@@ -56,8 +61,11 @@ static bool event_push(tm_sm *sm, uint64_t cycle, uint64_t tag)
     if (sm->nevents == sm->cap_events) {
         uint32_t cap = sm->cap_events ? 2 * sm->cap_events : 64;
         tm_event *e = realloc(sm->events, cap * sizeof *e);
-        if (!e)
+        if (!e) {
+            tm_gpu_sm_fail(sm->gpu, sm->id, SIM_ERR_OUT_OF_MEMORY, "SM %u: out of memory for its completion events",
+                           sm->id);
             return false;
+        }
         sm->events = e;
         sm->cap_events = cap;
     }
@@ -540,18 +548,26 @@ static tm_rf_next rf_next_after_issue(tm_sm *sm, uint32_t wi, uint32_t fn, uint3
     return (tm_rf_next){.cached = tm_cache_peek(sm->l1i, &r) == TM_CACHE_HIT};
 }
 
-/* Memory instruction m finished: its warp's registers are written. */
-static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now)
+/* Memory instruction m finished: its warp's registers are written (or,
+ * under -simtlab_rf_power, once they are awake: `woken` when it is the
+ * completion that waited for them). */
+static void mem_complete(tm_sm *sm, uint32_t tag, uint64_t now, bool woken)
 {
     tm_mem_inst *m = &sm->mem[tag];
     tm_warp *w = &sm->warps[m->warp];
+    if (m->ic->ndst && sm->rfp.policy && !woken) { /* the MSHR tracker learns from the load's latency */
+        tm_rf_power_load(&sm->rfp, m->warp, now - m->issued > sm->rfp.lat_hit + sm->rfp.lat_hit / 2);
+        uint64_t at = tm_rf_power_write_ready(&sm->rfp, m->warp, m->ic, now);
+        if (at > now) {
+            event_push(sm, at, TM_EV_WRITE | tag);
+            return;
+        }
+    }
     if (m->ic->ndst) {
         sb_released(sm, m->warp, tm_scoreboard_release_inst(sm->sb, m->warp, m->ic));
         tm_opcollector_writeback(sm->oc, m->warp, w->sched, m->ic->dst, m->ic->ndst, now);
-        if (sm->rfp.policy) { /* the MSHR tracker learns from the load's latency */
-            tm_rf_power_load(&sm->rfp, m->warp, now - m->issued > sm->rfp.lat_hit + sm->rfp.lat_hit / 2);
+        if (sm->rfp.policy)
             tm_rf_power_written(&sm->rfp, m->warp, m->ic, now, rf_next_of(w));
-        }
     }
     if (m->ic->space == TM_MEM_GLOBAL || m->ic->space == TM_MEM_LOCAL || m->ic->space == TM_MEM_GENERIC) {
         sm->stats.load_latency_sum += now - m->issued;
@@ -619,7 +635,7 @@ static void mem_answer(tm_sm *sm, uint32_t tag, uint32_t lanes, uint64_t now)
     if (m->outstanding)
         m->outstanding--;
     if (!m->outstanding && m->all_sent)
-        mem_complete(sm, tag, now);
+        mem_complete(sm, tag, now, false);
 }
 
 /* The global address the memory system sees for an access by lane `lane`
@@ -828,7 +844,7 @@ static void leave_ldst(tm_sm *sm, uint32_t tag, uint64_t now)
     sm->mem_head = (sm->mem_head + 1) % sm->nmem;
     sm->mem_n--;
     if (!m->outstanding)
-        mem_complete(sm, tag, now);
+        mem_complete(sm, tag, now, false);
 }
 
 static void turner_pass(tm_sm *sm, uint64_t now);
@@ -867,6 +883,8 @@ static void ldst_cycle(tm_sm *sm, uint64_t now)
 /* Replies that became ready in the caches, completions due, and the
  * caches' misses towards the interconnect. Caches without output are
  * left alone ("skipping work"). */
+static void alu_written(tm_sm *sm, uint32_t tag, uint64_t now);
+
 static void memory_cycle(tm_sm *sm, uint64_t now)
 {
     tm_req r;
@@ -888,7 +906,12 @@ static void memory_cycle(tm_sm *sm, uint64_t now)
     while (sm->nevents && sm->events[0].cycle <= now) {
         uint64_t tag = sm->events[0].tag;
         event_pop(sm);
-        mem_answer(sm, (uint32_t)tag, (uint32_t)(tag >> 32), now);
+        if (!(tag & TM_EV_WRITE))
+            mem_answer(sm, (uint32_t)tag, (uint32_t)(tag >> 32), now);
+        else if (tag & TM_EV_ALU)
+            alu_written(sm, (uint32_t)(tag & ~(uint64_t)(TM_EV_WRITE | TM_EV_ALU)), now);
+        else
+            mem_complete(sm, (uint32_t)(tag & ~(uint64_t)TM_EV_WRITE), now, true);
     }
     tm_cache *caches[3] = {sm->l1i, sm->l1c, sm->l1d};
     static const uint8_t bits[3] = {TM_SM_L1I, TM_SM_L1C, TM_SM_L1D};
@@ -1184,6 +1207,25 @@ static bool replay_issue(tm_sm *sm, uint32_t wi, uint64_t now)
 
 /* ---- writeback ------------------------------------------------------------ */
 
+/* The result of ALU instruction `tag` (functional-unit tag: warp slot
+ * and ALU slot) is written at now. */
+static void alu_written(tm_sm *sm, uint32_t tag, uint64_t now)
+{
+    uint32_t wi = tag / TM_ALU_PER_WARP, k = tag % TM_ALU_PER_WARP;
+    tm_warp *w = &sm->warps[wi];
+    const tm_inst_class *ic = w->alu[k];
+    if (ic->ndst) {
+        sb_released(sm, wi, tm_scoreboard_release_inst(sm->sb, wi, ic));
+        tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
+        if (sm->rfp.policy)
+            tm_rf_power_written(&sm->rfp, wi, ic, now, rf_next_of(w));
+    }
+    w->alu_busy &= (uint8_t)~(1u << k);
+    if (w->done && !w->alu_busy && w->cta)
+        maybe_end_cta(sm, w->cta);
+    sm->last_progress = now;
+}
+
 static void writeback(tm_sm *sm, uint64_t now)
 {
     if (now < sm->fu_next)
@@ -1191,19 +1233,15 @@ static void writeback(tm_sm *sm, uint64_t now)
     uint32_t n = tm_fu_cycle(sm->fu, now, sm->fu_done, sm->fu_max);
     sm->fu_next = tm_fu_next_event(sm->fu);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t wi = (uint32_t)(sm->fu_done[i].tag / TM_ALU_PER_WARP), k = sm->fu_done[i].tag % TM_ALU_PER_WARP;
-        tm_warp *w = &sm->warps[wi];
-        const tm_inst_class *ic = w->alu[k];
-        if (ic->ndst) {
-            sb_released(sm, wi, tm_scoreboard_release_inst(sm->sb, wi, ic));
-            tm_opcollector_writeback(sm->oc, wi, w->sched, ic->dst, ic->ndst, now);
-            if (sm->rfp.policy)
-                tm_rf_power_written(&sm->rfp, wi, ic, now, rf_next_of(w));
-        }
-        w->alu_busy &= (uint8_t)~(1u << k);
-        if (w->done && !w->alu_busy && w->cta)
-            maybe_end_cta(sm, w->cta);
-        sm->last_progress = now;
+        uint32_t tag = (uint32_t)sm->fu_done[i].tag;
+        const tm_warp *w = &sm->warps[tag / TM_ALU_PER_WARP];
+        uint64_t at = w->alu[tag % TM_ALU_PER_WARP]->ndst && sm->rfp.policy >= TM_RFP_SLUMBER
+                          ? tm_rf_power_write_ready(&sm->rfp, tag / TM_ALU_PER_WARP, w->alu[tag % TM_ALU_PER_WARP], now)
+                          : now;
+        if (at > now) /* a destination is waking: the result waits for it */
+            event_push(sm, at, TM_EV_WRITE | TM_EV_ALU | tag);
+        else
+            alu_written(sm, tag, now);
     }
 }
 

@@ -19,6 +19,7 @@
 #include "timing/gpu.h"
 #include "timing/rf_power.h"
 #include "timing/sm.h"
+#include "timing/tests/trace_support.h"
 
 /* mov r1; mul r2 = r1 * 3; add r3 = r2 + r1; ld.param rd1; st [rd1], r3. */
 static const char *const BODY = "mov.u32 %r1, 7;\n"
@@ -67,6 +68,13 @@ static void test_hand_sequence(void **state)
     assert_int_equal(tm_slumber_state(p.rf, r1, 101), TM_RF_DS);
     assert_int_equal(tm_slumber_state(p.rf, r2, 101), TM_RF_ON);
     assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 101), 116);
+    /* the mul's result arrives after its 4 cycles, at 104: r2 wakes until
+     * 116, so the result waits 12 cycles before it is written */
+    assert_int_equal(tm_rf_power_write_ready(&p, 0, &opc.ic[1], 104), 116);
+    assert_int_equal(p.late_writes, 1);
+    assert_int_equal(p.write_wait_cycles, 12);
+    assert_int_equal(tm_rf_power_write_ready(&p, 0, &opc.ic[1], 116), 116); /* (ON now: no wait) */
+    assert_int_equal(p.late_writes, 1);
     assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 116), 116);
     tm_rf_power_issued(&p, 0, &opc.ic[2], 116, (tm_rf_next){0});
     assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
@@ -185,6 +193,72 @@ static void test_launches(void **state)
     assert_true(tm_slumber_leakage(sl.rf) < 1.0 / nsms + 1e-9);
 }
 
+/* r1 = tid, then r1 = 9 overwrites it before anything reads it (the
+ * scoreboard holds the second write until the first is written), and
+ * out[tid] = r1 + 5: one warp. */
+static const char *const CHAIN =
+    HEAD ".visible .entry k(.param .u64 out)\n{\n"
+         ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+         "mov.u32 %r1, %tid.x;\nmov.u32 %r1, 9;\nadd.u32 %r2, %r1, 5;\nmov.u32 %r3, %tid.x;\n"
+         "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r3, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
+         "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+/* Cycles from the first mov's issue to the second's under GTX480 with
+ * `policy`, and the kernel's statistics. */
+static uint64_t chain_gap(const char *policy, tm_kernel_stats *ks)
+{
+    tm_config c;
+    char err[512], s[64];
+    assert_int_equal(tm_config_preset(&c, "GTX480", err, sizeof err), 0);
+    snprintf(s, sizeof s, "-simtlab_rf_power=%s", policy);
+    assert_int_equal(tm_config_set(&c, s, NULL, err, sizeof err), 0);
+    emu e;
+    emu_open_module(&e, ptx_test_parse(CHAIN));
+    uint32_t out[32];
+    uint64_t buf = emu_buf(&e, NULL, sizeof out);
+    sim_launch_config lc = emu_cfg(1, 1, 32, 1);
+    tm_gpu *gpu = tm_gpu_new(&c, err, sizeof err);
+    assert_non_null(gpu);
+    static trace t;
+    t.n = 0;
+    gpu->on_issue = record_issue;
+    gpu->on_issue_arg = &t;
+    if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
+        fail_msg("%s: %s", policy, err);
+    emu_read(&e, out, buf, sizeof out);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(out[i], 14);
+    *ks = gpu->kernel;
+    tm_gpu_free(gpu);
+    emu_close(&e);
+    int64_t at[2] = {-1, -1}; /* the issues of pc 0 and pc 1 */
+    for (uint32_t i = 0; i < t.n; i++)
+        if (t.ev[i].pc < 2 && !t.ev[i].replay)
+            at[t.ev[i].pc] = (int64_t)t.ev[i].cycle;
+    assert_true(at[0] >= 0 && at[1] > at[0]);
+    return (uint64_t)(at[1] - at[0]);
+}
+
+/* A result waits for its register to wake (Table 6.1): the first mov's
+ * r1 has never been written, so it is OFF; the mov's predicted latency
+ * (4 cycles) is shorter than OFF's 16-cycle wake-up, which starts at the
+ * mov's issue, so its result is written 16 cycles after it issued at the
+ * earliest, and the second mov, which the scoreboard holds until then
+ * (it writes r1 too) and which reads no register, issues no sooner. With
+ * every register ON it follows after the pipeline's latency, under 16. */
+static void test_write_waits_for_wake(void **state)
+{
+    (void)state;
+    tm_kernel_stats on, sl;
+    uint64_t gap_on = chain_gap("on", &on), gap_sl = chain_gap("slumber", &sl);
+    assert_true(gap_on < TM_SLUMBER_WAKE_OFF);
+    assert_true(gap_sl >= TM_SLUMBER_WAKE_OFF);
+    assert_int_equal(on.rf_late_writes, 0);
+    assert_int_equal(on.rf_write_wait_cycles, 0);
+    assert_true(sl.rf_late_writes >= 1);
+    assert_true(sl.rf_write_wait_cycles >= 1);
+}
+
 /* The model needs a mechanism that keeps threads in their warps. */
 static void test_needs_pdom(void **state)
 {
@@ -203,6 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_sequence),
         cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_write_waits_for_wake),
         cmocka_unit_test(test_needs_pdom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
