@@ -157,6 +157,18 @@ static bool regs_of(const tm_rf_power *p, uint32_t wi, uint32_t reg, uint32_t *f
     return true;
 }
 
+/* Is warp-register r of warp slot wi a destination of ic too? (The
+ * allocator gives a result the place of a source that dies with it.) */
+static bool written_by(const tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint32_t r)
+{
+    for (uint32_t d = 0; d < ic->ndst; d++) {
+        uint32_t r0, n;
+        if (regs_of(p, wi, ic->dst[d], &r0, &n) && r >= r0 && r < r0 + n)
+            return true;
+    }
+    return false;
+}
+
 uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
 {
     if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
@@ -194,7 +206,8 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
             continue;
         bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->read[s], false);
         for (uint32_t j = 0; j < n; j++)
-            rest_after(p, r0 + j, ic->read[s], dead, next, now);
+            if (!written_by(p, wi, ic, r0 + j)) /* (else it waits for the result, below) */
+                rest_after(p, r0 + j, ic->read[s], dead, next, now);
     }
     if (p->policy < TM_RFP_SLUMBER)
         return;

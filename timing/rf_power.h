@@ -22,7 +22,9 @@
  * cases (Sec. 6.3.3): ON when the warp's buffered instruction reads it
  * (a), SS when the warp's next instruction is buffered or its line is in
  * the L1I (b; at issue, the line of the next instruction in sequence), DS
- * otherwise (c); `deep` rests every live register in DS. A resting
+ * otherwise (c); `deep` rests every live register in DS. A source that
+ * is also a destination of the instruction (the allocator gives a result
+ * the place of a source that dies with it) rests as a destination. A resting
  * register wakes when its warp is one of the first four in its
  * scheduler's order (the thesis's look-ahead of three warps besides the
  * one issuing) or, at the latest, when an instruction needs it (the warp

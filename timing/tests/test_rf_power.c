@@ -39,10 +39,13 @@ static const char *const BODY = "mov.u32 %r1, 7;\n"
  * - the add's operands at 101: r1 wakes from DS now, ON at 101 + 13 =
  *   114; r2 at 116: the add can read them at 116;
  * - the add issues at 116: r1 and r2 are read for the last time (next
- *   access: none): both OFF; but r3, its result, took r1's physical
+ *   access: none): r2 goes OFF; but r3, its result, took r1's physical
  *   register (the allocator lets a register written by the instruction
- *   that reads another last share its place): OFF from that read, it
- *   wakes at once for the add's result: ON (waking). */
+ *   that reads another last share its place), so that register rests as
+ *   a destination, for the add's 4 cycles before a write: SS, whose
+ *   4-cycle wake-up starts at once: ON (waking) until 120, when the
+ *   result arrives and is written without waiting (had the read put it
+ *   OFF, the result would wait for OFF's wake-up until 132). */
 static void test_hand_sequence(void **state)
 {
     (void)state;
@@ -80,6 +83,9 @@ static void test_hand_sequence(void **state)
     assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
     assert_int_equal(tm_slumber_state(p.rf, r2, 117), TM_RF_OFF);
     assert_int_equal(tm_slumber_state(p.rf, r1, 117), TM_RF_ON);
+    assert_int_equal(opc.ic[2].latency, 4);
+    assert_int_equal(tm_rf_power_write_ready(&p, 0, &opc.ic[2], 120), 120);
+    assert_int_equal(p.late_writes, 1); /* (the mul's only) */
     /* the use counted (reads only here: the writes were not simulated):
      * r1 read at 100 and 116, a reuse distance of 16 (bucket [16, 32));
      * r2 read once; cycles with an access: register 0 at 100 and 116,

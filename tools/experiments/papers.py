@@ -119,10 +119,10 @@ def snooze(label, granularity, what):
 
 def slumber(label, policy, what, rest=None):
     """A configuration of Tripathy's Ch. 6: the register file's power states under one policy (on: every
-    register ON, the baseline, with the same register-allocator occupancy as the others), under GTO warp
-    scheduling (the thesis ran two-level scheduling, Sec. 6.4; GTO is what the other Tripathy experiments
-    run); rest, where given, is Slumber's -simtlab_rf_rest (None: the default, buffer)."""
-    sim_set = ("-gpgpu_scheduler=gto", f"-simtlab_rf_power={policy}")
+    register ON, the baseline, with the same register-allocator occupancy as the others), under the two-level
+    warp scheduling the thesis ran (Sec. 6.4, its reference [99]: Narasiman et al.'s two-level round robin,
+    fetch groups of 8 warps); rest, where given, is Slumber's -simtlab_rf_rest (None: the default, buffer)."""
+    sim_set = ("-gpgpu_scheduler=fetch_groups:8", f"-simtlab_rf_power={policy}")
     return Config(label, "pdom", what, sim_set=sim_set + ((f"-simtlab_rf_rest={rest}",) if rest else ()))
 
 
@@ -376,7 +376,8 @@ EXPERIMENTS = {
         "Slumber and 85% by WRF (leakage 6% and 15% of always ON), a 1.2% performance penalty on average. "
         "Sec. 6.1: utilization of the file / a bank / a warp's registers / a register 32.7 / 16.3 / 3.9 / 0.2%; "
         "Figs. 6.7-6.8: over 75% of the idle cycles in periods longer than 16 cycles, the idle cycles 26.3% OFF, "
-        "53.5% Deep Sleep, 20.1% Shallow Sleep. GTO warp scheduling here (the other Tripathy experiments' choice).",
+        "53.5% Deep Sleep, 20.1% Shallow Sleep. Two-level round-robin warp scheduling here too (fetch groups of 8 "
+        "warps, as in the thesis's reference [99]).",
         suite="locality",
         columns="slumber",
         classes=LOCALITY_CLASSES,

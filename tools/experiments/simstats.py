@@ -114,7 +114,7 @@ class ProgramStats:
     l2_snooze: tuple = ()
     # Slumber (-simtlab_rf_power; running totals, the last kernel's): the policy ("" without the option), the
     # shares of register-cycles (on, ss, ds, off), the leakage relative to every register always ON and the
-    # write-backs that found their register still waking, as (on, ss, ds, off, leakage, late_writes); the
+    # results that waited for their register to wake, as (on, ss, ds, off, leakage, late_writes); the
     # utilization of the file, a bank, a warp's registers and a register (cycles accessed / cycles); the
     # reuse-distance histograms of reads and writes (LONG_BUCKET's comment); and the scheduler cycles lost
     # waiting for registers to wake (stall_cycles[rf], per kernel: summed). Empty without the option.
