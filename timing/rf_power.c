@@ -8,6 +8,61 @@
 #include "analysis/defuse.h"
 #include "analysis/regalloc.h"
 
+/* Does ic write one of the physical registers [p0, p0 + n)? */
+static bool writes_phys(const tm_rf_kernel *k, const tm_inst_class *ic, uint32_t p0, uint32_t n)
+{
+    for (uint32_t d = 0; d < ic->ndst; d++) {
+        uint32_t reg = ic->dst[d];
+        if (reg < k->nregs && k->phys[reg] != PTX_NO_PHYS && k->phys[reg] < p0 + n && k->phys[reg] + k->width[reg] > p0)
+            return true;
+    }
+    return false;
+}
+
+/* The fewest cycles, at most `best`, from the issue of an instruction to
+ * a write into physical registers [p0, p0 + n) on the paths that go on at
+ * instruction q of block b, issued d cycles after it: a cycle for each
+ * instruction issued on the way, plus the writer's latency. */
+static uint32_t first_write(const tm_rf_kernel *k, const ptx_function *f, uint32_t b, uint32_t q, uint32_t d,
+                            uint32_t p0, uint32_t n, uint32_t best, uint32_t depth)
+{
+    for (; q < f->blocks[b].end; q++, d++) {
+        if (d + 1 >= best)
+            return best; /* (a latency is at least 1) */
+        if (writes_phys(k, &k->ic[q], p0, n))
+            return d + k->ic[q].latency < best ? d + k->ic[q].latency : best;
+    }
+    for (uint32_t s = 0; depth < 2 * TM_SLUMBER_WAKE_OFF && s < f->blocks[b].nsucc; s++) {
+        uint32_t t = f->succs[f->blocks[b].succ + s];
+        if (t < f->nblocks && t != f->exit_block)
+            best = first_write(k, f, t, f->blocks[t].first, d, p0, n, best, depth + 1);
+    }
+    return best;
+}
+
+/* dead_idle[a] for each read a whose value dies: the least idle period
+ * of its physical registers before a later instruction writes them
+ * (first_write from its issue; TM_SLUMBER_WAKE_OFF when no path writes
+ * them sooner: gating them pays). A lower bound, so that the wake-up it
+ * starts is never late. */
+static bool predict_dead_idle(tm_rf_kernel *k, const ptx_function *f)
+{
+    k->dead_idle = malloc(((size_t)k->next.nacc + 1) * sizeof *k->dead_idle);
+    if (!k->dead_idle)
+        return false;
+    for (uint32_t a = 0; a < k->next.nacc; a++) {
+        const ptx_access *x = &k->next.acc[a];
+        k->dead_idle[a] = TM_SLUMBER_WAKE_OFF;
+        if (x->is_write || (x->next != PTX_NEXT_WRITE && x->next != PTX_NEXT_NONE) || x->pc >= k->ninstrs ||
+            x->reg >= k->nregs || k->phys[x->reg] == PTX_NO_PHYS || !f->instr_block)
+            continue;
+        uint32_t b = f->instr_block[x->pc];
+        k->dead_idle[a] = (uint8_t)first_write(k, f, b, x->pc + 1, 1, k->phys[x->reg], k->width[x->reg],
+                                               TM_SLUMBER_WAKE_OFF, 0);
+    }
+    return true;
+}
+
 bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc)
 {
     memset(k, 0, sizeof *k);
@@ -31,7 +86,7 @@ bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function
             k->acc_start[k->next.acc[a].pc + 1]++;
     for (uint32_t pc = 0; pc < k->ninstrs; pc++)
         k->acc_start[pc + 1] += k->acc_start[pc];
-    return true;
+    return predict_dead_idle(k, f);
 }
 
 void tm_rf_kernel_free(tm_rf_kernel *k)
@@ -39,6 +94,7 @@ void tm_rf_kernel_free(tm_rf_kernel *k)
     free(k->phys);
     free(k->width);
     free(k->acc_start);
+    free(k->dead_idle);
     ptx_nextaccess_free(&k->next);
     memset(k, 0, sizeof *k);
 }
@@ -98,11 +154,15 @@ static const ptx_access *access_of(const tm_rf_kernel *k, uint32_t pc, uint32_t 
     return NULL;
 }
 
-/* Does reg's value die with this access (next access a write, or none)? */
-static bool dead_after(const tm_rf_kernel *k, uint32_t pc, uint32_t reg, bool write)
+/* When reg's value dies with this access (next access a write, or
+ * none): the predicted idle period before its registers are written
+ * again (a read's; a write's: OFF's wake-up, gating); else 0. */
+static uint32_t dead_after(const tm_rf_kernel *k, uint32_t pc, uint32_t reg, bool write)
 {
     const ptx_access *a = access_of(k, pc, reg, write);
-    return a && (a->next == PTX_NEXT_WRITE || a->next == PTX_NEXT_NONE);
+    if (!a || (a->next != PTX_NEXT_WRITE && a->next != PTX_NEXT_NONE))
+        return 0;
+    return write ? TM_SLUMBER_WAKE_OFF : k->dead_idle[a - k->next.acc];
 }
 
 /* Count an access to warp-register r of warp slot wi at cycle now (a
@@ -138,11 +198,17 @@ static tm_rf_state live_rest(const tm_rf_power *p, uint32_t reg, tm_rf_next next
     return next.buffered || next.cached ? TM_RF_SS : TM_RF_DS; /* (b), (c) */
 }
 
-/* Rest warp-register r (of PTX register reg) after an access at now: OFF
- * when its value is dead, else live_rest's state (ON: it stays ON). */
-static void rest_after(tm_rf_power *p, uint32_t r, uint32_t reg, bool dead, tm_rf_next next, uint64_t now)
+/* Rest warp-register r (of PTX register reg) after an access at now: when
+ * its value is dead (dead_idle: the predicted cycles before its next
+ * write, else 0), OFF if that pays, else for that idle period before a
+ * write; when it is live, live_rest's state (ON: it stays ON). */
+static void rest_after(tm_rf_power *p, uint32_t r, uint32_t reg, uint32_t dead_idle, tm_rf_next next, uint64_t now)
 {
-    tm_rf_state st = dead ? TM_RF_OFF : live_rest(p, reg, next);
+    if (dead_idle && dead_idle < TM_SLUMBER_WAKE_OFF) {
+        tm_slumber_rest(p->rf, r, now, dead_idle, true);
+        return;
+    }
+    tm_rf_state st = dead_idle ? TM_RF_OFF : live_rest(p, reg, next);
     if (st != TM_RF_ON)
         tm_slumber_park(p->rf, r, now, st);
 }
@@ -204,7 +270,7 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
             record(p, wi, r0 + j, now, false);
         if (p->policy < TM_RFP_SLUMBER)
             continue;
-        bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->read[s], false);
+        uint32_t dead = p->policy == TM_RFP_SLUMBER ? dead_after(p->k, (uint32_t)pc, ic->read[s], false) : 0;
         for (uint32_t j = 0; j < n; j++)
             if (!written_by(p, wi, ic, r0 + j)) /* (else it waits for the result, below) */
                 rest_after(p, r0 + j, ic->read[s], dead, next, now);
@@ -260,7 +326,7 @@ void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, u
             record(p, wi, r0 + j, now, true);
         if (p->policy < TM_RFP_SLUMBER)
             continue;
-        bool dead = p->policy == TM_RFP_SLUMBER && dead_after(p->k, (uint32_t)pc, ic->dst[d], true);
+        uint32_t dead = p->policy == TM_RFP_SLUMBER ? dead_after(p->k, (uint32_t)pc, ic->dst[d], true) : 0;
         for (uint32_t j = 0; j < n; j++) {
             (void)tm_slumber_access(p->rf, r0 + j, now); /* (ON by now: tm_rf_power_write_ready) */
             rest_after(p, r0 + j, ic->dst[d], dead, next, now);

@@ -16,8 +16,12 @@
  * predicted latency (the unit's latency; a load's from the warp's 2-bit
  * MSHR tracker: its last load hit the L1 or missed) before a write (OFF
  * from 16 cycles, DS from 13, SS from 4), and each source, read, rests
- * until its next access: OFF when its value is dead (the analyzer's
- * next-access hint is a write, or none), else under-volted: where
+ * until its next access: when its value is dead (the analyzer's
+ * next-access hint is a write, or none), OFF, unless a later instruction
+ * may write its physical register sooner than OFF's wake-up (the fewest
+ * cycles over the CFG's paths: one an instruction issued on the way plus
+ * the writer's latency), when it rests for that idle period before a
+ * write; when it is live, under-volted: where
  * -simtlab_rf_rest says. `buffer` (the default) follows the thesis's
  * cases (Sec. 6.3.3): ON when the warp's buffered instruction reads it
  * (a), SS when the warp's next instruction is buffered or its line is in
@@ -66,6 +70,9 @@ typedef struct tm_rf_kernel {
     uint32_t *phys;           /* per PTX register: first physical register, or PTX_NO_PHYS */
     uint8_t *width;
     uint32_t *acc_start;      /* per pc: its accesses acc[acc_start[pc] .. acc_start[pc + 1]) */
+    uint8_t *dead_idle;       /* per access (next.acc): a read whose value dies: the fewest cycles
+                                 before its physical registers are written again, at most
+                                 TM_SLUMBER_WAKE_OFF (rf_power.c's predict_dead_idle) */
     ptx_nextaccess next;
 } tm_rf_kernel;
 
