@@ -304,12 +304,13 @@ class RunTest(unittest.TestCase):
         exp = papers.EXPERIMENTS["tripathy-slumber"]
         on, slumber, deep, wrf = exp.configs
         self.assertEqual((on.label, run.sim_option(slumber, "simtlab_rf_power"),
-                          run.sim_option(wrf, "gpgpu_scheduler")), ("on", "slumber", "gto"))
+                          run.sim_option(wrf, "gpgpu_scheduler")), ("on", "slumber", "fetch_groups:8"))
         # slumber rests live registers by the thesis's cases (the default, buffer), slumber-deep always in DS
         self.assertEqual((run.sim_option(slumber, "simtlab_rf_rest"), deep.label,
                           run.sim_option(deep, "simtlab_rf_power"), run.sim_option(deep, "simtlab_rf_rest")),
                          ("", "slumber-deep", "slumber", "deep"))
-        self.assertTrue(all(run.sim_option(c, "gpgpu_scheduler") == "gto" for c in exp.configs))
+        # the thesis's two-level scheduling (Sec. 6.4, [99]) for every configuration
+        self.assertTrue(all(run.sim_option(c, "gpgpu_scheduler") == "fetch_groups:8" for c in exp.configs))
         # the report names the policy, not the rest: both Slumber configurations check against rf_power = slumber
         for config in (slumber, deep):
             self.assertEqual(run.passed_result("mm", "GTX480", config, SLUMBER_REPORT, 1.0).status, "PASS")
