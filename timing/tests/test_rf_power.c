@@ -7,7 +7,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -17,6 +20,7 @@
 #include "emulator/tests/emu_test.h"
 #include "parser/tests/ptx_test.h"
 #include "timing/gpu.h"
+#include "timing/report.h"
 #include "timing/rf_power.h"
 #include "timing/sm.h"
 #include "timing/tests/trace_support.h"
@@ -287,6 +291,16 @@ static uint64_t chain_gap(const char *policy, tm_kernel_stats *ks)
     for (uint32_t i = 0; i < 32; i++)
         assert_int_equal(out[i], 14);
     *ks = gpu->kernel;
+    char *text = NULL, want[160];
+    size_t len = 0;
+    FILE *rep = open_memstream(&text, &len);
+    assert_non_null(rep);
+    tm_report_text(gpu, rep);
+    fclose(rep);
+    snprintf(want, sizeof want, "rf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\n",
+             ks->rf_late_writes, ks->rf_write_wait_cycles);
+    assert_non_null(strstr(text, want)); /* (the report's lines) */
+    free(text);
     tm_gpu_free(gpu);
     emu_close(&e);
     int64_t at[2] = {-1, -1}; /* the issues of pc 0 and pc 1 */
