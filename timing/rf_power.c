@@ -235,14 +235,14 @@ static bool written_by(const tm_rf_power *p, uint32_t wi, const tm_inst_class *i
     return false;
 }
 
-uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+/* Access the warp-registers of PTX registers regs[0 .. nregs) of warp
+ * slot wi at now: the cycle all of them are ON (their wake-ups start). */
+static uint64_t wake_all(tm_rf_power *p, uint32_t wi, const uint32_t *regs, uint32_t nregs, uint64_t now)
 {
-    if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
-        return now;
     uint64_t ready = now;
-    for (uint32_t s = 0; s < ic->nread; s++) {
+    for (uint32_t s = 0; s < nregs; s++) {
         uint32_t r0, n;
-        if (!regs_of(p, wi, ic->read[s], &r0, &n))
+        if (!regs_of(p, wi, regs[s], &r0, &n))
             continue;
         for (uint32_t j = 0; j < n; j++) {
             uint64_t t = now + tm_slumber_access(p->rf, r0 + j, now);
@@ -250,6 +250,13 @@ uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *
         }
     }
     return ready;
+}
+
+uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
+{
+    if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
+        return now;
+    return wake_all(p, wi, ic->read, ic->nread, now);
 }
 
 void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
@@ -296,16 +303,7 @@ uint64_t tm_rf_power_write_ready(tm_rf_power *p, uint32_t wi, const tm_inst_clas
 {
     if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
         return now;
-    uint64_t ready = now;
-    for (uint32_t d = 0; d < ic->ndst; d++) {
-        uint32_t r0, n;
-        if (!regs_of(p, wi, ic->dst[d], &r0, &n))
-            continue;
-        for (uint32_t j = 0; j < n; j++) {
-            uint64_t t = now + tm_slumber_access(p->rf, r0 + j, now);
-            ready = t > ready ? t : ready;
-        }
-    }
+    uint64_t ready = wake_all(p, wi, ic->dst, ic->ndst, now);
     if (ready > now) {
         p->late_writes++;
         p->write_wait_cycles += ready - now;

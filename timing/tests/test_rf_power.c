@@ -32,6 +32,41 @@ static const char *const BODY = "mov.u32 %r1, 7;\n"
                                 "ld.param.u64 %rd1, [k_p0];\n"
                                 "st.global.u32 [%rd1], %r3;\nret;\n";
 
+/* A kernel of `body` under GTX480: its classes and register tables. */
+typedef struct fixture {
+    ptx_module *m;
+    const ptx_function *f;
+    tm_config cfg;
+    tm_opclass_fn opc;
+    tm_rf_kernel k;
+} fixture;
+
+static void fixture_open(fixture *x, const char *body)
+{
+    char err[256];
+    x->m = ptx_test_parse_body("", body);
+    x->f = ptx_test_kernel(x->m);
+    assert_int_equal(tm_config_preset(&x->cfg, "GTX480", err, sizeof err), 0);
+    assert_true(tm_opclass_function(x->m, x->f, &x->cfg, &x->opc, err, sizeof err));
+    assert_true(tm_rf_kernel_build(&x->k, x->m, x->f, &x->opc));
+}
+
+static void fixture_close(fixture *x)
+{
+    tm_rf_kernel_free(&x->k);
+    tm_opclass_fn_free(&x->opc);
+    ptx_module_free(x->m);
+}
+
+/* Slumber with -simtlab_rf_rest r over 64 warp-registers of kernel k
+ * (GTX480's load latencies 20 / 200), warp slot 0 holding warp 0 of place 0. */
+static void slumber_open(tm_rf_power *p, const tm_rf_kernel *k, tm_rf_rest r)
+{
+    assert_true(tm_rf_power_init(p, TM_RFP_SLUMBER, r, 64, 4, 4, 20, 200));
+    tm_rf_power_kernel(p, k);
+    tm_rf_power_warp_start(p, 0, 0, 1, 0, 0);
+}
+
 /* Under Slumber (-simtlab_rf_rest deep: live registers rest in DS), warp
  * slot 0 holding warp 0 of place 0:
  * - the mul issues at 100: it reads r1, whose next access is the add's
@@ -53,21 +88,16 @@ static const char *const BODY = "mov.u32 %r1, 7;\n"
 static void test_hand_sequence(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse_body("", BODY);
-    const ptx_function *f = ptx_test_kernel(m);
-    tm_config cfg;
-    char err[256];
-    assert_int_equal(tm_config_preset(&cfg, "GTX480", err, sizeof err), 0);
-    assert_int_equal(cfg.lat_int.latency[TM_LAT_MUL], 4);
-    tm_opclass_fn opc;
-    assert_true(tm_opclass_function(m, f, &cfg, &opc, err, sizeof err));
-    tm_rf_kernel k;
-    assert_true(tm_rf_kernel_build(&k, m, f, &opc));
+    fixture x;
+    fixture_open(&x, BODY);
+    const ptx_module *m = x.m;
+    const ptx_function *f = x.f;
+    const tm_opclass_fn opc = x.opc;
+    const tm_rf_kernel *k = &x.k;
+    assert_int_equal(x.cfg.lat_int.latency[TM_LAT_MUL], 4);
     tm_rf_power p;
-    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, TM_RF_REST_DEEP, 64, 4, 4, 20, 200));
-    tm_rf_power_kernel(&p, &k);
-    tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
-    uint32_t r1 = k.phys[ptx_test_reg(m, f, "%r", 1)], r2 = k.phys[ptx_test_reg(m, f, "%r", 2)];
+    slumber_open(&p, k, TM_RF_REST_DEEP);
+    uint32_t r1 = k->phys[ptx_test_reg(m, f, "%r", 1)], r2 = k->phys[ptx_test_reg(m, f, "%r", 2)];
     assert_int_equal(r1, 0); /* (the allocator: r1 first, r2 beside it while both live) */
     assert_int_equal(r2, 1);
     assert_int_equal(opc.ic[1].latency, 4);
@@ -84,7 +114,7 @@ static void test_hand_sequence(void **state)
     assert_int_equal(p.late_writes, 1);
     assert_int_equal(tm_rf_power_operands(&p, 0, &opc.ic[2], 116), 116);
     tm_rf_power_issued(&p, 0, &opc.ic[2], 116, (tm_rf_next){0});
-    assert_int_equal(k.phys[ptx_test_reg(m, f, "%r", 3)], r1);
+    assert_int_equal(k->phys[ptx_test_reg(m, f, "%r", 3)], r1);
     assert_int_equal(tm_slumber_state(p.rf, r2, 117), TM_RF_OFF);
     assert_int_equal(tm_slumber_state(p.rf, r1, 117), TM_RF_ON);
     assert_int_equal(opc.ic[2].latency, 4);
@@ -107,7 +137,7 @@ static void test_hand_sequence(void **state)
     assert_int_equal(p.use.bank_cycles, 3);
     /* the warp finishes: everything OFF */
     tm_rf_power_warp_done(&p, 0, 200);
-    for (uint32_t r = 0; r < k.nphys; r++)
+    for (uint32_t r = 0; r < k->nphys; r++)
         assert_int_equal(tm_slumber_state(p.rf, r, 201), TM_RF_OFF);
     tm_rf_power_free(&p);
     /* -simtlab_rf_rest buffer, the thesis's cases for r1, live after the
@@ -116,17 +146,13 @@ static void test_hand_sequence(void **state)
     const tm_rf_next cases[3] = {{.buffered = &opc.ic[2]}, {.cached = true}, {0}};
     const tm_rf_state want[3] = {TM_RF_ON, TM_RF_SS, TM_RF_DS};
     for (int c = 0; c < 3; c++) {
-        assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, TM_RF_REST_BUFFER, 64, 4, 4, 20, 200));
-        tm_rf_power_kernel(&p, &k);
-        tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
+        slumber_open(&p, k, TM_RF_REST_BUFFER);
         (void)tm_slumber_access(p.rf, r1, 99); /* (written before: ON) */
         tm_rf_power_issued(&p, 0, &opc.ic[1], 100, cases[c]);
         assert_int_equal(tm_slumber_state(p.rf, r1, 101), want[c]);
         tm_rf_power_free(&p);
     }
-    tm_rf_kernel_free(&k);
-    tm_opclass_fn_free(&opc);
-    ptx_module_free(m);
+    fixture_close(&x);
 }
 
 /* r1 and r2 die in the first add, which writes r3 into one of their
@@ -149,25 +175,20 @@ static const char *const REUSE = "mov.u32 %r1, 7;\n"
 static void test_dead_value_rewritten_soon(void **state)
 {
     (void)state;
-    ptx_module *m = ptx_test_parse_body("", REUSE);
-    const ptx_function *f = ptx_test_kernel(m);
-    tm_config cfg;
-    char err[256];
-    assert_int_equal(tm_config_preset(&cfg, "GTX480", err, sizeof err), 0);
-    assert_int_equal(cfg.lat_int.latency[TM_LAT_ADD], 4);
-    tm_opclass_fn opc;
-    assert_true(tm_opclass_function(m, f, &cfg, &opc, err, sizeof err));
+    fixture x;
+    fixture_open(&x, REUSE);
+    const ptx_module *m = x.m;
+    const ptx_function *f = x.f;
+    const tm_opclass_fn opc = x.opc;
+    const tm_rf_kernel *k = &x.k;
+    assert_int_equal(x.cfg.lat_int.latency[TM_LAT_ADD], 4);
     assert_int_equal(opc.ic[3].latency, 4);
-    tm_rf_kernel k;
-    assert_true(tm_rf_kernel_build(&k, m, f, &opc));
-    uint32_t p1 = k.phys[ptx_test_reg(m, f, "%r", 1)], p2 = k.phys[ptx_test_reg(m, f, "%r", 2)],
-             p3 = k.phys[ptx_test_reg(m, f, "%r", 3)], p4 = k.phys[ptx_test_reg(m, f, "%r", 4)];
+    uint32_t p1 = k->phys[ptx_test_reg(m, f, "%r", 1)], p2 = k->phys[ptx_test_reg(m, f, "%r", 2)],
+             p3 = k->phys[ptx_test_reg(m, f, "%r", 3)], p4 = k->phys[ptx_test_reg(m, f, "%r", 4)];
     assert_true(p1 != p2 && (p3 == p1 || p3 == p2)); /* (the allocator's reuse this test needs) */
     assert_int_equal(p4, p3 == p1 ? p2 : p1);
     tm_rf_power p;
-    assert_true(tm_rf_power_init(&p, TM_RFP_SLUMBER, TM_RF_REST_DEEP, 64, 4, 4, 20, 200));
-    tm_rf_power_kernel(&p, &k);
-    tm_rf_power_warp_start(&p, 0, 0, 1, 0, 0);
+    slumber_open(&p, k, TM_RF_REST_DEEP);
     (void)tm_slumber_access(p.rf, p1, 99); /* (both written before: ON) */
     (void)tm_slumber_access(p.rf, p2, 99);
     tm_rf_power_issued(&p, 0, &opc.ic[2], 100, (tm_rf_next){0});
@@ -176,9 +197,7 @@ static void test_dead_value_rewritten_soon(void **state)
     assert_int_equal(tm_rf_power_write_ready(&p, 0, &opc.ic[3], 105), 105);
     assert_int_equal(p.late_writes, 0);
     tm_rf_power_free(&p);
-    tm_rf_kernel_free(&k);
-    tm_opclass_fn_free(&opc);
-    ptx_module_free(m);
+    fixture_close(&x);
 }
 
 #define HEAD ".version 8.0\n.target sm_80\n.address_size 64\n"
