@@ -4,22 +4,33 @@
 
 #include <stdio.h>
 
-/* The bits of val under mask, packed together lowest first (what x86's
- * pext does), a run of consecutive mask bits per step. */
-static uint64_t pack_bits(uint64_t mask, uint64_t val)
+/* The runs of consecutive set bits of mask, each with the shift that
+ * packs it below the runs before it: field_of then gives the bits of a
+ * value under mask packed together, lowest first (what x86's pext does). */
+static tm_bitfield field_runs(uint64_t mask)
 {
-    uint64_t out = 0;
-    for (uint32_t k = 0; mask;) { /* a run of consecutive mask bits at a time */
+    tm_bitfield f = {0};
+    for (uint32_t k = 0; mask;) {
         uint32_t lo = (uint32_t)__builtin_ctzll(mask);
         uint64_t run = ((mask + (mask & -mask)) ^ mask) & mask; /* (the carry out of bit 63 gives 0) */
-        out |= ((val & run) >> lo) << k;
+        f.mask[f.n] = run;
+        f.shift[f.n++] = (uint8_t)(lo - k); /* (k <= lo: the k bits packed so far lie below this run) */
         k += 64 - (uint32_t)__builtin_clzll(run >> lo);
         mask &= ~run;
     }
+    return f;
+}
+
+/* The bits of val under field f's mask, packed together lowest first. */
+static uint64_t field_of(const tm_bitfield *f, uint64_t val)
+{
+    uint64_t out = 0;
+    for (uint32_t i = 0; i < f->n; i++)
+        out |= (val & f->mask[i]) >> f->shift[i];
     return out;
 }
 
-/* The inverse of pack_bits: the low bits of val spread over mask's set
+/* The inverse of field_of: the low bits of val spread over mask's set
  * bits, lowest first (pdep). */
 static uint64_t spread_bits(uint64_t mask, uint64_t val)
 {
@@ -103,6 +114,12 @@ bool tm_addrdec_init(tm_addrdec *d, const tm_addrmap *map, uint32_t n_channels, 
     uint64_t b = m->bank_mask;
     for (uint32_t k = 0; k < sub_bits; k++, b &= b - 1)
         d->sub_mask |= b & -b;
+    d->chip = field_runs(m->chip_mask);
+    d->bank = field_runs(m->bank_mask);
+    d->row = field_runs(m->row_mask);
+    d->col = field_runs(col_mask(m));
+    d->burst = field_runs(m->burst_mask);
+    d->partition = field_runs(~(m->chip_mask | d->sub_mask));
     return true;
 }
 
@@ -127,7 +144,7 @@ bool tm_addrdec_check_banks(const tm_addrdec *d, uint32_t nbk, char *err, size_t
 static uint64_t split_channel(const tm_addrdec *d, uint64_t addr, uint32_t *chip)
 {
     if (d->map.dramid_bit < 0) {
-        *chip = (uint32_t)pack_bits(d->map.chip_mask, addr);
+        *chip = (uint32_t)field_of(&d->chip, addr);
         return addr;
     }
     uint32_t n = (uint32_t)d->map.dramid_bit;
@@ -139,10 +156,10 @@ static uint64_t split_channel(const tm_addrdec *d, uint64_t addr, uint32_t *chip
 void tm_addrdec_decode(const tm_addrdec *d, uint64_t addr, tm_dram_addr *out)
 {
     uint64_t rest = split_channel(d, addr, &out->chip);
-    out->bank = (uint32_t)pack_bits(d->map.bank_mask, rest);
-    out->row = (uint32_t)pack_bits(d->map.row_mask, rest);
-    out->col = (uint32_t)pack_bits(col_mask(&d->map), rest);
-    out->burst = (uint32_t)pack_bits(d->map.burst_mask, rest);
+    out->bank = (uint32_t)field_of(&d->bank, rest);
+    out->row = (uint32_t)field_of(&d->row, rest);
+    out->col = (uint32_t)field_of(&d->col, rest);
+    out->burst = (uint32_t)field_of(&d->burst, rest);
     out->sub_partition = out->chip * d->n_sub + (out->bank & (d->n_sub - 1));
 }
 
@@ -150,7 +167,7 @@ uint64_t tm_addrdec_partition_addr(const tm_addrdec *d, uint64_t addr)
 {
     uint32_t chip;
     uint64_t rest = split_channel(d, addr, &chip);
-    return pack_bits(~(d->map.chip_mask | d->sub_mask), rest);
+    return field_of(&d->partition, rest);
 }
 
 uint64_t tm_addrdec_encode(const tm_addrdec *d, const tm_dram_addr *a)

@@ -49,11 +49,21 @@ typedef struct tm_dram_addr {
     uint32_t burst;          /* the S bits alone */
 } tm_dram_addr;
 
+/* A field's mask as its runs of consecutive bits, each moved down into
+ * place: the field is the sum of (addr & mask[i]) >> shift[i] (decoding
+ * runs for every request, so the runs are found once). */
+typedef struct tm_bitfield {
+    uint32_t n;
+    uint64_t mask[32];
+    uint8_t shift[32];
+} tm_bitfield;
+
 /* The decoder: the mapping plus the partition counts, checked once. */
 typedef struct tm_addrdec {
     tm_addrmap map;
     uint32_t n_channels, n_sub;   /* channels, sub-partitions per channel */
     uint64_t sub_mask;            /* bits (in field coordinates) that pick the sub-partition */
+    tm_bitfield chip, bank, row, col, burst, partition; /* partition: what the partition address keeps */
 } tm_addrdec;
 
 /* Check map against n_channels and n_sub (sub-partitions per channel) and

@@ -159,18 +159,22 @@ static uint32_t run_lines(uint64_t addr, uint64_t len, coal_entry *lines)
     return n;
 }
 
-/* Record in lines[0..n) (run_lines' entries for the run from lane lo's
- * address) which of lanes lo..hi-1 touch each sector. */
+/* Record in lines[0..n) (run_lines' entries for the run of lanes
+ * lo..hi-1, `bytes` each from lane lo's address on) which lanes touch
+ * each sector: those from the lane holding the sector's first byte of the
+ * run to the lane holding its last. */
 static void run_lanes(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_entry *lines, uint32_t n)
 {
-    if (!n)
-        return;
-    uint64_t base = lines[0].addr;
-    for (uint32_t lane = lo; lane < hi; lane++) {
-        uint64_t first = a->addr[lane] / TM_SECTOR_BYTES, last = (a->addr[lane] + a->bytes - 1) / TM_SECTOR_BYTES;
-        for (uint64_t s = first; s <= last; s++)
-            lines[(s * TM_SECTOR_BYTES - base) / LINE_BYTES].lanes[s & 3] |= 1u << lane;
-    }
+    uint64_t start = a->addr[lo], last_byte = start + (uint64_t)(hi - lo) * a->bytes - 1;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t b = 0; b < 4; b++) {
+            if (!(lines[i].sectors >> b & 1))
+                continue;
+            uint64_t first = lines[i].addr + b * TM_SECTOR_BYTES, end = first + TM_SECTOR_BYTES - 1;
+            uint32_t l0 = first > start ? (uint32_t)((first - start) / a->bytes) : 0;
+            uint32_t l1 = (uint32_t)(((end < last_byte ? end : last_byte) - start) / a->bytes);
+            lines[i].lanes[b] = (uint32_t)((((1ull << (l1 - l0 + 1)) - 1) << l0) << lo);
+        }
 }
 
 static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
@@ -265,6 +269,17 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
     return 0;
 }
 
+/* The constant cache's request for the granule at block, read by lanes. */
+static void const_request(uint64_t block, uint32_t lanes, uint32_t granule_bytes, const tm_req *proto, tm_req *out)
+{
+    uint32_t first = (uint32_t)(block & (LINE_BYTES - 1)) / TM_SECTOR_BYTES;
+    uint32_t count = granule_bytes < TM_SECTOR_BYTES ? 1 : granule_bytes / TM_SECTOR_BYTES;
+    coal_entry e = {.addr = block, .sectors = (uint8_t)(((1u << count) - 1) << first)};
+    *out = make_req(&e, TM_REQ_READ, TM_SPACE_CONST, proto);
+    out->bytes = granule_bytes;
+    out->lanes = lanes;
+}
+
 int tm_const_accesses(const tm_warp_access *a, uint32_t warp_size, uint32_t granule_bytes, const tm_req *proto,
                       tm_req *out, uint32_t out_cap, uint32_t *n_blocks, char *err, size_t errlen)
 {
@@ -274,12 +289,19 @@ int tm_const_accesses(const tm_warp_access *a, uint32_t warp_size, uint32_t gran
     if (!is_pow2(granule_bytes) || granule_bytes < 4 || granule_bytes > LINE_BYTES)
         return coal_fail(err, errlen, "constant cache: granule of %u bytes is not a power of two from 4 to %u",
                          granule_bytes, LINE_BYTES);
-    uint64_t blocks[32];
-    uint32_t n = 0;
-    for (uint32_t lane = 0; lane < warp_size; lane++) {
+    uint64_t blocks[32], mask = ~(uint64_t)(granule_bytes - 1);
+    uint32_t n = 0, lane = 0;
+    /* the usual access (a kernel parameter): every active lane in the
+     * first one's block */
+    while (lane < warp_size && (!((a->active >> lane) & 1) || (a->addr[lane] & mask) == (a->addr[0] & mask)))
+        lane++;
+    bool uniform = lane == warp_size && (a->active & 1);
+    if (uniform)
+        blocks[n++] = a->addr[0] & mask;
+    for (lane = 0; !uniform && lane < warp_size; lane++) {
         if (!((a->active >> lane) & 1))
             continue;
-        uint64_t b = a->addr[lane] & ~(uint64_t)(granule_bytes - 1);
+        uint64_t b = a->addr[lane] & mask;
         uint32_t j = n; /* insert in ascending order unless already there */
         while (j > 0 && blocks[j - 1] > b)
             j--;
@@ -296,14 +318,11 @@ int tm_const_accesses(const tm_warp_access *a, uint32_t warp_size, uint32_t gran
     if (n > out_cap)
         return coal_fail(err, errlen, "constant cache: %u requests do not fit the caller's %u", n, out_cap);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t first = (uint32_t)(blocks[i] & (LINE_BYTES - 1)) / TM_SECTOR_BYTES;
-        uint32_t count = granule_bytes < TM_SECTOR_BYTES ? 1 : granule_bytes / TM_SECTOR_BYTES;
-        coal_entry e = {.addr = blocks[i], .sectors = (uint8_t)(((1u << count) - 1) << first)};
-        out[i] = make_req(&e, TM_REQ_READ, TM_SPACE_CONST, proto);
-        out[i].bytes = granule_bytes;
-        for (uint32_t lane = 0; lane < warp_size; lane++) /* the lanes reading in the block */
-            if ((a->active >> lane & 1) && (a->addr[lane] & ~(uint64_t)(granule_bytes - 1)) == blocks[i])
-                out[i].lanes |= 1u << lane;
+        uint32_t lanes = uniform ? a->active : 0;
+        for (lane = 0; !uniform && lane < warp_size; lane++) /* the lanes reading in the block */
+            if ((a->active >> lane & 1) && (a->addr[lane] & mask) == blocks[i])
+                lanes |= 1u << lane;
+        const_request(blocks[i], lanes, granule_bytes, proto, &out[i]);
     }
     return 0;
 }
