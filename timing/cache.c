@@ -122,10 +122,10 @@ static uint8_t sectors_of_range(uint64_t addr, uint64_t bytes)
     uint64_t off = addr & 127u, end = off + bytes;
     if (end > 128)
         end = 128;
-    uint8_t m = 0;
-    for (uint64_t s = off >> 5; s * 32 < end; s++)
-        m |= (uint8_t)(1u << s);
-    return m;
+    if (end <= off)
+        return 0;
+    uint32_t first = (uint32_t)(off >> 5), last = (uint32_t)((end - 1) >> 5); /* the sectors of bytes off..end-1 */
+    return (uint8_t)(((2u << last) - 1) & ~((1u << first) - 1));
 }
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -504,10 +504,25 @@ static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_writ
     if (live(&c->lines[h]) && c->blocks[h] == block)
         return probe_present(&c->lines[h], h, smask, is_write);
     uint8_t print = print_of(block);
-    for (uint32_t w = 0; w < assoc; w++)
-        if (c->prints[base + w] == print && live(&c->lines[base + w]) && c->blocks[base + w] == block) {
-            c->mru[set] = w;
-            return probe_present(&c->lines[base + w], base + w, smask, is_write);
+    const uint8_t *prints = c->prints + base;
+    uint32_t way = 0;
+    for (; way + 8 <= assoc; way += 8) { /* eight ways' prints at a time */
+        uint64_t x;
+        memcpy(&x, prints + way, 8);
+        x ^= print * 0x0101010101010101ull; /* a byte of 0: the print matches */
+        for (uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull; z; z &= z - 1) {
+            /* (every zero byte is flagged, and a few above one: checked below) */
+            uint32_t v = base + way + (uint32_t)__builtin_ctzll(z) / 8;
+            if (live(&c->lines[v]) && c->blocks[v] == block) {
+                c->mru[set] = v - base;
+                return probe_present(&c->lines[v], v, smask, is_write);
+            }
+        }
+    }
+    for (; way < assoc; way++)
+        if (prints[way] == print && live(&c->lines[base + way]) && c->blocks[base + way] == block) {
+            c->mru[set] = way;
+            return probe_present(&c->lines[base + way], base + way, smask, is_write);
         }
     /* absent: the way to allocate */
     uint32_t invalid = NONE, victim = NONE;

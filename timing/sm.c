@@ -694,7 +694,15 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
         uint64_t addr[32] = {0};
         uint32_t active = 0, bytes = 0;
         uint8_t space = 0, kind = 0;
-        for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t i = 0; one_each && i < n; i++) { /* (lane i's one access) */
+            const sim_mem_access *a = &st->mem[i];
+            active |= 1u << i;
+            addr[i] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, i, a->space, a->addr);
+            bytes = a->size > bytes ? a->size : bytes;
+            space = a->space;
+            kind = a->kind;
+        }
+        for (uint32_t i = 0; !one_each && i < n; i++) {
             if (round_of[i] != r)
                 continue;
             const sim_mem_access *a = &st->mem[i];
