@@ -670,10 +670,9 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     uint8_t lane_of_thread[1024]; /* CTAs have at most 1024 threads */
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
     uint32_t same = 0; /* the usual log: entry i is lane i's one access */
-    for (; n == nlanes && same < n && st->mem[same].thread == lane_thread[same]; same++) {
-        lane_of_entry[same] = (uint8_t)same;
-        round_of[same] = 0;
-    }
+    if (n == nlanes)
+        while (same < n && st->mem[same].thread == lane_thread[same])
+            same++;
     bool one_each = n == nlanes && same == n;
     rounds = one_each && n;
     for (uint32_t k = 0; !one_each && k < nlanes; k++)

@@ -79,6 +79,26 @@ static uint32_t limited_broadcast_cost(const uint64_t *word, const uint32_t *ban
     return worst;
 }
 
+/* Does no bank hold two distinct words among lanes lo..hi-1 (power-of-two
+ * banks, at most 64)? The common access, told in one pass with a mask. */
+static bool no_conflict(const tm_smem_params *p, uint32_t active, const uint64_t *addr, uint32_t lo, uint32_t hi)
+{
+    uint64_t seen = 0, first[64];
+    for (uint32_t lane = lo; lane < hi; lane++) {
+        if (!((active >> lane) & 1))
+            continue;
+        uint64_t word = addr[lane] / TM_SMEM_WORD_BYTES;
+        uint32_t bank = (uint32_t)(word & (p->n_banks - 1));
+        if (!(seen >> bank & 1)) {
+            seen |= 1ull << bank;
+            first[bank] = word;
+        } else if (first[bank] != word) {
+            return false;
+        }
+    }
+    return true;
+}
+
 int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *addr, uint32_t bytes, uint32_t *cycles,
                    char *err, size_t errlen)
 {
@@ -105,6 +125,10 @@ int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *add
     uint32_t lanes = p->warp_size / p->warp_parts;
     bool pow2 = !(p->n_banks & (p->n_banks - 1)); /* (the usual case: a mask, not a division per lane) */
     for (uint32_t lo = 0; lo < p->warp_size; lo += lanes) {
+        if (pow2 && p->n_banks <= 64 && !p->limited_broadcast && no_conflict(p, active, addr, lo, lo + lanes)) {
+            *cycles += (active >> lo & (uint32_t)((1ull << lanes) - 1)) != 0;
+            continue;
+        }
         uint64_t word[32];
         uint32_t bank[32], n = 0;
         for (uint32_t lane = lo; lane < lo + lanes; lane++) {
