@@ -417,7 +417,21 @@ static void test_constant_broadcast(void **state)
     a.active = 0x80000001u;
     assert_int_equal(tm_const_accesses(&a, 32, 4, NULL, NULL, 0, &n, NULL, 0), 0);
     assert_int_equal(n, 2);
-    /* refusals: granule, room */
+    /* lanes 0 and 2 on one word, inactive lane 1 elsewhere: one block,
+     * read by lanes 0 and 2 only; with lane 0 inactive too, lane 2 alone */
+    a.active = 0x5u;
+    addr[0] = addr[2] = 0x4008;
+    addr[1] = 0x9000;
+    assert_int_equal(tm_const_accesses(&a, 32, 64, NULL, out, 32, &n, NULL, 0), 0);
+    assert_int_equal(n, 1);
+    expect_req(&out[0], 0x4000, 0x3);
+    assert_int_equal(out[0].lanes, 0x5u);
+    a.active = 0x4u;
+    assert_int_equal(tm_const_accesses(&a, 32, 64, NULL, out, 32, &n, NULL, 0), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(out[0].lanes, 0x4u);
+    /* refusals: granule, room (lanes 0 and 31 on two words) */
+    a.active = 0x80000001u;
     char err[160] = "";
     assert_int_equal(tm_const_accesses(&a, 32, 48, NULL, NULL, 0, &n, err, sizeof err), -1);
     assert_non_null(strstr(err, "48"));
