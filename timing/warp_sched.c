@@ -310,6 +310,19 @@ static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t st
     uint32_t k = 0;
     switch (ws->policy) {
     case TM_SCHED_LRR:
+        if (ws->n <= 64) { /* the live slots as a mask, taken from start round */
+            uint64_t m = 0;
+            for (uint32_t s = 0; s < ws->n; s++)
+                m |= (uint64_t)live[s] << s;
+            uint64_t low = start < 64 ? m & ((1ull << start) - 1) : m;
+            for (uint64_t b = m & ~low; b; b &= b - 1)
+                ws->order[k++] = (uint32_t)__builtin_ctzll(b);
+            for (uint64_t b = low; b; b &= b - 1)
+                ws->order[k++] = (uint32_t)__builtin_ctzll(b);
+            ws->order_mask = m;
+            break;
+        }
+        /* fall through */
     case TM_SCHED_TWO_LEVEL: { /* from start round to start - 1 */
         const bool *active = ws->policy == TM_SCHED_TWO_LEVEL ? ws->active : live;
         for (uint32_t s = start; s < ws->n; s++)
