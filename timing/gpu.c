@@ -951,6 +951,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
                 ks->rf[s] += c[s];
             ks->rf_late_writes += gpu->sms[i].rfp.late_writes;
             ks->rf_write_wait_cycles += gpu->sms[i].rfp.write_wait_cycles;
+            ks->rf_unmodelled_insts += gpu->sms[i].rfp.unmodelled_insts;
             const tm_rf_usage *u = &gpu->sms[i].rfp.use;
             for (int b = 0; b < TM_RF_REUSE_BUCKETS; b++) {
                 ks->rf_use.reuse_read[b] += u->reuse_read[b];

@@ -410,8 +410,9 @@ static void print_rf_power(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *ou
     fprintf(out, "rf_power = %s\n", rf_policy_names[gpu->cfg.rf_power]);
     for (int s = 0; s < TM_RF_STATES; s++)
         fprintf(out, "rf_%s = %.4f\n", tm_rf_state_name((tm_rf_state)s), all ? (double)k->rf[s] / (double)all : 0.0);
-    fprintf(out, "rf_leakage = %.4f\nrf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\n",
-            rf_leakage(gpu, k), k->rf_late_writes, k->rf_write_wait_cycles);
+    fprintf(out, "rf_leakage = %.4f\nrf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\n"
+            "rf_unmodelled_insts = %" PRIu64 "\n",
+            rf_leakage(gpu, k), k->rf_late_writes, k->rf_write_wait_cycles, k->rf_unmodelled_insts);
     for (int l = 0; l < 4; l++)
         fprintf(out, "rf_utilization[%s] = %.4f\n", rf_levels[l], k->rf_util[l]);
     const uint64_t *h[2] = {k->rf_use.reuse_read, k->rf_use.reuse_write};
@@ -786,6 +787,7 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
         json_object_set_new(rf, "leakage", json_real(rf_leakage(gpu, k)));
         json_object_set_new(rf, "late_writes", jcount(k->rf_late_writes));
         json_object_set_new(rf, "write_wait_cycles", jcount(k->rf_write_wait_cycles));
+        json_object_set_new(rf, "unmodelled_insts", jcount(k->rf_unmodelled_insts));
         json_t *util = json_object(), *rd = json_array(), *wr = json_array();
         for (int l = 0; l < 4; l++)
             json_object_set_new(util, rf_levels[l], json_real(k->rf_util[l]));

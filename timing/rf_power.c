@@ -267,8 +267,10 @@ void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic,
 void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next)
 {
     int64_t pc = pc_of(p, ic);
-    if (pc < 0)
+    if (pc < 0) {
+        p->unmodelled_insts++;
         return;
+    }
     for (uint32_t s = 0; s < ic->nread; s++) { /* read: rest until the next access */
         uint32_t r0, n;
         if (!regs_of(p, wi, ic->read[s], &r0, &n))

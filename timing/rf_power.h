@@ -9,7 +9,10 @@
  * warp k of it P from p*W*P + k*P. With the model on, occupancy counts P
  * registers a thread (not the analyzer's max_live), so that the places
  * fit the register file (-gpgpu_shader_registers / 32 warp-registers).
- * Registers of functions the kernel calls are not modelled.
+ * Registers of functions the kernel calls are not modelled: their
+ * instructions leave the file's states alone and are counted
+ * (unmodelled_insts), so that a report says how much of a launch the
+ * model did not see.
  *
  * Slumber (Sec. 6.3): unallocated registers and those of finished warps
  * are OFF. At issue, each destination rests until its write for the
@@ -108,6 +111,8 @@ typedef struct tm_rf_power {
     uint32_t lat_hit, lat_miss;
     uint64_t late_writes;     /* results that waited for their register to wake */
     uint64_t write_wait_cycles; /* the cycles they waited, summed */
+    uint64_t unmodelled_insts; /* warp instructions issued in functions the kernel calls (their
+                                  registers are not modelled) */
     uint32_t nbanks;          /* register banks: warp-register r is in bank r % nbanks */
     uint64_t *last;           /* per warp-register, warp slot, bank, then the file: the last
                                  cycle accessed + 1 (0: never) */

@@ -204,6 +204,11 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
         tm_report_text(gpu, report);
     if (o->lines_set && !o->json)
         tm_report_lines(gpu, report, o->lines);
+    fflush(report); /* (the warning after the report, not inside it) */
+    if (gpu->kernel.rf_unmodelled_insts)
+        fprintf(stderr, "simtlab sim: warning: -simtlab_rf_power: %" PRIu64 " warp instructions ran in functions "
+                "%s calls, whose registers are not modelled (rf_unmodelled_insts)\n",
+                gpu->kernel.rf_unmodelled_insts, kernel);
     tm_gpu_free(gpu);
     return rc;
 }

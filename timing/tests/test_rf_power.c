@@ -284,9 +284,12 @@ static const char *const CHAIN =
          "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r3, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
          "st.global.u32 [%rd3], %r2;\nret;\n}\n";
 
-/* Cycles from the first mov's issue to the second's under GTX480 with
- * `policy`, and the kernel's statistics. */
-static uint64_t chain_gap(const char *policy, tm_kernel_stats *ks)
+/* Kernel k of src (one parameter: out, a u32 per thread) on one block of
+ * `threads` under GTX480 with -simtlab_rf_power=policy: out, the
+ * kernel's statistics and its issues (t); the text report's lines of the
+ * counters checked against the statistics. */
+static void launch_one_block(const char *src, uint32_t threads, const char *policy, uint32_t *out,
+                             tm_kernel_stats *ks, trace *t)
 {
     tm_config c;
     char err[512], s[64];
@@ -294,34 +297,42 @@ static uint64_t chain_gap(const char *policy, tm_kernel_stats *ks)
     snprintf(s, sizeof s, "-simtlab_rf_power=%s", policy);
     assert_int_equal(tm_config_set(&c, s, NULL, err, sizeof err), 0);
     emu e;
-    emu_open_module(&e, ptx_test_parse(CHAIN));
-    uint32_t out[32];
-    uint64_t buf = emu_buf(&e, NULL, sizeof out);
-    sim_launch_config lc = emu_cfg(1, 1, 32, 1);
+    emu_open_module(&e, ptx_test_parse(src));
+    uint64_t buf = emu_buf(&e, NULL, threads * sizeof *out);
+    sim_launch_config lc = emu_cfg(1, 1, threads, 1);
     tm_gpu *gpu = tm_gpu_new(&c, err, sizeof err);
     assert_non_null(gpu);
-    static trace t;
-    t.n = 0;
+    t->n = 0;
     gpu->on_issue = record_issue;
-    gpu->on_issue_arg = &t;
+    gpu->on_issue_arg = t;
     if (tm_gpu_launch(gpu, e.d, e.p, "k", &lc, &buf, 8, NULL, err, sizeof err) != 0)
         fail_msg("%s: %s", policy, err);
-    emu_read(&e, out, buf, sizeof out);
-    for (uint32_t i = 0; i < 32; i++)
-        assert_int_equal(out[i], 14);
+    emu_read(&e, out, buf, threads * sizeof *out);
     *ks = gpu->kernel;
-    char *text = NULL, want[160];
+    char *text = NULL, want[240];
     size_t len = 0;
     FILE *rep = open_memstream(&text, &len);
     assert_non_null(rep);
     tm_report_text(gpu, rep);
     fclose(rep);
-    snprintf(want, sizeof want, "rf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\n",
-             ks->rf_late_writes, ks->rf_write_wait_cycles);
+    snprintf(want, sizeof want,
+             "rf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\nrf_unmodelled_insts = %" PRIu64 "\n",
+             ks->rf_late_writes, ks->rf_write_wait_cycles, ks->rf_unmodelled_insts);
     assert_non_null(strstr(text, want)); /* (the report's lines) */
     free(text);
     tm_gpu_free(gpu);
     emu_close(&e);
+}
+
+/* Cycles from the first mov's issue to the second's under GTX480 with
+ * `policy`, and the kernel's statistics. */
+static uint64_t chain_gap(const char *policy, tm_kernel_stats *ks)
+{
+    static trace t;
+    uint32_t out[32];
+    launch_one_block(CHAIN, 32, policy, out, ks, &t);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(out[i], 14);
     int64_t at[2] = {-1, -1}; /* the issues of pc 0 and pc 1 */
     for (uint32_t i = 0; i < t.n; i++)
         if (t.ev[i].pc < 2 && !t.ev[i].replay)
@@ -350,6 +361,35 @@ static void test_write_waits_for_wake(void **state)
     assert_true(sl.rf_write_wait_cycles >= 1);
 }
 
+/* out[tid] = inc(tid), inc a function of four instructions (ld.param,
+ * add, st.param, ret): two warps. */
+static const char *const CALL =
+    HEAD ".func (.param .b32 res) inc(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+         "ld.param.b32 %r1, [a];\nadd.u32 %r2, %r1, 1;\nst.param.b32 [res], %r2;\nret;\n}\n"
+         ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+         "mov.u32 %r1, %tid.x;\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], %r1;\n"
+         "call.uni (pr), inc, (pa);\nld.param.b32 %r2, [pr];\n}\n"
+         "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
+         "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+/* The registers of a called function are not modelled, and the model
+ * says so: each warp's four instructions in inc are counted (2 warps x 4
+ * = 8), under every policy, and the results are right. */
+static void test_called_function_counted(void **state)
+{
+    (void)state;
+    static trace t;
+    const char *policies[] = {"on", "slumber", "wrf"};
+    for (int i = 0; i < 3; i++) {
+        tm_kernel_stats ks;
+        uint32_t out[64];
+        launch_one_block(CALL, 64, policies[i], out, &ks, &t);
+        for (uint32_t k = 0; k < 64; k++)
+            assert_int_equal(out[k], k + 1);
+        assert_int_equal(ks.rf_unmodelled_insts, 8);
+    }
+}
+
 /* The model needs a mechanism that keeps threads in their warps. */
 static void test_needs_pdom(void **state)
 {
@@ -370,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_dead_value_rewritten_soon),
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_write_waits_for_wake),
+        cmocka_unit_test(test_called_function_counted),
         cmocka_unit_test(test_needs_pdom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
