@@ -310,6 +310,79 @@ const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t sm, uint32_t fi)
     return NULL;
 }
 
+/* The register-file tables of the functions kernel k calls (directly or
+ * not; those with a body), added to gpu->rfk (-simtlab_rf_power). Each
+ * function's registers go above those of every function that may be
+ * active under it: its offset is the largest caller offset + caller
+ * registers over the call graph's edges. A call graph with an indirect
+ * call or a cycle (recursion) has no such bound: its callees get no
+ * tables, and their instructions are counted as unmodelled. False when
+ * memory is short or a function cannot be classified. */
+static bool rf_callees(tm_gpu *gpu, const sim_program *p, uint32_t k)
+{
+    uint32_t nf = p->m->nfunctions, n = 0;
+    uint32_t *order = malloc(((size_t)nf + 1) * sizeof *order), *offset = calloc((size_t)nf + 1, sizeof *offset);
+    uint8_t *seen = calloc((size_t)nf + 1, 1);
+    bool ok = order && offset && seen, bounded = true;
+    if (ok) {
+        order[n++] = k;
+        seen[k] = 1;
+    }
+    for (uint32_t i = 0; i < n && bounded; i++) { /* the functions reachable from k, in discovery order */
+        const sim_func *g = &p->funcs[order[i]];
+        for (uint32_t pc = 0; pc < g->ninstrs && bounded; pc++) {
+            if (ptx_instr_form(p->m, &g->f->instrs[pc])->opcode != PTX_OP_CALL)
+                continue;
+            uint32_t t = g->code[pc].target;
+            bounded = t < nf; /* (an indirect call may reach any function) */
+            if (bounded && p->funcs[t].code && !seen[t]) {
+                seen[t] = 1;
+                order[n++] = t;
+            }
+        }
+    }
+    tm_rf_kernel *tables = &gpu->rfk;
+    for (uint32_t i = 1; i < n && bounded && ok; i++) { /* their tables (callees[i - 1]), offsets below */
+        const tm_opclass_fn *opc = tm_gpu_opclass(gpu, 0, order[i]);
+        ok = opc && tm_rf_kernel_add_callee(tables, p->m, p->funcs[order[i]].f, opc);
+    }
+    bool changed = true;
+    for (uint32_t round = 0; changed && bounded && ok; round++) { /* offsets: the heaviest chains of calls */
+        bounded = round <= n; /* (still growing after n rounds: a cycle) */
+        changed = false;
+        for (uint32_t i = 0; i < n && bounded; i++) {
+            const sim_func *g = &p->funcs[order[i]];
+            uint32_t top = offset[order[i]] + (i ? tables->callees[i - 1].nphys : tables->nphys);
+            for (uint32_t pc = 0; pc < g->ninstrs; pc++) {
+                uint32_t t = g->code[pc].target;
+                if (ptx_instr_form(p->m, &g->f->instrs[pc])->opcode == PTX_OP_CALL && p->funcs[t].code &&
+                    top > offset[t]) {
+                    offset[t] = top;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if (!bounded || !ok) { /* no callee tables: their instructions count as unmodelled */
+        for (uint32_t i = 0; i < tables->ncallees; i++)
+            tm_rf_kernel_free(&tables->callees[i]);
+        free(tables->callees);
+        tables->callees = NULL;
+        tables->ncallees = 0;
+    }
+    tables->nphys_all = tables->nphys;
+    for (uint32_t i = 0; i < tables->ncallees; i++) {
+        tm_rf_kernel *c = &tables->callees[i];
+        c->offset = offset[order[i + 1]];
+        if (c->offset + c->nphys > tables->nphys_all)
+            tables->nphys_all = c->offset + c->nphys;
+    }
+    free(order);
+    free(offset);
+    free(seen);
+    return ok;
+}
+
 /* Registers per thread of kernel `name`, estimated as the most PTX
  * registers live at once (the analyzer's max_live): ptxas allocates about
  * that many when it does not spill. */
@@ -870,9 +943,9 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
     bool rf_ok = true;
     if (gpu->cfg.rf_power && tables) { /* the register file's power states: the allocator's registers */
         const tm_opclass_fn *opc = tm_gpu_opclass(gpu, 0, grid.fn->index);
-        rf_ok = opc && tm_rf_kernel_build(&gpu->rfk, p->m, grid.fn->f, opc);
+        rf_ok = opc && tm_rf_kernel_build(&gpu->rfk, p->m, grid.fn->f, opc) && rf_callees(gpu, p, grid.fn->index);
         if (rf_ok) {
-            gpu->cta_regs = gpu->rfk.nphys;
+            gpu->cta_regs = gpu->rfk.nphys_all;
             for (uint32_t i = 0; i < gpu->nsms; i++)
                 tm_rf_power_kernel(&gpu->sms[i].rfp, &gpu->rfk);
         }
@@ -967,7 +1040,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
         ks->rf_util[0] = sm_cycles > 0 ? (double)ks->rf_use.rf_cycles / sm_cycles : 0;
         ks->rf_util[1] = sm_cycles > 0 ? (double)ks->rf_use.bank_cycles / (sm_cycles * gpu->sms[0].rfp.nbanks) : 0;
         ks->rf_util[2] = warps > 0 ? (double)ks->rf_use.warp_cycles / warps : 0;
-        ks->rf_util[3] = warps > 0 ? (double)ks->rf_use.reg_cycles / (warps * gpu->rfk.nphys) : 0;
+        ks->rf_util[3] = warps > 0 ? (double)ks->rf_use.reg_cycles / (warps * gpu->rfk.nphys_all) : 0;
         tm_rf_kernel_free(&gpu->rfk);
     }
     ks->tb.steals = gpu->tbs.steals;

@@ -75,7 +75,7 @@ bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function
     k->ic = opc->ic;
     k->ninstrs = opc->ninstrs;
     k->nregs = ra.nregs;
-    k->nphys = ra.nphys ? ra.nphys : 1;
+    k->nphys = k->nphys_all = ra.nphys ? ra.nphys : 1;
     k->phys = ra.phys;
     k->width = ra.width;
     k->acc_start = calloc((size_t)k->ninstrs + 2, sizeof *k->acc_start);
@@ -89,8 +89,20 @@ bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function
     return predict_dead_idle(k, f);
 }
 
+bool tm_rf_kernel_add_callee(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc)
+{
+    tm_rf_kernel *c = realloc(k->callees, (k->ncallees + 1) * sizeof *c);
+    if (!c)
+        return false;
+    k->callees = c;
+    return tm_rf_kernel_build(&k->callees[k->ncallees++], m, f, opc);
+}
+
 void tm_rf_kernel_free(tm_rf_kernel *k)
 {
+    for (uint32_t i = 0; i < k->ncallees; i++)
+        tm_rf_kernel_free(&k->callees[i]);
+    free(k->callees);
     free(k->phys);
     free(k->width);
     free(k->acc_start);
@@ -131,18 +143,24 @@ void tm_rf_power_warp_start(tm_rf_power *p, uint32_t wi, uint32_t place, uint32_
     (void)now;
     if (!p->k)
         return;
-    uint64_t base = ((uint64_t)place * W + k) * p->k->nphys;
-    p->base[wi] = base + p->k->nphys <= p->nregs ? (uint32_t)base : UINT32_MAX; /* (occupancy keeps it inside) */
-    for (uint32_t j = 0; p->base[wi] != UINT32_MAX && j < p->k->nphys; j++)
+    uint64_t base = ((uint64_t)place * W + k) * p->k->nphys_all;
+    p->base[wi] = base + p->k->nphys_all <= p->nregs ? (uint32_t)base : UINT32_MAX; /* (occupancy keeps it inside) */
+    for (uint32_t j = 0; p->base[wi] != UINT32_MAX && j < p->k->nphys_all; j++)
         p->last[base + j] = 0; /* reuse distances are within a warp's life */
 }
 
-/* The pc of ic in the kernel function, or -1 (a called function's). */
-static int64_t pc_of(const tm_rf_power *p, const tm_inst_class *ic)
+/* The tables of the function ic belongs to (the kernel or a callee),
+ * with ic's pc in *pc; NULL for a function without tables. */
+static const tm_rf_kernel *func_of(const tm_rf_power *p, const tm_inst_class *ic, uint32_t *pc)
 {
-    if (!p->k || ic < p->k->ic || ic >= p->k->ic + p->k->ninstrs)
-        return -1;
-    return ic - p->k->ic;
+    for (uint32_t i = 0; p->k && i <= p->k->ncallees; i++) {
+        const tm_rf_kernel *f = i ? &p->k->callees[i - 1] : p->k;
+        if (ic >= f->ic && ic < f->ic + f->ninstrs) {
+            *pc = (uint32_t)(ic - f->ic);
+            return f;
+        }
+    }
+    return NULL;
 }
 
 /* The analyzer's entry for instruction pc's read (write: write) of reg, or NULL. */
@@ -187,12 +205,15 @@ static void record(tm_rf_power *p, uint32_t wi, uint32_t r, uint64_t now, bool w
         }
 }
 
-/* Where live PTX register reg rests after an access (Slumber: -simtlab_rf_rest; WRF: drowsy). */
-static tm_rf_state live_rest(const tm_rf_power *p, uint32_t reg, tm_rf_next next)
+/* Where live PTX register reg of function fn rests after an access
+ * (Slumber: -simtlab_rf_rest; WRF: drowsy). */
+static tm_rf_state live_rest(const tm_rf_power *p, const tm_rf_kernel *fn, uint32_t reg, tm_rf_next next)
 {
     if (p->policy == TM_RFP_WRF || p->rest == TM_RF_REST_DEEP)
         return TM_RF_DS;
-    for (uint32_t s = 0; next.buffered && s < next.buffered->nread; s++)
+    uint32_t pc;
+    bool same = next.buffered && func_of(p, next.buffered, &pc) == fn; /* (its registers are fn's) */
+    for (uint32_t s = 0; same && s < next.buffered->nread; s++)
         if (next.buffered->read[s] == reg)
             return TM_RF_ON; /* (a): the instruction ready to issue reads it */
     return next.buffered || next.cached ? TM_RF_SS : TM_RF_DS; /* (b), (c) */
@@ -202,47 +223,53 @@ static tm_rf_state live_rest(const tm_rf_power *p, uint32_t reg, tm_rf_next next
  * its value is dead (dead_idle: the predicted cycles before its next
  * write, else 0), OFF if that pays, else for that idle period before a
  * write; when it is live, live_rest's state (ON: it stays ON). */
-static void rest_after(tm_rf_power *p, uint32_t r, uint32_t reg, uint32_t dead_idle, tm_rf_next next, uint64_t now)
+static void rest_after(tm_rf_power *p, const tm_rf_kernel *fn, uint32_t r, uint32_t reg, uint32_t dead_idle,
+                       tm_rf_next next, uint64_t now)
 {
     if (dead_idle && dead_idle < TM_SLUMBER_WAKE_OFF) {
         tm_slumber_rest(p->rf, r, now, dead_idle, true);
         return;
     }
-    tm_rf_state st = dead_idle ? TM_RF_OFF : live_rest(p, reg, next);
+    tm_rf_state st = dead_idle ? TM_RF_OFF : live_rest(p, fn, reg, next);
     if (st != TM_RF_ON)
         tm_slumber_park(p->rf, r, now, st);
 }
 
-/* The warp-registers of PTX register reg of warp slot wi: [*first, *first + *n). */
-static bool regs_of(const tm_rf_power *p, uint32_t wi, uint32_t reg, uint32_t *first, uint32_t *n)
+/* The warp-registers of PTX register reg of function fn of warp slot
+ * wi: [*first, *first + *n). */
+static bool regs_of(const tm_rf_power *p, uint32_t wi, const tm_rf_kernel *fn, uint32_t reg, uint32_t *first,
+                    uint32_t *n)
 {
-    if (p->base[wi] == UINT32_MAX || reg >= p->k->nregs || p->k->phys[reg] == PTX_NO_PHYS)
+    if (p->base[wi] == UINT32_MAX || reg >= fn->nregs || fn->phys[reg] == PTX_NO_PHYS)
         return false;
-    *first = p->base[wi] + p->k->phys[reg];
-    *n = p->k->width[reg];
+    *first = p->base[wi] + fn->offset + fn->phys[reg];
+    *n = fn->width[reg];
     return true;
 }
 
 /* Is warp-register r of warp slot wi a destination of ic too? (The
  * allocator gives a result the place of a source that dies with it.) */
-static bool written_by(const tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint32_t r)
+static bool written_by(const tm_rf_power *p, uint32_t wi, const tm_rf_kernel *fn, const tm_inst_class *ic,
+                       uint32_t r)
 {
     for (uint32_t d = 0; d < ic->ndst; d++) {
         uint32_t r0, n;
-        if (regs_of(p, wi, ic->dst[d], &r0, &n) && r >= r0 && r < r0 + n)
+        if (regs_of(p, wi, fn, ic->dst[d], &r0, &n) && r >= r0 && r < r0 + n)
             return true;
     }
     return false;
 }
 
-/* Access the warp-registers of PTX registers regs[0 .. nregs) of warp
- * slot wi at now: the cycle all of them are ON (their wake-ups start). */
-static uint64_t wake_all(tm_rf_power *p, uint32_t wi, const uint32_t *regs, uint32_t nregs, uint64_t now)
+/* Access the warp-registers of PTX registers regs[0 .. nregs) of
+ * function fn of warp slot wi at now: the cycle all of them are ON
+ * (their wake-ups start). */
+static uint64_t wake_all(tm_rf_power *p, uint32_t wi, const tm_rf_kernel *fn, const uint32_t *regs, uint32_t nregs,
+                         uint64_t now)
 {
     uint64_t ready = now;
     for (uint32_t s = 0; s < nregs; s++) {
         uint32_t r0, n;
-        if (!regs_of(p, wi, regs[s], &r0, &n))
+        if (!regs_of(p, wi, fn, regs[s], &r0, &n))
             continue;
         for (uint32_t j = 0; j < n; j++) {
             uint64_t t = now + tm_slumber_access(p->rf, r0 + j, now);
@@ -254,9 +281,9 @@ static uint64_t wake_all(tm_rf_power *p, uint32_t wi, const uint32_t *regs, uint
 
 uint64_t tm_rf_power_operands(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
 {
-    if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
-        return now;
-    return wake_all(p, wi, ic->read, ic->nread, now);
+    uint32_t pc;
+    const tm_rf_kernel *fn = p->policy >= TM_RFP_SLUMBER ? func_of(p, ic, &pc) : NULL;
+    return fn ? wake_all(p, wi, fn, ic->read, ic->nread, now) : now;
 }
 
 void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
@@ -266,23 +293,24 @@ void tm_rf_power_lookahead(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic,
 
 void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next)
 {
-    int64_t pc = pc_of(p, ic);
-    if (pc < 0) {
+    uint32_t pc;
+    const tm_rf_kernel *fn = func_of(p, ic, &pc);
+    if (!fn) {
         p->unmodelled_insts++;
         return;
     }
     for (uint32_t s = 0; s < ic->nread; s++) { /* read: rest until the next access */
         uint32_t r0, n;
-        if (!regs_of(p, wi, ic->read[s], &r0, &n))
+        if (!regs_of(p, wi, fn, ic->read[s], &r0, &n))
             continue;
         for (uint32_t j = 0; j < n; j++)
             record(p, wi, r0 + j, now, false);
         if (p->policy < TM_RFP_SLUMBER)
             continue;
-        uint32_t dead = p->policy == TM_RFP_SLUMBER ? dead_after(p->k, (uint32_t)pc, ic->read[s], false) : 0;
+        uint32_t dead = p->policy == TM_RFP_SLUMBER ? dead_after(fn, pc, ic->read[s], false) : 0;
         for (uint32_t j = 0; j < n; j++)
-            if (!written_by(p, wi, ic, r0 + j)) /* (else it waits for the result, below) */
-                rest_after(p, r0 + j, ic->read[s], dead, next, now);
+            if (!written_by(p, wi, fn, ic, r0 + j)) /* (else it waits for the result, below) */
+                rest_after(p, fn, r0 + j, ic->read[s], dead, next, now);
     }
     if (p->policy < TM_RFP_SLUMBER)
         return;
@@ -290,7 +318,7 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
     bool overwrite = !(ic->flags & TM_IC_GUARDED); /* a guarded write may keep the old value */
     for (uint32_t d = 0; d < ic->ndst; d++) { /* a result on its way */
         uint32_t r0, n;
-        if (!regs_of(p, wi, ic->dst[d], &r0, &n))
+        if (!regs_of(p, wi, fn, ic->dst[d], &r0, &n))
             continue;
         for (uint32_t j = 0; j < n; j++) {
             if (p->policy == TM_RFP_WRF || tm_slumber_choose(lat, overwrite) == TM_RF_ON)
@@ -303,9 +331,11 @@ void tm_rf_power_issued(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, ui
 
 uint64_t tm_rf_power_write_ready(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now)
 {
-    if (p->policy < TM_RFP_SLUMBER || pc_of(p, ic) < 0)
+    uint32_t pc;
+    const tm_rf_kernel *fn = p->policy >= TM_RFP_SLUMBER ? func_of(p, ic, &pc) : NULL;
+    if (!fn)
         return now;
-    uint64_t ready = wake_all(p, wi, ic->dst, ic->ndst, now);
+    uint64_t ready = wake_all(p, wi, fn, ic->dst, ic->ndst, now);
     if (ready > now) {
         p->late_writes++;
         p->write_wait_cycles += ready - now;
@@ -315,21 +345,22 @@ uint64_t tm_rf_power_write_ready(tm_rf_power *p, uint32_t wi, const tm_inst_clas
 
 void tm_rf_power_written(tm_rf_power *p, uint32_t wi, const tm_inst_class *ic, uint64_t now, tm_rf_next next)
 {
-    int64_t pc = pc_of(p, ic);
-    if (pc < 0)
+    uint32_t pc;
+    const tm_rf_kernel *fn = func_of(p, ic, &pc);
+    if (!fn)
         return;
     for (uint32_t d = 0; d < ic->ndst; d++) {
         uint32_t r0, n;
-        if (!regs_of(p, wi, ic->dst[d], &r0, &n))
+        if (!regs_of(p, wi, fn, ic->dst[d], &r0, &n))
             continue;
         for (uint32_t j = 0; j < n; j++)
             record(p, wi, r0 + j, now, true);
         if (p->policy < TM_RFP_SLUMBER)
             continue;
-        uint32_t dead = p->policy == TM_RFP_SLUMBER ? dead_after(p->k, (uint32_t)pc, ic->dst[d], true) : 0;
+        uint32_t dead = p->policy == TM_RFP_SLUMBER ? dead_after(fn, pc, ic->dst[d], true) : 0;
         for (uint32_t j = 0; j < n; j++) {
             (void)tm_slumber_access(p->rf, r0 + j, now); /* (ON by now: tm_rf_power_write_ready) */
-            rest_after(p, r0 + j, ic->dst[d], dead, next, now);
+            rest_after(p, fn, r0 + j, ic->dst[d], dead, next, now);
         }
     }
 }
@@ -340,7 +371,7 @@ void tm_rf_power_warp_done(tm_rf_power *p, uint32_t wi, uint64_t now)
 {
     if (p->policy < TM_RFP_SLUMBER || !p->k || p->base[wi] == UINT32_MAX)
         return;
-    for (uint32_t j = 0; j < p->k->nphys; j++) /* WRF leaves them drowsy; Slumber gates them */
+    for (uint32_t j = 0; j < p->k->nphys_all; j++) /* WRF leaves them drowsy; Slumber gates them */
         tm_slumber_park(p->rf, p->base[wi] + j, now, p->policy == TM_RFP_WRF ? TM_RF_DS : TM_RF_OFF);
     p->base[wi] = UINT32_MAX;
 }

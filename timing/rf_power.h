@@ -9,10 +9,13 @@
  * warp k of it P from p*W*P + k*P. With the model on, occupancy counts P
  * registers a thread (not the analyzer's max_live), so that the places
  * fit the register file (-gpgpu_shader_registers / 32 warp-registers).
- * Registers of functions the kernel calls are not modelled: their
- * instructions leave the file's states alone and are counted
- * (unmodelled_insts), so that a report says how much of a launch the
- * model did not see.
+ * A function the kernel calls has its own allocation, above the
+ * registers of the functions that may be active under it (its caller's
+ * and theirs: tm_rf_kernel_add_callee's offset), so that a thread's P
+ * counts the deepest chain of calls. Instructions of functions without
+ * tables (a launch whose calls recurse or are indirect: gpu.c) leave the
+ * file's states alone and are counted (unmodelled_insts), so that a
+ * report says how much of a launch the model did not see.
  *
  * Slumber (Sec. 6.3): unallocated registers and those of finished warps
  * are OFF. At issue, each destination rests until its write for the
@@ -66,10 +69,17 @@ typedef struct tm_rf_next {
     bool cached;                   /* its next instruction is buffered or in the L1I */
 } tm_rf_next;
 
-/* What the model needs of the running kernel (built once per launch). */
+/* What the model needs of the running kernel (built once per launch):
+ * the tables of the kernel function, and in `callees` those of the
+ * functions it calls. */
 typedef struct tm_rf_kernel {
-    const tm_inst_class *ic;  /* the kernel function's classes, [ninstrs] */
+    const tm_inst_class *ic;  /* the function's classes, [ninstrs] */
     uint32_t ninstrs, nregs, nphys;
+    uint32_t offset;          /* its first physical register in a thread's (0: the kernel) */
+    uint32_t nphys_all;       /* (the kernel's) physical registers a thread needs: the largest
+                                 offset + nphys of the kernel and its callees */
+    struct tm_rf_kernel *callees;
+    uint32_t ncallees;
     uint32_t *phys;           /* per PTX register: first physical register, or PTX_NO_PHYS */
     uint8_t *width;
     uint32_t *acc_start;      /* per pc: its accesses acc[acc_start[pc] .. acc_start[pc + 1]) */
@@ -81,6 +91,11 @@ typedef struct tm_rf_kernel {
 
 /* The tables of kernel f (classes opc); false when memory is short. */
 bool tm_rf_kernel_build(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc);
+/* Add to kernel k the tables of function f that it calls (classes opc),
+ * at offset 0: the caller sets each callee's offset, above the registers
+ * of every function that may be active under it on a chain of calls, and
+ * k's nphys_all (gpu.c). False when memory is short. */
+bool tm_rf_kernel_add_callee(tm_rf_kernel *k, const ptx_module *m, const ptx_function *f, const tm_opclass_fn *opc);
 void tm_rf_kernel_free(tm_rf_kernel *k);
 
 /* Reuse distances (cycles between two accesses of a warp-register) in
@@ -111,7 +126,7 @@ typedef struct tm_rf_power {
     uint32_t lat_hit, lat_miss;
     uint64_t late_writes;     /* results that waited for their register to wake */
     uint64_t write_wait_cycles; /* the cycles they waited, summed */
-    uint64_t unmodelled_insts; /* warp instructions issued in functions the kernel calls (their
+    uint64_t unmodelled_insts; /* warp instructions issued in functions without tables (their
                                   registers are not modelled) */
     uint32_t nbanks;          /* register banks: warp-register r is in bank r % nbanks */
     uint64_t *last;           /* per warp-register, warp slot, bank, then the file: the last

@@ -207,7 +207,8 @@ int sim_cmd_run(const sim_cmd_opts *o, sim_device *d, sim_program *p, const ptx_
     fflush(report); /* (the warning after the report, not inside it) */
     if (gpu->kernel.rf_unmodelled_insts)
         fprintf(stderr, "simtlab sim: warning: -simtlab_rf_power: %" PRIu64 " warp instructions ran in functions "
-                "%s calls, whose registers are not modelled (rf_unmodelled_insts)\n",
+                "%s calls through recursion or an indirect call, whose registers are not modelled "
+                "(rf_unmodelled_insts)\n",
                 gpu->kernel.rf_unmodelled_insts, kernel);
     tm_gpu_free(gpu);
     return rc;

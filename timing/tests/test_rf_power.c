@@ -286,10 +286,11 @@ static const char *const CHAIN =
 
 /* Kernel k of src (one parameter: out, a u32 per thread) on one block of
  * `threads` under GTX480 with -simtlab_rf_power=policy: out, the
- * kernel's statistics and its issues (t); the text report's lines of the
- * counters checked against the statistics. */
+ * kernel's statistics, its issues (t) and the registers a thread was
+ * given (*regs); the text report's lines of the counters checked against
+ * the statistics. */
 static void launch_one_block(const char *src, uint32_t threads, const char *policy, uint32_t *out,
-                             tm_kernel_stats *ks, trace *t)
+                             tm_kernel_stats *ks, trace *t, uint32_t *regs)
 {
     tm_config c;
     char err[512], s[64];
@@ -309,6 +310,7 @@ static void launch_one_block(const char *src, uint32_t threads, const char *poli
         fail_msg("%s: %s", policy, err);
     emu_read(&e, out, buf, threads * sizeof *out);
     *ks = gpu->kernel;
+    *regs = gpu->cta_regs;
     char *text = NULL, want[240];
     size_t len = 0;
     FILE *rep = open_memstream(&text, &len);
@@ -329,8 +331,8 @@ static void launch_one_block(const char *src, uint32_t threads, const char *poli
 static uint64_t chain_gap(const char *policy, tm_kernel_stats *ks)
 {
     static trace t;
-    uint32_t out[32];
-    launch_one_block(CHAIN, 32, policy, out, ks, &t);
+    uint32_t out[32], regs;
+    launch_one_block(CHAIN, 32, policy, out, ks, &t, &regs);
     for (uint32_t i = 0; i < 32; i++)
         assert_int_equal(out[i], 14);
     int64_t at[2] = {-1, -1}; /* the issues of pc 0 and pc 1 */
@@ -372,22 +374,115 @@ static const char *const CALL =
          "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
          "st.global.u32 [%rd3], %r2;\nret;\n}\n";
 
-/* The registers of a called function are not modelled, and the model
- * says so: each warp's four instructions in inc are counted (2 warps x 4
- * = 8), under every policy, and the results are right. */
-static void test_called_function_counted(void **state)
+/* The function of m named name. */
+static const ptx_function *function_named(const ptx_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        if (strcmp(ptx_function_name(m, &m->functions[i]), name) == 0)
+            return &m->functions[i];
+    fail_msg("no function %s", name);
+    return NULL;
+}
+
+/* Physical registers the allocator gives function `name` of src. */
+static uint32_t allocated(const char *src, const char *name)
+{
+    ptx_module *m = ptx_test_parse(src);
+    const ptx_function *f = function_named(m, name);
+    ptx_defuse du;
+    ptx_regalloc ra;
+    ptx_defuse_build(m, f, &du);
+    ptx_regalloc_function(m, f, &du, &ra);
+    uint32_t n = ra.nphys;
+    ptx_regalloc_free(&ra);
+    ptx_defuse_free(&du);
+    ptx_module_free(m);
+    assert_true(n > 0);
+    return n;
+}
+
+/* A called function's registers sit above its caller's: a thread holds
+ * the kernel's and inc's (the allocator's counts of each, added), every
+ * instruction of both is modelled, under every policy, and the results
+ * are right. */
+static void test_called_function_registers(void **state)
 {
     (void)state;
     static trace t;
     const char *policies[] = {"on", "slumber", "wrf"};
+    uint32_t want = allocated(CALL, "k") + allocated(CALL, "inc");
     for (int i = 0; i < 3; i++) {
         tm_kernel_stats ks;
-        uint32_t out[64];
-        launch_one_block(CALL, 64, policies[i], out, &ks, &t);
+        uint32_t out[64], regs;
+        launch_one_block(CALL, 64, policies[i], out, &ks, &t, &regs);
         for (uint32_t k = 0; k < 64; k++)
             assert_int_equal(out[k], k + 1);
-        assert_int_equal(ks.rf_unmodelled_insts, 8);
+        assert_int_equal(regs, want);
+        assert_int_equal(ks.rf_unmodelled_insts, 0);
     }
+}
+
+/* A callee's PTX register lives in its own physical register plus the
+ * callee's offset: inc's add reads inc's r1, never written, so OFF: the
+ * read wakes warp-register offset + phys(r1) (OFF's 16 cycles, Table
+ * 6.1), and the kernel's warp-register phys(r1) stays OFF. */
+static void test_callee_offset(void **state)
+{
+    (void)state;
+    char err[256];
+    ptx_module *m = ptx_test_parse(CALL);
+    const ptx_function *fk = function_named(m, "k"), *fi = function_named(m, "inc");
+    tm_config cfg;
+    assert_int_equal(tm_config_preset(&cfg, "GTX480", err, sizeof err), 0);
+    tm_opclass_fn opc_k, opc_i;
+    assert_true(tm_opclass_function(m, fk, &cfg, &opc_k, err, sizeof err));
+    assert_true(tm_opclass_function(m, fi, &cfg, &opc_i, err, sizeof err));
+    tm_rf_kernel k;
+    assert_true(tm_rf_kernel_build(&k, m, fk, &opc_k));
+    assert_true(tm_rf_kernel_add_callee(&k, m, fi, &opc_i));
+    k.callees[0].offset = k.nphys;
+    k.nphys_all = k.nphys + k.callees[0].nphys;
+    tm_rf_power p;
+    slumber_open(&p, &k, TM_RF_REST_DEEP);
+    uint32_t r1 = k.callees[0].phys[ptx_test_reg(m, fi, "%r", 1)];
+    assert_int_equal(tm_rf_power_operands(&p, 0, &opc_i.ic[1], 100), 100 + TM_SLUMBER_WAKE_OFF);
+    assert_int_equal(tm_slumber_state(p.rf, k.nphys + r1, 101), TM_RF_ON); /* (waking) */
+    assert_int_equal(tm_slumber_state(p.rf, r1, 101), TM_RF_OFF);
+    tm_rf_power_free(&p);
+    tm_rf_kernel_free(&k);
+    tm_opclass_fn_free(&opc_i);
+    tm_opclass_fn_free(&opc_k);
+    ptx_module_free(m);
+}
+
+/* out[tid] = rec(2), rec(a) = a by recursion: a > 0 runs all ten of its
+ * instructions (rec(a - 1) + 1), a = 0 five (ld.param, setp, the taken
+ * bra, st.param, ret). */
+static const char *const RECURSION =
+    HEAD ".func (.param .b32 res) rec(.param .b32 a)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+         "ld.param.b32 %r1, [a];\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra DONE;\nsub.u32 %r2, %r1, 1;\n"
+         "{\n.param .b32 qa;\n.param .b32 qr;\nst.param.b32 [qa], %r2;\ncall.uni (qr), rec, (qa);\n"
+         "ld.param.b32 %r3, [qr];\n}\nadd.u32 %r1, %r3, 1;\nDONE:\nst.param.b32 [res], %r1;\nret;\n}\n"
+         ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+         "mov.u32 %r1, 2;\n{\n.param .b32 pa;\n.param .b32 pr;\nst.param.b32 [pa], %r1;\n"
+         "call.uni (pr), rec, (pa);\nld.param.b32 %r2, [pr];\n}\nmov.u32 %r3, %tid.x;\n"
+         "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r3, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
+         "st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+/* Recursion puts no bound on the registers a chain of calls needs: the
+ * kernel's alone are modelled, and rec's instructions are counted, each
+ * warp's 10 + 10 + 5 for rec(2), rec(1), rec(0): 2 warps x 25 = 50. */
+static void test_recursion_counted(void **state)
+{
+    (void)state;
+    static trace t;
+    tm_kernel_stats ks;
+    uint32_t out[64], regs;
+    launch_one_block(RECURSION, 64, "slumber", out, &ks, &t, &regs);
+    for (uint32_t k = 0; k < 64; k++)
+        assert_int_equal(out[k], 2);
+    assert_int_equal(regs, allocated(RECURSION, "k"));
+    assert_int_equal(ks.rf_unmodelled_insts, 50);
 }
 
 /* The model needs a mechanism that keeps threads in their warps. */
@@ -410,7 +505,9 @@ int main(void)
         cmocka_unit_test(test_dead_value_rewritten_soon),
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_write_waits_for_wake),
-        cmocka_unit_test(test_called_function_counted),
+        cmocka_unit_test(test_called_function_registers),
+        cmocka_unit_test(test_callee_offset),
+        cmocka_unit_test(test_recursion_counted),
         cmocka_unit_test(test_needs_pdom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
