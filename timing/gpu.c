@@ -1041,6 +1041,7 @@ int tm_gpu_launch(tm_gpu *gpu, sim_device *d, sim_program *p, const char *name, 
         ks->rf_util[1] = sm_cycles > 0 ? (double)ks->rf_use.bank_cycles / (sm_cycles * gpu->sms[0].rfp.nbanks) : 0;
         ks->rf_util[2] = warps > 0 ? (double)ks->rf_use.warp_cycles / warps : 0;
         ks->rf_util[3] = warps > 0 ? (double)ks->rf_use.reg_cycles / (warps * gpu->rfk.nphys_all) : 0;
+        ks->rf_thread_regs = gpu->rfk.nphys_all;
         tm_rf_kernel_free(&gpu->rfk);
     }
     ks->tb.steals = gpu->tbs.steals;

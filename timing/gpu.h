@@ -74,6 +74,7 @@ typedef struct tm_kernel_stats {
     uint64_t rf[TM_RF_STATES];/* -simtlab_rf_power: register-cycles per state since the GPU was made */
     uint64_t rf_late_writes;  /* results that waited for their register to wake, since then */
     uint64_t rf_write_wait_cycles; /* the cycles they waited, summed */
+    uint32_t rf_thread_regs;  /* the kernel's physical registers a thread (its callees' included) */
     uint64_t rf_unmodelled_insts; /* warp instructions of functions without register tables (reached
                                      through recursion or an indirect call), since then */
     tm_rf_usage rf_use;       /* the register file's use since then, summed over SMs */

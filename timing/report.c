@@ -407,7 +407,7 @@ static void print_rf_power(const tm_gpu *gpu, const tm_kernel_stats *k, FILE *ou
     uint64_t all = 0;
     for (int s = 0; s < TM_RF_STATES; s++)
         all += k->rf[s];
-    fprintf(out, "rf_power = %s\n", rf_policy_names[gpu->cfg.rf_power]);
+    fprintf(out, "rf_power = %s\nrf_thread_registers = %u\n", rf_policy_names[gpu->cfg.rf_power], k->rf_thread_regs);
     for (int s = 0; s < TM_RF_STATES; s++)
         fprintf(out, "rf_%s = %.4f\n", tm_rf_state_name((tm_rf_state)s), all ? (double)k->rf[s] / (double)all : 0.0);
     fprintf(out, "rf_leakage = %.4f\nrf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\n"
@@ -782,6 +782,7 @@ void tm_report_json(const tm_gpu *gpu, FILE *out)
     if (gpu->cfg.rf_power) {
         json_t *rf = json_object();
         json_object_set_new(rf, "policy", json_string(rf_policy_names[gpu->cfg.rf_power]));
+        json_object_set_new(rf, "thread_registers", json_integer(k->rf_thread_regs));
         for (int s = 0; s < TM_RF_STATES; s++)
             json_object_set_new(rf, tm_rf_state_name((tm_rf_state)s), jcount(k->rf[s]));
         json_object_set_new(rf, "leakage", json_real(rf_leakage(gpu, k)));

@@ -321,6 +321,8 @@ static void launch_one_block(const char *src, uint32_t threads, const char *poli
              "rf_late_writes = %" PRIu64 "\nrf_write_wait_cycles = %" PRIu64 "\nrf_unmodelled_insts = %" PRIu64 "\n",
              ks->rf_late_writes, ks->rf_write_wait_cycles, ks->rf_unmodelled_insts);
     assert_non_null(strstr(text, want)); /* (the report's lines) */
+    snprintf(want, sizeof want, "rf_thread_registers = %u\n", ks->rf_thread_regs);
+    assert_non_null(strstr(text, want));
     free(text);
     tm_gpu_free(gpu);
     emu_close(&e);
@@ -418,6 +420,7 @@ static void test_called_function_registers(void **state)
         for (uint32_t k = 0; k < 64; k++)
             assert_int_equal(out[k], k + 1);
         assert_int_equal(regs, want);
+        assert_int_equal(ks.rf_thread_regs, want);
         assert_int_equal(ks.rf_unmodelled_insts, 0);
     }
 }
