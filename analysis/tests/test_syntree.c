@@ -13,14 +13,6 @@
 #include "analysis/syntree.h"
 #include "parser/tests/ptx_test.h"
 
-static const ptx_function *function_named(const ptx_module *m, const char *name)
-{
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        if (strcmp(ptx_function_name(m, &m->functions[i]), name) == 0)
-            return &m->functions[i];
-    fail_msg("no function %s", name);
-    return NULL;
-}
 
 /* Does node n depend on a PHI (a loop-carried register) of block `header`? */
 static bool uses_phi_of(const ptx_syntrees *t, uint32_t n, uint32_t header, unsigned depth)
@@ -45,7 +37,7 @@ static void test_mm_trees(void **state)
 {
     (void)state;
     ptx_module *m = ptx_test_load("ptx/locality.sm_80.O3.ptx");
-    const ptx_function *f = function_named(m, "mm");
+    const ptx_function *f = ptx_test_function(m, "mm");
     ptx_syntrees t;
     ptx_syntrees_build(m, f, &t);
     assert_true(t.reads_exact);
@@ -86,7 +78,7 @@ static void test_indirect_is_unknown(void **state)
     (void)state;
     ptx_module *m = ptx_test_load("ptx/locality.sm_80.O3.ptx");
     ptx_syntrees t;
-    ptx_syntrees_build(m, function_named(m, "gather"), &t);
+    ptx_syntrees_build(m, ptx_test_function(m, "gather"), &t);
     assert_false(t.reads_exact);
     assert_non_null(t.inexact_reason);
     unsigned unknown = 0;

@@ -33,21 +33,11 @@ typedef struct fixture {
     ptx_taint_result tr;
 } fixture;
 
-/* Find function `name` in m (fails the test if absent). */
-static const ptx_function *find_function(const ptx_module *m, const char *name)
-{
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        if (strcmp(ptx_function_name(m, &m->functions[i]), name) == 0)
-            return &m->functions[i];
-    fail_msg("no function %s", name);
-    return NULL;
-}
-
 /* Run def/use and taint on function `name` of an already loaded module. */
 static void analyze_opt(fixture *fx, ptx_module *m, const char *name, bool cd, bool fi)
 {
     fx->m = m;
-    fx->f = find_function(m, name);
+    fx->f = ptx_test_function(m, name);
     ptx_defuse_build(m, fx->f, &fx->du);
     ptx_taint_options opt = {.control_dependence = cd, .flow_insensitive = fi};
     ptx_taint_analyze(m, fx->f, &fx->du, &opt, &fx->tr);

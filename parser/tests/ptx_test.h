@@ -144,6 +144,16 @@ static inline const ptx_function *ptx_test_kernel(const ptx_module *m)
     return NULL;
 }
 
+/* The function of m named name (fails the test if absent). */
+static inline const ptx_function *ptx_test_function(const ptx_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfunctions; i++)
+        if (strcmp(ptx_function_name(m, &m->functions[i]), name) == 0)
+            return &m->functions[i];
+    fail_msg("no function %s", name);
+    return NULL;
+}
+
 /* Register id of "<prefix><index>" (index PTX_NONE: a plain name). */
 static inline uint32_t ptx_test_reg(const ptx_module *m, const ptx_function *f,
                                     const char *prefix, uint32_t index)

@@ -211,6 +211,23 @@ static const char *const KERNEL =
          "ld.global.u32 %r2, [%rd4];\nld.global.u32 %r3, [%rd4+256];\nmad.lo.u32 %r4, %r2, 3, %r3;\n"
          "add.u64 %rd5, %rd2, %rd3;\nst.global.u32 [%rd5], %r4;\nret;\n}\n";
 
+/* Physical registers the allocator gives function `name` of src. */
+static uint32_t allocated(const char *src, const char *name)
+{
+    ptx_module *m = ptx_test_parse(src);
+    const ptx_function *f = ptx_test_function(m, name);
+    ptx_defuse du;
+    ptx_regalloc ra;
+    ptx_defuse_build(m, f, &du);
+    ptx_regalloc_function(m, f, &du, &ra);
+    uint32_t n = ra.nphys;
+    ptx_regalloc_free(&ra);
+    ptx_defuse_free(&du);
+    ptx_module_free(m);
+    assert_true(n > 0);
+    return n;
+}
+
 /* One launch under GTX480 with `policy`: the results, and the kernel's statistics. */
 static void run_policy(const char *policy, tm_kernel_stats *ks, uint64_t *cycles, uint32_t *nsms, uint32_t *regs)
 {
@@ -237,15 +254,7 @@ static void run_policy(const char *policy, tm_kernel_stats *ks, uint64_t *cycles
     *cycles = gpu->core_cycle;
     *nsms = gpu->nsms;
     *regs = c.registers_per_core / 32;
-    /* with the model, occupancy counts the allocator's registers */
-    ptx_regalloc ra;
-    ptx_defuse du;
-    const ptx_function *f = &gpu->prog->m->functions[0];
-    ptx_defuse_build(gpu->prog->m, f, &du);
-    ptx_regalloc_function(gpu->prog->m, f, &du, &ra);
-    assert_int_equal(gpu->cta_regs, ra.nphys);
-    ptx_regalloc_free(&ra);
-    ptx_defuse_free(&du);
+    assert_int_equal(gpu->cta_regs, allocated(KERNEL, "k")); /* with the model, occupancy counts the allocator's */
     tm_gpu_free(gpu);
     emu_close(&e);
 }
@@ -376,33 +385,6 @@ static const char *const CALL =
          "ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.u64 %rd3, %rd1, %rd2;\n"
          "st.global.u32 [%rd3], %r2;\nret;\n}\n";
 
-/* The function of m named name. */
-static const ptx_function *function_named(const ptx_module *m, const char *name)
-{
-    for (uint32_t i = 0; i < m->nfunctions; i++)
-        if (strcmp(ptx_function_name(m, &m->functions[i]), name) == 0)
-            return &m->functions[i];
-    fail_msg("no function %s", name);
-    return NULL;
-}
-
-/* Physical registers the allocator gives function `name` of src. */
-static uint32_t allocated(const char *src, const char *name)
-{
-    ptx_module *m = ptx_test_parse(src);
-    const ptx_function *f = function_named(m, name);
-    ptx_defuse du;
-    ptx_regalloc ra;
-    ptx_defuse_build(m, f, &du);
-    ptx_regalloc_function(m, f, &du, &ra);
-    uint32_t n = ra.nphys;
-    ptx_regalloc_free(&ra);
-    ptx_defuse_free(&du);
-    ptx_module_free(m);
-    assert_true(n > 0);
-    return n;
-}
-
 /* A called function's registers sit above its caller's: a thread holds
  * the kernel's and inc's (the allocator's counts of each, added), every
  * instruction of both is modelled, under every policy, and the results
@@ -434,7 +416,7 @@ static void test_callee_offset(void **state)
     (void)state;
     char err[256];
     ptx_module *m = ptx_test_parse(CALL);
-    const ptx_function *fk = function_named(m, "k"), *fi = function_named(m, "inc");
+    const ptx_function *fk = ptx_test_function(m, "k"), *fi = ptx_test_function(m, "inc");
     tm_config cfg;
     assert_int_equal(tm_config_preset(&cfg, "GTX480", err, sizeof err), 0);
     tm_opclass_fn opc_k, opc_i;
