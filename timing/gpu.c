@@ -320,29 +320,40 @@ const tm_opclass_fn *tm_gpu_opclass(tm_gpu *gpu, uint32_t sm, uint32_t fi)
  * memory is short or a function cannot be classified. */
 static bool rf_callees(tm_gpu *gpu, const sim_program *p, uint32_t k)
 {
-    uint32_t nf = p->m->nfunctions, n = 0;
+    uint32_t nf = p->m->nfunctions, n = 0, nedges = 0, cap = 0;
     uint32_t *order = malloc(((size_t)nf + 1) * sizeof *order), *offset = calloc((size_t)nf + 1, sizeof *offset);
     uint8_t *seen = calloc((size_t)nf + 1, 1);
+    struct { uint32_t from, to; } *edges = NULL; /* from: a position in order; to: a function */
     bool ok = order && offset && seen, bounded = true;
     if (ok) {
         order[n++] = k;
         seen[k] = 1;
     }
-    for (uint32_t i = 0; i < n && bounded; i++) { /* the functions reachable from k, in discovery order */
+    for (uint32_t i = 0; i < n && bounded && ok; i++) { /* the functions reachable from k, and the calls */
         const sim_func *g = &p->funcs[order[i]];
-        for (uint32_t pc = 0; pc < g->ninstrs && bounded; pc++) {
+        for (uint32_t pc = 0; pc < g->ninstrs && bounded && ok; pc++) {
             if (ptx_instr_form(p->m, &g->f->instrs[pc])->opcode != PTX_OP_CALL)
                 continue;
             uint32_t t = g->code[pc].target;
             bounded = t < nf; /* (an indirect call may reach any function) */
-            if (bounded && p->funcs[t].code && !seen[t]) {
+            if (!bounded || !p->funcs[t].code)
+                continue;
+            if (nedges == cap) {
+                void *grown = realloc(edges, (cap = cap ? 2 * cap : 16) * sizeof *edges);
+                if (!(ok = grown != NULL))
+                    break;
+                edges = grown;
+            }
+            edges[nedges].from = i;
+            edges[nedges++].to = t;
+            if (!seen[t]) {
                 seen[t] = 1;
                 order[n++] = t;
             }
         }
     }
     tm_rf_kernel *tables = &gpu->rfk;
-    for (uint32_t i = 1; i < n && bounded && ok; i++) { /* their tables (callees[i - 1]), offsets below */
+    for (uint32_t i = 1; i < n && bounded && ok; i++) { /* their tables (callees[i - 1]) */
         const tm_opclass_fn *opc = tm_gpu_opclass(gpu, 0, order[i]);
         ok = opc && tm_rf_kernel_add_callee(tables, p->m, p->funcs[order[i]].f, opc);
     }
@@ -350,16 +361,12 @@ static bool rf_callees(tm_gpu *gpu, const sim_program *p, uint32_t k)
     for (uint32_t round = 0; changed && bounded && ok; round++) { /* offsets: the heaviest chains of calls */
         bounded = round <= n; /* (still growing after n rounds: a cycle) */
         changed = false;
-        for (uint32_t i = 0; i < n && bounded; i++) {
-            const sim_func *g = &p->funcs[order[i]];
+        for (uint32_t e = 0; e < nedges && bounded; e++) {
+            uint32_t i = edges[e].from, t = edges[e].to;
             uint32_t top = offset[order[i]] + (i ? tables->callees[i - 1].nphys : tables->nphys);
-            for (uint32_t pc = 0; pc < g->ninstrs; pc++) {
-                uint32_t t = g->code[pc].target;
-                if (ptx_instr_form(p->m, &g->f->instrs[pc])->opcode == PTX_OP_CALL && p->funcs[t].code &&
-                    top > offset[t]) {
-                    offset[t] = top;
-                    changed = true;
-                }
+            if (top > offset[t]) {
+                offset[t] = top;
+                changed = true;
             }
         }
     }
@@ -377,6 +384,7 @@ static bool rf_callees(tm_gpu *gpu, const sim_program *p, uint32_t k)
         if (c->offset + c->nphys > tables->nphys_all)
             tables->nphys_all = c->offset + c->nphys;
     }
+    free(edges);
     free(order);
     free(offset);
     free(seen);
