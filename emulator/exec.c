@@ -112,7 +112,7 @@ static const sim_lanes *guard_lanes(const sim_group *g, const uint64_t *p, bool 
 }
 
 /* sim_exec's general case: a guard, a warp-synchronous instruction, an
- * ordered point, a memory trace or taint tracking. */
+ * ordered point, r + imm sources, a memory trace or taint tracking. */
 static __attribute__((noinline)) void exec_general(sim_cta *c, uint32_t pc, const sim_inst *in, const sim_group *g,
                                                    sim_step *s)
 {
@@ -173,13 +173,19 @@ static inline __attribute__((always_inline)) void exec_one(sim_cta *c, uint32_t 
     s->retry = 0;
     s->mem = NULL;
     s->nmem = 0;
-    if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint || c->record_mem) {
+    if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint) {
         exec_general(c, pc, in, g, s);
         return;
     }
-    c->warp_instructions++; /* the common case: no guard, nothing to check or record */
+    c->warp_instructions++; /* the common case: no guard, nothing to check */
     c->thread_instructions += g->active.n;
+    if (c->record_mem) /* (the timing model's log of the accesses, as exec_general keeps it) */
+        c->nmem_log = 0;
     in->fn(c, in, g, &g->active, s);
+    if (c->record_mem) {
+        s->mem = c->mem_log;
+        s->nmem = c->nmem_log;
+    }
     if (c->faulted)
         s->event = SIM_EV_FAULT;
 }

@@ -234,6 +234,28 @@ static void test_coalescing_requests(void **state)
     }
 }
 
+/* The same loads under a guard that passes lanes 0-15 only (the
+ * emulator's general path, which also runs guarded instructions): only
+ * those lanes' sectors are requested, 16 x 4 bytes = 2 sectors at stride
+ * 4 and one each, 16, at stride 128; a guard no lane passes requests
+ * nothing. */
+static void test_guarded_coalescing_requests(void **state)
+{
+    (void)state;
+    tm_config cfg = small_gpu(NULL);
+    const uint32_t strides[3] = {4, 128, 4}, lanes[3] = {16, 16, 0}, want[3] = {2, 16, 0};
+    for (int k = 0; k < 3; k++) {
+        char pre[320];
+        snprintf(pre, sizeof pre, "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, %u;\n"
+                 "add.s64 %%rd3, %%rd1, %%rd2;\nsetp.lt.u32 %%p1, %%r1, %u;\n", strides[k], lanes[k]);
+        char *t = repeat_kernel(".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;", pre,
+                                "@%%p1 ld.global.u32 %%r5, [%%rd3];\n", 1, "");
+        tm_kernel_stats ks = simulate(&cfg, t, 1, 32, NULL, 32 * 128, NULL);
+        free(t);
+        assert_int_equal(ks.sm.mem_requests - 1, want[k]); /* (less the ld.param's one access) */
+    }
+}
+
 /* A pointer chase whose pointer points to itself: after the first load
  * every load hits the L1, so each of N more loads costs the load-to-use
  * time of an L1 hit, l1_latency + 3 = 23 cycles (read at t + 1, queued at
@@ -686,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_dual_issue),
         cmocka_unit_test(test_shared_bank_conflicts),
         cmocka_unit_test(test_coalescing_requests),
+        cmocka_unit_test(test_guarded_coalescing_requests),
         cmocka_unit_test(test_pointer_chase_l1_hit),
         cmocka_unit_test(test_pointer_chase_l2_hit),
         cmocka_unit_test(test_barrier_holds_early_warp),
