@@ -304,6 +304,28 @@ static uint32_t order_by_groups(tm_warp_sched *ws, const bool *live)
     return k;
 }
 
+/* The slots of live (n <= 64 bools, each 0 or 1) as a mask. On a
+ * little-endian host eight at a time: multiplying their bytes by
+ * 0x0102040810204080 puts byte i's bit at bit 56 + i, and every other
+ * product term at its own bit either below 56 or above 63, so nothing
+ * carries into the top byte. */
+static uint64_t live_mask(const bool *live, uint32_t n)
+{
+    uint64_t m = 0;
+    uint32_t s = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(sizeof(bool) == 1, "one byte per bool");
+    for (; s + 8 <= n; s += 8) {
+        uint64_t x;
+        memcpy(&x, live + s, 8);
+        m |= (x * 0x0102040810204080ull) >> 56 << s;
+    }
+#endif
+    for (; s < n; s++)
+        m |= (uint64_t)live[s] << s;
+    return m;
+}
+
 /* The order of the scheduling policy alone. */
 static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t start)
 {
@@ -311,9 +333,7 @@ static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t st
     switch (ws->policy) {
     case TM_SCHED_LRR:
         if (ws->n <= 64) { /* the live slots as a mask, taken from start round */
-            uint64_t m = 0;
-            for (uint32_t s = 0; s < ws->n; s++)
-                m |= (uint64_t)live[s] << s;
+            uint64_t m = live_mask(live, ws->n);
             uint64_t low = start < 64 ? m & ((1ull << start) - 1) : m;
             for (uint64_t b = m & ~low; b; b &= b - 1)
                 ws->order[k++] = (uint32_t)__builtin_ctzll(b);

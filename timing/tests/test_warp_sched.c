@@ -42,6 +42,37 @@ static void test_lrr(void **state)
     tm_warp_sched_free(&ws);
 }
 
+/* LRR over many slots (64, the most a mask holds, and 19, which leaves
+ * a tail beyond whole bytes) and many live patterns: the order is every
+ * live slot from the one after the last issuer round, as the definition
+ * says, counted here slot by slot. */
+static void test_lrr_many_slots(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = {64, 19};
+    uint64_t x = 0x9E3779B97F4A7C15ull; /* xorshift: the live patterns */
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t n = sizes[k];
+        tm_warp_sched ws;
+        assert_true(tm_warp_sched_init(&ws, TM_SCHED_LRR, n, 0, 0));
+        for (uint32_t s = 0; s < n; s++)
+            tm_warp_sched_start(&ws, s, s);
+        for (uint32_t round = 0; round < 200; round++) {
+            bool live[64];
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            for (uint32_t s = 0; s < n; s++)
+                live[s] = (x >> s & 1) != 0;
+            uint32_t last = (uint32_t)(x >> 58) % n, want[64], nwant = 0;
+            tm_warp_sched_issued(&ws, last);
+            for (uint32_t i = 1; i <= n; i++)
+                if (live[(last + i) % n])
+                    want[nwant++] = (last + i) % n;
+            expect_order(&ws, live, want, nwant);
+        }
+        tm_warp_sched_free(&ws);
+    }
+}
+
 static void test_gto_and_oldest(void **state)
 {
     (void)state;
@@ -254,6 +285,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lrr),
+        cmocka_unit_test(test_lrr_many_slots),
         cmocka_unit_test(test_gto_and_oldest),
         cmocka_unit_test(test_two_level),
         cmocka_unit_test(test_two_level_parked),
