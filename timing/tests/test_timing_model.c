@@ -214,46 +214,44 @@ static void test_shared_bank_conflicts(void **state)
     assert_int_equal(ks[1].cycles - ks[0].cycles, 64 * 2);
 }
 
+/* The memory requests of one warp load of a word per lane, lanes
+ * `stride` bytes apart, less the ld.param's one constant-cache access;
+ * with `guard_lanes` below 32 the load is guarded to lanes below it (the
+ * emulator's general path, which runs guarded instructions). */
+static uint64_t load_requests(const tm_config *cfg, uint32_t stride, uint32_t guard_lanes)
+{
+    char pre[320];
+    snprintf(pre, sizeof pre, "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, %u;\n"
+             "add.s64 %%rd3, %%rd1, %%rd2;\nsetp.lt.u32 %%p1, %%r1, %u;\n", stride, guard_lanes);
+    char *t = repeat_kernel(".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;", pre,
+                            guard_lanes < 32 ? "@%%p1 ld.global.u32 %%r5, [%%rd3];\n" : "ld.global.u32 %%r5, [%%rd3];\n",
+                            1, "");
+    tm_kernel_stats ks = simulate(cfg, t, 1, 32, NULL, 32 * 128, NULL);
+    free(t);
+    return ks.sm.mem_requests - 1;
+}
+
 /* One warp load of 32 consecutive words is 128 bytes: 4 sector requests;
  * with lanes 128 bytes apart each lane needs its own line: 32. */
 static void test_coalescing_requests(void **state)
 {
     (void)state;
     tm_config cfg = small_gpu(NULL);
-    const uint32_t strides[2] = {4, 128}, want[2] = {4, 32};
-    for (int k = 0; k < 2; k++) {
-        char pre[256];
-        snprintf(pre, sizeof pre, "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, %u;\n"
-                 "add.s64 %%rd3, %%rd1, %%rd2;\n", strides[k]);
-        char *t = repeat_kernel(".reg .b32 %r<8>;\n.reg .b64 %rd<8>;", pre, "ld.global.u32 %%r5, [%%rd3];\n", 1, "");
-        tm_kernel_stats ks = simulate(&cfg, t, 1, 32, NULL, 32 * 128, NULL);
-        free(t);
-        /* the ld.param is one constant-cache access (one line), the rest
-         * the global load's sectors */
-        assert_int_equal(ks.sm.mem_requests - 1, want[k]);
-    }
+    assert_int_equal(load_requests(&cfg, 4, 32), 4);
+    assert_int_equal(load_requests(&cfg, 128, 32), 32);
 }
 
-/* The same loads under a guard that passes lanes 0-15 only (the
- * emulator's general path, which also runs guarded instructions): only
- * those lanes' sectors are requested, 16 x 4 bytes = 2 sectors at stride
- * 4 and one each, 16, at stride 128; a guard no lane passes requests
+/* The same loads under a guard that passes lanes 0-15 only: only those
+ * lanes' sectors are requested, 16 x 4 bytes = 2 sectors at stride 4
+ * and one each, 16, at stride 128; a guard no lane passes requests
  * nothing. */
 static void test_guarded_coalescing_requests(void **state)
 {
     (void)state;
     tm_config cfg = small_gpu(NULL);
-    const uint32_t strides[3] = {4, 128, 4}, lanes[3] = {16, 16, 0}, want[3] = {2, 16, 0};
-    for (int k = 0; k < 3; k++) {
-        char pre[320];
-        snprintf(pre, sizeof pre, "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, %u;\n"
-                 "add.s64 %%rd3, %%rd1, %%rd2;\nsetp.lt.u32 %%p1, %%r1, %u;\n", strides[k], lanes[k]);
-        char *t = repeat_kernel(".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;", pre,
-                                "@%%p1 ld.global.u32 %%r5, [%%rd3];\n", 1, "");
-        tm_kernel_stats ks = simulate(&cfg, t, 1, 32, NULL, 32 * 128, NULL);
-        free(t);
-        assert_int_equal(ks.sm.mem_requests - 1, want[k]); /* (less the ld.param's one access) */
-    }
+    assert_int_equal(load_requests(&cfg, 4, 16), 2);
+    assert_int_equal(load_requests(&cfg, 128, 16), 16);
+    assert_int_equal(load_requests(&cfg, 4, 0), 0);
 }
 
 /* A pointer chase whose pointer points to itself: after the first load
