@@ -1738,8 +1738,10 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     sim_group *g;
     sim_issue is;
     sim_warp_status st = sm->gpu->mech->next(cta, w->cta_slot, &g, &is);
+    bool shadowed = cta->shadow != 0;
     apply_shadow(sm, cta); /* (a reconvergence the mechanism found on the way) */
-    touch(sm, wi);
+    if (st != SIM_WARP_READY || w->mech_wait || shadowed) /* (otherwise only once the I-cache takes it) */
+        touch(sm, wi);
     if (st == SIM_WARP_DONE) {
         if (w->nret && sm->cfg->mem_pipeline == TM_MEMPIPE_REPLAY)
             return true; /* finished once its buffer is empty (it may still replay) */
@@ -1769,8 +1771,10 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         mirror(sm, wi);
     }
     const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
-    if (!fc)
+    if (!fc) {
+        touch(sm, wi);
         return true;
+    }
     tm_cache_status s = TM_CACHE_HIT;
     if (sm->l1i) {
         uint64_t addr = TM_CODE_BASE + ((uint64_t)cta->emu.fn->index << TM_FUNC_CODE_SHIFT) +
@@ -1782,8 +1786,9 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         s = tm_cache_access(sm->l1i, &r, now, &why);
         sm->cache_output |= TM_SM_L1I;
         if (s == TM_CACHE_RESERVATION_FAIL)
-            return false; /* nothing buffered: the warp asks again */
+            return false; /* nothing buffered: the warp asks again (its scheduler's scan is as it was) */
     }
+    touch(sm, wi);
     w->ib = is;
     sb_forget(sm, wi);
     w->ib_ordered = (cta->emu.fn->code[is.pc].flags & SIM_IF_ORDERED) != 0;
