@@ -22,7 +22,15 @@
  *  2. serial: on the calling thread, in SM order, the SMs that hold one.
  * Then every SM's requests enter the interconnect in SM order, the warp
  * instructions issued are counted, and if SMs failed, the lowest-numbered
- * one's error stops the kernel.
+ * one's error stops the kernel. The memory partitions' L2 and DRAM cycles
+ * that came since the last interconnect cycle run in phase 1 too, each
+ * partition's in their order as one item of the job: they read and write
+ * only their partition (its L2 slices, DRAM channel and queues), which
+ * nothing in a core cycle touches (requests and replies cross in the
+ * interconnect's cycle, before which they have run), so running them
+ * later, beside the SMs, changes nothing. A partition's model error (an
+ * L2 refusing a request as malformed) stops the kernel after that core
+ * cycle, the lowest-numbered partition's first.
  * Why the statistics and results are the same for every N:
  *  - An SM's cycle changes only its own state, its CTAs' functional state
  *    (sim_exec at issue) and device memory. What else it touches is made
@@ -510,14 +518,65 @@ static uint32_t slice_of(const tm_gpu *gpu, uint64_t addr)
     return a.sub_partition;
 }
 
+/* The pending memory steps of partitions k = j (mod nshards), in order. */
+static void run_mem_group(tm_gpu *gpu, uint32_t j)
+{
+    for (uint32_t k = j; k < gpu->cfg.n_mem; k += gpu->nshards)
+        for (uint32_t i = 0; i < gpu->nmem_steps; i++) {
+            const struct tm_mem_step *m = &gpu->mem_steps[i];
+            if (m->dram)
+                tm_mempart_dram_cycle(&gpu->parts[k], m->l2_cycle, m->dram_cycle);
+            else
+                tm_mempart_l2_cycle(&gpu->parts[k], m->l2_cycle);
+        }
+}
+
+/* Groups of partitions with pending memory steps (items of phase 1 after
+ * the SMs' groups). */
+static uint32_t mem_groups(const tm_gpu *gpu)
+{
+    return gpu->nmem_steps ? (gpu->cfg.n_mem < gpu->nshards ? gpu->cfg.n_mem : gpu->nshards) : 0;
+}
+
+/* After the pending memory steps ran: none is pending; a partition's
+ * model error stops the kernel. */
+static void mem_steps_done(tm_gpu *gpu)
+{
+    gpu->nmem_steps = 0;
+    for (uint32_t k = 0; k < gpu->cfg.n_mem && !gpu->failed; k++)
+        if (gpu->parts[k].error[0])
+            tm_gpu_fail(gpu, SIM_ERR_CONFIG, "memory partition %u: %s", k, gpu->parts[k].error);
+}
+
+/* Run the pending memory steps now (on the calling thread). */
+static void run_mem_steps(tm_gpu *gpu)
+{
+    for (uint32_t j = 0, n = mem_groups(gpu); j < n; j++)
+        run_mem_group(gpu, j);
+    mem_steps_done(gpu);
+}
+
+/* An L2 (dram false) or DRAM cycle of every partition, to run later. */
+static void defer_mem_step(tm_gpu *gpu, bool dram)
+{
+    if (gpu->nmem_steps == sizeof gpu->mem_steps / sizeof gpu->mem_steps[0])
+        run_mem_steps(gpu);
+    gpu->mem_steps[gpu->nmem_steps++] = (struct tm_mem_step){dram, gpu->l2_cycle, gpu->dram_cycle};
+}
+
 /* Phase 1 of a core cycle, group g: the SMs i = g (mod nshards), which
- * count into shard g, that run in parallel. The pool hands each group to
+ * count into shard g, that run in parallel; from g = nshards on, the
+ * pending memory steps of a group of partitions. The pool hands each group to
  * one host thread, so a shard is touched by one thread at a time; which
  * thread takes which group does not matter (the file's header), and a
  * thread that the host does not run for a while holds up only its group. */
 static void run_group(void *ctx, uint32_t g)
 {
     tm_gpu *gpu = ctx;
+    if (g >= gpu->nshards) {
+        run_mem_group(gpu, g - gpu->nshards);
+        return;
+    }
     uint64_t now = gpu->core_cycle - 1; /* the cycle being run */
     for (uint32_t i = g; i < gpu->nsms; i += gpu->nshards)
         if (gpu->slots[i].parallel)
@@ -542,11 +601,13 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
         s->parallel = s->run && !(gpu->any_ordered && tm_sm_holds_ordered(sm));
         nparallel += s->parallel;
     }
-    if (nparallel >= 2 && gpu->pool)
-        tm_pool_run(gpu->pool, run_group, gpu, gpu->nshards);
+    uint32_t nmem = mem_groups(gpu);
+    if (nparallel + (nmem ? 2 : 0) >= 2 && gpu->pool)
+        tm_pool_run(gpu->pool, run_group, gpu, gpu->nshards + nmem);
     else
-        for (uint32_t g = 0; nparallel && g < gpu->nshards; g++)
+        for (uint32_t g = nparallel ? 0 : gpu->nshards; g < gpu->nshards + nmem; g++)
             run_group(gpu, g);
+    mem_steps_done(gpu);
     bool failed = false;
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_gpu_sm_slot *s = &gpu->slots[i];
@@ -725,19 +786,16 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
             core_cycle(gpu, err, errlen);
             break;
         case DOM_ICNT:
-            icnt_cycle(gpu);
+            run_mem_steps(gpu);
+            if (!gpu->failed)
+                icnt_cycle(gpu);
             break;
         case DOM_L2:
-            for (uint32_t k = 0; k < gpu->cfg.n_mem; k++) {
-                tm_mempart_l2_cycle(&gpu->parts[k], gpu->l2_cycle);
-                if (gpu->parts[k].error[0])
-                    tm_gpu_fail(gpu, SIM_ERR_CONFIG, "memory partition %u: %s", k, gpu->parts[k].error);
-            }
+            defer_mem_step(gpu, false);
             gpu->l2_cycle++;
             break;
         default:
-            for (uint32_t k = 0; k < gpu->cfg.n_mem; k++)
-                tm_mempart_dram_cycle(&gpu->parts[k], gpu->l2_cycle, gpu->dram_cycle);
+            defer_mem_step(gpu, true);
             gpu->dram_cycle++;
             break;
         }
@@ -776,6 +834,7 @@ static void run(tm_gpu *gpu, char *err, size_t errlen)
             shown = ptx_wall_seconds();
         }
     }
+    run_mem_steps(gpu); /* (they came before the cycle the loop stopped at) */
     if (gpu->progress && shown > t0) /* a line was shown: end it */
         fputc('\n', gpu->progress);
 }

@@ -105,6 +105,14 @@ typedef struct tm_gpu {
     /* time: picoseconds of each clock domain's next edge, cycles counted */
     uint64_t period_ps[4], next_ps[4];
     uint64_t core_cycle, icnt_cycle, l2_cycle, dram_cycle;
+    /* the memory partitions' L2 and DRAM cycles not run yet, in order:
+     * they change only the partitions, so they run with the next core
+     * cycle's SMs (gpu.c's header) */
+    struct tm_mem_step {
+        bool dram;
+        uint64_t l2_cycle, dram_cycle;
+    } mem_steps[16];
+    uint32_t nmem_steps;
     uint64_t total_cycles;    /* core cycles over every kernel: gpu_tot_sim_cycle */
     uint64_t launches;        /* kernels launched on this GPU (the last one's kernel_launch_uid) */
     /* the kernel running */

@@ -299,6 +299,35 @@ static void test_pointer_chase_l2_hit(void **state)
     assert_int_equal(cycles[1] - cycles[0], 20 * (7 + 2 * 8 + 100));
 }
 
+/* The same chase with the interconnect and the L2 at twice the core
+ * clock (two of their ticks a core tick; within a tick core, then
+ * interconnect, then L2) and I = 7, in core ticks: a load issued at t is
+ * sent at t + 3 into the network's tick at that time, leaves it I + 1 = 8
+ * of its ticks later (t + 7) into the ROP queue, reaches the L2 R = 100
+ * L2 ticks later (t + 57) and hits; its reply enters the network in the
+ * next tick (t + 57.5), leaves it 8 ticks later (t + 61.5), after the core
+ * tick at t + 61, so the dependent load issues at t + 62. The L2 tick at
+ * t + 57 comes between two interconnect ticks with no core tick between
+ * them: it must run before the second (gpu.c runs the memory side's
+ * ticks with the SMs' when it can), or the reply would leave at t + 62,
+ * after that core tick. */
+static void test_pointer_chase_l2_hit_fast_memory_clock(void **state)
+{
+    (void)state;
+    const char *const extra[] = {"-gpgpu_cache:dl1=none", "-gpgpu_clock_domains=1000.0:2000.0:2000.0:1000.0",
+                                 "-simtlab_icnt_latency=7", "-gpgpu_l2_rop_latency=100", "-icnt_flit_size=40", NULL};
+    tm_config cfg = small_gpu(extra);
+    uint64_t self[16] = {0};
+    uint64_t cycles[2];
+    for (int k = 0; k < 2; k++) {
+        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
+                                20u * (k + 1), "");
+        cycles[k] = simulate(&cfg, t, 1, 1, self, sizeof self, NULL).cycles;
+        free(t);
+    }
+    assert_int_equal(cycles[1] - cycles[0], 20 * 62);
+}
+
 /* Warp 1 runs a dependent chain of 200 adds (1400 cycles) before the
  * barrier, warp 0 nothing: warp 0's clock after the barrier is at least
  * warp 1's before it. */
@@ -709,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_guarded_coalescing_requests),
         cmocka_unit_test(test_pointer_chase_l1_hit),
         cmocka_unit_test(test_pointer_chase_l2_hit),
+        cmocka_unit_test(test_pointer_chase_l2_hit_fast_memory_clock),
         cmocka_unit_test(test_barrier_holds_early_warp),
         cmocka_unit_test(test_float_atomics_deterministic),
         cmocka_unit_test(test_fetch_lines_wider_than_l2_lines),
