@@ -254,6 +254,22 @@ static void test_guarded_coalescing_requests(void **state)
     assert_int_equal(load_requests(&cfg, 4, 0), 0);
 }
 
+/* The cycles n more loads of a pointer chase take under cfg: a kernel of
+ * 2n dependent loads less one of n, each load reading the address it
+ * loads from (word 0 of the buffer holds its own address). */
+static uint64_t chase_cycles(const tm_config *cfg, uint32_t n)
+{
+    uint64_t self[16] = {0};
+    uint64_t cycles[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
+                                n * (k + 1), "");
+        cycles[k] = simulate(cfg, t, 1, 1, self, sizeof self, NULL).cycles;
+        free(t);
+    }
+    return cycles[1] - cycles[0];
+}
+
 /* A pointer chase whose pointer points to itself: after the first load
  * every load hits the L1, so each of N more loads costs the load-to-use
  * time of an L1 hit, l1_latency + 3 = 23 cycles (read at t + 1, queued at
@@ -262,15 +278,7 @@ static void test_pointer_chase_l1_hit(void **state)
 {
     (void)state;
     tm_config cfg = small_gpu(NULL);
-    uint64_t self[16] = {0}; /* word 0 holds its own address (offset 0 plus the buffer's base) */
-    uint64_t cycles[2];
-    for (int k = 0; k < 2; k++) {
-        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
-                                50u * (k + 1), "");
-        cycles[k] = simulate(&cfg, t, 1, 1, self, sizeof self, NULL).cycles;
-        free(t);
-    }
-    assert_int_equal(cycles[1] - cycles[0], 50 * (20 + 3));
+    assert_int_equal(chase_cycles(&cfg, 50), 50 * (20 + 3));
 }
 
 /* The chase with no L1 (every load goes to its L2 slice): with every
@@ -288,15 +296,7 @@ static void test_pointer_chase_l2_hit(void **state)
     const char *const extra[] = {"-gpgpu_cache:dl1=none", "-gpgpu_clock_domains=1000.0:1000.0:1000.0:1000.0",
                                  "-simtlab_icnt_latency=8", "-gpgpu_l2_rop_latency=100", "-icnt_flit_size=40", NULL};
     tm_config cfg = small_gpu(extra);
-    uint64_t self[16] = {0};
-    uint64_t cycles[2];
-    for (int k = 0; k < 2; k++) {
-        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
-                                20u * (k + 1), "");
-        cycles[k] = simulate(&cfg, t, 1, 1, self, sizeof self, NULL).cycles;
-        free(t);
-    }
-    assert_int_equal(cycles[1] - cycles[0], 20 * (7 + 2 * 8 + 100));
+    assert_int_equal(chase_cycles(&cfg, 20), 20 * (7 + 2 * 8 + 100));
 }
 
 /* The same chase with the interconnect and the L2 at twice the core
@@ -317,15 +317,7 @@ static void test_pointer_chase_l2_hit_fast_memory_clock(void **state)
     const char *const extra[] = {"-gpgpu_cache:dl1=none", "-gpgpu_clock_domains=1000.0:2000.0:2000.0:1000.0",
                                  "-simtlab_icnt_latency=7", "-gpgpu_l2_rop_latency=100", "-icnt_flit_size=40", NULL};
     tm_config cfg = small_gpu(extra);
-    uint64_t self[16] = {0};
-    uint64_t cycles[2];
-    for (int k = 0; k < 2; k++) {
-        char *t = repeat_kernel(".reg .b64 %rd<4>;", "ld.param.u64 %rd1, [p];", "ld.global.u64 %%rd1, [%%rd1];\n",
-                                20u * (k + 1), "");
-        cycles[k] = simulate(&cfg, t, 1, 1, self, sizeof self, NULL).cycles;
-        free(t);
-    }
-    assert_int_equal(cycles[1] - cycles[0], 20 * 62);
+    assert_int_equal(chase_cycles(&cfg, 20), 20 * 62);
 }
 
 /* Warp 1 runs a dependent chain of 200 adds (1400 cycles) before the
