@@ -1372,8 +1372,9 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
     cta->emu.clock = now;
     sim_exec(&cta->emu, is.pc, g, &st);
     uint32_t lane_thread[32]; /* inside a call the group's entries are lanes of the warp */
-    for (uint32_t k = 0; k < g->n; k++)
-        lane_thread[k] = sim_thread(&cta->emu, g->t[k]);
+    if (is_mem) /* (for mem_requests, taken before the commit) */
+        for (uint32_t k = 0; k < g->n; k++)
+            lane_thread[k] = sim_thread(&cta->emu, g->t[k]);
     if (st.event == SIM_EV_FAULT) {
         cta_fault(sm, cta);
         return false;
