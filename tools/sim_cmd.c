@@ -54,8 +54,9 @@ void sim_cmd_usage(FILE *out)
           "  --lines N         after the statistics, the N PTX instructions with the most\n"
           "                    issues + stall cycles (0: all) as a table\n"
           "  --max-cycles N    stop after N core cycles (as -gpgpu_max_cycle)\n"
-          "  --threads N       simulate the SMs on N host threads (as -simtlab_threads, which\n"
-          "                    wins when set); statistics and results are the same for every N\n"
+          "  --threads N       simulate the SMs and memory partitions on N host threads (as\n"
+          "                    -simtlab_threads, which wins when set); statistics and results\n"
+          "                    are the same for every N\n"
           "Exit status: 0 success, 1 bad input, a failed launch or a model error\n"
           "(deadlock, cycle limit), 2 internal error.\n",
           out);
