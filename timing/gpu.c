@@ -542,6 +542,8 @@ static uint32_t mem_groups(const tm_gpu *gpu)
  * model error stops the kernel. */
 static void mem_steps_done(tm_gpu *gpu)
 {
+    if (!gpu->nmem_steps)
+        return;
     gpu->nmem_steps = 0;
     for (uint32_t k = 0; k < gpu->cfg.n_mem && !gpu->failed; k++)
         if (gpu->parts[k].error[0])
@@ -602,7 +604,7 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
         nparallel += s->parallel;
     }
     uint32_t nmem = mem_groups(gpu);
-    if (nparallel + (nmem ? 2 : 0) >= 2 && gpu->pool)
+    if (gpu->pool && (nparallel >= 2 || nmem))
         tm_pool_run(gpu->pool, run_group, gpu, gpu->nshards + nmem);
     else
         for (uint32_t g = nparallel ? 0 : gpu->nshards; g < gpu->nshards + nmem; g++)
