@@ -91,48 +91,62 @@ static uint8_t *word_slow(sim_cta *c, const sim_inst *in, uint32_t t, uint64_t a
     return p;
 }
 
-/* The 4-byte [reg+off] loads of every lane into dst (masked by m): aligned
- * ones inside the window inline, the others through sim_mem. False on a
- * fault. */
-static bool word_load(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base,
-                      uint64_t *dst, uint64_t m)
+/* Room in the access log for n more entries (grown once for a whole
+ * instruction); false after a fault. */
+static bool log_room(sim_cta *c, const sim_inst *in, uint32_t n)
+{
+    while (c->cap_mem_log - c->nmem_log < n)
+        if (!sim_mem_log_grow(c, in))
+            return false;
+    return true;
+}
+
+/* The 4-byte [reg+off] accesses of every lane (kind 1: loads into dst
+ * masked by m; kind 2: stores of source src): aligned ones inside the
+ * window inline, logged here when the CTA records its accesses (in
+ * locals: the log's count and pointer would otherwise be read again after
+ * every store), the others through sim_mem. False on a fault. */
+static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base, int kind,
+                               uint64_t *dst, uint64_t m, const opnd *src)
 {
     uint8_t *data;
     uint64_t lo, end;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
+    bool rec = c->record_mem;
+    if (rec && !log_room(c, in, n))
+        return false;
+    sim_mem_access *log = c->mem_log;
+    uint32_t nlog = c->nmem_log;
+    const uint32_t *tmap = c->tmap;
+    uint8_t space = in->space == PTX_SPACE_SHARED ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
     window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t t = tt[i], v;
+        uint32_t t = tt[i];
         uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
-        uint8_t *p = o < end && !(o & 3) ? (logged(c, in, t, a, 4, 1) ? data + o : NULL)
-                                         : word_slow(c, in, t, a, 1, &data, &lo, &end);
-        if (!p)
-            return false;
-        memcpy(&v, p, 4);
-        dst[t] = v & m;
+        uint8_t *p;
+        if (o < end && !(o & 3)) {
+            p = data + o;
+            if (rec)
+                log[nlog++] = (sim_mem_access){a, 4, tmap ? tmap[t] : t, (uint8_t)kind, space};
+        } else {
+            c->nmem_log = nlog; /* sim_mem logs (and may grow the log) itself */
+            p = word_slow(c, in, t, a, kind, &data, &lo, &end);
+            log = c->mem_log;
+            nlog = c->nmem_log;
+            if (!p)
+                return false;
+        }
+        if (kind == 1) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            dst[t] = v & m;
+        } else {
+            uint32_t v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ src->x);
+            memcpy(p, &v, 4);
+        }
     }
-    return true;
-}
-
-/* The 4-byte [reg+off] stores of source o for every lane, as word_load. */
-static bool word_store(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base,
-                       const opnd *src)
-{
-    uint8_t *data;
-    uint64_t lo, end, x = src->x;
-    uint32_t n = L->n;
-    const uint32_t *tt = L->t;
-    window(c, in, 4, &data, &lo, &end);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t t = tt[i], v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ x);
-        uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
-        uint8_t *p = o < end && !(o & 3) ? (logged(c, in, t, a, 4, 2) ? data + o : NULL)
-                                         : word_slow(c, in, t, a, 2, &data, &lo, &end);
-        if (!p)
-            return false;
-        memcpy(p, &v, 4);
-    }
+    c->nmem_log = nlog;
     return true;
 }
 
@@ -166,7 +180,7 @@ HANDLER(op_ld)
         return;
     }
     if (n == 1 && size == 4 && !sg && in->addr.base.imm == 0) { /* the most common load: [reg+off] */
-        if (!word_load(c, in, L, sim_row(c, in->addr.base.row), D->p[0], D->m[0]))
+        if (!word_access(c, in, L, sim_row(c, in->addr.base.row), 1, D->p[0], D->m[0], NULL))
             s->event = SIM_EV_FAULT;
         return;
     }
@@ -191,7 +205,7 @@ HANDLER(op_st)
     (void)g;
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     if (n == 1 && size == 4 && in->addr.base.imm == 0) { /* the most common store: [reg+off] */
-        if (!word_store(c, in, L, sim_row(c, in->addr.base.row), &O[0]))
+        if (!word_access(c, in, L, sim_row(c, in->addr.base.row), 2, NULL, 0, &O[0]))
             s->event = SIM_EV_FAULT;
         return;
     }
