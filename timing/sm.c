@@ -669,11 +669,20 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     uint32_t seen[32] = {0}, rounds = 0;
     uint8_t lane_of_thread[1024]; /* CTAs have at most 1024 threads */
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
-    uint32_t same = 0; /* the usual log: entry i is lane i's one access */
-    if (n == nlanes)
-        while (same < n && st->mem[same].thread == lane_thread[same])
-            same++;
+    /* the usual log, entry i lane i's one access, read in one pass */
+    uint64_t each_addr[32];
+    uint32_t each_bytes = 0, same = 0;
+    uint8_t each_space = 0, each_kind = 0;
+    for (; n == nlanes && same < n && st->mem[same].thread == lane_thread[same]; same++) {
+        const sim_mem_access *a = &st->mem[same];
+        each_addr[same] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, same, a->space, a->addr);
+        each_bytes = a->size > each_bytes ? a->size : each_bytes;
+        each_space = a->space;
+        each_kind = a->kind;
+    }
     bool one_each = n == nlanes && same == n;
+    for (uint32_t k = same; one_each && k < 32; k++)
+        each_addr[k] = 0; /* (lanes without an access, as in the other rounds) */
     rounds = one_each && n;
     for (uint32_t k = 0; !one_each && k < nlanes; k++)
         lane_of_thread[lane_thread[k] & 1023] = (uint8_t)k;
@@ -690,17 +699,10 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     tm_smem_params spp = {.warp_size = 32, .n_banks = cfg->shmem_banks, .warp_parts = cfg->shmem_warp_parts,
                           .limited_broadcast = cfg->shmem_limited_broadcast};
     for (uint32_t r = 0; r < rounds; r++) {
-        uint64_t addr[32] = {0};
-        uint32_t active = 0, bytes = 0;
-        uint8_t space = 0, kind = 0;
-        for (uint32_t i = 0; one_each && i < n; i++) { /* (lane i's one access) */
-            const sim_mem_access *a = &st->mem[i];
-            active |= 1u << i;
-            addr[i] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, i, a->space, a->addr);
-            bytes = a->size > bytes ? a->size : bytes;
-            space = a->space;
-            kind = a->kind;
-        }
+        uint64_t rest_addr[32];
+        uint64_t *addr = one_each ? each_addr : memset(rest_addr, 0, sizeof rest_addr);
+        uint32_t active = one_each ? (uint32_t)((1ull << n) - 1) : 0, bytes = one_each ? each_bytes : 0;
+        uint8_t space = one_each ? each_space : 0, kind = one_each ? each_kind : 0;
         for (uint32_t i = 0; !one_each && i < n; i++) {
             if (round_of[i] != r)
                 continue;
