@@ -130,19 +130,6 @@ static uint32_t split_sectors(const coal_entry *lines, uint32_t n, coal_entry *p
     return k;
 }
 
-/* Are lanes lo..hi-1 all active, each reading the bytes right after the
- * previous lane's? */
-static bool consecutive(const tm_warp_access *a, uint32_t lo, uint32_t hi)
-{
-    uint32_t want = (uint32_t)(((1ull << (hi - lo)) - 1) << lo);
-    if ((a->active & want) != want)
-        return false;
-    for (uint32_t lane = lo + 1; lane < hi; lane++)
-        if (a->addr[lane] != a->addr[lane - 1] + a->bytes)
-            return false;
-    return true;
-}
-
 /* The line entries that bytes [addr, addr+len) touch, in address order
  * (what merging them lane by lane gives for a non-atomic run); at most
  * len / 128 + 2 of them. */
@@ -175,6 +162,36 @@ static void run_lanes(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_en
             uint32_t l1 = (uint32_t)(((end < last_byte ? end : last_byte) - start) / a->bytes);
             lines[i].lanes[b] = (uint32_t)((((1ull << (l1 - l0 + 1)) - 1) << l0) << lo);
         }
+}
+
+/* Merge the run of active lanes lo..hi-1, each reading the bytes right
+ * after the previous lane's, into the sub-warp's line entries (loads and
+ * stores: one entry a line). False when the entries are full. */
+static inline bool merge_run(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_entry *lines, uint32_t *n, uint32_t cap)
+{
+    coal_entry run[TM_COALESCE_MAX_LANE_BYTES * 32 / LINE_BYTES + 2];
+    coal_entry *into = *n ? run : lines; /* (the first run: its entries are the sub-warp's) */
+    uint32_t k = run_lines(a->addr[lo], (uint64_t)(hi - lo) * a->bytes, into);
+    run_lanes(a, lo, hi, into, k);
+    if (!*n) {
+        *n = k;
+        return true;
+    }
+    for (uint32_t r = 0; r < k; r++) {
+        uint32_t i = 0;
+        while (i < *n && lines[i].addr != run[r].addr)
+            i++;
+        if (i == *n) {
+            if (*n == cap)
+                return false;
+            lines[(*n)++] = run[r];
+            continue;
+        }
+        lines[i].sectors |= run[r].sectors;
+        for (uint32_t b = 0; b < 4; b++)
+            lines[i].lanes[b] |= run[r].lanes[b];
+    }
+    return true;
 }
 
 static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
@@ -235,12 +252,19 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
     for (uint32_t lo = 0; lo < p->warp_size; lo += lanes) {
         coal_entry lines[TM_COALESCE_MAX_REQS], pieces[TM_COALESCE_MAX_REQS];
         uint32_t n = 0, hi = lo + lanes < p->warp_size ? lo + lanes : p->warp_size;
-        bool run = !atomic && consecutive(a, lo, hi); /* the usual access: one run of bytes */
-        if (run) {
-            n = run_lines(a->addr[lo], (uint64_t)(hi - lo) * a->bytes, lines);
-            run_lanes(a, lo, hi, lines, n);
+        /* loads and stores: runs of lanes reading consecutive bytes (the
+         * usual access is one, a tile's rows a few), merged a run at a time */
+        for (uint32_t lane = lo, end; !atomic && lane < hi; lane = end) {
+            end = lane + 1;
+            if (!((a->active >> lane) & 1))
+                continue;
+            for (uint64_t next = a->addr[lane] + a->bytes; end < hi && (a->active >> end & 1) && a->addr[end] == next;
+                 next += a->bytes)
+                end++;
+            if (!merge_run(a, lane, end, lines, &n, TM_COALESCE_MAX_REQS))
+                return coal_fail(err, errlen, "coalescer: more than %u requests in one sub-warp", TM_COALESCE_MAX_REQS);
         }
-        for (uint32_t lane = lo; !run && lane < hi; lane++) {
+        for (uint32_t lane = lo; atomic && lane < hi; lane++) {
             if (!((a->active >> lane) & 1))
                 continue;
             uint64_t first = a->addr[lane] / TM_SECTOR_BYTES, last = (a->addr[lane] + a->bytes - 1) / TM_SECTOR_BYTES;
