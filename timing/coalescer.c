@@ -66,24 +66,23 @@ static void line_byte_mask(uint32_t first, uint32_t n, uint64_t *lo, uint64_t *h
     *hi = first >= 64 ? run << (first - 64) : (first + n > 64 ? run >> (64 - first) : 0);
 }
 
-/* Merge lane `lane`'s touch of sector `sector` (a 32-byte sector number) into
- * the sub-warp's entries: loads and stores share the line's entry;
- * atomics take the line's first entry whose bytes are still free, else a
- * new one. Returns false when the entry array is full (cannot happen
- * within the documented bounds; checked all the same). */
-static bool merge_sector(coal_entry *e, uint32_t *n, uint32_t cap, uint64_t sector, bool atomic, uint64_t addr,
-                         uint32_t bytes, uint32_t lane)
+/* Merge an atomic lane `lane`'s touch of sector `sector` (a 32-byte sector
+ * number) into the sub-warp's entries: the line's first entry whose bytes
+ * are still free, else a new one (loads and stores go a run of lanes at a
+ * time: merge_run). Returns false when the entry array is full (cannot
+ * happen within the documented bounds; checked all the same). */
+static bool merge_atomic(coal_entry *e, uint32_t *n, uint32_t cap, uint64_t sector, uint64_t addr, uint32_t bytes,
+                         uint32_t lane)
 {
     uint64_t line = (sector * TM_SECTOR_BYTES) & ~(uint64_t)(LINE_BYTES - 1);
     uint8_t bit = (uint8_t)(1u << (sector & 3));
-    uint64_t lo = 0, hi = 0;
+    uint64_t lo, hi;
     uint32_t round = 0;
-    if (atomic)
-        line_byte_mask((uint32_t)(addr & (LINE_BYTES - 1)), bytes, &lo, &hi);
+    line_byte_mask((uint32_t)(addr & (LINE_BYTES - 1)), bytes, &lo, &hi);
     for (uint32_t i = 0; i < *n; i++) {
         if (e[i].addr != line)
             continue;
-        if (atomic && ((e[i].bytes_lo & lo) || (e[i].bytes_hi & hi))) {
+        if ((e[i].bytes_lo & lo) || (e[i].bytes_hi & hi)) {
             round++; /* this one already holds some of the lane's bytes */
             continue;
         }
@@ -167,7 +166,8 @@ static void run_lanes(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_en
 /* Merge the run of active lanes lo..hi-1, each reading the bytes right
  * after the previous lane's, into the sub-warp's line entries (loads and
  * stores: one entry a line). False when the entries are full. */
-static inline bool merge_run(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_entry *lines, uint32_t *n, uint32_t cap)
+static inline bool merge_run(const tm_warp_access *a, uint32_t lo, uint32_t hi, coal_entry *lines, uint32_t *n,
+                             uint32_t cap)
 {
     coal_entry run[TM_COALESCE_MAX_LANE_BYTES * 32 / LINE_BYTES + 2];
     coal_entry *into = *n ? run : lines; /* (the first run: its entries are the sub-warp's) */
@@ -269,7 +269,7 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
                 continue;
             uint64_t first = a->addr[lane] / TM_SECTOR_BYTES, last = (a->addr[lane] + a->bytes - 1) / TM_SECTOR_BYTES;
             for (uint64_t s = first; s <= last; s++) /* at most two sectors: bytes <= 32 */
-                if (!merge_sector(lines, &n, TM_COALESCE_MAX_REQS, s, atomic, a->addr[lane], a->bytes, lane))
+                if (!merge_atomic(lines, &n, TM_COALESCE_MAX_REQS, s, a->addr[lane], a->bytes, lane))
                     return coal_fail(err, errlen, "coalescer: more than %u requests in one sub-warp",
                                      TM_COALESCE_MAX_REQS);
         }
