@@ -462,7 +462,7 @@ typedef struct sim_mem_access {
     uint64_t addr;   /* in its space: a global address, or an offset in the shared (cluster
                         rank bits included), local (per thread), constant or parameter space */
     uint32_t size;   /* bytes */
-    uint32_t thread; /* CTA-linear thread index */
+    uint16_t thread; /* CTA-linear thread index (a CTA has at most 1024 threads; 16 bytes an entry) */
     uint8_t kind;    /* 1 read, 2 write, 3 atomic (read-modify-write) */
     uint8_t space;   /* PTX_SPACE_GLOBAL, _SHARED, _LOCAL, _CONST or _PARAM: generic
                         addresses as they resolved */
@@ -776,7 +776,7 @@ static inline bool sim_mem_log(sim_cta *c, const sim_inst *in, uint32_t t, uint8
 {
     if (c->nmem_log == c->cap_mem_log && !sim_mem_log_grow(c, in))
         return false;
-    c->mem_log[c->nmem_log++] = (sim_mem_access){addr, size, sim_thread(c, t), (uint8_t)kind, space};
+    c->mem_log[c->nmem_log++] = (sim_mem_access){addr, size, (uint16_t)sim_thread(c, t), (uint8_t)kind, space};
     return true;
 }
 

@@ -66,7 +66,7 @@ static bool log_other_lanes(sim_cta *c, const sim_inst *in, const sim_lanes *L)
     for (uint32_t i = 1; i < L->n; i++) {
         if (c->nmem_log == c->cap_mem_log && !sim_mem_log_grow(c, in))
             return false;
-        e.thread = sim_thread(c, L->t[i]);
+        e.thread = (uint16_t)sim_thread(c, L->t[i]);
         c->mem_log[c->nmem_log++] = e;
     }
     return true;
@@ -128,7 +128,7 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
         if (o < end && !(o & 3)) {
             p = data + o;
             if (rec)
-                log[nlog++] = (sim_mem_access){a, 4, tmap ? tmap[t] : t, (uint8_t)kind, space};
+                log[nlog++] = (sim_mem_access){a, 4, (uint16_t)(tmap ? tmap[t] : t), (uint8_t)kind, space};
         } else {
             c->nmem_log = nlog; /* sim_mem logs (and may grow the log) itself */
             p = word_slow(c, in, t, a, kind, &data, &lo, &end);

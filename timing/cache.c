@@ -497,9 +497,9 @@ static uint8_t print_of(uint64_t block) { return (uint8_t)((block * 0x9E3779B97F
 
 static bool live(const line *l) { return (l->reserved | l->valid | l->modified) != 0; }
 
-static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_write)
+static probe probe_in_set(tm_cache *c, uint64_t block, uint32_t set, uint8_t smask, bool is_write)
 {
-    uint32_t assoc = c->cfg.assoc, set = tm_cache_set_index(c, block), base = set * assoc;
+    uint32_t assoc = c->cfg.assoc, base = set * assoc;
     uint32_t h = base + c->mru[set]; /* a block sits in one way at most: look there first */
     if (live(&c->lines[h]) && c->blocks[h] == block)
         return probe_present(&c->lines[h], h, smask, is_write);
@@ -543,6 +543,11 @@ static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_writ
     if (victim != NONE)
         return (probe){TM_CACHE_MISS, victim};
     return (probe){TM_CACHE_RESERVATION_FAIL, NONE};
+}
+
+static probe probe_tags(tm_cache *c, uint64_t block, uint8_t smask, bool is_write)
+{
+    return probe_in_set(c, block, tm_cache_set_index(c, block), smask, is_write);
 }
 
 /* The write-back of line idx's dirty sectors. */
@@ -1074,6 +1079,26 @@ static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now
             tm_snooze_fill(c->snooze, idx * 4 + k, now);
 }
 
+/* The usual access first: a read of the block that the set's last-hit
+ * way holds, its sector valid and not reserved, in a cache without
+ * Snooze, LAMAR or miss classes to tell. Taken, it does what the whole
+ * path does for such a hit (probe_tags finds the way first, read_access
+ * or read_only_access refreshes its LRU time, the hit is counted, the
+ * version moves) without building the access; false: nothing changed. */
+static bool mru_read_hit(tm_cache *c, const tm_req *r, uint64_t block, uint32_t set, uint8_t smask, uint64_t now)
+{
+    if (r->kind != TM_REQ_READ || c->snooze || c->gdu || c->classes)
+        return false;
+    uint32_t h = set * c->cfg.assoc + c->mru[set];
+    line *l = &c->lines[h];
+    if (c->blocks[h] != block || (l->reserved & smask) || !(l->valid & smask))
+        return false;
+    used(c, l, now);
+    c->stats.count[access_type(r)][TM_CACHE_HIT]++;
+    c->version++;
+    return true;
+}
+
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)
 {
     if (bad_request(c, r))
@@ -1095,14 +1120,19 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
             *why = c->refused.why;
         return TM_CACHE_RESERVATION_FAIL;
     }
+    uint64_t block = r->addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    uint32_t set = tm_cache_set_index(c, block);
+    uint8_t smask = c->cfg.sectored ? sectors_of_range(r->addr, 1) : ALL_SECTORS;
+    if (mru_read_hit(c, r, block, set, smask, now))
+        return TM_CACHE_HIT;
     access a = {.c = c, .r = r, .now = now, .why = TM_CACHE_FAIL_REASONS};
-    a.block = r->addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    a.block = block;
     a.key = mshr_key(c, r->addr);
-    a.smask = c->cfg.sectored ? sectors_of_range(r->addr, 1) : ALL_SECTORS;
+    a.smask = smask;
     a.full = r->bytes == c->atom_bytes;
     a.type = access_type(r);
     bool is_write = r->kind == TM_REQ_WRITE || r->kind == TM_REQ_WRITEBACK;
-    a.p = probe_tags(c, a.block, a.smask, is_write);
+    a.p = probe_in_set(c, block, set, smask, is_write);
     if (c->snooze && a.p.status == TM_CACHE_HIT && !tm_snooze_ready(c->snooze, snooze_unit(c, a.p.idx, r->addr), now)) {
         c->stats.count[a.type][TM_CACHE_RESERVATION_FAIL]++; /* (not remembered: the unit wakes by itself) */
         c->stats.fail[a.type][TM_CACHE_FAIL_ASLEEP]++;
@@ -1121,7 +1151,7 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
         c->stats.fail[a.type][a.why]++;
         remember_refusal(c, r, a.why);
         if (c->snooze)
-            rq_add(c, tm_cache_set_index(c, a.block));
+            rq_add(c, set);
         if (why)
             *why = a.why;
         return st;
