@@ -99,6 +99,19 @@ static bool no_conflict(const tm_smem_params *p, uint32_t active, const uint64_t
     return true;
 }
 
+/* Do all lanes lo..hi-1 (every one active) read words of one aligned
+ * block of n_banks words (a power of two)? Then their distinct words fall
+ * in distinct banks, so no bank holds two: the usual access (consecutive
+ * words, one word for all, a tile's rows) told by the bits the addresses
+ * differ in, a loop without branches. */
+static bool one_bank_block(const tm_smem_params *p, const uint64_t *addr, uint32_t lo, uint32_t hi)
+{
+    uint64_t differ = 0;
+    for (uint32_t lane = lo; lane < hi; lane++)
+        differ |= addr[lane] ^ addr[lo];
+    return differ < (uint64_t)TM_SMEM_WORD_BYTES * p->n_banks;
+}
+
 int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *addr, uint32_t bytes, uint32_t *cycles,
                    char *err, size_t errlen)
 {
@@ -125,6 +138,11 @@ int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *add
     uint32_t lanes = p->warp_size / p->warp_parts;
     bool pow2 = !(p->n_banks & (p->n_banks - 1)); /* (the usual case: a mask, not a division per lane) */
     for (uint32_t lo = 0; lo < p->warp_size; lo += lanes) {
+        uint32_t sub = (uint32_t)((1ull << lanes) - 1) << lo; /* the sub-warp's lanes */
+        if (pow2 && !p->limited_broadcast && (active & sub) == sub && one_bank_block(p, addr, lo, lo + lanes)) {
+            *cycles += 1;
+            continue;
+        }
         if (pow2 && p->n_banks <= 64 && !p->limited_broadcast && no_conflict(p, active, addr, lo, lo + lanes)) {
             *cycles += (active >> lo & (uint32_t)((1ull << lanes) - 1)) != 0;
             continue;

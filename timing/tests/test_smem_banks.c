@@ -198,9 +198,30 @@ static void test_empty_and_refusals(void **state)
     assert_int_equal(tm_smem_cycles(&VOLTA, 1, NULL, 4, &c, err, sizeof err), -1);
 }
 
-/* Random accesses against a table-based reference: per sub-warp, mark
- * each (bank, word) seen in a table of the 64 words used, count distinct
- * words per bank, take the worst bank, add the sub-warps. */
+/* The table-based reference: per sub-warp, mark each word (of the first
+ * 64) an active lane reads, count the distinct words per bank, take the
+ * worst bank, add the sub-warps. */
+static uint32_t table_cycles(const uint64_t *addr, uint32_t active, uint32_t banks, uint32_t parts)
+{
+    uint32_t want = 0, lanes = 32 / parts;
+    for (uint32_t sw = 0; sw < parts; sw++) {
+        bool used[64] = {false};
+        for (uint32_t l = sw * lanes; l < (sw + 1) * lanes; l++)
+            if ((active >> l) & 1)
+                used[addr[l] / 4] = true;
+        uint32_t worst = 0;
+        for (uint32_t b = 0; b < banks; b++) {
+            uint32_t words = 0;
+            for (uint32_t w = b; w < 64; w += banks)
+                words += used[w];
+            worst = words > worst ? words : worst;
+        }
+        want += worst;
+    }
+    return want;
+}
+
+/* Random accesses against the table-based reference. */
 static void test_random_against_table(void **state)
 {
     (void)state;
@@ -216,23 +237,31 @@ static void test_random_against_table(void **state)
             addr[i] = 4 * ((seed >> 30) % 64) + (seed >> 50) % 4; /* 64 words, any byte */
             active |= (uint32_t)((seed >> 60) & 1) << i;
         }
-        uint32_t want = 0, lanes = 32 / parts;
-        for (uint32_t sw = 0; sw < parts; sw++) {
-            bool used[64] = {false};
-            for (uint32_t l = sw * lanes; l < (sw + 1) * lanes; l++)
-                if ((active >> l) & 1)
-                    used[addr[l] / 4] = true;
-            uint32_t worst = 0;
-            for (uint32_t b = 0; b < banks; b++) {
-                uint32_t words = 0;
-                for (uint32_t w = b; w < 64; w += banks)
-                    words += used[w];
-                worst = words > worst ? words : worst;
-            }
-            want += worst;
+        tm_smem_params p = {.warp_size = 32, .n_banks = banks, .warp_parts = parts};
+        assert_int_equal(cycles_of(&p, active, addr, 4), table_cycles(addr, active, banks, parts));
+    }
+}
+
+/* Whole warps whose words lie near one aligned block of `banks` words
+ * (inside it, or straddling into the next: the usual tile and row
+ * accesses, and the cases next to them) against the same reference. */
+static void test_near_one_block_against_table(void **state)
+{
+    (void)state;
+    uint64_t seed = 4242;
+    for (int iter = 0; iter < 3000; iter++) {
+        uint64_t addr[32];
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t banks = (uint32_t[]){32, 16, 8}[(seed >> 33) % 3];
+        uint32_t parts = (uint32_t[]){1, 2, 4}[(seed >> 40) % 3];
+        uint32_t span = banks + (uint32_t)((seed >> 45) % 3); /* words the lanes may read: a block, or a little more */
+        uint32_t first = (uint32_t)((seed >> 50) % (64 - span)); /* (aligned to the block or not) */
+        for (int i = 0; i < 32; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            addr[i] = 4 * (first + (seed >> 30) % span) + (seed >> 50) % 4;
         }
         tm_smem_params p = {.warp_size = 32, .n_banks = banks, .warp_parts = parts};
-        assert_int_equal(cycles_of(&p, active, addr, 4), want);
+        assert_int_equal(cycles_of(&p, UINT32_MAX, addr, 4), table_cycles(addr, UINT32_MAX, banks, parts));
     }
 }
 
@@ -247,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_limited_broadcast),
         cmocka_unit_test(test_empty_and_refusals),
         cmocka_unit_test(test_random_against_table),
+        cmocka_unit_test(test_near_one_block_against_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
