@@ -51,7 +51,12 @@ static int check_access(const tm_warp_access *a, uint32_t warp_size, char *err, 
                          TM_COALESCE_MAX_LANE_BYTES);
     if (a->active && !a->addr)
         return coal_fail(err, errlen, "coalescer: active lanes but no addresses");
+    if (!a->active)
+        return 0;
+    uint64_t any = 0; /* every address below 2^63: none wraps (a lane moves at most 32 bytes) */
     for (uint32_t lane = 0; lane < warp_size; lane++)
+        any |= a->addr[lane];
+    for (uint32_t lane = 0; (any >> 63) && lane < warp_size; lane++)
         if (((a->active >> lane) & 1) && a->addr[lane] + (a->bytes - 1) < a->addr[lane])
             return coal_fail(err, errlen, "coalescer: lane %u: %u bytes at 0x%" PRIx64 " wrap past the end of memory",
                              lane, a->bytes, a->addr[lane]);
@@ -316,10 +321,18 @@ int tm_const_accesses(const tm_warp_access *a, uint32_t warp_size, uint32_t gran
     uint64_t blocks[32], mask = ~(uint64_t)(granule_bytes - 1);
     uint32_t n = 0, lane = 0;
     /* the usual access (a kernel parameter): every active lane in the
-     * first one's block */
-    while (lane < warp_size && (!((a->active >> lane) & 1) || (a->addr[lane] & mask) == (a->addr[0] & mask)))
-        lane++;
-    bool uniform = lane == warp_size && (a->active & 1);
+     * first one's block; a whole warp told without branches */
+    bool uniform;
+    if (a->active == (uint32_t)((1ull << warp_size) - 1)) {
+        uint64_t differ = 0;
+        for (lane = 0; lane < warp_size; lane++)
+            differ |= a->addr[lane] ^ a->addr[0];
+        uniform = !(differ & mask);
+    } else {
+        while (lane < warp_size && (!((a->active >> lane) & 1) || (a->addr[lane] & mask) == (a->addr[0] & mask)))
+            lane++;
+        uniform = lane == warp_size && (a->active & 1);
+    }
     if (uniform)
         blocks[n++] = a->addr[0] & mask;
     for (lane = 0; !uniform && lane < warp_size; lane++) {

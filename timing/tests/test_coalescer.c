@@ -175,6 +175,10 @@ static void test_inactive_lanes_ignored(void **state)
     /* an inactive lane at the top of memory would wrap: not looked at */
     addr[9] = UINT64_MAX;
     assert_int_equal(run(&ONE_PART, 0x1, addr, 8, TM_REQ_READ, TM_SPACE_GLOBAL, out), 1);
+    /* an active lane whose last byte is the last of memory does not wrap */
+    addr[9] = UINT64_MAX - 7;
+    assert_int_equal(run(&ONE_PART, 0x200, addr, 8, TM_REQ_READ, TM_SPACE_GLOBAL, out), 1);
+    expect_req(&out[0], (UINT64_MAX - 7) & ~(uint64_t)127, 0x8);
     /* no active lane: no request */
     assert_int_equal(run(&ONE_PART, 0, addr, 4, TM_REQ_READ, TM_SPACE_GLOBAL, out), 0);
 }
