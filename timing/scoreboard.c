@@ -100,10 +100,21 @@ bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_ins
 }
 
 /* RAW or WAW hazard of ic on warp. */
+/* Is any register of list[0..n) beyond the scoreboard's size? */
+static bool any_beyond(const tm_scoreboard *sb, const uint32_t *list, uint32_t n)
+{
+    uint32_t top = 0;
+    for (uint32_t k = 0; k < n; k++)
+        top = list[k] > top ? list[k] : top;
+    return n && top >= sb->nregs;
+}
+
 bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
 {
     if (warp >= sb->nwarps)
         return true;
+    if (!sb->npending[warp]) /* nothing in flight (the usual case): only a register beyond the size stalls */
+        return any_beyond(sb, ic->src, ic->nsrc) || any_beyond(sb, ic->dst, ic->ndst);
     return any_pending(sb, warp, ic->src, ic->nsrc) || any_pending(sb, warp, ic->dst, ic->ndst);
 }
 
