@@ -99,7 +99,6 @@ bool tm_scoreboard_shadowed(const tm_scoreboard *sb, uint32_t warp, const tm_ins
     return any_shadowed(sb, warp, ic->src, ic->nsrc) || any_shadowed(sb, warp, ic->dst, ic->ndst);
 }
 
-/* RAW or WAW hazard of ic on warp. */
 /* Is any register of list[0..n) beyond the scoreboard's size? */
 static bool any_beyond(const tm_scoreboard *sb, const uint32_t *list, uint32_t n)
 {
@@ -109,6 +108,7 @@ static bool any_beyond(const tm_scoreboard *sb, const uint32_t *list, uint32_t n
     return n && top >= sb->nregs;
 }
 
+/* RAW or WAW hazard of ic on warp. */
 bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
 {
     if (warp >= sb->nwarps)
