@@ -1082,7 +1082,7 @@ static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now
 /* The usual access first: a read of the block that the set's last-hit
  * way holds, its sector valid and not reserved, in a cache without
  * Snooze, LAMAR or miss classes to tell. Taken, it does what the whole
- * path does for such a hit (probe_tags finds the way first, read_access
+ * path does for such a hit (probe_in_set looks in that way first, read_access
  * or read_only_access refreshes its LRU time, the hit is counted, the
  * version moves) without building the access; false: nothing changed. */
 static bool mru_read_hit(tm_cache *c, const tm_req *r, uint64_t block, uint32_t set, uint8_t smask, uint64_t now)
