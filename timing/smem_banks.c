@@ -144,7 +144,7 @@ int tm_smem_cycles(const tm_smem_params *p, uint32_t active, const uint64_t *add
             continue;
         }
         if (pow2 && p->n_banks <= 64 && !p->limited_broadcast && no_conflict(p, active, addr, lo, lo + lanes)) {
-            *cycles += (active >> lo & (uint32_t)((1ull << lanes) - 1)) != 0;
+            *cycles += (active & sub) != 0;
             continue;
         }
         uint64_t word[32];
