@@ -425,9 +425,18 @@ static uint32_t first_from(uint64_t mask, uint32_t from)
     return (uint32_t)__builtin_ctzll(high ? high : mask);
 }
 
+/* Whether bank b's current request needs a row command (ACT or PRE) next
+ * (bank_next_cmd's first two cases): the issue passes skip the banks of
+ * the other kind without working out when their command could go. */
+static bool needs_row(const tm_dram *d, uint32_t b)
+{
+    const dram_bank *k = &d->bank[b];
+    return !k->active || k->row != d->pool[k->cur].row;
+}
+
 /* The command bank b needs next for its current request, and the earliest
  * cycle every timing constraint allows it. */
-static dram_cmd bank_next_cmd(const tm_dram *d, uint32_t b, uint64_t *at)
+static inline __attribute__((always_inline)) dram_cmd bank_next_cmd(const tm_dram *d, uint32_t b, uint64_t *at)
 {
     const dram_bank *k = &d->bank[b];
     const dram_entry *e = &d->pool[k->cur];
@@ -723,9 +732,11 @@ static bool issue_subrank(tm_dram *d, uint64_t banks, uint64_t now)
     while (unvisited && !col) {
         uint32_t b = first_from(unvisited, d->prio);
         unvisited &= ~(1ull << b);
+        if (needs_row(d, b))
+            continue;
         uint64_t at;
         dram_cmd c = bank_next_cmd(d, b, &at);
-        if ((c == CMD_RD || c == CMD_WR) && at <= now) {
+        if (at <= now) {
             issue_col(d, b, c, now);
             col = true;
         }
@@ -736,9 +747,11 @@ static bool issue_subrank(tm_dram *d, uint64_t banks, uint64_t now)
     while (unvisited && !row) {
         uint32_t b = first_from(unvisited, d->prio);
         unvisited &= ~(1ull << b);
+        if (!needs_row(d, b))
+            continue;
         uint64_t at;
         dram_cmd c = bank_next_cmd(d, b, &at);
-        if ((c == CMD_ACT || c == CMD_PRE) && at <= now) {
+        if (at <= now) {
             issue_row(d, b, c, now);
             row = true;
         }
