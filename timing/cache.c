@@ -1001,6 +1001,16 @@ static bool refused_again(const tm_cache *c, const tm_req *r)
            c->refused.sectors == r->sectors;
 }
 
+/* (The request passed bad_request when it was refused, and a cache with
+ * Snooze may refuse a hit for a sleeping unit without remembering it.) */
+bool tm_cache_refuses_again(const tm_cache *c, const tm_req *r) { return !c->snooze && refused_again(c, r); }
+
+void tm_cache_count_refusals(tm_cache *c, uint64_t n)
+{
+    c->stats.count[c->refused.type][TM_CACHE_RESERVATION_FAIL] += n;
+    c->stats.fail[c->refused.type][c->refused.why] += n;
+}
+
 static void remember_refusal(tm_cache *c, const tm_req *r, tm_cache_fail why)
 {
     c->refused.valid = true;

@@ -248,6 +248,17 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
  * Turner's oracle hazard predictor. */
 tm_cache_status tm_cache_peek(tm_cache *c, const tm_req *r);
 
+/* Would an access of r now be refused as the last refused one was, with
+ * nothing in the cache changed since (so that it changes only the refusal
+ * counters)? A caller that would retry r every cycle may instead skip the
+ * cycles until something changes the cache and count them with
+ * tm_cache_count_refusals. */
+bool tm_cache_refuses_again(const tm_cache *c, const tm_req *r);
+
+/* Count n more refusals of the access last refused, as n retries refused
+ * again would (tm_cache_refuses_again held). */
+void tm_cache_count_refusals(tm_cache *c, uint64_t n);
+
 /* Every reason a read of r would be refused now, as bits (1 << tm_cache_fail),
  * where tm_cache_access reports only the first it checks (0: it would be
  * taken). Turner's hazards are checked in another order (timing/hazard.h). */

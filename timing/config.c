@@ -164,6 +164,7 @@ static const opt_def options[] = {
     {"-simtlab_cta_priority", K_CHOICE, F(cta_priority), .choices = cta_priority_names},
     {"-simtlab_icnt_latency", K_U32, F(icnt_latency)},
     {"-simtlab_threads", K_U32, F(host_threads)},
+    {"-simtlab_sm_sleep", K_BOOL, F(sm_sleep)},
     {"-simtlab_lwm_threads", K_U32, F(lwm_threads)},
     {"-simtlab_lwm_mem_rows", K_BOOL, F(lwm_mem_rows)},
     {"-simtlab_lwm_jump_once", K_BOOL, F(lwm_jump_once)},
@@ -428,6 +429,7 @@ void tm_config_defaults(tm_config *c)
         .warp_buffer = 8,
         .hazard_predictor = TM_PREDICT_NONE,
         .hazard_tracker = TM_TRACK_CREDIT,
+        .sm_sleep = true,
     };
     /* QV100's mapping, read by the mapping parser (it cannot fail on this literal) */
     char unused[8];

@@ -354,6 +354,11 @@ typedef struct tm_config {
     uint32_t host_threads;           /* -simtlab_threads: host threads simulating the SMs (0: the
                                         launch's own request, --threads / SIMTLAB_THREADS, else 1);
                                         statistics and results do not depend on it */
+    bool sm_sleep;                   /* -simtlab_sm_sleep: an SM that nothing can change before an
+                                        event, a reply or room in its queue to the network skips its
+                                        cycles until then, counting them when it wakes (1); 0 runs
+                                        every SM every cycle: slower; statistics and results do not
+                                        depend on it */
 } tm_config;
 
 /* ---- reading and writing a configuration (config.c, presets.c) --------

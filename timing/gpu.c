@@ -618,14 +618,21 @@ static void core_cycle(tm_gpu *gpu, char *err, size_t errlen)
     }
     for (uint32_t i = 0; i < gpu->nsms; i++) {
         tm_gpu_sm_slot *s = &gpu->slots[i];
-        if (!s->run)
-            continue;
         tm_sm *sm = &gpu->sms[i];
+        bool asleep = !s->run && tm_sm_asleep(sm, now);
+        if (!s->run && !asleep)
+            continue;
         tm_req *r;
+        bool taken = false;
         while ((r = tm_queue_front(&sm->out)) && tm_icnt_can_push(gpu->icnt, TM_ICNT_REQUEST, i)) {
             tm_icnt_push(gpu->icnt, TM_ICNT_REQUEST, i, slice_of(gpu, r->addr), r, gpu->icnt_cycle);
             tm_queue_pop(&sm->out);
+            taken = true;
         }
+        if (taken && sm->sleep_until) /* (it sleeps, from this cycle or before: room in its queue wakes it) */
+            tm_sm_wake(sm, gpu->core_cycle);
+        if (asleep)
+            continue;
         if (sm->table_update.valid) { /* (one per SM and cycle, in SM order: the same for every N) */
             tm_hazard_table_update(&gpu->hazard_table, sm->table_update.index, sm->table_update.miss);
             sm->table_update.valid = false;

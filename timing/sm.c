@@ -1889,14 +1889,50 @@ static void barriers(tm_sm *sm, uint64_t now)
     }
 }
 
+/* The L1 that will refuse the request of the LD/ST unit's head again
+ * next cycle, as it refused it this cycle, or NULL: the unit may do
+ * something else then. Until the L1 changes (a reply fills it, or its
+ * misses move on to the out queue) that retry changes nothing but the
+ * L1's refusal counters. */
+static tm_cache *ldst_refused(const tm_sm *sm)
+{
+    if (sm->cfg->mem_pipeline != TM_MEMPIPE_QUEUE || sm->snooze)
+        return NULL;
+    uint32_t tag = sm->mem_fifo[sm->mem_head];
+    const tm_mem_inst *m = &sm->mem[tag];
+    if (m->busy_cycles || m->sent >= m->nreqs)
+        return NULL;
+    const tm_req *r = &m->reqs[m->sent];
+    int route = route_of(sm, m->ic, r);
+    tm_cache *c = route == ROUTE_L1C ? sm->l1c : route == ROUTE_L1D ? sm->l1d : NULL;
+    return c && tm_cache_refuses_again(c, r) ? c : NULL;
+}
+
 /* Can the SM skip cycles after `now` (nothing it holds changes before
  * an outside reply or an event)? The first cycle something may happen
- * goes to *wake (UINT64_MAX: only a reply). */
-static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake)
+ * goes to *wake (UINT64_MAX: only a reply, or the network taking a request
+ * of the out queue). *refused: the L1 refusing the LD/ST unit's head each
+ * skipped cycle, or NULL. */
+static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake, tm_cache **refused)
 {
     uint64_t w = UINT64_MAX, next = now + 1;
-    if (sm->mem_n || !tm_queue_empty(&sm->out))
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        const struct tm_sched_scan *sc = &sm->scan[s];
+        /* issue_stage counts a scheduler's cycle as its last idle one, as
+         * a skipped cycle does (tm_sm_wake), only while its warps are as
+         * they were and its recheck cycle has not come; then none of them
+         * can issue (a warp that may issue soon keeps it dirty or sets the
+         * recheck cycle: a unit, the decode, a register waking) */
+        if (sc->dirty || sc->recheck_at <= next)
+            return false;
+        w = sc->recheck_at < w ? sc->recheck_at : w;
+        uint64_t may_act = sm->resident[s] & ~sc->at_barrier & ~sc->fetching; /* (resident: not done) */
+        if (may_act & ~sc->holds)
+            return false; /* a warp may fetch next cycle */
+    }
+    if (sm->mem_n && !(*refused = ldst_refused(sm)))
         return false;
+    bool out_full = tm_queue_full(&sm->out); /* (the GPU takes from it, and wakes the SM) */
     for (int k = 0; k < TM_UNIT_KINDS; k++) { /* waiting in OC_EX for a unit to accept it */
         tm_oc_entry e;
         if (tm_opcollector_ready(sm->oc, (tm_unit)k, &e))
@@ -1912,30 +1948,10 @@ static bool can_sleep(tm_sm *sm, uint64_t now, uint64_t *wake)
     for (int k = 0; k < 3; k++) {
         if (!caches[k])
             continue;
-        if (tm_cache_miss_front(caches[k]))
-            return false;
+        if (tm_cache_miss_front(caches[k]) && !out_full)
+            return false; /* it moves to the out queue */
         t = tm_cache_next_event(caches[k], next);
         w = t < w ? t : w;
-    }
-    for (uint32_t s = 0; s < sm->nsched; s++) {
-        const struct tm_sched_scan *sc = &sm->scan[s];
-        uint64_t may_act = sm->resident[s] & ~sc->at_barrier & ~sc->fetching; /* (resident: not done) */
-        if (may_act & ~sc->holds)
-            return false; /* a warp may fetch next cycle */
-        for (uint64_t b = sc->replay; b; b &= b - 1)
-            if (blocked(sm, (uint32_t)__builtin_ctzll(b) * sm->nsched + s, next) == TM_STALLS)
-                return false; /* it may issue a squashed instruction again next cycle */
-        for (uint64_t b = may_act & ~sc->sb_wait & ~sc->replay; b; b &= b - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(b) * sm->nsched + s;
-            const tm_warp *wp = &sm->warps[i];
-            tm_stall why = wp->ib_ready > next ? TM_STALL_FETCH : blocked(sm, i, next);
-            if (wp->ib_ready > next)
-                w = wp->ib_ready < w ? wp->ib_ready : w;
-            else if (why == TM_STALLS)
-                return false; /* it may issue next cycle */
-            else if (why == TM_STALL_RF)
-                w = wp->rf_ready < w ? wp->rf_ready : w; /* its sources are ON then */
-        }
     }
     *wake = w;
     return w > next;
@@ -1950,11 +1966,14 @@ void tm_sm_wake(tm_sm *sm, uint64_t now)
         sm->stats.active_cycles += k;
         sm->stats.resident_warp_cycles += k * sm->nresident;
     }
-    for (uint32_t s = 0; s < sm->nsched; s++) {
+    for (uint32_t s = 0; s < sm->nsched; s++) /* (no scheduler was dirty: can_sleep; what woke it touches the warps it changes) */
         count_idle(sm, &sm->idle[s], k);
-        sm->scan[s].dirty = true; /* whatever woke it may have changed anything */
-    }
     sm->stats.mshr_idle_opportunity += sm->sleep_mshr_idle ? k : 0;
+    if (sm->sleep_refused) { /* each skipped cycle's retry (send_next) */
+        tm_cache_count_refusals(sm->sleep_refused, k);
+        sm->cache_output |= sm->sleep_refused == sm->l1c ? TM_SM_L1C : TM_SM_L1D;
+        sm->sleep_refused = NULL;
+    }
     sm->sleep_until = 0;
 }
 
@@ -1977,10 +1996,12 @@ void tm_sm_cycle(tm_sm *sm, uint64_t now)
     bool mshr_idle = sm->l1d_loads_upstream && tm_cache_mshrs_in_use(sm->l1d) < sm->cfg->l1d.mshr_entries;
     sm->stats.mshr_idle_opportunity += mshr_idle;
     uint64_t wake;
-    if (sm->idle_ok && sm->ncta_used && can_sleep(sm, now, &wake)) {
+    tm_cache *refused = NULL;
+    if (sm->cfg->sm_sleep && sm->idle_ok && sm->ncta_used && can_sleep(sm, now, &wake, &refused)) {
         sm->sleep_until = wake;
         sm->sleep_from = now + 1;
         sm->sleep_mshr_idle = mshr_idle;
+        sm->sleep_refused = refused;
     }
 }
 

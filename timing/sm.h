@@ -175,11 +175,15 @@ typedef struct tm_sm {
     uint64_t age_stamp;
     uint64_t last_progress;   /* last cycle something issued or completed */
     uint32_t max_stack_depth; /* the running kernel's deepest reconvergence stack in a CTA ended here */
-    /* idle skipping: while nothing can change before cycle sleep_until
-     * (UINT64_MAX: before a reply), the GPU skips the SM's cycles from
+    /* idle skipping (-simtlab_sm_sleep): while nothing can change before
+     * cycle sleep_until (UINT64_MAX: before a reply, or the network taking
+     * a request from the out queue), the GPU skips the SM's cycles from
      * sleep_from on; what each skipped cycle would have counted per
      * scheduler is kept to be added when it wakes (tm_sm_wake) */
     uint64_t sleep_until, sleep_from;
+    /* ... and the L1 that refuses the LD/ST unit's head again each cycle it
+     * sleeps through (ldst_refused), or NULL */
+    struct tm_cache *sleep_refused;
     bool idle_ok;                /* this cycle issued nothing and no scheduler was held by a unit */
     struct tm_idle_count {
         uint8_t stall, distro;

@@ -473,6 +473,44 @@ static void test_mshr_merge_limit(void **state)
     tm_cache_free(c);
 }
 
+/* tm_cache_refuses_again and tm_cache_count_refusals: with the miss
+ * queue full (2 of 2, write-through data cache: a miss needs 2 slots),
+ * a miss is refused for MISS_QUEUE; the same request is refused again
+ * (another address, size or kind is not), until the queue moves. Counting
+ * 4 refusals gives the counters 5 real retries of a twin cache give. */
+static void test_refused_again(void **state)
+{
+    (void)state;
+    tm_cache_config cfg = tiny();
+    cfg.miss_queue = 2;
+    cfg.write = TM_WRITE_THROUGH;
+    tm_cache *c = make(&cfg), *twin = make(&cfg);
+    tm_req r = req(TM_REQ_READ, 0x100, 4, 0), other = req(TM_REQ_READ, 0x180, 4, 0),
+           wider = req(TM_REQ_READ, 0x100, 8, 0), write = req(TM_REQ_WRITE, 0x100, 4, 0);
+    tm_cache_fail why;
+    assert_false(tm_cache_refuses_again(c, &r)); /* nothing refused yet */
+    for (tm_cache *x = c; x; x = x == c ? twin : NULL) {
+        assert_int_equal(rd(x, 0x000, 1), TM_CACHE_MISS);
+        assert_int_equal(tm_cache_access(x, &r, 2, &why), TM_CACHE_RESERVATION_FAIL);
+    }
+    assert_true(tm_cache_refuses_again(c, &r));
+    assert_false(tm_cache_refuses_again(c, &other));
+    assert_false(tm_cache_refuses_again(c, &wider));
+    assert_false(tm_cache_refuses_again(c, &write));
+    tm_cache_count_refusals(c, 4);
+    for (uint64_t t = 3; t < 7; t++)
+        assert_int_equal(tm_cache_access(twin, &r, t, &why), TM_CACHE_RESERVATION_FAIL);
+    const tm_cache_stats *s = tm_cache_get_stats(c), *ts = tm_cache_get_stats(twin);
+    assert_int_equal(s->count[TM_ACC_GLOBAL_R][TM_CACHE_RESERVATION_FAIL], 5);
+    assert_int_equal(s->fail[TM_ACC_GLOBAL_R][TM_CACHE_FAIL_MISS_QUEUE], 5);
+    assert_memory_equal(s, ts, sizeof *s);
+    tm_cache_miss_pop(c); /* the next level takes the first miss: the cache changed */
+    assert_false(tm_cache_refuses_again(c, &r));
+    assert_int_equal(tm_cache_access(c, &r, 7, &why), TM_CACHE_MISS);
+    tm_cache_free(c);
+    tm_cache_free(twin);
+}
+
 /* Miss-queue room: a read-only cache needs one free slot per miss, a
  * data cache two (the read and a possible write-back: rd_miss_base's
  * miss_queue_full(1)). With a queue of 2: read-only takes two misses and
@@ -1219,6 +1257,7 @@ int main(void)
         cmocka_unit_test(test_data_port_width),
         cmocka_unit_test(test_mshr_full),
         cmocka_unit_test(test_mshr_merge_limit),
+        cmocka_unit_test(test_refused_again),
         cmocka_unit_test(test_miss_queue_full),
         cmocka_unit_test(test_allocation_policies),
         cmocka_unit_test(test_write_back_lazy),

@@ -2,15 +2,18 @@
  * (timing/gpu.c's header, timing/parallel.h): for every thread count the
  * statistics (text report, JSON report with the per-line profile, the
  * busiest-lines table) and the output buffers are byte for byte those of
- * one thread, and the outputs are right.
+ * one thread, and so are they with sleeping SMs turned off
+ * (-simtlab_sm_sleep=0: every SM runs every cycle), and the outputs are
+ * right.
  *
  * Expected values: the outputs come from CPU references computed here (a
  * vector add, a matrix multiply summed in the kernel's order with fmaf,
  * Collatz step counts, a copy, a histogram counted on the CPU, a ticket
  * order that must be a permutation); the equality across thread counts
  * is the property the task states ("statistics bit-identical for every
- * N"), so one thread's run is the reference for the others (never a
- * value copied from a run). The fault test's message follows the
+ * N"), as is the independence from sleeping (the model "never buys speed
+ * by skipping what it models"), so one thread's run is the reference for
+ * the others (never a value copied from a run). The fault test's message follows the
  * emulator's rule for a failing launch (emulator/launch.c: the lowest
  * faulting block's error) and the kernel's source (the address block
  * `bad`'s thread 0 stores to).
@@ -58,7 +61,7 @@ typedef struct workload {
         int buf; /* >= 0: that buffer's address; -1: value */
         uint32_t value;
     } arg[MAX_ARGS];
-    const char *sets[4]; /* -option=value assignments on top of QV100 (NULL-terminated) */
+    const char *sets[6]; /* -option=value assignments on top of QV100 (NULL-terminated) */
 } workload;
 
 /* What a launch left: its status and error, the reports, the buffers. */
@@ -153,39 +156,57 @@ static void outcome_free(outcome *o)
 }
 
 /* The first line where two reports differ, for the failure message. */
-static void assert_same_text(const char *what, uint32_t threads, const char *one, const char *many)
+static void assert_same_text(const char *what, const char *variant, const char *one, const char *other)
 {
-    if (strcmp(one, many) == 0)
+    if (strcmp(one, other) == 0)
         return;
     size_t i = 0;
-    while (one[i] && one[i] == many[i])
+    while (one[i] && one[i] == other[i])
         i++;
     size_t from = i;
     while (from && one[from - 1] != '\n')
         from--;
-    fail_msg("%s with %u host threads differs from one thread's at byte %zu:\n  1: %.160s\n  %u: %.160s", what,
-             threads, i, one + from, threads, many + from);
+    fail_msg("%s with %s differs from one thread's at byte %zu:\n  one thread: %.160s\n  %s: %.160s", what,
+             variant, i, one + from, variant, other + from);
 }
 
-/* Run w with every thread count: the same status, error, reports and
- * buffers as with one thread. One thread's outcome (the caller frees it). */
+/* o (w run as `variant` says) left what `one` (one thread) left. */
+static void assert_same_outcome(const workload *w, const outcome *one, const outcome *o, const char *variant)
+{
+    assert_int_equal(o->rc, one->rc);
+    assert_same_text("the error", variant, one->err, o->err);
+    assert_same_text("the text report", variant, one->text, o->text);
+    assert_same_text("the JSON report", variant, one->json, o->json);
+    assert_same_text("the per-line table", variant, one->lines, o->lines);
+    for (uint32_t b = 0; b < w->nbufs; b++)
+        if (memcmp(one->buf[b], o->buf[b], w->buf[b].bytes) != 0)
+            fail_msg("%s: buffer %u with %s differs from one thread's", w->kernel, b, variant);
+}
+
+/* Run w with every thread count, and on one thread with sleeping SMs
+ * turned off (-simtlab_sm_sleep=0: every SM runs every cycle): the same
+ * status, error, reports and buffers as with one thread. One thread's
+ * outcome (the caller frees it). */
 static outcome run_all(const workload *w)
 {
     outcome one = run_on(w, 1);
     assert_true(strstr(one.json, "\"lines\"") != NULL);
     for (uint32_t k = 1; k < NCOUNTS; k++) {
-        uint32_t t = thread_counts[k];
-        outcome o = run_on(w, t);
-        assert_int_equal(o.rc, one.rc);
-        assert_same_text("the error", t, one.err, o.err);
-        assert_same_text("the text report", t, one.text, o.text);
-        assert_same_text("the JSON report", t, one.json, o.json);
-        assert_same_text("the per-line table", t, one.lines, o.lines);
-        for (uint32_t b = 0; b < w->nbufs; b++)
-            if (memcmp(one.buf[b], o.buf[b], w->buf[b].bytes) != 0)
-                fail_msg("%s: buffer %u with %u host threads differs from one thread's", w->kernel, b, t);
+        char variant[32];
+        snprintf(variant, sizeof variant, "%u host threads", thread_counts[k]);
+        outcome o = run_on(w, thread_counts[k]);
+        assert_same_outcome(w, &one, &o, variant);
         outcome_free(&o);
     }
+    workload awake = *w;
+    uint32_t n = 0;
+    while (awake.sets[n])
+        n++;
+    assert_true(n + 1 < sizeof awake.sets / sizeof awake.sets[0]);
+    awake.sets[n] = "-simtlab_sm_sleep=0";
+    outcome o = run_on(&awake, 1);
+    assert_same_outcome(w, &one, &o, awake.sets[n]);
+    outcome_free(&o);
     return one;
 }
 
@@ -198,30 +219,44 @@ static uint64_t next_random(uint64_t *s)
     return *s;
 }
 
-/* c = a + b over 40000 floats, 157 blocks of 256: two blocks on most of
- * the 80 SMs. */
-static void test_vadd(void **state)
+/* c = a + b over n floats in blocks of 256. */
+static void vadd_case(uint32_t n)
 {
-    (void)state;
-    enum { N = 40000 };
-    float *a = malloc(N * 4), *b = malloc(N * 4);
+    float *a = malloc(n * 4), *b = malloc(n * 4);
     uint64_t s = 1;
-    for (uint32_t i = 0; i < N; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         a[i] = (float)(next_random(&s) % 100000) / 7.0f;
         b[i] = (float)(next_random(&s) % 100000) / 3.0f;
     }
-    workload w = {.ptx = "timing/vadd.ptx", .kernel = "vadd", .grid = {(N + 255) / 256, 1, 1}, .block = {256, 1, 1},
-                  .nbufs = 3, .buf = {{a, N * 4}, {b, N * 4}, {NULL, N * 4}},
-                  .nargs = 4, .arg = {{0, 0}, {1, 0}, {2, 0}, {-1, N}}};
+    workload w = {.ptx = "timing/vadd.ptx", .kernel = "vadd", .grid = {(n + 255) / 256, 1, 1}, .block = {256, 1, 1},
+                  .nbufs = 3, .buf = {{a, n * 4}, {b, n * 4}, {NULL, n * 4}},
+                  .nargs = 4, .arg = {{0, 0}, {1, 0}, {2, 0}, {-1, n}}};
     outcome o = run_all(&w);
     assert_int_equal(o.rc, 0);
     const float *c = (const float *)o.buf[2];
-    for (uint32_t i = 0; i < N; i++)
+    for (uint32_t i = 0; i < n; i++)
         if (c[i] != a[i] + b[i])
             fail_msg("c[%u] = %g, want %g", i, (double)c[i], (double)(a[i] + b[i]));
     outcome_free(&o);
     free(a);
     free(b);
+}
+
+/* 40000 floats, 157 blocks: two blocks on most of the 80 SMs. */
+static void test_vadd(void **state)
+{
+    (void)state;
+    vadd_case(40000);
+}
+
+/* 640 blocks: eight on each SM (QV100's limit for 256 threads), whose
+ * loads fill the L1's miss queue, so that the L1 refuses the LD/ST unit
+ * for many cycles in a row while the SM's queue to the network is full
+ * (the sleep of timing/README.md's "The SM pipeline, exactly"). */
+static void test_vadd_full_sms(void **state)
+{
+    (void)state;
+    vadd_case(640 * 256);
 }
 
 /* C = A * B, 96 x 96, 16 x 16 tiles in shared memory with barriers (36
@@ -454,7 +489,9 @@ static void test_launches_change_threads(void **state)
         emu_close(&e);
     }
     for (int k = 0; k < 3; k++) {
-        assert_same_text("a later launch's JSON report", sequence[k], json[0][k], json[1][k]);
+        char variant[32];
+        snprintf(variant, sizeof variant, "%u host threads", sequence[k]);
+        assert_same_text("a later launch's JSON report", variant, json[0][k], json[1][k]);
         free(json[0][k]);
         free(json[1][k]);
     }
@@ -534,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_pool_items),
         cmocka_unit_test(test_threads_option),
         cmocka_unit_test(test_vadd),
+        cmocka_unit_test(test_vadd_full_sms),
         cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_collatz),
         cmocka_unit_test(test_membench_copy),
