@@ -127,8 +127,14 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
         uint8_t *p;
         if (o < end && !(o & 3)) {
             p = data + o;
-            if (rec)
-                log[nlog++] = (sim_mem_access){a, 4, (uint16_t)(tmap ? tmap[t] : t), (uint8_t)kind, space};
+            if (rec) { /* (field by field: a compound literal is built on the stack first) */
+                sim_mem_access *e = &log[nlog++];
+                e->addr = a;
+                e->size = 4;
+                e->thread = (uint16_t)(tmap ? tmap[t] : t);
+                e->kind = (uint8_t)kind;
+                e->space = space;
+            }
         } else {
             c->nmem_log = nlog; /* sim_mem logs (and may grow the log) itself */
             p = word_slow(c, in, t, a, kind, &data, &lo, &end);
