@@ -1095,18 +1095,33 @@ static void snooze_fill(tm_cache *c, uint32_t idx, uint8_t sectors, uint64_t now
  * path does for such a hit (probe_in_set looks in that way first, read_access
  * or read_only_access refreshes its LRU time, the hit is counted, the
  * version moves) without building the access; false: nothing changed. */
-static bool mru_read_hit(tm_cache *c, const tm_req *r, uint64_t block, uint32_t set, uint8_t smask, uint64_t now)
+static bool mru_hit(tm_cache *c, uint64_t block, uint32_t set, uint8_t smask, tm_cache_access_type type,
+                    uint64_t now)
 {
-    if (r->kind != TM_REQ_READ || c->snooze || c->gdu || c->classes)
+    if (c->snooze || c->gdu || c->classes)
         return false;
     uint32_t h = set * c->cfg.assoc + c->mru[set];
     line *l = &c->lines[h];
     if (c->blocks[h] != block || (l->reserved & smask) || !(l->valid & smask))
         return false;
     used(c, l, now);
-    c->stats.count[access_type(r)][TM_CACHE_HIT]++;
+    c->stats.count[type][TM_CACHE_HIT]++;
     c->version++;
     return true;
+}
+
+static bool mru_read_hit(tm_cache *c, const tm_req *r, uint64_t block, uint32_t set, uint8_t smask, uint64_t now)
+{
+    return r->kind == TM_REQ_READ && mru_hit(c, block, set, smask, access_type(r), now);
+}
+
+/* (A hit leaves no refusal to repeat: a refused read missed, and its
+ * line's state cannot have changed without moving the version.) */
+bool tm_cache_mru_read_hit(tm_cache *c, uint64_t addr, tm_cache_access_type type, uint64_t now)
+{
+    uint64_t block = addr & ~(uint64_t)(c->cfg.line_bytes - 1);
+    return mru_hit(c, block, tm_cache_set_index(c, block), c->cfg.sectored ? sectors_of_range(addr, 1) : ALL_SECTORS,
+                   type, now);
 }
 
 tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_cache_fail *why)

@@ -248,6 +248,15 @@ tm_cache_status tm_cache_access(tm_cache *c, const tm_req *r, uint64_t now, tm_c
  * Turner's oracle hazard predictor. */
 tm_cache_status tm_cache_peek(tm_cache *c, const tm_req *r);
 
+/* A read of the byte at addr (of type: TM_ACC_INST_R for a fetch) that hits
+ * the way its set hit last, taken whole: counted and its line's
+ * replacement time refreshed as tm_cache_access would for that read (of
+ * one byte, or of the line, within a sector). False, with nothing changed,
+ * for any other read, or in a cache with Snooze, LAMAR or miss classes:
+ * then the caller makes the access. For callers that would build a
+ * request only to hit. */
+bool tm_cache_mru_read_hit(tm_cache *c, uint64_t addr, tm_cache_access_type type, uint64_t now);
+
 /* Would an access of r now be refused as the last refused one was, with
  * nothing in the cache changed since (so that it changes only the refusal
  * counters)? A caller that would retry r every cycle may instead skip the

@@ -1783,10 +1783,14 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         uint64_t addr = TM_CODE_BASE + ((uint64_t)cta->emu.fn->index << TM_FUNC_CODE_SHIFT) +
                         (uint64_t)is.pc * TM_INST_BYTES;
         uint32_t line = sm->cfg->l1i.line_bytes;
-        tm_req r = {.addr = addr & ~(uint64_t)(line - 1), .bytes = line, .sectors = 0xf, .kind = TM_REQ_READ,
-                    .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .tag = wi, .t_made = now};
-        tm_cache_fail why;
-        s = tm_cache_access(sm->l1i, &r, now, &why);
+        addr &= ~(uint64_t)(line - 1); /* (a fetch reads its line) */
+        if (!tm_cache_mru_read_hit(sm->l1i, addr, TM_ACC_INST_R, now)) { /* (the usual hit, without the request) */
+            tm_req r = {.addr = addr, .bytes = line, .sectors = 0xf, .kind = TM_REQ_READ,
+                        .space = TM_SPACE_INST, .sm = (uint16_t)sm->id, .warp = (uint16_t)wi, .tag = wi,
+                        .t_made = now};
+            tm_cache_fail why;
+            s = tm_cache_access(sm->l1i, &r, now, &why);
+        }
         sm->cache_output |= TM_SM_L1I;
         if (s == TM_CACHE_RESERVATION_FAIL)
             return false; /* nothing buffered: the warp asks again (its scheduler's scan is as it was) */
