@@ -298,6 +298,21 @@ static inline void mirror(tm_sm *sm, uint32_t wi)
     sc->replay = (sc->replay & ~bit) | (uint64_t)(w->nreplay != 0) << j;
 }
 
+/* mirror() after a change of only ib_valid and at_barrier: two masks
+ * instead of six, on the two paths every warp instruction takes (a fetch
+ * that hit sets ib_valid; an issue clears it and may park the warp at a
+ * barrier; done, fetching, mech_wait and replay change elsewhere, each
+ * with a mirror()). */
+static inline void mirror_holds(tm_sm *sm, uint32_t wi)
+{
+    const tm_warp *w = &sm->warps[wi];
+    struct tm_sched_scan *sc = &sm->scan[w->sched];
+    uint32_t j = wi / sm->nsched;
+    uint64_t bit = 1ull << j;
+    sc->at_barrier = (sc->at_barrier & ~bit) | (uint64_t)w->at_barrier << j;
+    sc->holds = (sc->holds & ~bit) | (uint64_t)(w->ib_valid && !w->done && !w->at_barrier) << j;
+}
+
 /* Warp wi's scoreboard answer may have changed (a register of its was
  * released, or it buffers a new instruction). */
 static void sb_forget(tm_sm *sm, uint32_t wi)
@@ -1428,7 +1443,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
         w->at_barrier = true;
         park(sm, wi, true);
     }
-    mirror(sm, wi);
+    mirror_holds(sm, wi);
     if (ic->ndst)
         tm_scoreboard_reserve(sm->sb, wi, ic);
     /* a regrouping or divergence the commit made comes after this
@@ -1810,7 +1825,7 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
     }
     w->ib_valid = true;
     w->ib_ready = now + 1;
-    mirror(sm, wi);
+    mirror_holds(sm, wi);
     return true;
 }
 
