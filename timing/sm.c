@@ -282,21 +282,8 @@ static bool *live_row(tm_sm *sm, uint32_t sched) { return sm->live + (size_t)sch
  * the set when it issues, is released from a barrier or starts, and
  * leaves it when the fetch stage finds it needs nothing. */
 
-/* Copy warp wi's done, at_barrier, ib_valid, fetching and mech_wait into its
- * scheduler's masks (struct tm_sched_scan); after every change of one. */
-static inline void mirror(tm_sm *sm, uint32_t wi)
-{
-    const tm_warp *w = &sm->warps[wi];
-    struct tm_sched_scan *sc = &sm->scan[w->sched];
-    uint32_t j = wi / sm->nsched;
-    uint64_t bit = 1ull << j;
-    sc->done = (sc->done & ~bit) | (uint64_t)w->done << j;
-    sc->at_barrier = (sc->at_barrier & ~bit) | (uint64_t)w->at_barrier << j;
-    sc->holds = (sc->holds & ~bit) | (uint64_t)(w->ib_valid && !w->done && !w->at_barrier) << j;
-    sc->fetching = (sc->fetching & ~bit) | (uint64_t)w->fetching << j;
-    sc->mech_wait = (sc->mech_wait & ~bit) | (uint64_t)w->mech_wait << j;
-    sc->replay = (sc->replay & ~bit) | (uint64_t)(w->nreplay != 0) << j;
-}
+/* Bit j of *mask set to `on`. */
+static inline void put_bit(uint64_t *mask, uint32_t j, bool on) { *mask = (*mask & ~(1ull << j)) | (uint64_t)on << j; }
 
 /* mirror() after a change of only ib_valid and at_barrier: two masks
  * instead of six, on the two paths every warp instruction takes (a fetch
@@ -308,9 +295,23 @@ static inline void mirror_holds(tm_sm *sm, uint32_t wi)
     const tm_warp *w = &sm->warps[wi];
     struct tm_sched_scan *sc = &sm->scan[w->sched];
     uint32_t j = wi / sm->nsched;
-    uint64_t bit = 1ull << j;
-    sc->at_barrier = (sc->at_barrier & ~bit) | (uint64_t)w->at_barrier << j;
-    sc->holds = (sc->holds & ~bit) | (uint64_t)(w->ib_valid && !w->done && !w->at_barrier) << j;
+    put_bit(&sc->at_barrier, j, w->at_barrier);
+    put_bit(&sc->holds, j, w->ib_valid && !w->done && !w->at_barrier);
+}
+
+/* Copy warp wi's done, at_barrier, ib_valid, fetching, mech_wait and
+ * squashed instructions into its scheduler's masks (struct
+ * tm_sched_scan); after every change of one. */
+static inline void mirror(tm_sm *sm, uint32_t wi)
+{
+    mirror_holds(sm, wi);
+    const tm_warp *w = &sm->warps[wi];
+    struct tm_sched_scan *sc = &sm->scan[w->sched];
+    uint32_t j = wi / sm->nsched;
+    put_bit(&sc->done, j, w->done);
+    put_bit(&sc->fetching, j, w->fetching);
+    put_bit(&sc->mech_wait, j, w->mech_wait);
+    put_bit(&sc->replay, j, w->nreplay != 0);
 }
 
 /* Warp wi's scoreboard answer may have changed (a register of its was
