@@ -11,6 +11,7 @@
  * miss as SECTOR_MISS, a merge also as MSHR_HIT). */
 #include "timing/cache.h"
 
+#include "timing/bits.h"
 #include "timing/gdu.h"
 
 #include <stdarg.h>
@@ -111,8 +112,6 @@ static uint32_t log2u(uint32_t x)
         l++;
     return l;
 }
-
-static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
 
 static uint64_t bit(uint64_t x, unsigned i) { return (x >> i) & 1u; }
 
@@ -558,7 +557,7 @@ static tm_req writeback_of(const tm_cache *c, uint32_t idx, const tm_req *cause)
                  .sm = cause->sm, .warp = cause->warp, .t_made = cause->t_made};
     if (c->cfg.sectored) {
         wb.sectors = l->modified;
-        wb.bytes = popcount8(l->modified) * TM_SECTOR_BYTES;
+        wb.bytes = tm_popcount8(l->modified) * TM_SECTOR_BYTES;
     } else {
         wb.sectors = sectors_of_range(c->blocks[idx], c->cfg.line_bytes);
         wb.bytes = c->cfg.line_bytes;
@@ -596,9 +595,9 @@ static void line_gone(tm_cache *c, uint32_t idx)
     line *l = &c->lines[idx];
     if (!c->gdu || !(l->reserved | l->valid | l->modified))
         return;
-    c->stats.lamar[TM_LAMAR_PRED_NREF] += popcount8(l->predicted);
+    c->stats.lamar[TM_LAMAR_PRED_NREF] += tm_popcount8(l->predicted);
     c->stats.lamar_blocks++;
-    c->stats.lamar_used += popcount8(l->used);
+    c->stats.lamar_used += tm_popcount8(l->used);
     tm_gdu_evicted(c->gdu, c->blocks[idx], l->used);
     l->used = l->predicted = 0;
 }
@@ -739,14 +738,14 @@ static void send_read(access *a, bool internal)
         mshr_append(c, e, a->r, internal);
         tm_req m = *a->r;
         m.addr = a->key;
-        m.bytes = c->cfg.sectored ? TM_SECTOR_BYTES * popcount8(fetch) : c->atom_bytes;
+        m.bytes = c->cfg.sectored ? TM_SECTOR_BYTES * tm_popcount8(fetch) : c->atom_bytes;
         m.sectors = next;
         m.kind = TM_REQ_READ;
         m.is_reply = 0;
         m.tag = e;
         push(c, &m);
         if (c->gdu && !a->bypass) {
-            c->stats.lamar[TM_LAMAR_DEMAND] += popcount8(a->smask);
+            c->stats.lamar[TM_LAMAR_DEMAND] += tm_popcount8(a->smask);
             c->lines[a->p.idx].predicted |= (uint8_t)(fetch & ~a->smask);
         }
     }
@@ -1035,8 +1034,8 @@ static void note_use(tm_cache *c, const access *a, tm_cache_status st)
     if (!(l->reserved | l->valid | l->modified) || c->blocks[a->p.idx] != a->block)
         return; /* (nothing allocated here) */
     if (a->p.status == TM_CACHE_SECTOR_MISS && st != TM_CACHE_HIT)
-        c->stats.lamar[TM_LAMAR_NPRED_REF] += popcount8(a->smask);
-    c->stats.lamar[TM_LAMAR_PRED_REF] += popcount8(l->predicted & a->smask);
+        c->stats.lamar[TM_LAMAR_NPRED_REF] += tm_popcount8(a->smask);
+    c->stats.lamar[TM_LAMAR_PRED_REF] += tm_popcount8(l->predicted & a->smask);
     l->predicted &= (uint8_t)~a->smask;
     l->used |= a->smask;
 }

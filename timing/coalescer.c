@@ -2,6 +2,7 @@
  * behaviour and its GPGPU-Sim reference are described in coalescer.h). */
 #include "timing/coalescer.h"
 
+#include "timing/bits.h"
 #include "timing/config.h"
 
 #include <inttypes.h>
@@ -199,8 +200,6 @@ static inline bool merge_run(const tm_warp_access *a, uint32_t lo, uint32_t hi, 
     return true;
 }
 
-static uint32_t popcount8(uint8_t x) { return (uint32_t)__builtin_popcount(x); }
-
 /* A request for one entry, its identity taken from proto, its lanes those
  * touching its sectors. */
 static tm_req make_req(const coal_entry *e, tm_req_kind kind, tm_req_space space, const tm_req *proto)
@@ -212,7 +211,7 @@ static tm_req make_req(const coal_entry *e, tm_req_kind kind, tm_req_space space
     for (uint32_t b = 0; b < 4; b++)
         if (e->sectors >> b & 1)
             r.lanes |= e->lanes[b];
-    r.bytes = popcount8(e->sectors) * TM_SECTOR_BYTES;
+    r.bytes = tm_popcount8(e->sectors) * TM_SECTOR_BYTES;
     r.kind = (uint8_t)kind;
     r.space = (uint8_t)space;
     r.is_reply = 0;
@@ -282,7 +281,7 @@ int tm_coalesce(const tm_coalesce_params *p, const tm_warp_access *a, const tm_r
         if (p->per_sector) {
             uint32_t sectors = 0;
             for (uint32_t i = 0; i < n; i++)
-                sectors += popcount8(lines[i].sectors);
+                sectors += tm_popcount8(lines[i].sectors);
             if (sectors > TM_COALESCE_MAX_REQS)
                 return coal_fail(err, errlen, "coalescer: more than %u sector requests in one sub-warp",
                                  TM_COALESCE_MAX_REQS);

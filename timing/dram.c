@@ -10,6 +10,8 @@
  * allocated in tm_dram_cycle. */
 #include "timing/dram.h"
 
+#include "timing/bits.h"
+
 #include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -308,7 +310,7 @@ static void bursts_per_subrank(const tm_dram *d, const tm_req *r, uint32_t *burs
     uint32_t bytes = r->bytes ? r->bytes : 1;
     uint32_t mask = r->sectors & 0xfu;
     memset(bursts, 0, d->nsr * sizeof *bursts);
-    bool by_mask = __builtin_popcount(mask) > 1 && bytes == TM_SECTOR_BYTES * (uint32_t)__builtin_popcount(mask);
+    bool by_mask = tm_popcount8((uint8_t)mask) > 1 && bytes == TM_SECTOR_BYTES * tm_popcount8((uint8_t)mask);
     if (d->nsr == 1 && !by_mask) {
         bursts[0] = (uint32_t)(((uint64_t)bytes + d->atom - 1) / d->atom);
         return;
@@ -769,11 +771,8 @@ static bool issue(tm_dram *d, uint64_t now)
     return any;
 }
 
-/* Requests not yet finished: waiting, at banks, or with data on the bus. */
-static uint32_t unfinished(const tm_dram *d)
-{
-    return d->n_waiting + (uint32_t)__builtin_popcountll(d->busy_mask) + d->inflight.n + d->joining;
-}
+/* Are requests not yet finished: waiting, at banks, or with data on the bus? */
+static bool unfinished(const tm_dram *d) { return d->n_waiting || d->busy_mask || d->inflight.n || d->joining; }
 
 /* Count the cycles from next_cycle up to (not including) upto as idle:
  * nothing could happen in them (no event), so nothing changed. */

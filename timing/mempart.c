@@ -1,6 +1,8 @@
 /* mempart.c — a memory partition: L2 slices and a DRAM channel (mempart.h). */
 #include "timing/mempart.h"
 
+#include "timing/bits.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,11 +122,11 @@ static uint32_t split_pieces(const tm_mempart *mp, const tm_req *r, tm_req *out)
         return 0;
     uint64_t piece = l2->sectored ? TM_SECTOR_BYTES : l2->line_bytes, first = r->addr & ~(piece - 1);
     uint32_t n = 0;
-    bool mask_sized = r->sectors && r->bytes == TM_SECTOR_BYTES * (uint32_t)__builtin_popcount(r->sectors);
+    bool mask_sized = r->sectors && r->bytes == TM_SECTOR_BYTES * tm_popcount8(r->sectors);
     if (l2->sectored && (r->addr % 128 + r->bytes <= 128 || mask_sized)) { /* within a line: its sector mask
                                                                               (LAMAR's fetches of several
                                                                               sectors are addressed by one) */
-        if (__builtin_popcount(r->sectors) <= 1)
+        if (tm_popcount8(r->sectors) <= 1)
             return 0;
         for (uint32_t i = 0; i < 4; i++)
             if (r->sectors >> i & 1) {

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing/bits.h"
 #include "timing/coalescer.h"
 #include "timing/gpu.h"
 #include "timing/hazard.h"
@@ -1397,7 +1398,7 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
         cta_fault(sm, cta);
         return false;
     }
-    uint32_t lanes = (uint32_t)__builtin_popcount(is.mask);
+    uint32_t lanes = tm_popcount32(is.mask);
     sm->stats.warp_insts++;
     sm->stats.thread_insts += lanes;
     if (second)
