@@ -116,10 +116,11 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
     bool rec = c->record_mem;
     if (rec && !log_room(c, in, n))
         return false;
-    sim_mem_access *log = c->mem_log;
-    uint32_t nlog = c->nmem_log;
+    sim_mem_access *e = rec ? c->mem_log + c->nmem_log : NULL; /* the log's next entry */
     const uint32_t *tmap = c->tmap;
-    uint8_t space = in->space == PTX_SPACE_SHARED ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL;
+    /* every entry but its address and thread, as the log holds it */
+    sim_mem_access entry = {.size = 4, .kind = (uint8_t)kind,
+                            .space = in->space == PTX_SPACE_SHARED ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL};
     window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i];
@@ -127,19 +128,16 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
         uint8_t *p;
         if (o < end && !(o & 3)) {
             p = data + o;
-            if (rec) { /* (field by field: a compound literal is built on the stack first) */
-                sim_mem_access *e = &log[nlog++];
-                e->addr = a;
-                e->size = 4;
-                e->thread = (uint16_t)(tmap ? tmap[t] : t);
-                e->kind = (uint8_t)kind;
-                e->space = space;
+            if (rec) {
+                entry.addr = a;
+                entry.thread = (uint16_t)(tmap ? tmap[t] : t);
+                *e++ = entry;
             }
         } else {
-            c->nmem_log = nlog; /* sim_mem logs (and may grow the log) itself */
+            if (rec) /* sim_mem logs (and may grow the log) itself */
+                c->nmem_log = (uint32_t)(e - c->mem_log);
             p = word_slow(c, in, t, a, kind, &data, &lo, &end);
-            log = c->mem_log;
-            nlog = c->nmem_log;
+            e = rec ? c->mem_log + c->nmem_log : NULL;
             if (!p)
                 return false;
         }
@@ -152,7 +150,8 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
             memcpy(p, &v, 4);
         }
     }
-    c->nmem_log = nlog;
+    if (rec)
+        c->nmem_log = (uint32_t)(e - c->mem_log);
     return true;
 }
 

@@ -33,6 +33,7 @@
  * ("Turner's memory stage" below). */
 #include "timing/sm.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -676,6 +677,13 @@ static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t lane, uint
     }
 }
 
+/* The fields of a log entry after its address, compared at once. */
+#define MEM_TAIL_BYTES (sizeof(sim_mem_access) - offsetof(sim_mem_access, size))
+_Static_assert(offsetof(sim_mem_access, size) == 8 && MEM_TAIL_BYTES == 8 &&
+                   offsetof(sim_mem_access, thread) + sizeof(uint16_t) == offsetof(sim_mem_access, kind) &&
+                   offsetof(sim_mem_access, space) == 15,
+               "a log entry's size, thread, kind and space fill its last 8 bytes");
+
 /* Turn the access log of an issue into m's shared-memory cycles and
  * requests: round r holds every lane's r-th access. lane_thread[k] is the
  * CTA thread of lane k (the log names threads). */
@@ -683,13 +691,30 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
                          const sim_step *st)
 {
     uint8_t round_of[1024], lane_of_entry[1024]; /* entries 0..n-1 are set below */
-    uint32_t seen[32] = {0}, rounds = 0;
+    uint32_t rounds = 0;
     uint8_t lane_of_thread[1024]; /* CTAs have at most 1024 threads */
     uint32_t n = st->nmem < 1024 ? st->nmem : 1024; /* more than 1024 accesses: the rest is not timed */
     /* the usual log, entry i lane i's one access, read in one pass */
     uint64_t each_addr[32];
     uint32_t each_bytes = 0, same = 0;
     uint8_t each_space = 0, each_kind = 0;
+    if (n == nlanes && n) { /* the common log: one space, kind and size for every lane (the loop below, lighter) */
+        const sim_mem_access *m0 = &st->mem[0];
+        each_space = m0->space;
+        each_kind = m0->kind;
+        each_bytes = m0->size;
+        sim_mem_access want = *m0; /* (size, thread, kind and space: one 8-byte compare) */
+        for (; same < n; same++) {
+            const sim_mem_access *a = &st->mem[same];
+            want.thread = (uint16_t)lane_thread[same];
+            if (memcmp(&a->size, &want.size, MEM_TAIL_BYTES) != 0)
+                break;
+            each_addr[same] = a->addr;
+        }
+        if (each_space != PTX_SPACE_SHARED && each_space != PTX_SPACE_GLOBAL)
+            for (uint32_t k = 0; k < same; k++)
+                each_addr[k] = global_address(sm, wi, k, each_space, each_addr[k]);
+    }
     for (; n == nlanes && same < n && st->mem[same].thread == lane_thread[same]; same++) {
         const sim_mem_access *a = &st->mem[same];
         each_addr[same] = a->space == PTX_SPACE_SHARED ? a->addr : global_address(sm, wi, same, a->space, a->addr);
@@ -701,6 +726,7 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     for (uint32_t k = same; one_each && k < 32; k++)
         each_addr[k] = 0; /* (lanes without an access, as in the other rounds) */
     rounds = one_each && n;
+    uint32_t seen[32] = {0};
     for (uint32_t k = 0; !one_each && k < nlanes; k++)
         lane_of_thread[lane_thread[k] & 1023] = (uint8_t)k;
     for (uint32_t i = 0; !one_each && i < n; i++) {
