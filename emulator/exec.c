@@ -173,6 +173,7 @@ static inline __attribute__((always_inline)) void exec_one(sim_cta *c, uint32_t 
     s->retry = 0;
     s->mem = NULL;
     s->nmem = 0;
+    s->mem_by_lane = false;
     if ((in->flags & SIM_IF_GENERAL) || c->trace || c->taint) {
         exec_general(c, pc, in, g, s);
         return;

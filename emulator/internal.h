@@ -496,6 +496,9 @@ typedef struct sim_step {
      * in the order it made them (NULL and 0 otherwise) */
     const struct sim_mem_access *mem;
     uint32_t nmem;
+    bool mem_by_lane;      /* entry i of mem is the access of the i-th lane the instruction ran
+                              for, one each, all of one size, kind and space (the common log,
+                              which the timing model then reads without checking it) */
 } sim_step;
 
 /* sim_func.branch_facts: the branch condition is the same in every thread

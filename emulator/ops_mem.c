@@ -105,10 +105,12 @@ static bool log_room(sim_cta *c, const sim_inst *in, uint32_t n)
  * masked by m; kind 2: stores of source src): aligned ones inside the
  * window inline, logged here when the CTA records its accesses (in
  * locals: the log's count and pointer would otherwise be read again after
- * every store), the others through sim_mem. False on a fault. */
+ * every store), the others through sim_mem. False on a fault. When every
+ * lane's access was inline, s->mem_by_lane says so. */
 static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base, int kind,
-                               uint64_t *dst, uint64_t m, const opnd *src)
+                               uint64_t *dst, uint64_t m, const opnd *src, sim_step *s)
 {
+    bool inline_only = true;
     uint8_t *data;
     uint64_t lo, end;
     uint32_t n = L->n;
@@ -134,6 +136,7 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
                 *e++ = entry;
             }
         } else {
+            inline_only = false;
             if (rec) /* sim_mem logs (and may grow the log) itself */
                 c->nmem_log = (uint32_t)(e - c->mem_log);
             p = word_slow(c, in, t, a, kind, &data, &lo, &end);
@@ -152,6 +155,7 @@ static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *
     }
     if (rec)
         c->nmem_log = (uint32_t)(e - c->mem_log);
+    s->mem_by_lane = rec && inline_only && c->nmem_log == n; /* (the log was empty: exec.c) */
     return true;
 }
 
@@ -172,6 +176,7 @@ HANDLER(op_ld)
             s->event = SIM_EV_FAULT;
             return;
         }
+        s->mem_by_lane = c->record_mem && c->nmem_log == L->n; /* (one access, then a copy for each other lane) */
         for (unsigned k = 0; k < n; k++) {
             uint64_t v = load_n(p + k * size, size);
             v = (sg ? (uint64_t)ptx_sext(v, size * 8) : v) & D->m[k];
@@ -185,7 +190,7 @@ HANDLER(op_ld)
         return;
     }
     if (n == 1 && size == 4 && !sg && in->addr.base.imm == 0) { /* the most common load: [reg+off] */
-        if (!word_access(c, in, L, sim_row(c, in->addr.base.row), 1, D->p[0], D->m[0], NULL))
+        if (!word_access(c, in, L, sim_row(c, in->addr.base.row), 1, D->p[0], D->m[0], NULL, s))
             s->event = SIM_EV_FAULT;
         return;
     }
@@ -210,7 +215,7 @@ HANDLER(op_st)
     (void)g;
     unsigned size = type_bits(in->type) / 8, n = in->vec;
     if (n == 1 && size == 4 && in->addr.base.imm == 0) { /* the most common store: [reg+off] */
-        if (!word_access(c, in, L, sim_row(c, in->addr.base.row), 2, NULL, 0, &O[0]))
+        if (!word_access(c, in, L, sim_row(c, in->addr.base.row), 2, NULL, 0, &O[0], s))
             s->event = SIM_EV_FAULT;
         return;
     }

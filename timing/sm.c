@@ -686,7 +686,9 @@ _Static_assert(offsetof(sim_mem_access, size) == 8 && MEM_TAIL_BYTES == 8 &&
 
 /* Turn the access log of an issue into m's shared-memory cycles and
  * requests: round r holds every lane's r-th access. lane_thread[k] is the
- * CTA thread of lane k (the log names threads). */
+ * CTA thread of lane k (the log names threads); it is not read when the
+ * emulator made the log lane by lane for every lane (sim_step.mem_by_lane
+ * with nlanes entries). */
 static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t *lane_thread, uint32_t nlanes,
                          const sim_step *st)
 {
@@ -703,6 +705,9 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
         each_space = m0->space;
         each_kind = m0->kind;
         each_bytes = m0->size;
+        if (st->mem_by_lane) /* (as the emulator made it: lane i's entry i) */
+            for (; same < n; same++)
+                each_addr[same] = st->mem[same].addr;
         sim_mem_access want = *m0; /* (size, thread, kind and space: one 8-byte compare) */
         for (; same < n; same++) {
             const sim_mem_access *a = &st->mem[same];
@@ -1417,7 +1422,8 @@ static bool issue(tm_sm *sm, uint32_t wi, uint64_t now, bool second)
     cta->emu.clock = now;
     sim_exec(&cta->emu, is.pc, g, &st);
     uint32_t lane_thread[32]; /* inside a call the group's entries are lanes of the warp */
-    if (is_mem) /* (for mem_requests, taken before the commit) */
+    if (is_mem && !(st.mem_by_lane && st.nmem == g->n)) /* (for mem_requests, taken before the commit; it
+                                                            reads lane i's entry i without them) */
         for (uint32_t k = 0; k < g->n; k++)
             lane_thread[k] = sim_thread(&cta->emu, g->t[k]);
     if (st.event == SIM_EV_FAULT) {

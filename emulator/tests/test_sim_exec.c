@@ -6,7 +6,8 @@
  *  - sim_step.mem lists every access of an instruction (ld.global vector,
  *    st.shared, atom, a generic load resolving to shared memory, cp.async,
  *    ldmatrix, simtlab.cond_acc) with its thread, address, size, kind and
- *    space;
+ *    space; sim_step.mem_by_lane says when entry i is the i-th running
+ *    lane's only access, all of one size, kind and space (and only then);
  *  - %clock64 reads the caller's clock when the caller owns it;
  *  - an indirect call whose lanes name two functions reports the second
  *    group in sim_step.retry, and the call completes for both;
@@ -170,6 +171,10 @@ static void test_memory_log(void **state)
         assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
         assert_int_equal(is.pc, pc);
         assert_int_equal(is.mask, 0xf);
+        /* lane by lane: the parameter, the 4-byte shared store; not the
+         * vector (its entries are lane by lane, but it is not said for
+         * every such log), the atomic, the generic load, the copy */
+        assert_int_equal(st.mem_by_lane, pc == 0 || pc == 9);
         switch (pc) {
         case 0: /* ld.param: the 8-byte parameter, read by each thread */
             assert_int_equal(st.nmem, 4);
@@ -211,6 +216,54 @@ static void test_memory_log(void **state)
     /* after ret the warp is done */
     assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
     assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_DONE);
+    stepper_close(&s);
+}
+
+static const char *const guarded_text = PROLOGUE
+    ".visible .entry k(.param .u64 p)\n{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "cvta.to.global.u64 %rd2, %rd1;\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 4;\n"
+    "add.s64 %rd4, %rd2, %rd3;\n"
+    "and.b32 %r2, %r1, 1;\n"
+    "setp.eq.u32 %p1, %r2, 0;\n"
+    "ld.global.u32 %r3, [%rd2];\n"      /* 7: every thread, the buffer's first word */
+    "@%p1 ld.global.u32 %r3, [%rd4];\n" /* 8: the even threads */
+    "ld.global.u32 %r3, [%rd4];\n"      /* 9: every thread */
+    "ret;\n}\n";
+
+/* A 4-byte load by the even threads of four, then by all, after a load of
+ * the same buffer (the emulator's fast path for memory it has just
+ * touched, which is what makes a log lane by lane): entries for the lanes
+ * that ran, in lane order, at buf + 4t, said to be lane by lane (entry i:
+ * the i-th lane that ran). */
+static void test_memory_log_by_lane(void **state)
+{
+    (void)state;
+    emu_test_assemble(guarded_text, "sm_80", true);
+    stepper s;
+    stepper_open(&s, guarded_text, "k", 4, false, (uint64_t[]){0}, 1);
+    uint64_t buf = emu_buf(&s.e, NULL, 16);
+    memcpy((uint8_t *)s.c.params, &buf, 8);
+    s.c.record_mem = true;
+    sim_issue is;
+    sim_step st;
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
+    assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
+    assert_int_equal(is.pc, 8);
+    assert_int_equal(st.nmem, 2);
+    assert_true(st.mem_by_lane);
+    expect_access(&st, 0, 0, buf, 4, 1, PTX_SPACE_GLOBAL);
+    expect_access(&st, 1, 2, buf + 8, 4, 1, PTX_SPACE_GLOBAL);
+    assert_int_equal(step(&s, 0, &is, &st), SIM_WARP_READY);
+    assert_int_equal(is.pc, 9);
+    assert_int_equal(st.nmem, 4);
+    assert_true(st.mem_by_lane);
+    for (uint32_t t = 0; t < 4; t++)
+        expect_access(&st, t, t, buf + 4 * t, 4, 1, PTX_SPACE_GLOBAL);
     stepper_close(&s);
 }
 
@@ -494,6 +547,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_log),
+        cmocka_unit_test(test_memory_log_by_lane),
         cmocka_unit_test(test_memory_log_ldmatrix),
         cmocka_unit_test(test_memory_log_cond_acc),
         cmocka_unit_test(test_clock_owned_by_caller),
