@@ -101,61 +101,75 @@ static bool log_room(sim_cta *c, const sim_inst *in, uint32_t n)
     return true;
 }
 
+/* The load (kind 1: into dst[t] masked by m) or store (kind 2: of source
+ * src) of thread t's 4-byte word at p. */
+static inline void move_word(int kind, uint8_t *p, uint32_t t, uint64_t *dst, uint64_t m, const opnd *src)
+{
+    if (kind == 1) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        dst[t] = v & m;
+    } else {
+        uint32_t v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ src->x);
+        memcpy(p, &v, 4);
+    }
+}
+
 /* The 4-byte [reg+off] accesses of every lane (kind 1: loads into dst
  * masked by m; kind 2: stores of source src): aligned ones inside the
- * window inline, logged here when the CTA records its accesses (in
- * locals: the log's count and pointer would otherwise be read again after
- * every store), the others through sim_mem. False on a fault. When every
- * lane's access was inline, s->mem_by_lane says so. */
+ * window inline, the others through sim_mem. When the CTA records its
+ * accesses, the inline ones are logged here (through a pointer into the
+ * log: its count would otherwise be read again after every store), and
+ * when every lane's was, s->mem_by_lane says so; a loop of its own
+ * otherwise. False on a fault. */
 static inline bool word_access(sim_cta *c, const sim_inst *in, const sim_lanes *L, const uint64_t *base, int kind,
                                uint64_t *dst, uint64_t m, const opnd *src, sim_step *s)
 {
-    bool inline_only = true;
     uint8_t *data;
     uint64_t lo, end;
     uint32_t n = L->n;
     const uint32_t *tt = L->t;
-    bool rec = c->record_mem;
-    if (rec && !log_room(c, in, n))
+    window(c, in, 4, &data, &lo, &end);
+    if (!c->record_mem) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t t = tt[i];
+            uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
+            uint8_t *p = o < end && !(o & 3) ? data + o : word_slow(c, in, t, a, kind, &data, &lo, &end);
+            if (!p)
+                return false;
+            move_word(kind, p, t, dst, m, src);
+        }
+        return true;
+    }
+    if (!log_room(c, in, n))
         return false;
-    sim_mem_access *e = rec ? c->mem_log + c->nmem_log : NULL; /* the log's next entry */
+    bool inline_only = true;
+    sim_mem_access *e = c->mem_log + c->nmem_log; /* the log's next entry */
     const uint32_t *tmap = c->tmap;
     /* every entry but its address and thread, as the log holds it */
     sim_mem_access entry = {.size = 4, .kind = (uint8_t)kind,
                             .space = in->space == PTX_SPACE_SHARED ? PTX_SPACE_SHARED : PTX_SPACE_GLOBAL};
-    window(c, in, 4, &data, &lo, &end);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = tt[i];
         uint64_t a = sim_addr_sum(&in->addr, base[t]), o = a - lo;
         uint8_t *p;
         if (o < end && !(o & 3)) {
             p = data + o;
-            if (rec) {
-                entry.addr = a;
-                entry.thread = (uint16_t)(tmap ? tmap[t] : t);
-                *e++ = entry;
-            }
+            entry.addr = a;
+            entry.thread = (uint16_t)(tmap ? tmap[t] : t);
+            *e++ = entry;
         } else {
             inline_only = false;
-            if (rec) /* sim_mem logs (and may grow the log) itself */
-                c->nmem_log = (uint32_t)(e - c->mem_log);
+            c->nmem_log = (uint32_t)(e - c->mem_log); /* sim_mem logs (and may grow the log) itself */
             p = word_slow(c, in, t, a, kind, &data, &lo, &end);
-            e = rec ? c->mem_log + c->nmem_log : NULL;
+            e = c->mem_log + c->nmem_log;
             if (!p)
                 return false;
         }
-        if (kind == 1) {
-            uint32_t v;
-            memcpy(&v, p, 4);
-            dst[t] = v & m;
-        } else {
-            uint32_t v = (uint32_t)((src->reg ? src->p[t] : src->v) ^ src->x);
-            memcpy(p, &v, 4);
-        }
+        move_word(kind, p, t, dst, m, src);
     }
-    if (rec)
-        c->nmem_log = (uint32_t)(e - c->mem_log);
-    s->mem_by_lane = rec && inline_only && c->nmem_log == n; /* (the log was empty: exec.c) */
+    c->nmem_log = (uint32_t)(e - c->mem_log);
+    s->mem_by_lane = inline_only && c->nmem_log == n; /* (the log was empty: exec.c) */
     return true;
 }
 
