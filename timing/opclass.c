@@ -404,6 +404,7 @@ bool tm_opclass_function(const ptx_module *m, const ptx_function *f, const tm_co
                 dst[nd++] = du.writes[k];
         ic->dst = dst;
         ic->ndst = nd;
+        tm_inst_class_set_masks(ic);
         used += nd;
         if (nd)
             ic->flags |= TM_IC_WRITES_REG;
@@ -417,6 +418,25 @@ bool tm_opclass_function(const ptx_module *m, const ptx_function *f, const tm_co
     if (!ok)
         tm_opclass_fn_free(out);
     return ok;
+}
+
+void tm_inst_class_set_masks(tm_inst_class *ic)
+{
+    ic->reg_top = 0;
+    ic->uses[0] = ic->uses[1] = ic->defs[0] = ic->defs[1] = 0;
+    ic->has_masks = true;
+    for (uint32_t k = 0; k < ic->nsrc + ic->ndst; k++) {
+        bool def = k >= ic->nsrc;
+        uint32_t r = def ? ic->dst[k - ic->nsrc] : ic->src[k];
+        ic->reg_top = r + 1 > ic->reg_top ? r + 1 : ic->reg_top;
+        if (r >= TM_IC_MASK_REGS) {
+            ic->has_masks = false;
+            continue;
+        }
+        ic->uses[r / 64] |= 1ull << (r % 64);
+        if (def)
+            ic->defs[r / 64] |= 1ull << (r % 64);
+    }
 }
 
 /* Release what tm_opclass_function allocated. */

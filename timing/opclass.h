@@ -152,7 +152,21 @@ typedef struct tm_inst_class {
     const uint32_t *src;   /* registers read (see above), each once */
     const uint32_t *dst;   /* registers written, each once */
     const uint32_t *read;  /* registers read from the register banks */
+    /* src and dst as bits, when every register is below TM_IC_MASK_REGS (has_masks; set by
+     * tm_inst_class_set_masks): the scoreboard tests a warp's pending writes against them at
+     * once instead of register by register */
+    bool has_masks;
+    uint32_t reg_top;      /* the highest register of src and dst + 1 (0: none) */
+    uint64_t uses[2];      /* src and dst */
+    uint64_t defs[2];      /* dst */
 } tm_inst_class;
+
+/* Registers the masks of tm_inst_class hold. */
+#define TM_IC_MASK_REGS 128u
+
+/* Set ic's masks and reg_top from its src and dst lists (has_masks when
+ * every register is below TM_IC_MASK_REGS). */
+void tm_inst_class_set_masks(tm_inst_class *ic);
 
 /* The classes of one function's instructions. */
 typedef struct tm_opclass_fn {

@@ -6,7 +6,9 @@
  * word boundaries with thousands of registers; dual-path execution's
  * shadow bits (Rhu's thesis, Sec. 3.2.2) and the registers a memory
  * subdivision keeps from them. Instructions are built by
- * hand: the scoreboard reads only their register lists and flags. */
+ * hand: the scoreboard reads only their register lists and flags, or the
+ * register masks tm_inst_class_set_masks makes of the lists, which must
+ * answer as the lists do. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "timing/opclass.h"
 #include "timing/scoreboard.h"
 
 /* An instruction reading src[0..nsrc) and writing dst[0..ndst). */
@@ -212,6 +215,69 @@ static void test_keep(void **state)
     tm_scoreboard_free(sb);
 }
 
+/* xorshift64: the next pseudo-random number of *s. */
+static uint64_t next_random(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Random instructions on scoreboards of 40, 64, 100, 128 and 200
+ * registers (one to four words a warp), each as given (lists) and with its
+ * masks: check and reserve answer the same on twin scoreboards through a
+ * random run of reservations and releases, registers beyond the size
+ * included (a hazard for ever, as the lists say). */
+static void test_masks_answer_as_lists(void **state)
+{
+    (void)state;
+    const uint32_t sizes[] = {40, 64, 100, 128, 200};
+    uint64_t s = 0x2545F4914F6CDD1Dull;
+    for (uint32_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        uint32_t nregs = sizes[z];
+        tm_scoreboard *a = tm_scoreboard_new(2, nregs), *b = tm_scoreboard_new(2, nregs);
+        assert_non_null(a);
+        assert_non_null(b);
+        uint32_t regs[64][6];
+        tm_inst_class lists[64], masks[64];
+        for (uint32_t i = 0; i < 64; i++) { /* up to 4 sources and 2 destinations, now and then beyond the size */
+            uint32_t nsrc = (uint32_t)(next_random(&s) % 5), ndst = (uint32_t)(next_random(&s) % 3);
+            for (uint32_t k = 0; k < nsrc + ndst; k++) {
+                uint32_t r;
+                bool again;
+                do { /* (each register once in its list) */
+                    r = (uint32_t)(next_random(&s) % (nregs + 8));
+                    again = false;
+                    for (uint32_t j = k < nsrc ? 0 : nsrc; j < k; j++)
+                        again |= regs[i][j] == r;
+                } while (again);
+                regs[i][k] = r;
+            }
+            lists[i] = inst(regs[i], nsrc, regs[i] + nsrc, ndst, ndst ? TM_IC_WRITES_REG : 0);
+            masks[i] = lists[i];
+            tm_inst_class_set_masks(&masks[i]);
+        }
+        uint32_t masked = 0;
+        for (uint32_t step = 0; step < 20000; step++) {
+            uint32_t i = (uint32_t)(next_random(&s) % 64), w = (uint32_t)(next_random(&s) % 2);
+            masked += masks[i].has_masks && masks[i].reg_top <= nregs;
+            assert_int_equal(tm_scoreboard_check(a, w, &lists[i]), tm_scoreboard_check(b, w, &masks[i]));
+            if (next_random(&s) % 3) {
+                assert_int_equal(tm_scoreboard_reserve(a, w, &lists[i]), tm_scoreboard_reserve(b, w, &masks[i]));
+            } else {
+                tm_scoreboard_release_inst(a, w, &lists[i]);
+                tm_scoreboard_release_inst(b, w, &masks[i]);
+            }
+            assert_int_equal(tm_scoreboard_pending_writes(a, w), tm_scoreboard_pending_writes(b, w));
+        }
+        if (nregs <= TM_IC_MASK_REGS)
+            assert_true(masked > 10000); /* (the masks were the ones answering) */
+        tm_scoreboard_free(a);
+        tm_scoreboard_free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_many_registers),
         cmocka_unit_test(test_shadow),
         cmocka_unit_test(test_keep),
+        cmocka_unit_test(test_masks_answer_as_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
