@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void set_range(const tm_opcollector *oc, unsigned set, uint32_t sched, uint32_t *lo, uint32_t *hi);
+
 /* The operand collector of cfg. */
 tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
                                    uint32_t reads_per_collector, char *err, size_t errlen)
@@ -47,7 +49,8 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
     oc->bank_read = malloc(oc->reg_banks * sizeof *oc->bank_read);
     oc->bank_write = malloc(oc->reg_banks * sizeof *oc->bank_write);
     oc->ex = calloc(nex ? nex : 1, sizeof *oc->ex);
-    if (!oc->cu || !oc->active || !oc->bank_store || !oc->bank_read || !oc->bank_write || !oc->ex) {
+    oc->range = malloc((size_t)(TM_UNIT_KINDS + 1) * nsched * 2 * sizeof *oc->range);
+    if (!oc->cu || !oc->active || !oc->bank_store || !oc->bank_read || !oc->bank_write || !oc->ex || !oc->range) {
         tm_opcollector_free(oc);
         goto oom;
     }
@@ -55,6 +58,11 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
         oc->bank_read[b] = oc->bank_write[b] = UINT64_MAX;
     for (uint32_t c = 0; c < oc->ncu; c++)
         oc->cu[c].bank = oc->bank_store + (size_t)c * oc->max_reads;
+    for (unsigned k = 0; k <= TM_UNIT_KINDS; k++)
+        for (uint32_t s = 0; s < nsched; s++) {
+            uint32_t *r = &oc->range[2 * (k * nsched + s)];
+            set_range(oc, k, s, &r[0], &r[1]);
+        }
     return oc;
 oom:
     snprintf(err, errlen, "out of memory for the operand collector");
@@ -71,6 +79,7 @@ void tm_opcollector_free(tm_opcollector *oc)
     free(oc->bank_read);
     free(oc->bank_write);
     free(oc->ex);
+    free(oc->range);
     free(oc);
 }
 
@@ -86,8 +95,7 @@ uint32_t tm_opcollector_bank(const tm_opcollector *oc, uint32_t reg, uint32_t wa
 /* The part [*lo, *hi) of collector set `set` that scheduler sched may use:
  * with the sub-core model a set of at least n_sched units is split evenly
  * among the schedulers; otherwise all of it. */
-static void set_range(const tm_opcollector *oc, unsigned set, uint32_t sched, uint32_t *lo,
-                      uint32_t *hi)
+static void set_range(const tm_opcollector *oc, unsigned set, uint32_t sched, uint32_t *lo, uint32_t *hi)
 {
     uint32_t first = oc->set_first[set], count = oc->set_count[set];
     if (oc->sub_core && count >= oc->n_sched) {
@@ -105,10 +113,11 @@ static void set_range(const tm_opcollector *oc, unsigned set, uint32_t sched, ui
 static int find_free(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
 {
     const unsigned sets[2] = {kind, TM_UNIT_KINDS};
+    if (sched >= oc->n_sched)
+        sched %= oc->n_sched; /* (callers pass a scheduler's number: no division) */
     for (unsigned s = 0; s < 2; s++) {
-        uint32_t lo, hi;
-        set_range(oc, sets[s], sched, &lo, &hi);
-        for (uint32_t c = lo; c < hi; c++)
+        const uint32_t *r = &oc->range[2 * (sets[s] * oc->n_sched + sched)];
+        for (uint32_t c = r[0]; c < r[1]; c++)
             if (!oc->cu[c].busy)
                 return (int)c;
     }

@@ -93,6 +93,9 @@ typedef struct tm_opcollector {
     uint32_t ex_first[TM_UNIT_KINDS], ex_cap[TM_UNIT_KINDS];
     uint32_t ex_head[TM_UNIT_KINDS], ex_n[TM_UNIT_KINDS];
     uint64_t seq;
+    /* set_range of each set and scheduler, worked out once: [range[2i], range[2i + 1]) for
+     * i = set * n_sched + sched */
+    uint32_t *range;
     uint32_t *bank_store;
     /* statistics */
     uint64_t bank_conflict_stalls;     /* see above */
