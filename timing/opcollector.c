@@ -32,6 +32,8 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
     oc->sub_core = cfg->sub_core_model && nsched > 1;
     oc->reads_per_collector = reads_per_collector;
     oc->max_reads = max_reads ? max_reads : 32;
+    uint32_t among = oc->sub_core ? oc->banks_per_sched : oc->reg_banks;
+    oc->bank_mask = among > 1 && !(among & (among - 1)) ? among - 1 : 0;
     for (unsigned k = 0; k <= TM_UNIT_KINDS; k++) {
         oc->set_first[k] = oc->ncu;
         oc->set_count[k] = k < TM_UNIT_KINDS ? cfg->oc_units[k] : cfg->oc_units_gen;
@@ -83,13 +85,21 @@ void tm_opcollector_free(tm_opcollector *oc)
     free(oc);
 }
 
-/* GPGPU-Sim's register_bank(). */
-uint32_t tm_opcollector_bank(const tm_opcollector *oc, uint32_t reg, uint32_t warp, uint32_t sched)
+/* GPGPU-Sim's register_bank() (a mask for a power of two of banks, and
+ * no division for a scheduler's number: what every operand asks). */
+static inline uint32_t bank_of(const tm_opcollector *oc, uint32_t reg, uint32_t warp, uint32_t sched)
 {
     uint64_t b = (uint64_t)reg + (oc->use_warp_id ? warp : 0);
-    if (oc->sub_core)
-        return (uint32_t)(b % oc->banks_per_sched) + (sched % oc->n_sched) * oc->banks_per_sched;
-    return (uint32_t)(b % oc->reg_banks);
+    if (!oc->sub_core)
+        return oc->bank_mask ? (uint32_t)(b & oc->bank_mask) : (uint32_t)(b % oc->reg_banks);
+    uint32_t s = sched < oc->n_sched ? sched : sched % oc->n_sched;
+    uint32_t in = oc->bank_mask ? (uint32_t)(b & oc->bank_mask) : (uint32_t)(b % oc->banks_per_sched);
+    return in + s * oc->banks_per_sched;
+}
+
+uint32_t tm_opcollector_bank(const tm_opcollector *oc, uint32_t reg, uint32_t warp, uint32_t sched)
+{
+    return bank_of(oc, reg, warp, sched);
 }
 
 /* The part [*lo, *hi) of collector set `set` that scheduler sched may use:
@@ -149,7 +159,7 @@ int tm_opcollector_issue(tm_opcollector *oc, uint32_t warp, uint32_t sched,
     cu->seq = oc->seq++;
     cu->npending = ic->nread;
     for (uint32_t k = 0; k < ic->nread; k++)
-        cu->bank[k] = tm_opcollector_bank(oc, ic->read[k], warp, sched);
+        cu->bank[k] = bank_of(oc, ic->read[k], warp, sched);
     cu->ready_at = ic->nread ? UINT64_MAX : now + 1; /* nothing to read: leaves next cycle */
     oc->active[oc->nactive++] = (uint32_t)c;
     return c;
@@ -161,7 +171,7 @@ uint32_t tm_opcollector_writeback(tm_opcollector *oc, uint32_t warp, uint32_t sc
 {
     uint32_t k = 0;
     for (; k < n; k++) {
-        uint32_t b = tm_opcollector_bank(oc, regs[k], warp, sched);
+        uint32_t b = bank_of(oc, regs[k], warp, sched);
         if (oc->bank_write[b] == now || oc->bank_read[b] == now)
             break;
         oc->bank_write[b] = now;

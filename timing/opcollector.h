@@ -80,6 +80,7 @@ typedef struct tm_oc_cu {
 
 typedef struct tm_opcollector {
     uint32_t reg_banks, banks_per_sched, n_sched;
+    uint32_t bank_mask;                /* the banks a register picks among - 1 when a power of two (0: not) */
     bool use_warp_id, sub_core;
     uint32_t reads_per_collector;      /* 0: no limit */
     uint32_t max_reads;

@@ -126,6 +126,20 @@ static void test_bank_mapping(void **state)
     assert_int_equal(tm_opcollector_bank(oc, 5, 0, 1), 5);  /* (5 + 0) % 4 + 4 */
     assert_int_equal(tm_opcollector_bank(oc, 6, 1, 0), 3);  /* (6 + 1) % 4 + 0 */
     tm_opcollector_free(oc);
+    c.reg_banks = 12; /* three banks a scheduler: not a power of two */
+    c.n_schedulers = 4;
+    oc = make(&c, 4, 0);
+    assert_int_equal(tm_opcollector_bank(oc, 5, 0, 2), 8);  /* (5 + 0) % 3 + 2 * 3 */
+    assert_int_equal(tm_opcollector_bank(oc, 7, 1, 3), 11); /* (7 + 1) % 3 + 3 * 3 */
+    tm_opcollector_free(oc);
+    c.sub_core_model = false;
+    c.reg_bank_use_warp_id = false;
+    c.reg_banks = 6;
+    oc = make(&c, 4, 0);
+    assert_int_equal(tm_opcollector_bank(oc, 13, 0, 3), 1); /* 13 % 6 */
+    tm_opcollector_free(oc);
+    c.sub_core_model = true;
+    c.reg_bank_use_warp_id = true;
     c.reg_banks = 6;
     c.n_schedulers = 4; /* 6 banks do not split among 4 schedulers */
     char err[128] = "";
