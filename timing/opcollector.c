@@ -65,6 +65,19 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
             uint32_t *r = &oc->range[2 * (k * nsched + s)];
             set_range(oc, k, s, &r[0], &r[1]);
         }
+    if (oc->ncu <= 64) {
+        if (!(oc->cand = calloc((size_t)TM_UNIT_KINDS * nsched, sizeof *oc->cand))) {
+            tm_opcollector_free(oc);
+            goto oom;
+        }
+        for (unsigned k = 0; k < TM_UNIT_KINDS; k++)
+            for (uint32_t s = 0; s < nsched; s++)
+                for (unsigned set = 0; set < 2; set++) {
+                    const uint32_t *r = &oc->range[2 * ((set ? TM_UNIT_KINDS : k) * nsched + s)];
+                    for (uint32_t c = r[0]; c < r[1]; c++)
+                        oc->cand[k * nsched + s] |= 1ull << c;
+                }
+    }
     return oc;
 oom:
     snprintf(err, errlen, "out of memory for the operand collector");
@@ -82,6 +95,7 @@ void tm_opcollector_free(tm_opcollector *oc)
     free(oc->bank_write);
     free(oc->ex);
     free(oc->range);
+    free(oc->cand);
     free(oc);
 }
 
@@ -122,9 +136,13 @@ static void set_range(const tm_opcollector *oc, unsigned set, uint32_t sched, ui
  * the generic set), or -1. */
 static int find_free(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
 {
-    const unsigned sets[2] = {kind, TM_UNIT_KINDS};
     if (sched >= oc->n_sched)
         sched %= oc->n_sched; /* (callers pass a scheduler's number: no division) */
+    if (oc->cand) {
+        uint64_t free_ones = oc->cand[kind * oc->n_sched + sched] & ~oc->busy;
+        return free_ones ? __builtin_ctzll(free_ones) : -1;
+    }
+    const unsigned sets[2] = {kind, TM_UNIT_KINDS};
     for (unsigned s = 0; s < 2; s++) {
         const uint32_t *r = &oc->range[2 * (sets[s] * oc->n_sched + sched)];
         for (uint32_t c = r[0]; c < r[1]; c++)
@@ -152,6 +170,7 @@ int tm_opcollector_issue(tm_opcollector *oc, uint32_t warp, uint32_t sched,
         return TM_OC_BUSY;
     tm_oc_cu *cu = &oc->cu[c];
     cu->busy = true;
+    oc->busy |= oc->cand ? 1ull << c : 0;
     cu->kind = (uint8_t)kind;
     cu->warp = warp;
     cu->sched = sched;
@@ -197,6 +216,7 @@ static void dispatch(tm_opcollector *oc, uint64_t now)
                 (tm_oc_entry){.tag = cu->tag, .warp = cu->warp, .collector = c, .kind = cu->kind};
             oc->ex_n[k]++;
             cu->busy = false;
+            oc->busy &= ~(1ull << (c & 63));
             continue;
         }
         oc->active[kept++] = c;

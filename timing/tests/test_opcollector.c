@@ -200,6 +200,35 @@ static void test_collector_exhaustion(void **state)
     tm_opcollector_free(oc);
 }
 
+/* With sp SP collectors and 10 generic ones (sets numbered SP, the five
+ * other kinds' one each, generic): SP instructions take collectors 0 ..
+ * sp - 1, then the generic ones sp + 5 .. sp + 14, then none is left; an
+ * SFU instruction still has its own. Both ways of finding a free one:
+ * 55 collectors (a mask of them), 75 (more than a mask holds). */
+static void test_collectors_taken_in_order(void **state)
+{
+    (void)state;
+    const uint32_t regs[] = {1};
+    tm_inst_class a = sp_inst(regs, 1);
+    const uint32_t sizes[] = {40, 60};
+    for (int z = 0; z < 2; z++) {
+        uint32_t sp = sizes[z];
+        tm_config c = config(sp, 10);
+        tm_opcollector *oc = make(&c, 4, 0);
+        for (uint32_t i = 0; i < sp + 10; i++) {
+            assert_true(tm_opcollector_can_issue(oc, TM_UNIT_SP, 0));
+            assert_int_equal(tm_opcollector_issue(oc, 0, 0, &a, i, 0), i < sp ? i : i + 5);
+        }
+        assert_false(tm_opcollector_can_issue(oc, TM_UNIT_SP, 0));
+        assert_int_equal(tm_opcollector_issue(oc, 0, 0, &a, 99, 0), TM_OC_BUSY);
+        assert_true(tm_opcollector_can_issue(oc, TM_UNIT_SFU, 0));
+        tm_opcollector_cycle(oc, 1); /* (reads) */
+        tm_opcollector_cycle(oc, 2); /* the oldest leaves into OC_EX (width 1): collector 0 is free */
+        assert_int_equal(tm_opcollector_issue(oc, 0, 0, &a, 100, 2), 0);
+        tm_opcollector_free(oc);
+    }
+}
+
 /* OC_EX of width 1: two SP instructions (r0 and r1, banks 0 and 1) both
  * read at 1; at 2 the older enters OC_EX and the other waits in its
  * collector; once the core pops the first (cycle 3), it follows at 3. */
@@ -284,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_bank_mapping),
         cmocka_unit_test(test_warp_offset_changes_conflicts),
         cmocka_unit_test(test_collector_exhaustion),
+        cmocka_unit_test(test_collectors_taken_in_order),
         cmocka_unit_test(test_oc_ex_width),
         cmocka_unit_test(test_writes_take_banks),
         cmocka_unit_test(test_bad_input),
