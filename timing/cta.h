@@ -34,6 +34,8 @@ typedef struct tm_cta {
                              (both path slots), or the slots a regrouping mechanism regrouped; the
                              SM clears it after each next and commit */
     bool barrier_arrived; /* a warp arrived at a barrier since the last release check */
+    const struct tm_opclass_fn *kernel_opc; /* the kernel's instruction classes, once a fetch asked
+                                               for them (tm_cta_init clears it: one launch's) */
     bool allocated;       /* emu's buffers exist (tm_cta_free releases them) */
 } tm_cta;
 

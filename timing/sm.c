@@ -1822,7 +1822,11 @@ static bool fetch(tm_sm *sm, uint32_t wi, uint64_t now)
         park(sm, wi, false);
         mirror(sm, wi);
     }
-    const tm_opclass_fn *fc = tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
+    bool in_kernel = cta->emu.fn == cta->emu.kernel_fn;
+    const tm_opclass_fn *fc = in_kernel && cta->kernel_opc ? cta->kernel_opc
+                                                          : tm_gpu_opclass(sm->gpu, sm->id, cta->emu.fn->index);
+    if (in_kernel)
+        cta->kernel_opc = fc;
     if (!fc) {
         touch(sm, wi);
         return true;
