@@ -1692,7 +1692,7 @@ static void issue_stage(tm_sm *sm, uint64_t now)
         }
         uint32_t n;
         tm_warp_sched_at(&sm->sched[s], now);
-        const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
+        const uint32_t *order = tm_warp_sched_order_live(&sm->sched[s], live_row(sm, s), sm->resident[s], &n);
         tm_stall best = TM_STALL_IDLE;
         uint32_t best_wi = UINT32_MAX; /* the warp that stalled for `best` */
         bool issued = false, scoreboard = false, ready_but_stalled = false, unit = false;
@@ -1902,7 +1902,7 @@ static void fetch_stage(tm_sm *sm, uint64_t now)
         if (sm->cfg->scheduler == TM_SCHED_FETCH_GROUPS) {
             uint32_t n;
             tm_warp_sched_at(&sm->sched[s], now);
-            const uint32_t *order = tm_warp_sched_order(&sm->sched[s], live_row(sm, s), &n);
+            const uint32_t *order = tm_warp_sched_order_live(&sm->sched[s], live_row(sm, s), sm->resident[s], &n);
             for (uint32_t k = 0; k < n; k++)
                 if (m >> order[k] & 1 && fetch_slot(sm, s, order[k], now))
                     break;

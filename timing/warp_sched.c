@@ -326,14 +326,15 @@ static uint64_t live_mask(const bool *live, uint32_t n)
     return m;
 }
 
-/* The order of the scheduling policy alone. */
-static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t start)
+/* The order of the scheduling policy alone (mask: live as a mask, with at
+ * most 64 slots). */
+static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint64_t mask, uint32_t start)
 {
     uint32_t k = 0;
     switch (ws->policy) {
     case TM_SCHED_LRR:
         if (ws->n <= 64) { /* the live slots as a mask, taken from start round */
-            uint64_t m = live_mask(live, ws->n);
+            uint64_t m = mask;
             uint64_t low = start < 64 ? m & ((1ull << start) - 1) : m;
             for (uint64_t b = m & ~low; b; b &= b - 1)
                 ws->order[k++] = (uint32_t)__builtin_ctzll(b);
@@ -374,9 +375,11 @@ static uint32_t order_by_policy(tm_warp_sched *ws, const bool *live, uint32_t st
     return k;
 }
 
-const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
+const uint32_t *tm_warp_sched_order_live(tm_warp_sched *ws, const bool *live, uint64_t mask, uint32_t *n)
 {
-    if (ws->order_valid && memcmp(live, ws->order_live, ws->n * sizeof *live) == 0) {
+    bool small = ws->n <= 64;
+    if (ws->order_valid && (small ? mask == ws->order_live_mask
+                                  : memcmp(live, ws->order_live, ws->n * sizeof *live) == 0)) {
         *n = ws->norder; /* nothing it depends on changed (a greedy warp issuing again, typically) */
         return ws->order;
     }
@@ -385,11 +388,19 @@ const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_
     if (ws->cta_priority != TM_CTA_PRIORITY_NONE)
         k = order_by_cta(ws, live, start);
     else
-        k = order_by_policy(ws, live, start);
+        k = order_by_policy(ws, live, mask, start);
     *n = ws->norder = k;
-    memcpy(ws->order_live, live, ws->n * sizeof *live);
+    if (small)
+        ws->order_live_mask = mask;
+    else
+        memcpy(ws->order_live, live, ws->n * sizeof *live);
     ws->order_valid = ws->policy != TM_SCHED_FETCH_GROUPS; /* (it may switch at the next cycle) */
     return ws->order;
+}
+
+const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n)
+{
+    return tm_warp_sched_order_live(ws, live, ws->n <= 64 ? live_mask(live, ws->n) : 0, n);
 }
 
 void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s)

@@ -51,6 +51,7 @@ typedef struct tm_warp_sched {
     uint32_t norder;
     uint64_t order_mask;   /* bit s: slot s is in that order (slots < 64) */
     bool *order_live;      /* ... for these live flags (n) */
+    uint64_t order_live_mask; /* ... as a mask (n <= 64: compared instead of order_live) */
     bool order_valid;      /* ... and still the policy's answer unless live changed */
     uint32_t *by_age;      /* every slot, oldest first (ties: lower slot), kept by tm_warp_sched_start */
     /* two-level: membership of the active set, its size and limit */
@@ -107,6 +108,10 @@ void tm_warp_sched_at(tm_warp_sched *ws, uint64_t cycle);
  * count in *n. The array belongs to the scheduler (valid until the next
  * call). */
 const uint32_t *tm_warp_sched_order(tm_warp_sched *ws, const bool *live, uint32_t *n);
+/* tm_warp_sched_order with the live slots given as a mask too (bit s set
+ * exactly when live[s]; with at most 64 slots the mask is what is read
+ * where it can be, the core keeping one anyway). */
+const uint32_t *tm_warp_sched_order_live(tm_warp_sched *ws, const bool *live, uint64_t mask, uint32_t *n);
 /* Slot s issued. */
 void tm_warp_sched_issued(tm_warp_sched *ws, uint32_t s);
 /* Slot s issued a long-latency load. Two-level: it leaves the active

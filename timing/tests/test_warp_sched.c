@@ -73,6 +73,56 @@ static void test_lrr_many_slots(void **state)
     }
 }
 
+/* The order asked with the live slots as a mask too (the core's call)
+ * is the order asked with the flags alone, under each policy, through a
+ * random run of live patterns (unchanged ones included, which the
+ * scheduler answers from its last order), issues and long waits. */
+static void test_live_mask_agrees(void **state)
+{
+    (void)state;
+    static const tm_sched policies[] = {TM_SCHED_LRR, TM_SCHED_GTO, TM_SCHED_OLDEST, TM_SCHED_TWO_LEVEL};
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (uint32_t p = 0; p < sizeof policies / sizeof policies[0]; p++) {
+        const uint32_t n = 24;
+        tm_warp_sched a, b;
+        assert_true(tm_warp_sched_init(&a, policies[p], n, 4, 0));
+        assert_true(tm_warp_sched_init(&b, policies[p], n, 4, 0));
+        for (uint32_t s = 0; s < n; s++) {
+            tm_warp_sched_start(&a, s, s);
+            tm_warp_sched_start(&b, s, s);
+        }
+        bool live[24];
+        uint64_t mask = (1ull << n) - 1; /* all live at first */
+        for (uint32_t s = 0; s < n; s++)
+            live[s] = true;
+        for (uint32_t round = 0; round < 3000; round++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            if (x % 4 == 0) { /* a new live pattern (three times in four the same) */
+                mask = x >> 20 & ((1ull << n) - 1);
+                for (uint32_t s = 0; s < n; s++)
+                    live[s] = (mask >> s & 1) != 0;
+            }
+            uint32_t na, nb;
+            const uint32_t *oa = tm_warp_sched_order(&a, live, &na);
+            const uint32_t *ob = tm_warp_sched_order_live(&b, live, mask, &nb);
+            assert_int_equal(na, nb);
+            for (uint32_t i = 0; i < na; i++)
+                assert_int_equal(oa[i], ob[i]);
+            if (na && x % 3) { /* one of them issues, now and then a long-latency load */
+                uint32_t s = oa[(x >> 8) % na];
+                tm_warp_sched_issued(&a, s);
+                tm_warp_sched_issued(&b, s);
+                if (x % 7 == 0) {
+                    tm_warp_sched_long_wait(&a, s, live);
+                    tm_warp_sched_long_wait(&b, s, live);
+                }
+            }
+        }
+        tm_warp_sched_free(&a);
+        tm_warp_sched_free(&b);
+    }
+}
+
 static void test_gto_and_oldest(void **state)
 {
     (void)state;
@@ -286,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lrr),
         cmocka_unit_test(test_lrr_many_slots),
+        cmocka_unit_test(test_live_mask_agrees),
         cmocka_unit_test(test_gto_and_oldest),
         cmocka_unit_test(test_two_level),
         cmocka_unit_test(test_two_level_parked),
