@@ -262,22 +262,6 @@ void tm_opcollector_cycle(tm_opcollector *oc, uint64_t now)
     read_banks(oc, now);
 }
 
-bool tm_opcollector_ready(const tm_opcollector *oc, tm_unit kind, tm_oc_entry *out)
-{
-    if ((unsigned)kind >= TM_UNIT_KINDS || oc->ex_n[kind] == 0)
-        return false;
-    *out = oc->ex[oc->ex_first[kind] + oc->ex_head[kind]];
-    return true;
-}
-
-void tm_opcollector_pop(tm_opcollector *oc, tm_unit kind)
-{
-    if ((unsigned)kind >= TM_UNIT_KINDS || oc->ex_n[kind] == 0)
-        return;
-    oc->ex_head[kind] = oc->ex_head[kind] + 1 == oc->ex_cap[kind] ? 0 : oc->ex_head[kind] + 1;
-    oc->ex_n[kind]--;
-}
-
 /* The next cycle with work for tm_opcollector_cycle. */
 uint64_t tm_opcollector_next_event(const tm_opcollector *oc, uint64_t now)
 {

@@ -147,11 +147,24 @@ uint32_t tm_opcollector_writeback(tm_opcollector *oc, uint32_t warp, uint32_t sc
  * permitting), then the banks serve read requests. */
 void tm_opcollector_cycle(tm_opcollector *oc, uint64_t now);
 
-/* The oldest instruction of kind waiting in OC_EX (false: none). */
-bool tm_opcollector_ready(const tm_opcollector *oc, tm_unit kind, tm_oc_entry *out);
+/* The oldest instruction of kind waiting in OC_EX (false: none). Inline:
+ * the core asks for every kind every cycle. */
+static inline bool tm_opcollector_ready(const tm_opcollector *oc, tm_unit kind, tm_oc_entry *out)
+{
+    if ((unsigned)kind >= TM_UNIT_KINDS || oc->ex_n[kind] == 0)
+        return false;
+    *out = oc->ex[oc->ex_first[kind] + oc->ex_head[kind]];
+    return true;
+}
 
 /* Remove that instruction (it went to its functional unit). */
-void tm_opcollector_pop(tm_opcollector *oc, tm_unit kind);
+static inline void tm_opcollector_pop(tm_opcollector *oc, tm_unit kind)
+{
+    if ((unsigned)kind >= TM_UNIT_KINDS || oc->ex_n[kind] == 0)
+        return;
+    oc->ex_head[kind] = oc->ex_head[kind] + 1 == oc->ex_cap[kind] ? 0 : oc->ex_head[kind] + 1;
+    oc->ex_n[kind]--;
+}
 
 /* The first cycle >= now at which tm_opcollector_cycle has work (reads
  * pending, or a collector due to leave), or UINT64_MAX. */
