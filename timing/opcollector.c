@@ -152,7 +152,7 @@ static int find_free(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
     return -1;
 }
 
-bool tm_opcollector_can_issue(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
+bool tm_opcollector_can_issue_slow(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
 {
     return (unsigned)kind < TM_UNIT_KINDS && oc->ex_cap[kind] > 0 && find_free(oc, kind, sched) >= 0;
 }

@@ -126,8 +126,18 @@ void tm_opcollector_free(tm_opcollector *oc);
 /* The bank that holds register reg of warp (scheduler sched). */
 uint32_t tm_opcollector_bank(const tm_opcollector *oc, uint32_t reg, uint32_t warp, uint32_t sched);
 
-/* Is a collector unit free for an instruction of kind from scheduler sched? */
-bool tm_opcollector_can_issue(const tm_opcollector *oc, tm_unit kind, uint32_t sched);
+/* Is a collector unit free for an instruction of kind from scheduler sched?
+ * Inline with the collector masks (every issue scan asks);
+ * tm_opcollector_can_issue_slow looks through the collectors otherwise. */
+bool tm_opcollector_can_issue_slow(const tm_opcollector *oc, tm_unit kind, uint32_t sched);
+static inline bool tm_opcollector_can_issue(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
+{
+    if ((unsigned)kind >= TM_UNIT_KINDS || oc->ex_cap[kind] == 0)
+        return false;
+    if (oc->cand && sched < oc->n_sched)
+        return (oc->cand[kind * oc->n_sched + sched] & ~oc->busy) != 0;
+    return tm_opcollector_can_issue_slow(oc, kind, sched);
+}
 
 /* Put ic (executed on ic->unit) of warp into a free collector unit at cycle
  * now: returns the collector's number, TM_OC_BUSY or TM_OC_BAD. Collectors

@@ -108,27 +108,11 @@ static bool any_beyond(const tm_scoreboard *sb, const uint32_t *list, uint32_t n
     return n && top >= sb->nregs;
 }
 
-/* Can ic's masks stand for its lists on sb (every register of the
- * instruction below 128 and below nregs)? */
-static bool masks_fit(const tm_scoreboard *sb, const tm_inst_class *ic)
-{
-    return ic->has_masks && ic->reg_top <= sb->nregs;
-}
-
-/* Does warp have a write in flight to a register of mask m (masks_fit)? */
-static bool any_in_mask(const tm_scoreboard *sb, uint32_t warp, const uint64_t m[2])
-{
-    const uint64_t *p = &sb->pending[(size_t)warp * sb->words];
-    return (p[0] & m[0]) || (sb->words > 1 && (p[1] & m[1]));
-}
-
-/* RAW or WAW hazard of ic on warp. */
-bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+/* RAW or WAW hazard of ic on warp, from its register lists. */
+bool tm_scoreboard_check_lists(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
 {
     if (warp >= sb->nwarps)
         return true;
-    if (masks_fit(sb, ic))
-        return sb->npending[warp] && any_in_mask(sb, warp, ic->uses);
     if (!sb->npending[warp]) /* nothing in flight (the usual case): only a register beyond the size stalls */
         return any_beyond(sb, ic->src, ic->nsrc) || any_beyond(sb, ic->dst, ic->ndst);
     return any_pending(sb, warp, ic->src, ic->nsrc) || any_pending(sb, warp, ic->dst, ic->ndst);
@@ -139,7 +123,8 @@ bool tm_scoreboard_reserve(tm_scoreboard *sb, uint32_t warp, const tm_inst_class
 {
     if (warp >= sb->nwarps)
         return false;
-    if (masks_fit(sb, ic) ? any_in_mask(sb, warp, ic->defs) : any_pending(sb, warp, ic->dst, ic->ndst))
+    if (tm_scoreboard_masks_fit(sb, ic) ? tm_scoreboard_any_in_mask(sb, warp, ic->defs)
+                                        : any_pending(sb, warp, ic->dst, ic->ndst))
         return false;
     size_t base = (size_t)warp * sb->words;
     bool longop = (ic->flags & TM_IC_LONGOP) != 0;

@@ -59,8 +59,31 @@ void tm_scoreboard_free(tm_scoreboard *sb);
 /* True when ic may not issue on warp now: one of its sources or
  * destinations has a write in flight. Registers numbered nregs or above
  * (an instruction the scoreboard was not sized for) count as a hazard, so
- * the mistake shows as a stall rather than a wrong result. */
-bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+ * the mistake shows as a stall rather than a wrong result. Inline where
+ * the instruction's register masks stand for its lists (the blocked()
+ * test of every scan), else tm_scoreboard_check_lists. */
+bool tm_scoreboard_check_lists(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic);
+
+/* Can ic's masks stand for its lists on sb (every register of the
+ * instruction below 128 and below nregs)? */
+static inline bool tm_scoreboard_masks_fit(const tm_scoreboard *sb, const tm_inst_class *ic)
+{
+    return ic->has_masks && ic->reg_top <= sb->nregs;
+}
+
+/* Does warp have a write in flight to a register of mask m (masks_fit)? */
+static inline bool tm_scoreboard_any_in_mask(const tm_scoreboard *sb, uint32_t warp, const uint64_t m[2])
+{
+    const uint64_t *p = &sb->pending[(size_t)warp * sb->words];
+    return (p[0] & m[0]) || (sb->words > 1 && (p[1] & m[1]));
+}
+
+static inline bool tm_scoreboard_check(const tm_scoreboard *sb, uint32_t warp, const tm_inst_class *ic)
+{
+    if (warp < sb->nwarps && tm_scoreboard_masks_fit(sb, ic))
+        return sb->npending[warp] && tm_scoreboard_any_in_mask(sb, warp, ic->uses);
+    return tm_scoreboard_check_lists(sb, warp, ic);
+}
 
 /* Reserve ic's destinations on warp (and mark them long-latency when ic has
  * TM_IC_LONGOP). False, with nothing changed, when one is already
