@@ -658,7 +658,7 @@ int tm_parse_pipeline_widths(const char *s, uint32_t id_oc[TM_UNIT_KINDS], uint3
                                           "OC_EX_SP",  "OC_EX_DP",  "OC_EX_INT", "OC_EX_SFU",         "OC_EX_MEM",
                                           "EX_WB",     "ID_OC_TENSOR_CORE",      "OC_EX_TENSOR_CORE"};
     uint32_t v[13] = {0};
-    unsigned n;
+    unsigned n = 0;
     if (tm_parse_number_list(s, v, 7, 13, names, &n, err, errlen))
         return -1;
     uint32_t a[TM_UNIT_KINDS] = {0}, b[TM_UNIT_KINDS] = {0}, wb;
