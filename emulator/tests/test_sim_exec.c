@@ -84,6 +84,18 @@ static void stepper_open(stepper *s, const char *text, const char *k, uint32_t t
     stepper_open_module(s, ptx_test_parse(text), k, threads, its, args, nargs);
 }
 
+/* stepper_open of text's kernel k (checked with ptxas where it is
+ * installed) on `threads` threads under PDOM, its one 64-bit parameter a
+ * fresh device buffer of `bytes` bytes, whose address it returns. */
+static uint64_t stepper_open_buffer(stepper *s, const char *text, uint32_t threads, size_t bytes)
+{
+    emu_test_assemble(text, "sm_80", true);
+    stepper_open(s, text, "k", threads, false, (uint64_t[]){0}, 1);
+    uint64_t buf = emu_buf(&s->e, NULL, bytes);
+    memcpy((uint8_t *)s->c.params, &buf, 8); /* the parameter, now that the buffer exists */
+    return buf;
+}
+
 static void stepper_close(stepper *s)
 {
     sim_grid_cta_report(&s->grid, &s->c, 0, s->c.faulted);
@@ -159,11 +171,8 @@ static const char *const mem_text = PROLOGUE
 static void test_memory_log(void **state)
 {
     (void)state;
-    emu_test_assemble(mem_text, "sm_80", true);
     stepper s;
-    stepper_open(&s, mem_text, "k", 4, false, (uint64_t[]){0}, 1);
-    uint64_t buf = emu_buf(&s.e, NULL, 64);
-    memcpy((uint8_t *)s.c.params, &buf, 8); /* the parameter, now that the buffer exists */
+    uint64_t buf = stepper_open_buffer(&s, mem_text, 4, 64);
     s.c.record_mem = true;
     sim_issue is;
     sim_step st;
@@ -242,11 +251,8 @@ static const char *const guarded_text = PROLOGUE
 static void test_memory_log_by_lane(void **state)
 {
     (void)state;
-    emu_test_assemble(guarded_text, "sm_80", true);
     stepper s;
-    stepper_open(&s, guarded_text, "k", 4, false, (uint64_t[]){0}, 1);
-    uint64_t buf = emu_buf(&s.e, NULL, 16);
-    memcpy((uint8_t *)s.c.params, &buf, 8);
+    uint64_t buf = stepper_open_buffer(&s, guarded_text, 4, 16);
     s.c.record_mem = true;
     sim_issue is;
     sim_step st;
@@ -391,11 +397,8 @@ static const char *const call_text = PROLOGUE
 static void test_indirect_call_retry(void **state)
 {
     (void)state;
-    emu_test_assemble(call_text, "sm_80", true);
     stepper s;
-    stepper_open(&s, call_text, "k", 4, false, (uint64_t[]){0}, 1);
-    uint64_t buf = emu_buf(&s.e, NULL, 16);
-    memcpy((uint8_t *)s.c.params, &buf, 8);
+    uint64_t buf = stepper_open_buffer(&s, call_text, 4, 16);
     sim_issue is;
     sim_step st;
     const sim_func *caller = s.c.kernel_fn;
