@@ -33,7 +33,6 @@
  * ("Turner's memory stage" below). */
 #include "timing/sm.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -677,13 +676,6 @@ static uint64_t global_address(const tm_sm *sm, uint32_t wi, uint32_t lane, uint
     }
 }
 
-/* The fields of a log entry after its address, compared at once. */
-#define MEM_TAIL_BYTES (sizeof(sim_mem_access) - offsetof(sim_mem_access, size))
-_Static_assert(offsetof(sim_mem_access, size) == 8 && MEM_TAIL_BYTES == 8 &&
-                   offsetof(sim_mem_access, thread) + sizeof(uint16_t) == offsetof(sim_mem_access, kind) &&
-                   offsetof(sim_mem_access, space) == 15,
-               "a log entry's size, thread, kind and space fill its last 8 bytes");
-
 /* Turn the access log of an issue into m's shared-memory cycles and
  * requests: round r holds every lane's r-th access. lane_thread[k] is the
  * CTA thread of lane k (the log names threads); it is not read when the
@@ -700,25 +692,15 @@ static bool mem_requests(tm_sm *sm, tm_mem_inst *m, uint32_t wi, const uint32_t 
     uint64_t each_addr[32];
     uint32_t each_bytes = 0, same = 0;
     uint8_t each_space = 0, each_kind = 0;
-    if (n == nlanes && n) { /* the common log: one space, kind and size for every lane (the loop below, lighter) */
-        const sim_mem_access *m0 = &st->mem[0];
-        each_space = m0->space;
-        each_kind = m0->kind;
-        each_bytes = m0->size;
-        if (st->mem_by_lane) /* (as the emulator made it: lane i's entry i) */
-            for (; same < n; same++)
-                each_addr[same] = st->mem[same].addr;
-        sim_mem_access want = *m0; /* (size, thread, kind and space: one 8-byte compare) */
-        for (; same < n; same++) {
-            const sim_mem_access *a = &st->mem[same];
-            want.thread = (uint16_t)lane_thread[same];
-            if (memcmp(&a->size, &want.size, MEM_TAIL_BYTES) != 0)
-                break;
-            each_addr[same] = a->addr;
-        }
-        if (each_space != PTX_SPACE_SHARED && each_space != PTX_SPACE_GLOBAL)
-            for (uint32_t k = 0; k < same; k++)
-                each_addr[k] = global_address(sm, wi, k, each_space, each_addr[k]);
+    if (st->mem_by_lane && n == nlanes && n) { /* the emulator's common log: lane i's entry i, one space, kind
+                                                  and size (the loop below, without its checks) */
+        each_space = st->mem[0].space;
+        each_kind = st->mem[0].kind;
+        each_bytes = st->mem[0].size;
+        bool translated = each_space != PTX_SPACE_SHARED && each_space != PTX_SPACE_GLOBAL;
+        for (; same < n; same++)
+            each_addr[same] = translated ? global_address(sm, wi, same, each_space, st->mem[same].addr)
+                                         : st->mem[same].addr;
     }
     for (; n == nlanes && same < n && st->mem[same].thread == lane_thread[same]; same++) {
         const sim_mem_access *a = &st->mem[same];
