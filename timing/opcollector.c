@@ -51,8 +51,7 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
     oc->bank_read = malloc(oc->reg_banks * sizeof *oc->bank_read);
     oc->bank_write = malloc(oc->reg_banks * sizeof *oc->bank_write);
     oc->ex = calloc(nex ? nex : 1, sizeof *oc->ex);
-    oc->range = malloc((size_t)(TM_UNIT_KINDS + 1) * nsched * 2 * sizeof *oc->range);
-    if (!oc->cu || !oc->active || !oc->bank_store || !oc->bank_read || !oc->bank_write || !oc->ex || !oc->range) {
+    if (!oc->cu || !oc->active || !oc->bank_store || !oc->bank_read || !oc->bank_write || !oc->ex) {
         tm_opcollector_free(oc);
         goto oom;
     }
@@ -60,11 +59,6 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
         oc->bank_read[b] = oc->bank_write[b] = UINT64_MAX;
     for (uint32_t c = 0; c < oc->ncu; c++)
         oc->cu[c].bank = oc->bank_store + (size_t)c * oc->max_reads;
-    for (unsigned k = 0; k <= TM_UNIT_KINDS; k++)
-        for (uint32_t s = 0; s < nsched; s++) {
-            uint32_t *r = &oc->range[2 * (k * nsched + s)];
-            set_range(oc, k, s, &r[0], &r[1]);
-        }
     if (oc->ncu <= 64) {
         if (!(oc->cand = calloc((size_t)TM_UNIT_KINDS * nsched, sizeof *oc->cand))) {
             tm_opcollector_free(oc);
@@ -73,8 +67,9 @@ tm_opcollector *tm_opcollector_new(const tm_config *cfg, uint32_t max_reads,
         for (unsigned k = 0; k < TM_UNIT_KINDS; k++)
             for (uint32_t s = 0; s < nsched; s++)
                 for (unsigned set = 0; set < 2; set++) {
-                    const uint32_t *r = &oc->range[2 * ((set ? TM_UNIT_KINDS : k) * nsched + s)];
-                    for (uint32_t c = r[0]; c < r[1]; c++)
+                    uint32_t lo, hi;
+                    set_range(oc, set ? TM_UNIT_KINDS : k, s, &lo, &hi);
+                    for (uint32_t c = lo; c < hi; c++)
                         oc->cand[k * nsched + s] |= 1ull << c;
                 }
     }
@@ -94,7 +89,6 @@ void tm_opcollector_free(tm_opcollector *oc)
     free(oc->bank_read);
     free(oc->bank_write);
     free(oc->ex);
-    free(oc->range);
     free(oc->cand);
     free(oc);
 }
@@ -144,8 +138,9 @@ static int find_free(const tm_opcollector *oc, tm_unit kind, uint32_t sched)
     }
     const unsigned sets[2] = {kind, TM_UNIT_KINDS};
     for (unsigned s = 0; s < 2; s++) {
-        const uint32_t *r = &oc->range[2 * (sets[s] * oc->n_sched + sched)];
-        for (uint32_t c = r[0]; c < r[1]; c++)
+        uint32_t lo, hi;
+        set_range(oc, sets[s], sched, &lo, &hi);
+        for (uint32_t c = lo; c < hi; c++)
             if (!oc->cu[c].busy)
                 return (int)c;
     }

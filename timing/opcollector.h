@@ -94,9 +94,6 @@ typedef struct tm_opcollector {
     uint32_t ex_first[TM_UNIT_KINDS], ex_cap[TM_UNIT_KINDS];
     uint32_t ex_head[TM_UNIT_KINDS], ex_n[TM_UNIT_KINDS];
     uint64_t seq;
-    /* set_range of each set and scheduler, worked out once: [range[2i], range[2i + 1]) for
-     * i = set * n_sched + sched */
-    uint32_t *range;
     /* with at most 64 collectors: the collectors an instruction of kind k from scheduler s may
      * take, by bit (its own set's, then the generic set's, in index order), cand[k * n_sched + s],
      * and the busy ones: the first free one is the lowest bit of cand & ~busy (NULL: look) */
