@@ -632,18 +632,9 @@ typedef struct sim_cta {
     bool record_mem;
     struct sim_mem_access *mem_log;
     uint32_t nmem_log, cap_mem_log;
-    /* the CTA-uniform special rows as last filled (specials_filled: once
-     * filled, with the thread-index rows, only changed rows are rewritten) */
-    uint64_t special_last[ROW_COUNT];
-    bool specials_filled;
     uint64_t workspace;       /* the launch's grid synchronization words (%envreg1/2) or 0 */
     bool faulted;
     sim_error fault_kind;
-    char fault[512];
-    /* the CTA barriers (barrier.c): threads arrived, the count the
-     * arrivals expect (0: every live thread), bar.red reductions */
-    uint32_t bar_arrived[SIM_BARRIERS], bar_count[SIM_BARRIERS];
-    sim_bar_red bar_red[SIM_BARRIERS];
     sim_warp *warps;
     uint32_t nwarps;
     uint64_t permutation_seed; /* 0: static warps; else warps of permuted threads */
@@ -669,6 +660,17 @@ typedef struct sim_cta {
     struct sim_order *order;
     uint64_t order_group;
     bool order_passed;
+    /* the large fields, last: the ones above that every instruction reads
+     * share fewer host cache lines */
+    char fault[512];
+    /* the CTA-uniform special rows as last filled (specials_filled: once
+     * filled, with the thread-index rows, only changed rows are rewritten) */
+    uint64_t special_last[ROW_COUNT];
+    bool specials_filled;
+    /* the CTA barriers (barrier.c): threads arrived, the count the
+     * arrivals expect (0: every live thread), bar.red reductions */
+    uint32_t bar_arrived[SIM_BARRIERS], bar_count[SIM_BARRIERS];
+    sim_bar_red bar_red[SIM_BARRIERS];
 } sim_cta;
 
 /* Shared-space addresses name the running CTA's shared memory, or, with

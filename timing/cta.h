@@ -37,7 +37,7 @@ typedef struct tm_cta {
     const struct tm_opclass_fn *kernel_opc; /* the kernel's instruction classes, once a fetch asked
                                                for them (tm_cta_init clears it: one launch's) */
     bool allocated;       /* emu's buffers exist (tm_cta_free releases them) */
-} tm_cta;
+} __attribute__((aligned(64))) tm_cta; /* (its emulator state begins a host cache line) */
 
 /* Make cta the state for CTAs of grid g run under mechanism m (buffers
  * sized once, reused by every CTA that runs in this place). False with

@@ -112,7 +112,9 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
     sm->nsched = nsched;
     sm->per_sched = (sm->nwarps + nsched - 1) / nsched;
-    sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
+    sm->warps = aligned_alloc(_Alignof(tm_warp), sm->nwarps * sizeof *sm->warps); /* (a warp's hot fields: one line) */
+    if (sm->warps)
+        memset(sm->warps, 0, sm->nwarps * sizeof *sm->warps);
     sm->live = calloc((size_t)sm->per_sched * nsched, sizeof *sm->live);
     sm->resident = calloc(nsched, sizeof *sm->resident);
     sm->idle = calloc(nsched, sizeof *sm->idle);
@@ -122,7 +124,9 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         return false;
     }
     sm->sched = calloc(nsched, sizeof *sm->sched);
-    sm->ctas = calloc(cfg->max_ctas_per_core, sizeof *sm->ctas);
+    sm->ctas = aligned_alloc(_Alignof(tm_cta), cfg->max_ctas_per_core * sizeof *sm->ctas);
+    if (sm->ctas)
+        memset(sm->ctas, 0, cfg->max_ctas_per_core * sizeof *sm->ctas);
     sm->cta_used = calloc(cfg->max_ctas_per_core, sizeof *sm->cta_used);
     sm->nmem = sm->nstatic * TM_MEM_PER_WARP; /* (the LD/ST unit's queue: the paths of a warp share it) */
     sm->mem = calloc(sm->nmem, sizeof *sm->mem);

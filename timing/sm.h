@@ -48,11 +48,16 @@ enum { TM_SM_L1I = 1, TM_SM_L1D = 2, TM_SM_L1C = 4 }; /* tm_sm.cache_output bits
 
 /* A hardware warp slot. */
 typedef struct tm_warp {
-    /* what the issue scan reads of every warp each cycle, first (one cache line) */
+    /* what the issue scan reads of every warp each cycle, first (one cache
+     * line: tm_sm.warps is aligned to 64 bytes and the struct is a multiple of it) */
     const tm_inst_class *ic;  /* the buffered instruction's class */
     uint64_t ib_ready;        /* first cycle it may issue (decoded) */
+    tm_cta *cta;              /* NULL: free */
     uint32_t pending_mem;     /* memory instructions in flight */
     uint32_t sched;           /* the warp scheduler that owns it */
+    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
+    uint32_t ib_fn;           /* the module function index of ib.pc */
+    sim_issue ib;             /* the buffered issue */
     bool ib_valid, fetching;  /* the instruction buffer holds the warp's next issue / waits for it */
     bool done;                /* the mechanism says every lane finished */
     bool at_barrier;
@@ -60,27 +65,22 @@ typedef struct tm_warp {
     bool ib_ordered;          /* the buffered (or fetching) instruction is an ordered point */
     bool token;               /* holds a priority token (-simtlab_pca_tokens): its requests are prioritized */
     uint8_t alu_busy;         /* its in-flight ALU instructions' entries in use (bit k: alu[k]) */
-    tm_cta *cta;              /* NULL: free */
-    uint32_t cta_slot;        /* the slot's index in its CTA (the mechanism's numbering) */
-    uint32_t ib_fn;           /* the module function index of ib.pc */
+    /* the warp buffer under -simtlab_mem_pipeline stall-retain and replay
+     * (Turner's thesis, Sec. 5.2.3): the memory instructions it retains
+     * until they pass the memory stage (ret, oldest first: tags into
+     * tm_sm.mem); nreplay of them were squashed and wait to issue again */
+    uint8_t nret, nreplay;
     uint64_t rf_ready;        /* -simtlab_rf_power: when the sources of its instruction are ON
                                  (set when blocked() finds one waking) */
-    sim_issue ib;             /* the buffered issue */
     sim_group *group;
     uint64_t age;
     uint64_t last_commit;     /* cycle of its last issue (deadlock reports) */
     /* its ALU instructions between issue and writeback (tag: slot x
      * TM_ALU_PER_WARP + k), kept here because writeback reads the warp too */
     const tm_inst_class *alu[TM_ALU_PER_WARP];
-    /* the warp buffer under -simtlab_mem_pipeline stall-retain and replay
-     * (Turner's thesis, Sec. 5.2.3): its first issues so far (the next
-     * one's number), and the memory instructions it retains until they
-     * pass the memory stage, oldest first (tags into tm_sm.mem); nreplay
-     * of them were squashed and wait to issue again */
-    uint64_t seq;
-    uint8_t nret, nreplay;
+    uint64_t seq;             /* its first issues so far (the next one's number; Turner's warp buffer) */
     uint16_t ret[TM_WARP_BUFFER_MAX];
-} tm_warp;
+} __attribute__((aligned(64))) tm_warp;
 
 /* A memory instruction between dispatch and completion. */
 #define TM_MEM_SMALL_REQS 4u      /* a coalesced 128-byte access: 4 sectors */
