@@ -22,6 +22,7 @@
 #ifndef SIMTLAB_TIMING_SM_H
 #define SIMTLAB_TIMING_SM_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -81,6 +82,7 @@ typedef struct tm_warp {
     uint64_t seq;             /* its first issues so far (the next one's number; Turner's warp buffer) */
     uint16_t ret[TM_WARP_BUFFER_MAX];
 } __attribute__((aligned(64))) tm_warp;
+_Static_assert(offsetof(tm_warp, rf_ready) == 64, "the fields the issue scan reads fill the first host cache line");
 
 /* A memory instruction between dispatch and completion. */
 #define TM_MEM_SMALL_REQS 4u      /* a coalesced 128-byte access: 4 sectors */
