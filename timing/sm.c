@@ -98,6 +98,17 @@ static void event_pop(tm_sm *sm)
         sm->events[i] = last;
 }
 
+/* n zeroed elements of `size` bytes (a multiple of align) at an address
+ * aligned to align, for structures laid out by host cache line; NULL when
+ * memory is short. */
+static void *zalloc_aligned(size_t align, size_t n, size_t size)
+{
+    void *p = aligned_alloc(align, n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
 /* ---- set-up ------------------------------------------------------------- */
 
 bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg, uint32_t max_regs,
@@ -112,9 +123,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
     uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
     sm->nsched = nsched;
     sm->per_sched = (sm->nwarps + nsched - 1) / nsched;
-    sm->warps = aligned_alloc(_Alignof(tm_warp), sm->nwarps * sizeof *sm->warps); /* (a warp's hot fields: one line) */
-    if (sm->warps)
-        memset(sm->warps, 0, sm->nwarps * sizeof *sm->warps);
+    sm->warps = zalloc_aligned(_Alignof(tm_warp), sm->nwarps, sizeof *sm->warps); /* (a warp's hot fields: one line) */
     sm->live = calloc((size_t)sm->per_sched * nsched, sizeof *sm->live);
     sm->resident = calloc(nsched, sizeof *sm->resident);
     sm->idle = calloc(nsched, sizeof *sm->idle);
@@ -124,9 +133,7 @@ bool tm_sm_init(tm_sm *sm, struct tm_gpu *gpu, uint32_t id, const tm_config *cfg
         return false;
     }
     sm->sched = calloc(nsched, sizeof *sm->sched);
-    sm->ctas = aligned_alloc(_Alignof(tm_cta), cfg->max_ctas_per_core * sizeof *sm->ctas);
-    if (sm->ctas)
-        memset(sm->ctas, 0, cfg->max_ctas_per_core * sizeof *sm->ctas);
+    sm->ctas = zalloc_aligned(_Alignof(tm_cta), cfg->max_ctas_per_core, sizeof *sm->ctas);
     sm->cta_used = calloc(cfg->max_ctas_per_core, sizeof *sm->cta_used);
     sm->nmem = sm->nstatic * TM_MEM_PER_WARP; /* (the LD/ST unit's queue: the paths of a warp share it) */
     sm->mem = calloc(sm->nmem, sizeof *sm->mem);
